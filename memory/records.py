@@ -1,0 +1,280 @@
+"""Pydantic records: what Penchant stores and what its operations return.
+
+Each record owns its encoding (``to_json`` / ``from_json``); the storage layer
+never builds record dictionaries by hand. Layouts follow DESIGN.md §4.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+SCHEMA_VERSION = 1
+"""Layout version of every record written by this release (``penchant:meta``)."""
+
+Polarity = Literal["like", "dislike"]
+Source = Literal["tool", "rule", "summary", "import", "reflect", "cli"]
+ChangeOp = Literal["created", "merged", "superseded", "forgotten", "rejected", "imported"]
+
+_CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+
+
+def utcnow() -> datetime:
+    """Return the current time as an aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    """Return a fresh preference id (32 hex characters)."""
+    return uuid.uuid4().hex
+
+
+def normalise_category(value: str | None) -> str:
+    """Lower-case a category and check its shape.
+
+    Args:
+        value: A category such as ``"Food"``; empty or ``None`` means ``"other"``.
+
+    Returns:
+        The category as a lower-case slug.
+
+    Raises:
+        ValueError: The category is not 1–32 letters, digits, ``-`` or ``_``
+            starting with a letter.
+    """
+    text = (value or "other").strip().lower().replace(" ", "_")
+    if not _CATEGORY_RE.match(text):
+        raise ValueError(
+            f"category {value!r} is not a short slug; use 1-32 letters, digits, '-' or '_' "
+            "starting with a letter, e.g. 'material', 'food', 'brand', 'style', 'other'"
+        )
+    return text
+
+
+class PreferenceCandidate(BaseModel):
+    """A structured preference on its way into the persistence gate.
+
+    Attributes:
+        content: The preference as a short sentence in the user's words.
+        polarity: ``"like"`` or ``"dislike"``.
+        keywords: Objects the preference is about (``["plastic"]``); the gate
+            normalises them and derives them from ``content`` when empty.
+        category: Kind of object (``material``, ``food``, ``brand`` …).
+        confidence: Belief in the preference, 0–1.
+        source: Which write path produced it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str
+    polarity: Polarity
+    keywords: list[str] = Field(default_factory=list)
+    category: str = "other"
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    source: Source = "tool"
+
+    @field_validator("category", mode="before")
+    @classmethod
+    def _category(cls, value: Any) -> str:
+        return normalise_category(value if isinstance(value, str) or value is None else str(value))
+
+
+class Preference(BaseModel):
+    """An active preference of one user (DESIGN.md §4).
+
+    Attributes:
+        embedding_model: Name of the model that produced ``embedding``, if any.
+        embedding_dim: Length of ``embedding`` (e.g. 384), 0 when absent.
+        embedding: ``float32[embedding_dim]`` as raw bytes; never serialised
+            into JSON outputs (see :meth:`public_dict`).
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str = Field(default_factory=new_id)
+    user_id: str
+    content: str
+    polarity: Polarity
+    category: str = "other"
+    keywords: list[str] = Field(default_factory=list)
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    mention_count: int = Field(default=1, ge=1)
+    source: Source = "tool"
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    last_seen_at: datetime = Field(default_factory=utcnow)
+    embedding_model: str | None = None
+    embedding_dim: int = 0
+    embedding: bytes | None = Field(default=None, exclude=True, repr=False)
+    schema_version: int = SCHEMA_VERSION
+
+    def to_json(self) -> str:
+        """Serialise everything but the embedding bytes (stored separately)."""
+        return self.model_dump_json(exclude={"embedding"})
+
+    @classmethod
+    def from_json(cls, raw: str | bytes, embedding: bytes | None = None) -> Preference:
+        """Rebuild a preference from :meth:`to_json` output plus its vector bytes."""
+        pref = cls.model_validate_json(raw)
+        pref.embedding = embedding
+        return pref
+
+    def public_dict(self) -> dict[str, Any]:
+        """The JSON-ready fields of DESIGN.md §4, without the embedding."""
+        return self.model_dump(mode="json", exclude={"embedding"})
+
+
+class HistorySnapshot(BaseModel):
+    """What the user last *did* (search, view, choice, purchase …), never a preference.
+
+    Attributes:
+        kind: Kind of action, a short slug such as ``"search"``.
+        summary: One line describing the action.
+        payload: Free-form JSON-serialisable details (query, product id …).
+        at: When it happened, UTC.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    kind: str
+    summary: str
+    payload: dict[str, Any] = Field(default_factory=dict)
+    at: datetime = Field(default_factory=utcnow)
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _kind(cls, value: Any) -> str:
+        return normalise_category(str(value) if value is not None else None)
+
+
+class ChangeEvent(BaseModel):
+    """One entry of a user's bounded change log.
+
+    Attributes:
+        op: What happened.
+        before: The preference before the change (merged, superseded, forgotten).
+        after: The preference after the change (created, merged, imported).
+        reason: Why, in words (e.g. the rejection reason or the superseding id).
+        replaced_by: For ``superseded``, the id of the preference that won.
+    """
+
+    op: ChangeOp
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    reason: str = ""
+    replaced_by: str | None = None
+    source: str = ""
+    at: datetime = Field(default_factory=utcnow)
+    content: str | None = None
+
+
+class Rejection(BaseModel):
+    """A candidate the gate refused, and why."""
+
+    content: str
+    reason: str
+
+
+class Superseded(BaseModel):
+    """A preference removed from the active set because a newer one contradicts it."""
+
+    preference: Preference
+    replaced_by: str
+
+    def public_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the old preference's fields plus ``replaced_by``."""
+        return {**self.preference.public_dict(), "replaced_by": self.replaced_by}
+
+
+class GateResult(BaseModel):
+    """Exactly what one persistence-gate call did.
+
+    Attributes:
+        created: Preferences newly added to the active set.
+        merged: Existing preferences that absorbed a candidate (after state).
+        superseded: Preferences removed as contradicted, with the winner's id.
+        rejected: Candidates refused, with reasons; nothing of them was stored.
+        unchanged: True when the call stored nothing at all.
+    """
+
+    created: list[Preference] = Field(default_factory=list)
+    merged: list[Preference] = Field(default_factory=list)
+    superseded: list[Superseded] = Field(default_factory=list)
+    rejected: list[Rejection] = Field(default_factory=list)
+
+    @property
+    def unchanged(self) -> bool:
+        """True when nothing was written."""
+        return not (self.created or self.merged or self.superseded)
+
+    def extend(self, other: GateResult) -> None:
+        """Add another result's lists to this one (for multi-candidate calls)."""
+        self.created.extend(other.created)
+        self.merged.extend(other.merged)
+        self.superseded.extend(other.superseded)
+        self.rejected.extend(other.rejected)
+
+    def public_dict(self) -> dict[str, Any]:
+        """The CLI's JSON contract (DESIGN.md §11)."""
+        return {
+            "created": [p.public_dict() for p in self.created],
+            "merged": [p.public_dict() for p in self.merged],
+            "superseded": [s.public_dict() for s in self.superseded],
+            "rejected": [r.model_dump() for r in self.rejected],
+        }
+
+    def describe(self) -> str:
+        """A human-readable account, e.g. for a tool message to the model."""
+        lines: list[str] = []
+        lines += [f"stored new {p.polarity}: {p.content!r} (id {p.id})" for p in self.created]
+        lines += [
+            f"merged into existing {p.polarity}: {p.content!r} (id {p.id}, "
+            f"mentioned {p.mention_count} times)"
+            for p in self.merged
+        ]
+        lines += [
+            f"superseded older {s.preference.polarity}: {s.preference.content!r} "
+            f"(id {s.preference.id}, replaced by {s.replaced_by})"
+            for s in self.superseded
+        ]
+        lines += [f"rejected {r.content!r}: {r.reason}" for r in self.rejected]
+        return "\n".join(lines) if lines else "nothing was stored (no preference found)"
+
+
+class ForgetResult(BaseModel):
+    """Exactly what a forget removed (empty when nothing matched)."""
+
+    removed: list[Preference] = Field(default_factory=list)
+
+    def public_dict(self) -> dict[str, Any]:
+        """The CLI's JSON contract: ``{"removed": [...]}``."""
+        return {"removed": [p.public_dict() for p in self.removed]}
+
+    def describe(self) -> str:
+        """A human-readable account of what was removed."""
+        if not self.removed:
+            return "nothing matched; no preference was removed"
+        return "\n".join(f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed)
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChangeEvent",
+    "ChangeOp",
+    "ForgetResult",
+    "GateResult",
+    "HistorySnapshot",
+    "Polarity",
+    "Preference",
+    "PreferenceCandidate",
+    "Rejection",
+    "Source",
+    "Superseded",
+    "new_id",
+    "normalise_category",
+    "utcnow",
+]

@@ -1,0 +1,65 @@
+"""Configuration, read from the environment once at the entry point.
+
+Nothing here runs at import: build :class:`Settings` in the CLI, the chat or a
+test and pass it down.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    return Path.home() / ".local" / "share" / "penchant"
+
+
+class Settings(BaseSettings):
+    """Penchant's settings (environment prefix ``PENCHANT_``).
+
+    Attributes:
+        home: Data directory; the embedded server keeps its AOF/RDB files and
+            unix socket under ``home / "redis"``.
+        redis_url: Use this Redis instead of the embedded one
+            (``redis://``, ``rediss://`` or ``unix://``).
+        embeddings: Embedding model selector (see the recall module).
+        model: Chat model name for an OpenAI-compatible endpoint.
+        openai_api_key: ``OPENAI_API_KEY``; a real model is used only when set.
+        openai_base_url: ``OPENAI_BASE_URL`` for OpenAI-compatible servers.
+        max_content_chars: Longest preference sentence the gate accepts.
+        max_keywords: Most keywords one preference may carry.
+        change_log_max: Entries kept in each user's change stream.
+        history_max: History snapshots kept per user.
+        gate_retries: Optimistic-lock retries before a gate write gives up.
+        idempotency_ttl_seconds: How long a retried write with the same key is
+            recognised as a duplicate.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="PENCHANT_", extra="ignore")
+
+    home: Path = Field(default_factory=_default_home)
+    redis_url: str | None = None
+    embeddings: str = "all-MiniLM-L6-v2"
+    model: str = "gpt-4o-mini"
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "PENCHANT_OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "PENCHANT_OPENAI_BASE_URL")
+    )
+    max_content_chars: int = Field(default=500, ge=10)
+    max_keywords: int = Field(default=12, ge=1)
+    change_log_max: int = Field(default=1000, ge=10)
+    history_max: int = Field(default=50, ge=1)
+    gate_retries: int = Field(default=50, ge=1)
+    idempotency_ttl_seconds: int = Field(default=86_400, ge=1)
+
+    @property
+    def redis_dir(self) -> Path:
+        """Directory of the embedded server's data files and socket."""
+        return self.home / "redis"
+
+
+__all__ = ["Settings"]

@@ -1,0 +1,311 @@
+"""Redis storage: the only module that talks to redis-py (DESIGN.md §2, §5).
+
+Writes to a user's active set happen in :meth:`RedisStorage.apply`, an
+optimistic transaction: ``WATCH`` the user's revision key, read the active
+set, let the caller decide a :class:`~.resolution.WritePlan`, then ``MULTI`` …
+``EXEC`` the plan together with its change events and a new revision. A
+concurrent writer makes ``EXEC`` fail and the whole decision is taken again on
+fresh data, so two processes writing the same preference end with one merged
+record and nothing lost. All keys of one transaction share the user's hash
+tag, so this also works on Redis Cluster.
+
+The active set is cached in-process per user and revision: the hot path costs
+one ``GET`` of the revision when nothing else wrote in between.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import redis
+
+from .errors import ConcurrencyError, SchemaVersionError, StorageUnavailableError
+from .keys import META_KEY, USERS_KEY, UserKeys, decode_user_id
+from .records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot, Preference
+from .resolution import WritePlan
+from .settings import Settings
+
+logger = logging.getLogger(__name__)
+
+_CACHE_USERS = 256
+
+
+@contextmanager
+def storage_errors(action: str) -> Iterator[None]:
+    """Translate redis-py errors into :class:`StorageUnavailableError` naming ``action``."""
+    try:
+        yield
+    except redis.WatchError:
+        raise
+    except (redis.RedisError, OSError) as exc:
+        raise StorageUnavailableError(
+            f"Redis unavailable while trying to {action}: {exc}. Check PENCHANT_REDIS_URL, or "
+            "run 'penchant doctor'."
+        ) from exc
+
+
+class RedisStorage:
+    """Reads and atomic writes of preferences, history and change events.
+
+    Args:
+        client: A redis-py client (borrowed: the caller closes it).
+        settings: Limits (change-log cap, history cap, retries).
+    """
+
+    def __init__(self, client: redis.Redis, settings: Settings) -> None:
+        self.client = client
+        self.settings = settings
+        self._cache: OrderedDict[str, tuple[bytes, dict[str, Preference]]] = OrderedDict()
+
+    # -- schema ---------------------------------------------------------------------------------
+
+    def ensure_schema(self) -> int:
+        """Record the schema version on first use; refuse data of an unknown version.
+
+        Returns:
+            The stored schema version.
+
+        Raises:
+            SchemaVersionError: The data was written by an incompatible release.
+            StorageUnavailableError: Redis cannot be reached.
+        """
+        with storage_errors("check the schema version"):
+            self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION)
+            stored = int(self.client.hget(META_KEY, "schema_version") or SCHEMA_VERSION)
+        if stored > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"stored schema version {stored} is newer than this release's {SCHEMA_VERSION}; "
+                "upgrade penchant"
+            )
+        return stored
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def preferences(self, keys: UserKeys, *, with_embeddings: bool = False) -> list[Preference]:
+        """The user's active preferences, oldest first.
+
+        Args:
+            keys: The user's keys.
+            with_embeddings: Also load each ``float32`` vector (for recall).
+        """
+        with storage_errors("read preferences"):
+            if with_embeddings:
+                pipe = self.client.pipeline(transaction=False)
+                pipe.hgetall(keys.prefs)
+                pipe.hgetall(keys.vectors)
+                raw, vectors = pipe.execute()
+            else:
+                raw, vectors = self.client.hgetall(keys.prefs), {}
+        prefs = [Preference.from_json(v, vectors.get(k)) for k, v in raw.items()]
+        return sorted(prefs, key=lambda p: (p.created_at, p.id))
+
+    def history(self, keys: UserKeys, limit: int = 20) -> list[HistorySnapshot]:
+        """Recent history snapshots, newest first."""
+        with storage_errors("read history"):
+            raw = self.client.lrange(keys.history, 0, max(0, limit - 1))
+        return [HistorySnapshot.model_validate_json(r) for r in raw]
+
+    def latest_history(self, keys: UserKeys) -> dict[str, HistorySnapshot]:
+        """The last snapshot of each kind."""
+        with storage_errors("read history"):
+            raw = self.client.hgetall(keys.history_last)
+        return {k.decode(): HistorySnapshot.model_validate_json(v) for k, v in raw.items()}
+
+    def changes(self, keys: UserKeys, limit: int = 50) -> list[ChangeEvent]:
+        """Recent change events, newest first."""
+        with storage_errors("read the change log"):
+            entries = self.client.xrevrange(keys.changes, count=limit)
+        return [ChangeEvent.model_validate_json(fields[b"event"]) for _id, fields in entries]
+
+    def change_count(self, keys: UserKeys) -> int:
+        """Number of change events kept (bounded by ``settings.change_log_max``)."""
+        with storage_errors("read the change log"):
+            return int(self.client.xlen(keys.changes))
+
+    def users(self) -> list[str]:
+        """Every user id that has stored something."""
+        with storage_errors("list users"):
+            return sorted(decode_user_id(u.decode()) for u in self.client.smembers(USERS_KEY))
+
+    # -- the gate's transaction -----------------------------------------------------------------
+
+    def _active(self, pipe: Any, keys: UserKeys, rev: bytes) -> dict[str, Preference]:
+        cached = self._cache.get(keys.tag)
+        if cached is not None and cached[0] == rev:
+            self._cache.move_to_end(keys.tag)
+            return cached[1]
+        raw = pipe.hgetall(keys.prefs)
+        return {k.decode(): Preference.from_json(v) for k, v in raw.items()}
+
+    def _remember(self, keys: UserKeys, rev: bytes, active: dict[str, Preference]) -> None:
+        self._cache[keys.tag] = (rev, active)
+        self._cache.move_to_end(keys.tag)
+        while len(self._cache) > _CACHE_USERS:
+            self._cache.popitem(last=False)
+
+    def apply(
+        self,
+        keys: UserKeys,
+        decide: Callable[[dict[str, Preference]], WritePlan],
+        *,
+        extra_events: list[ChangeEvent] | None = None,
+        idempotency_key: str | None = None,
+        encode_result: Callable[[WritePlan], str] | None = None,
+    ) -> WritePlan | str:
+        """Run ``decide`` against the user's active set and write its plan atomically.
+
+        Args:
+            keys: The user's keys.
+            decide: Pure function from the active set (id → preference, not to
+                be modified) to a plan. Called again after every lost race.
+            extra_events: Events to log with the plan (e.g. rejections).
+            idempotency_key: When given, a second call with the same key within
+                ``settings.idempotency_ttl_seconds`` writes nothing and returns
+                the first call's encoded result instead.
+            encode_result: Encodes the plan's result for the idempotency record.
+
+        Returns:
+            The plan that was written, or the stored result string of an
+            earlier call with the same idempotency key.
+
+        Raises:
+            ConcurrencyError: Lost the race ``settings.gate_retries`` times.
+            StorageUnavailableError: Redis failed; nothing was written.
+        """
+        idem = keys.idempotency(idempotency_key) if idempotency_key else None
+        for _attempt in range(self.settings.gate_retries):
+            try:
+                with storage_errors("write preferences"), self.client.pipeline() as pipe:
+                    outcome = self._attempt(pipe, keys, idem, decide, extra_events, encode_result)
+                return outcome
+            except redis.WatchError:
+                continue
+        raise ConcurrencyError(
+            f"gave up after {self.settings.gate_retries} write conflicts for user "
+            f"{keys.user_id!r}; nothing was stored, retry the write"
+        )
+
+    def _attempt(
+        self,
+        pipe: Any,
+        keys: UserKeys,
+        idem: str | None,
+        decide: Callable[[dict[str, Preference]], WritePlan],
+        extra_events: list[ChangeEvent] | None,
+        encode_result: Callable[[WritePlan], str] | None,
+    ) -> WritePlan | str:
+        pipe.watch(keys.rev, *([idem] if idem else []))
+        if idem:
+            previous = pipe.get(idem)
+            if previous is not None:
+                pipe.unwatch()
+                return str(previous.decode())
+        rev = pipe.get(keys.rev) or b""
+        active = self._active(pipe, keys, rev)
+        plan = decide(active)
+        events = [*(extra_events or []), *plan.events]
+        if not (plan.upserts or plan.deletes or events):
+            pipe.unwatch()
+            self._remember(keys, rev, active)
+            return plan
+        new_rev = uuid.uuid4().hex.encode()
+        pipe.multi()
+        self._queue_plan(pipe, keys, plan, events)
+        pipe.set(keys.rev, new_rev)
+        if idem and encode_result is not None:
+            pipe.set(idem, encode_result(plan), ex=self.settings.idempotency_ttl_seconds)
+        pipe.execute()
+        after = {k: v for k, v in active.items() if k not in plan.deletes}
+        after.update({k: v.model_copy(update={"embedding": None}) for k, v in plan.upserts.items()})
+        self._remember(keys, new_rev, after)
+        if plan.created:
+            self.client.sadd(USERS_KEY, keys.tag.split("{", 1)[1].rstrip("}"))
+        return plan
+
+    def _queue_plan(
+        self, pipe: Any, keys: UserKeys, plan: WritePlan, events: list[ChangeEvent]
+    ) -> None:
+        if plan.upserts:
+            pipe.hset(keys.prefs, mapping={k: p.to_json() for k, p in plan.upserts.items()})
+            vectors = {k: p.embedding for k, p in plan.upserts.items() if p.embedding is not None}
+            if vectors:
+                pipe.hset(keys.vectors, mapping=vectors)  # type: ignore[arg-type]
+        if plan.deletes:
+            pipe.hdel(keys.prefs, *plan.deletes)
+            pipe.hdel(keys.vectors, *plan.deletes)
+        for event in events:
+            self._queue_event(pipe, keys, event)
+
+    def _queue_event(self, pipe: Any, keys: UserKeys, event: ChangeEvent) -> None:
+        pipe.xadd(
+            keys.changes,
+            {"event": event.model_dump_json()},
+            maxlen=self.settings.change_log_max,
+            approximate=False,
+        )
+
+    def log_events(self, keys: UserKeys, events: list[ChangeEvent]) -> None:
+        """Append change events outside a preference write (e.g. all candidates rejected)."""
+        if not events:
+            return
+        with storage_errors("write the change log"), self.client.pipeline() as pipe:
+            for event in events:
+                self._queue_event(pipe, keys, event)
+            pipe.execute()
+
+    def replace_vectors(self, keys: UserKeys, updates: dict[str, Preference]) -> int:
+        """Write new embeddings for existing preferences (re-embedding), atomically.
+
+        Only ids still active are written; returns how many were.
+        """
+        with storage_errors("write embeddings"), self.client.pipeline() as pipe:
+            pipe.watch(keys.prefs)
+            present = [pid for pid in updates if pipe.hexists(keys.prefs, pid)]
+            pipe.multi()
+            for pid in present:
+                pref = updates[pid]
+                pipe.hset(keys.prefs, pid, pref.to_json())
+                if pref.embedding is not None:
+                    pipe.hset(keys.vectors, pid, pref.embedding)
+            pipe.set(keys.rev, uuid.uuid4().hex)
+            pipe.execute()
+        return len(present)
+
+    # -- history and transcripts ----------------------------------------------------------------
+
+    def add_history(self, keys: UserKeys, snapshot: HistorySnapshot) -> None:
+        """Store a history snapshot: newest first, bounded, last write wins per kind."""
+        raw = snapshot.model_dump_json()
+        with storage_errors("write history"), self.client.pipeline() as pipe:
+            pipe.lpush(keys.history, raw)
+            pipe.ltrim(keys.history, 0, self.settings.history_max - 1)
+            pipe.hset(keys.history_last, snapshot.kind, raw)
+            pipe.execute()
+
+    def append_transcript(self, keys: UserKeys, thread_id: str, entry: dict[str, Any]) -> None:
+        """Append one message to a thread's transcript, keeping the last 500."""
+        key = keys.transcript(thread_id)
+        with storage_errors("write the transcript"), self.client.pipeline() as pipe:
+            pipe.rpush(key, json.dumps(entry, ensure_ascii=False, default=str))
+            pipe.ltrim(key, -500, -1)
+            pipe.execute()
+
+    def transcript(self, keys: UserKeys, thread_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The last ``limit`` messages of a thread, oldest first."""
+        with storage_errors("read the transcript"):
+            raw = self.client.lrange(keys.transcript(thread_id), -limit, -1)
+        return [json.loads(r) for r in raw]
+
+    def memory_usage(self, key: str) -> int:
+        """Bytes Redis attributes to ``key`` (``MEMORY USAGE``)."""
+        with storage_errors("measure memory"):
+            return int(self.client.memory_usage(key, samples=0) or 0)
+
+
+__all__ = ["RedisStorage", "storage_errors"]

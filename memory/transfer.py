@@ -1,0 +1,126 @@
+"""Export and import of one user's memory as a JSON document.
+
+Document shape (what ``penchant export --user ID --json`` prints)::
+
+    {"user_id": "alice",
+     "preferences": [{"content", "polarity", "keywords", "category", …}],
+     "history": [{"kind", "summary", "payload", "at"}]}
+
+Import accepts that document, or a minimal one whose preferences carry only
+``polarity``, ``content``, ``keywords`` and ``category``. The whole document
+is validated before anything is written; its preferences then go through the
+persistence gate (``source = import``), so import screens, merges and resolves
+contradictions like every other write path.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .client import Memory
+from .errors import InvalidInputError
+from .keys import encode_user_id
+from .records import GateResult, HistorySnapshot, Polarity, PreferenceCandidate
+
+FORMAT_VERSION = 1
+
+
+class ImportedPreference(BaseModel):
+    """One preference of an import document; extra fields (ids, dates) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    content: str
+    polarity: Polarity
+    keywords: list[str] = Field(default_factory=list)
+    category: str = "other"
+    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+
+
+class ImportDocument(BaseModel):
+    """A whole import document."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    user_id: str
+    preferences: list[ImportedPreference] = Field(default_factory=list)
+    history: list[HistorySnapshot] = Field(default_factory=list)
+
+
+def export_user(memory: Memory, user_id: str) -> dict[str, Any]:
+    """The user's active preferences and history as a JSON-ready document."""
+    return {
+        "format_version": FORMAT_VERSION,
+        "user_id": user_id,
+        "preferences": [p.public_dict() for p in memory.preferences(user_id)],
+        "history": [h.model_dump(mode="json") for h in reversed(memory.history(user_id, 10_000))],
+    }
+
+
+def parse_document(text: str, *, user_override: str | None = None) -> ImportDocument:
+    """Parse and fully validate an import document before anything is written.
+
+    Args:
+        text: The JSON text.
+        user_override: Import into this user instead of the document's ``user_id``.
+
+    Raises:
+        InvalidInputError: Not JSON, or a field is missing or invalid; the
+            message names the first bad field (``preferences.2.polarity: …``).
+    """
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"import file is not JSON: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise InvalidInputError("import file must hold a JSON object with 'preferences'")
+    if user_override:
+        raw["user_id"] = user_override
+    if "user_id" not in raw:
+        raise InvalidInputError("import document has no 'user_id'; pass --user ID")
+    try:
+        document = ImportDocument.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise InvalidInputError(f"import document: {where}: {first.get('msg')}") from exc
+    encode_user_id(document.user_id)
+    return document
+
+
+def import_document(memory: Memory, document: ImportDocument) -> GateResult:
+    """Write a validated document through the gate; history snapshots are appended.
+
+    Returns:
+        The gate's result for the preferences (rejected ones included).
+    """
+    candidates = []
+    for item in document.preferences:
+        try:
+            candidates.append(
+                PreferenceCandidate(
+                    content=item.content,
+                    polarity=item.polarity,
+                    keywords=item.keywords,
+                    category=item.category,
+                    confidence=item.confidence,
+                    source="import",
+                )
+            )
+        except ValidationError as exc:
+            raise InvalidInputError(f"import document: {exc.errors()[0].get('msg')}") from exc
+    result = (
+        memory.gate.write(document.user_id, candidates, created_op="imported")
+        if candidates
+        else GateResult()
+    )
+    for snapshot in document.history:
+        memory.record_history(document.user_id, snapshot)
+    return result
+
+
+__all__ = ["ImportDocument", "ImportedPreference", "export_user", "import_document",
+           "parse_document"]

@@ -1,0 +1,72 @@
+"""Forget: deterministic, word-boundary aware, exact about what it removed."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
+
+
+def remember(memory: Memory, polarity: str, content: str, *keywords: str) -> str:
+    cand = PreferenceCandidate(content=content, polarity=polarity, keywords=list(keywords))  # type: ignore[arg-type]
+    return memory.remember("u", cand).created[0].id
+
+
+def test_forget_removes_exactly_the_match_and_reports_it(memory: Memory) -> None:
+    coffee = remember(memory, "dislike", "dislikes coffee", "coffee")
+    tea = remember(memory, "like", "likes jasmine tea", "jasmine tea")
+    result = memory.forget("u", "coffee")
+    assert [p.id for p in result.removed] == [coffee]
+    assert [p.id for p in memory.preferences("u")] == [tea]
+    assert memory.changes("u")[0].op == "forgotten"
+
+
+def test_forget_is_word_boundary_aware(memory: Memory) -> None:
+    remember(memory, "like", "likes steak", "steak")
+    assert memory.forget("u", "tea").removed == []
+    assert len(memory.preferences("u")) == 1
+
+
+def test_forget_no_match_removes_nothing_and_logs_nothing(memory: Memory) -> None:
+    remember(memory, "like", "likes hiking boots", "hiking boot")
+    events = len(memory.changes("u"))
+    assert memory.forget("u", "rubber").removed == []
+    assert len(memory.preferences("u")) == 1 and len(memory.changes("u")) == events
+
+
+def test_forget_limited_to_polarity(memory: Memory) -> None:
+    dark = remember(memory, "like", "likes dark chocolate", "dark chocolate")
+    remember(memory, "dislike", "dislikes milk chocolate", "milk chocolate")
+    memory.forget("u", "chocolate", "dislike")
+    assert [p.id for p in memory.preferences("u")] == [dark]
+
+
+def test_forget_by_description_sentence(memory: Memory) -> None:
+    remember(memory, "dislike", "dislikes coffee", "coffee")
+    assert len(memory.forget("u", "forget that I dislike coffee").removed) == 1
+
+
+def test_forget_chinese_keyword(memory: Memory) -> None:
+    remember(memory, "dislike", "不要塑料制品", "塑料")
+    remember(memory, "like", "喜欢帆布包", "帆布包")
+    result = memory.forget("u", "塑料")
+    assert [p.content for p in result.removed] == ["不要塑料制品"]
+    assert [p.content for p in memory.preferences("u")] == ["喜欢帆布包"]
+
+
+def test_forget_plural_matches_singular(memory: Memory) -> None:
+    remember(memory, "dislike", "allergic to peanuts", "peanut")
+    assert len(memory.forget("u", "Peanuts").removed) == 1
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_forget_empty_text_is_invalid(memory: Memory, text: str) -> None:
+    remember(memory, "like", "likes tea", "tea")
+    with pytest.raises(InvalidInputError):
+        memory.forget("u", text)
+    assert len(memory.preferences("u")) == 1
+
+
+def test_forget_does_not_guess_vague_references(memory: Memory) -> None:
+    remember(memory, "like", "likes an expensive watch", "watch")
+    assert memory.forget("u", "that expensive one").removed == []

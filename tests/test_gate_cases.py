@@ -1,0 +1,64 @@
+"""Every case of ``shared/cases/gate.jsonl``, through the library and through the CLI."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import load_cases, run_cli
+from expectations import check_expectations
+
+from penchant.memory import Memory, PreferenceCandidate
+
+GATE_CASES = load_cases("gate.jsonl")
+
+
+def _run_library(memory: Memory, user: str, steps: list[dict[str, Any]]) -> int:
+    rejected = 0
+    for step in steps:
+        if step["op"] == "remember":
+            candidate = PreferenceCandidate(
+                content=step["content"],
+                polarity=step["polarity"],
+                keywords=step.get("keywords", []),
+                category=step.get("category", "other"),
+            )
+            rejected += len(memory.remember(user, candidate).rejected)
+        else:
+            memory.forget(user, step["text"], step.get("polarity"))
+    return rejected
+
+
+@pytest.mark.parametrize("case", GATE_CASES, ids=[c["id"] for c in GATE_CASES])
+def test_gate_case_library(memory: Memory, case: dict[str, Any]) -> None:
+    user = f"case-{case['id']}"
+    rejected = _run_library(memory, user, case["steps"])
+    check_expectations(memory.preferences(user), case["expect"], rejected)
+
+
+def _cli_step(step: dict[str, Any], user: str) -> list[str]:
+    if step["op"] == "remember":
+        args = ["remember", "--user", user, "--polarity", step["polarity"],
+                "--content", step["content"], "--category", step.get("category", "other")]
+        if step.get("keywords"):
+            args += ["--keywords", ",".join(step["keywords"])]
+        return [*args, "--json"]
+    args = ["forget", "--user", user, step["text"], "--json"]
+    return [*args, "--polarity", step["polarity"]] if step.get("polarity") else args
+
+
+@pytest.mark.parametrize("case", GATE_CASES, ids=[c["id"] for c in GATE_CASES])
+def test_gate_case_cli(memory: Memory, cli_env: dict[str, str], case: dict[str, Any]) -> None:
+    user = f"cli-{case['id']}"
+    rejected = 0
+    for step in case["steps"]:
+        proc = run_cli(_cli_step(step, user), cli_env)
+        assert proc.returncode == 0, proc.stderr
+        document = json.loads(proc.stdout)
+        rejected += len(document.get("rejected", []))
+    proc = run_cli(["prefs", "--user", user, "--json"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    listed = json.loads(proc.stdout)
+    check_expectations(memory.preferences(user), case["expect"], rejected)
+    assert sorted(p["id"] for p in listed) == sorted(p.id for p in memory.preferences(user))

@@ -1,0 +1,103 @@
+"""The embedded server: persistence across restarts and kill -9, sharing between processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from penchant.memory import Memory, PreferenceCandidate, Settings
+from penchant.memory.server import EmbeddedRedis
+
+pytestmark = pytest.mark.skipif(
+    bool(os.environ.get("PENCHANT_TEST_REDIS_URL")), reason="embedded-server tests"
+)
+
+
+def _settings(home: Path) -> Settings:
+    return Settings(home=home, redis_url=None, embeddings="hash")
+
+
+def _like(content: str, keyword: str) -> PreferenceCandidate:
+    return PreferenceCandidate(content=content, polarity="like", keywords=[keyword])
+
+
+def test_data_survives_a_clean_stop_and_start(tmp_path: Path) -> None:
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        memory.remember("u", _like("likes tea", "tea"))
+    server = EmbeddedRedis(tmp_path / "redis")
+    assert not server._alive()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert [p.content for p in memory.preferences("u")] == ["likes tea"]
+
+
+def test_data_survives_kill_9_of_the_server(tmp_path: Path) -> None:
+    memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+    memory.remember("u", _like("likes tea", "tea"))
+    time.sleep(1.5)  # appendfsync everysec
+    server = EmbeddedRedis(tmp_path / "redis")
+    pid = server.pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while server._alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    memory.client.close()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as again:
+        assert [p.content for p in again.preferences("u")] == ["likes tea"]
+
+
+_CHILD = """
+import sys
+from penchant.memory import Memory, PreferenceCandidate, Settings
+from pathlib import Path
+memory = Memory.from_settings(Settings(home=Path(sys.argv[1]), redis_url=None), embedder=None)
+memory.remember("u", PreferenceCandidate(content="likes tea", polarity="like", keywords=["tea"]))
+print("stored", flush=True)
+import time; time.sleep(60)
+"""
+
+
+def test_data_survives_kill_9_of_the_process_that_started_the_server(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline().strip() == "stored"
+    child.kill()
+    child.wait()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert [p.content for p in memory.preferences("u")] == ["likes tea"]
+
+
+def test_two_processes_share_one_server(tmp_path: Path) -> None:
+    first = Memory.from_settings(_settings(tmp_path), embedder=None)
+    second = Memory.from_settings(_settings(tmp_path), embedder=None)
+    server = EmbeddedRedis(tmp_path / "redis")
+    pid = server.pid()
+    first.remember("u", _like("likes tea", "tea"))
+    assert [p.content for p in second.preferences("u")] == ["likes tea"]
+    assert server.pid() == pid
+    first.close()
+    second.close()
+    assert not server._alive()
+
+
+def test_server_stays_up_while_another_process_uses_it(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "stored"
+        memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+        memory.close()  # the child still holds a connection: the server must stay
+        assert EmbeddedRedis(tmp_path / "redis")._alive()
+    finally:
+        child.kill()
+        child.wait()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert len(memory.preferences("u")) == 1

@@ -1,0 +1,326 @@
+"""The ``penchant`` command line (DESIGN.md §11: a stable contract).
+
+Every data command takes ``--json`` and then prints exactly one JSON document
+on stdout. Exit status: 0 success (a forget that matched nothing included),
+2 invalid input (one-line reason on stderr), 1 storage unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pydantic import ValidationError
+
+from penchant.memory import (
+    HistorySnapshot,
+    InvalidInputError,
+    Memory,
+    PenchantError,
+    PreferenceCandidate,
+    Settings,
+    StorageUnavailableError,
+)
+from penchant.memory.transfer import export_user, import_document, parse_document
+
+EXIT_OK, EXIT_STORAGE, EXIT_INVALID = 0, 1, 2
+
+logger = logging.getLogger(__name__)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_INVALID, f"penchant: error: {message} (see 'penchant --help')\n")
+
+
+def _emit(args: argparse.Namespace, document: Any, human: Callable[[], str]) -> None:
+    if args.json:
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, default=str) + "\n")
+    else:
+        sys.stdout.write(human() + "\n")
+
+
+def _keywords(raw: str | None) -> list[str]:
+    return [k.strip() for k in (raw or "").split(",") if k.strip()]
+
+
+# -- commands -------------------------------------------------------------------------------------
+
+
+def cmd_remember(memory: Memory, args: argparse.Namespace) -> int:
+    try:
+        candidate = PreferenceCandidate(
+            content=args.content,
+            polarity=args.polarity,
+            keywords=_keywords(args.keywords),
+            category=args.category,
+            source="cli",
+        )
+    except ValidationError as exc:
+        raise InvalidInputError(_validation_message(exc)) from exc
+    result = memory.remember(args.user, candidate)
+    _emit(args, result.public_dict(), result.describe)
+    return EXIT_OK
+
+
+def cmd_capture(memory: Memory, args: argparse.Namespace) -> int:
+    result = memory.capture(args.user, args.text)
+    _emit(args, result.public_dict(), result.describe)
+    return EXIT_OK
+
+
+def cmd_forget(memory: Memory, args: argparse.Namespace) -> int:
+    result = memory.forget(args.user, args.text, args.polarity)
+    _emit(args, result.public_dict(), result.describe)
+    return EXIT_OK
+
+
+def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
+    prefs = memory.preferences(args.user)
+
+    def human() -> str:
+        if not prefs:
+            return f"no preferences stored for {args.user!r}"
+        return "\n".join(
+            f"{p.polarity:8} {p.content}  [{', '.join(p.keywords)}] ({p.category}, "
+            f"x{p.mention_count}, id {p.id[:8]})"
+            for p in prefs
+        )
+
+    _emit(args, [p.public_dict() for p in prefs], human)
+    return EXIT_OK
+
+
+def cmd_history(memory: Memory, args: argparse.Namespace) -> int:
+    if args.add_kind:
+        memory.record_history(
+            args.user, HistorySnapshot(kind=args.add_kind, summary=args.summary or "")
+        )
+    items = memory.history(args.user, args.limit)
+
+    def human() -> str:
+        if not items:
+            return f"no history for {args.user!r}"
+        return "\n".join(f"{h.at:%Y-%m-%d %H:%M} {h.kind:10} {h.summary}" for h in items)
+
+    _emit(args, [h.model_dump(mode="json") for h in items], human)
+    return EXIT_OK
+
+
+def cmd_changes(memory: Memory, args: argparse.Namespace) -> int:
+    events = memory.changes(args.user, args.limit)
+
+    def human() -> str:
+        if not events:
+            return f"no changes for {args.user!r}"
+        lines = []
+        for e in events:
+            subject = (e.after or e.before or {}).get("content") or e.content or ""
+            lines.append(f"{e.at:%Y-%m-%d %H:%M:%S} {e.op:10} {subject} {e.reason}".rstrip())
+        return "\n".join(lines)
+
+    _emit(args, [e.model_dump(mode="json") for e in events], human)
+    return EXIT_OK
+
+
+def cmd_recall(memory: Memory, args: argparse.Namespace) -> int:
+    if args.k < 1:
+        raise InvalidInputError(f"--k must be at least 1, got {args.k}")
+    if args.budget is not None and args.budget < 1:
+        raise InvalidInputError(f"--budget must be a positive number of tokens, got {args.budget}")
+    result = memory.recall(args.user, args.text, k=args.k, token_budget=args.budget)
+
+    def human() -> str:
+        if not result.items:
+            return "nothing recalled"
+        return "\n".join(
+            f"{i.score:.4f} {i.preference.polarity:8} {i.preference.content}" for i in result.items
+        )
+
+    _emit(args, result.public_dict(), human)
+    return EXIT_OK
+
+
+def cmd_export(memory: Memory, args: argparse.Namespace) -> int:
+    document = export_user(memory, args.user)
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=None if args.json else 2))
+    sys.stdout.write("\n")
+    return EXIT_OK
+
+
+def cmd_import(memory: Memory, args: argparse.Namespace) -> int:
+    document = parse_document(_read_input(args.file), user_override=args.user)
+    result = import_document(memory, document)
+    _emit(args, result.public_dict(), result.describe)
+    return EXIT_OK
+
+
+def cmd_reembed(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.memory.reembed import reembed
+
+    users = [args.user] if args.user else memory.storage.users()
+    report = reembed(memory, users, dry_run=args.dry_run)
+    _emit(args, report, lambda: json.dumps(report, indent=2))
+    return EXIT_OK
+
+
+def cmd_doctor(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.memory.doctor import diagnose
+
+    report = diagnose(memory)
+    _emit(args, report, lambda: "\n".join(f"{k:18} {v}" for k, v in report.items()))
+    return EXIT_OK if report.get("redis") == "ok" else EXIT_STORAGE
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    from penchant.tui.app import run_chat
+
+    return run_chat(user_id=args.user)
+
+
+def cmd_replay(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.agent.replay import replay_file
+
+    document = replay_file(memory, Path(args.file), args.user)
+    _emit(args, document, lambda: _replay_text(document))
+    return EXIT_OK
+
+
+def _replay_text(document: dict[str, Any]) -> str:
+    lines = []
+    for turn in document["turns"]:
+        lines += [f"user> {turn['user']}", f"assistant> {turn['assistant']}"]
+        changes = turn.get("memory") or {}
+        for op in ("created", "merged", "superseded", "rejected"):
+            for item in changes.get(op, []):
+                lines.append(f"  [{op}] {item.get('content', '')}")
+    return "\n".join(lines)
+
+
+def _read_input(path: str) -> str:
+    try:
+        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
+
+
+def _validation_message(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "input"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+# -- parser ---------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every ``penchant`` command."""
+    parser = _Parser(prog="penchant", description="Long-term preference memory for chat agents.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def command(name: str, handler: Callable[..., int], help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        if name != "chat":
+            p.add_argument("--json", action="store_true", help="print one JSON document")
+        return p
+
+    p = command("chat", cmd_chat, "Start the terminal chat.")
+    p.add_argument("--user", default="me", help="user id (default: me)")
+
+    p = command("remember", cmd_remember, "Store a preference through the persistence gate.")
+    p.add_argument("--user", required=True)
+    p.add_argument("--polarity", required=True, choices=["like", "dislike"])
+    p.add_argument("--content", required=True)
+    p.add_argument("--keywords", help="comma-separated objects, e.g. plastic,water bottle")
+    p.add_argument("--category", default="other")
+
+    p = command("capture", cmd_capture, "Rule-capture preferences from one user message.")
+    p.add_argument("--user", required=True)
+    p.add_argument("--text", required=True)
+
+    p = command("forget", cmd_forget, "Remove the preferences that TEXT names.")
+    p.add_argument("--user", required=True)
+    p.add_argument("text")
+    p.add_argument("--polarity", choices=["like", "dislike"])
+
+    p = command("prefs", cmd_prefs, "List a user's active preferences.")
+    p.add_argument("--user", required=True)
+
+    p = command("history", cmd_history, "List (or add) behaviour history snapshots.")
+    p.add_argument("--user", required=True)
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--add-kind", help="record a snapshot of this kind (search, view, …)")
+    p.add_argument("--summary", help="with --add-kind: what the user did")
+
+    p = command("changes", cmd_changes, "List a user's recent memory changes.")
+    p.add_argument("--user", required=True)
+    p.add_argument("--limit", type=int, default=50)
+
+    p = command("recall", cmd_recall, "Recall the preferences relevant to TEXT.")
+    p.add_argument("--user", required=True)
+    p.add_argument("text")
+    p.add_argument("--k", type=int, default=5)
+    p.add_argument("--budget", type=int, help="token budget")
+
+    p = command("export", cmd_export, "Print a user's memory as JSON.")
+    p.add_argument("--user", required=True)
+
+    p = command("import", cmd_import, "Import an exported document (or '-' for stdin).")
+    p.add_argument("file")
+    p.add_argument("--user", help="import into this user instead of the document's")
+
+    p = command("reembed", cmd_reembed, "Re-embed preferences with the configured model.")
+    p.add_argument("--user", help="only this user (default: every user)")
+    p.add_argument("--dry-run", action="store_true", help="count, write nothing")
+
+    p = command("replay", cmd_replay, "Feed a conversation file through the agent.")
+    p.add_argument("file")
+    p.add_argument("--user", required=True)
+
+    command("doctor", cmd_doctor, "Check Redis, the schema and the embedder.")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``penchant`` command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        if args.command == "chat":
+            return int(args.handler(args))
+        settings = Settings()
+        with Memory.from_settings(settings) as memory:
+            return int(args.handler(memory, args))
+    except InvalidInputError as exc:
+        sys.stderr.write(f"penchant: error: {_one_line(exc)}\n")
+        return EXIT_INVALID
+    except (StorageUnavailableError, ConnectionError) as exc:
+        sys.stderr.write(f"penchant: storage unavailable: {_one_line(exc)}\n")
+        return EXIT_STORAGE
+    except PenchantError as exc:
+        sys.stderr.write(f"penchant: error: {_one_line(exc)}\n")
+        return EXIT_STORAGE
+    except ValidationError as exc:
+        sys.stderr.write(f"penchant: error: {_validation_message(exc)}\n")
+        return EXIT_INVALID
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
