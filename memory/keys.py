@@ -46,7 +46,7 @@ def encode_user_id(user_id: str) -> str:
         )
     if any(ord(c) < 32 or ord(c) == 127 for c in user_id):
         raise InvalidInputError(f"user id {user_id!r} contains a control character")
-    return quote(user_id, safe=_SAFE)
+    return quote(user_id, safe=_SAFE).replace("~", "%7E")
 
 
 def decode_user_id(encoded: str) -> str:

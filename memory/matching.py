@@ -44,14 +44,27 @@ _FORGET_FILLER = frozenset(
 
 
 def keywords_equal(a: str, b: str) -> bool:
-    """Equal or spelling variants (both already normalised)."""
+    """Equal, or spelling variants word by word (both already normalised).
+
+    Words are compared pairwise; a pair differs only as a spelling variant when
+    both are alphabetic, share the first letter, are at least
+    :data:`FUZZY_MIN_LEN` long and score ≥ :data:`FUZZY_RATIO`. Numbers and
+    Chinese must match exactly (``size 25`` is not ``size 23``).
+    """
     if a == b:
         return True
-    if has_cjk(a) or has_cjk(b) or min(len(a), len(b)) < FUZZY_MIN_LEN:
+    a_words, b_words = a.split(" "), b.split(" ")
+    if len(a_words) != len(b_words) or has_cjk(a) or has_cjk(b):
         return False
-    if a[0] != b[0] or a.count(" ") != b.count(" "):
+    return all(_word_variant(x, y) for x, y in zip(a_words, b_words, strict=True))
+
+
+def _word_variant(x: str, y: str) -> bool:
+    if x == y:
+        return True
+    if not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < FUZZY_MIN_LEN or x[0] != y[0]:
         return False
-    return fuzz.ratio(a, b) >= FUZZY_RATIO
+    return fuzz.ratio(x, y) >= FUZZY_RATIO
 
 
 def keyword_covers(general: str, specific: str) -> bool:

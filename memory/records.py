@@ -17,7 +17,7 @@ SCHEMA_VERSION = 1
 """Layout version of every record written by this release (``penchant:meta``)."""
 
 Polarity = Literal["like", "dislike"]
-Source = Literal["tool", "rule", "summary", "import", "reflect", "cli"]
+Source = Literal["tool", "rule", "summary", "import", "reflect"]
 ChangeOp = Literal["created", "merged", "superseded", "forgotten", "rejected", "imported"]
 
 _CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")

@@ -61,7 +61,7 @@ def cmd_remember(memory: Memory, args: argparse.Namespace) -> int:
             polarity=args.polarity,
             keywords=_keywords(args.keywords),
             category=args.category,
-            source="cli",
+            source="tool",
         )
     except ValidationError as exc:
         raise InvalidInputError(_validation_message(exc)) from exc
