@@ -34,7 +34,7 @@ from .records import (
     Superseded,
     utcnow,
 )
-from .resolution import PreparedCandidate, WritePlan, plan_write
+from .resolution import ActiveSet, PreparedCandidate, WritePlan, plan_write
 from .screen import screen_content, screen_keywords
 from .settings import Settings
 from .storage import RedisStorage
@@ -110,7 +110,7 @@ class PersistenceGate:
             self.storage.log_events(keys, rejected_events)
             return GateResult(rejected=rejections)
 
-        def decide(active: dict[str, Preference]) -> WritePlan:
+        def decide(active: ActiveSet) -> WritePlan:
             return plan_write(user_id, active, prepared, now, created_op=created_op)
 
         def encode(plan: WritePlan) -> str:
@@ -178,9 +178,9 @@ class PersistenceGate:
             raise InvalidInputError(f"polarity {polarity!r} is not 'like' or 'dislike'")
         now = utcnow()
 
-        def decide(active: dict[str, Preference]) -> WritePlan:
+        def decide(active: ActiveSet) -> WritePlan:
             plan = WritePlan()
-            for pref in active.values():
+            for pref in active.prefs.values():
                 if polarity and pref.polarity != polarity:
                     continue
                 if forget_matches(text, pref.keywords, pref.content):

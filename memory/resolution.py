@@ -8,11 +8,20 @@ layer applies the resulting :class:`WritePlan` in one transaction.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .matching import categories_compatible, same_object, supersedes
-from .normalize import normalise_keyword
+from rapidfuzz import fuzz, process
+
+from .matching import (
+    FUZZY_MIN_LEN,
+    FUZZY_RATIO,
+    categories_compatible,
+    same_object,
+    supersedes,
+)
+from .normalize import has_cjk, normalise_keyword
 from .records import ChangeEvent, Preference, PreferenceCandidate, Superseded
 
 MERGE_CONFIDENCE_STEP = 0.1
@@ -57,6 +66,85 @@ class WritePlan:
     created: list[Preference] = field(default_factory=list)
     merged: list[Preference] = field(default_factory=list)
     superseded: list[Superseded] = field(default_factory=list)
+    after: ActiveSet | None = None
+
+
+class ActiveSet:
+    """A user's active preferences with lookup indexes, copied on write.
+
+    The gate only compares a candidate with preferences that share a keyword
+    head (the last word of a Latin keyword, the last character of a Chinese
+    one, or a spelling variant of it) or the same content, so a write costs
+    the same with 10 or 10,000 stored preferences. Instances are cached by
+    the storage layer per revision and never modified in place once shared:
+    :meth:`clone` copies the indexes shallowly and buckets are replaced, not
+    mutated.
+    """
+
+    def __init__(self) -> None:
+        self.prefs: dict[str, Preference] = {}
+        self._by_head: dict[str, frozenset[str]] = {}
+        self._by_content: dict[str, frozenset[str]] = {}
+
+    @classmethod
+    def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
+        """Index ``prefs``."""
+        active = cls()
+        for pref in prefs:
+            active.add(pref)
+        return active
+
+    def clone(self) -> ActiveSet:
+        """A copy that can be changed without touching this one."""
+        other = ActiveSet()
+        other.prefs = dict(self.prefs)
+        other._by_head = dict(self._by_head)
+        other._by_content = dict(self._by_content)
+        return other
+
+    def add(self, pref: Preference) -> None:
+        """Insert or replace ``pref``."""
+        if pref.id in self.prefs:
+            self.remove(pref.id)
+        self.prefs[pref.id] = pref
+        for head in {_head(k) for k in pref.keywords}:
+            self._by_head[head] = self._by_head.get(head, frozenset()) | {pref.id}
+        key = content_key(pref.content)
+        self._by_content[key] = self._by_content.get(key, frozenset()) | {pref.id}
+
+    def remove(self, pref_id: str) -> None:
+        """Drop a preference (no-op when absent)."""
+        pref = self.prefs.pop(pref_id, None)
+        if pref is None:
+            return
+        for head in {_head(k) for k in pref.keywords}:
+            self._by_head[head] = self._by_head.get(head, frozenset()) - {pref_id}
+        key = content_key(pref.content)
+        self._by_content[key] = self._by_content.get(key, frozenset()) - {pref_id}
+
+    def related(self, keywords: list[str], content: str) -> list[Preference]:
+        """Preferences that could be the same object as (or covered by) these keywords."""
+        ids: set[str] = set(self._by_content.get(content_key(content), ()))
+        for keyword in keywords:
+            for head in _heads_like(_head(keyword), self._by_head):
+                ids |= self._by_head[head]
+        return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+def _head(keyword: str) -> str:
+    if has_cjk(keyword):
+        return keyword[-1:]
+    return keyword.rsplit(" ", 1)[-1]
+
+
+def _heads_like(head: str, index: dict[str, frozenset[str]]) -> list[str]:
+    found = [head] if index.get(head) else []
+    if head.isalpha() and len(head) >= FUZZY_MIN_LEN:
+        matches = process.extract(
+            head, list(index), scorer=fuzz.ratio, score_cutoff=FUZZY_RATIO, limit=None
+        )
+        found += [m[0] for m in matches if m[0] != head and index[m[0]]]
+    return found
 
 
 def content_key(content: str) -> str:
@@ -126,7 +214,7 @@ def _create(user_id: str, prepared: PreparedCandidate, now: datetime) -> Prefere
 
 def plan_write(
     user_id: str,
-    active: dict[str, Preference],
+    active: ActiveSet,
     candidates: list[PreparedCandidate],
     now: datetime,
     *,
@@ -139,19 +227,21 @@ def plan_write(
 
     Args:
         user_id: Owner of ``active``.
-        active: The user's active preferences by id (not modified).
+        active: The user's active preferences (not modified).
         candidates: Screened, normalised candidates.
         now: Timestamp for every record and event of this write.
         created_op: Change-log op for new preferences (``created`` or ``imported``).
 
     Returns:
-        The plan; ``plan.upserts`` and ``plan.deletes`` never share an id.
+        The plan, with ``plan.after`` the active set once it is applied;
+        ``plan.upserts`` and ``plan.deletes`` never share an id.
     """
-    state = dict(active)
-    plan = WritePlan()
+    state = active.clone()
+    plan = WritePlan(after=state)
     for prepared in candidates:
         source = prepared.candidate.source
-        target = next((p for p in state.values() if _is_same(p, prepared)), None)
+        related = state.related(prepared.keywords, prepared.candidate.content)
+        target = next((p for p in related if _is_same(p, prepared)), None)
         if target is not None:
             winner = _merge(target, prepared, now)
             _record_merge(plan, target, winner, source, now)
@@ -161,11 +251,11 @@ def plan_write(
             plan.events.append(
                 ChangeEvent(op=created_op, after=winner.public_dict(), source=source, at=now)  # type: ignore[arg-type]
             )
-        state[winner.id] = winner
+        state.add(winner)
         plan.upserts[winner.id] = winner
-        for old in [p for p in state.values() if _contradicts(p, prepared)]:
+        for old in [p for p in related if p.id != winner.id and _contradicts(p, prepared)]:
             _record_supersede(plan, old, winner.id, source, now)
-            del state[old.id]
+            state.remove(old.id)
     return plan
 
 
@@ -204,4 +294,4 @@ def _record_supersede(
     )
 
 
-__all__ = ["MERGE_CONFIDENCE_STEP", "PreparedCandidate", "WritePlan", "content_key", "plan_write"]
+__all__ = ["ActiveSet", "MERGE_CONFIDENCE_STEP", "PreparedCandidate", "WritePlan", "content_key", "plan_write"]

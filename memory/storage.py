@@ -28,7 +28,7 @@ import redis
 from .errors import ConcurrencyError, SchemaVersionError, StorageUnavailableError
 from .keys import META_KEY, USERS_KEY, UserKeys, decode_user_id
 from .records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot, Preference
-from .resolution import WritePlan
+from .resolution import ActiveSet, WritePlan
 from .settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -61,7 +61,8 @@ class RedisStorage:
     def __init__(self, client: redis.Redis, settings: Settings) -> None:
         self.client = client
         self.settings = settings
-        self._cache: OrderedDict[str, tuple[bytes, dict[str, Preference]]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[bytes, ActiveSet]] = OrderedDict()
+        self._known_users: set[str] = set()
 
     # -- schema ---------------------------------------------------------------------------------
 
@@ -135,15 +136,15 @@ class RedisStorage:
 
     # -- the gate's transaction -----------------------------------------------------------------
 
-    def _active(self, pipe: Any, keys: UserKeys, rev: bytes) -> dict[str, Preference]:
+    def _active(self, pipe: Any, keys: UserKeys, rev: bytes) -> ActiveSet:
         cached = self._cache.get(keys.tag)
         if cached is not None and cached[0] == rev:
             self._cache.move_to_end(keys.tag)
             return cached[1]
         raw = pipe.hgetall(keys.prefs)
-        return {k.decode(): Preference.from_json(v) for k, v in raw.items()}
+        return ActiveSet.build(Preference.from_json(v) for v in raw.values())
 
-    def _remember(self, keys: UserKeys, rev: bytes, active: dict[str, Preference]) -> None:
+    def _remember(self, keys: UserKeys, rev: bytes, active: ActiveSet) -> None:
         self._cache[keys.tag] = (rev, active)
         self._cache.move_to_end(keys.tag)
         while len(self._cache) > _CACHE_USERS:
@@ -152,7 +153,7 @@ class RedisStorage:
     def apply(
         self,
         keys: UserKeys,
-        decide: Callable[[dict[str, Preference]], WritePlan],
+        decide: Callable[[ActiveSet], WritePlan],
         *,
         extra_events: list[ChangeEvent] | None = None,
         idempotency_key: str | None = None,
@@ -162,8 +163,8 @@ class RedisStorage:
 
         Args:
             keys: The user's keys.
-            decide: Pure function from the active set (id → preference, not to
-                be modified) to a plan. Called again after every lost race.
+            decide: Pure function from the active set (not to be modified)
+                to a plan. Called again after every lost race.
             extra_events: Events to log with the plan (e.g. rejections).
             idempotency_key: When given, a second call with the same key within
                 ``settings.idempotency_ttl_seconds`` writes nothing and returns
@@ -196,7 +197,7 @@ class RedisStorage:
         pipe: Any,
         keys: UserKeys,
         idem: str | None,
-        decide: Callable[[dict[str, Preference]], WritePlan],
+        decide: Callable[[ActiveSet], WritePlan],
         extra_events: list[ChangeEvent] | None,
         encode_result: Callable[[WritePlan], str] | None,
     ) -> WritePlan | str:
@@ -221,11 +222,16 @@ class RedisStorage:
         if idem and encode_result is not None:
             pipe.set(idem, encode_result(plan), ex=self.settings.idempotency_ttl_seconds)
         pipe.execute()
-        after = {k: v for k, v in active.items() if k not in plan.deletes}
-        after.update({k: v.model_copy(update={"embedding": None}) for k, v in plan.upserts.items()})
-        self._remember(keys, new_rev, after)
-        if plan.created:
+        if plan.after is None:
+            plan.after = active.clone()
+            for pref_id in plan.deletes:
+                plan.after.remove(pref_id)
+            for pref in plan.upserts.values():
+                plan.after.add(pref)
+        self._remember(keys, new_rev, plan.after)
+        if plan.created and keys.tag not in self._known_users:
             self.client.sadd(USERS_KEY, keys.tag.split("{", 1)[1].rstrip("}"))
+            self._known_users.add(keys.tag)
         return plan
 
     def _queue_plan(
