@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import redis
 
+from .embeddings import Embedder
 from .errors import StorageUnavailableError
-from .gate import PersistenceGate, VectorEmbedder
+from .gate import PersistenceGate
 from .keys import UserKeys
 from .records import (
     ChangeEvent,
@@ -53,7 +54,7 @@ class Memory:
         client: redis.Redis,
         *,
         settings: Settings | None = None,
-        embedder: VectorEmbedder | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.settings = settings or Settings()
         self.client = client
@@ -69,7 +70,7 @@ class Memory:
         cls,
         settings: Settings | None = None,
         *,
-        embedder: VectorEmbedder | None | str = "auto",
+        embedder: Embedder | None | str = "auto",
     ) -> Memory:
         """Connect to ``PENCHANT_REDIS_URL`` or start/attach the embedded server.
 
@@ -91,11 +92,14 @@ class Memory:
         else:
             server = EmbeddedRedis(settings.redis_dir)
             client = server.connect()
-        if embedder == "auto":
+        chosen: Embedder | None
+        if isinstance(embedder, str):
             from .embeddings import embedder_from_settings
 
-            embedder = embedder_from_settings(settings, cache_redis=client)
-        memory = cls(client, settings=settings, embedder=embedder)  # type: ignore[arg-type]
+            chosen = embedder_from_settings(settings, cache_redis=client)
+        else:
+            chosen = embedder
+        memory = cls(client, settings=settings, embedder=chosen)
         memory._server, memory._owns_client = server, True
         memory.storage.ensure_schema()
         return memory

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Protocol
 
 import numpy as np
 
+from .embeddings import Embedder
 from .errors import InvalidInputError
 from .keys import UserKeys
 from .matching import forget_matches
@@ -28,7 +28,6 @@ from .records import (
     GateResult,
     HistorySnapshot,
     Polarity,
-    Preference,
     PreferenceCandidate,
     Rejection,
     Superseded,
@@ -42,17 +41,6 @@ from .storage import RedisStorage
 logger = logging.getLogger(__name__)
 
 
-class VectorEmbedder(Protocol):
-    """What the gate needs of an embedder: a name, a dimension and ``embed``."""
-
-    name: str
-    dim: int
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """Return ``float32[len(texts), dim]`` L2-normalised rows."""
-        ...
-
-
 class PersistenceGate:
     """Screens, normalises, resolves and atomically writes preferences.
 
@@ -64,7 +52,7 @@ class PersistenceGate:
     """
 
     def __init__(
-        self, storage: RedisStorage, settings: Settings, embedder: VectorEmbedder | None = None
+        self, storage: RedisStorage, settings: Settings, embedder: Embedder | None = None
     ) -> None:
         self.storage = storage
         self.settings = settings
@@ -225,4 +213,4 @@ def _result(plan: WritePlan, rejections: list[Rejection]) -> GateResult:
     )
 
 
-__all__ = ["PersistenceGate", "VectorEmbedder"]
+__all__ = ["PersistenceGate"]

@@ -268,7 +268,11 @@ def _record_merge(
         plan.merged = [p for p in plan.merged if p.id != after.id] + [after]
     plan.events.append(
         ChangeEvent(
-            op="merged", before=before.public_dict(), after=after.public_dict(), source=source, at=now
+            op="merged",
+            before=before.public_dict(),
+            after=after.public_dict(),
+            source=source,
+            at=now,
         )
     )
 
@@ -294,4 +298,11 @@ def _record_supersede(
     )
 
 
-__all__ = ["ActiveSet", "MERGE_CONFIDENCE_STEP", "PreparedCandidate", "WritePlan", "content_key", "plan_write"]
+__all__ = [
+    "MERGE_CONFIDENCE_STEP",
+    "ActiveSet",
+    "PreparedCandidate",
+    "WritePlan",
+    "content_key",
+    "plan_write",
+]

@@ -25,7 +25,12 @@ from typing import Any
 
 import redis
 
-from .errors import ConcurrencyError, SchemaVersionError, StorageUnavailableError
+from .errors import (
+    ConcurrencyError,
+    InvalidInputError,
+    SchemaVersionError,
+    StorageUnavailableError,
+)
 from .keys import META_KEY, USERS_KEY, UserKeys, decode_user_id
 from .records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot, Preference
 from .resolution import ActiveSet, WritePlan
@@ -34,6 +39,10 @@ from .settings import Settings
 logger = logging.getLogger(__name__)
 
 _CACHE_USERS = 256
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 @contextmanager
@@ -54,11 +63,20 @@ class RedisStorage:
     """Reads and atomic writes of preferences, history and change events.
 
     Args:
-        client: A redis-py client (borrowed: the caller closes it).
+        client: A redis-py client (borrowed: the caller closes it), created
+            with ``decode_responses=False`` (redis-py's default): vectors are bytes.
         settings: Limits (change-log cap, history cap, retries).
+
+    Raises:
+        InvalidInputError: The client decodes responses.
     """
 
     def __init__(self, client: redis.Redis, settings: Settings) -> None:
+        if client.get_connection_kwargs().get("decode_responses"):
+            raise InvalidInputError(
+                "Penchant needs a redis client with decode_responses=False (the default); "
+                "stored vectors are raw bytes"
+            )
         self.client = client
         self.settings = settings
         self._cache: OrderedDict[str, tuple[bytes, ActiveSet]] = OrderedDict()
@@ -116,12 +134,12 @@ class RedisStorage:
         """The last snapshot of each kind."""
         with storage_errors("read history"):
             raw = self.client.hgetall(keys.history_last)
-        return {k.decode(): HistorySnapshot.model_validate_json(v) for k, v in raw.items()}
+        return {_text(k): HistorySnapshot.model_validate_json(v) for k, v in raw.items()}
 
     def changes(self, keys: UserKeys, limit: int = 50) -> list[ChangeEvent]:
         """Recent change events, newest first."""
         with storage_errors("read the change log"):
-            entries = self.client.xrevrange(keys.changes, count=limit)
+            entries: Any = self.client.xrevrange(keys.changes, count=limit)
         return [ChangeEvent.model_validate_json(fields[b"event"]) for _id, fields in entries]
 
     def change_count(self, keys: UserKeys) -> int:
@@ -132,7 +150,8 @@ class RedisStorage:
     def users(self) -> list[str]:
         """Every user id that has stored something."""
         with storage_errors("list users"):
-            return sorted(decode_user_id(u.decode()) for u in self.client.smembers(USERS_KEY))
+            members: Any = self.client.smembers(USERS_KEY)
+        return sorted(decode_user_id(_text(u)) for u in members)
 
     # -- the gate's transaction -----------------------------------------------------------------
 
@@ -268,20 +287,40 @@ class RedisStorage:
     def replace_vectors(self, keys: UserKeys, updates: dict[str, Preference]) -> int:
         """Write new embeddings for existing preferences (re-embedding), atomically.
 
-        Only ids still active are written; returns how many were.
+        A preference is updated only if it is still active with the same
+        content as when it was embedded; only its vector fields change, so a
+        gate write that happened meanwhile is never overwritten.
+
+        Returns:
+            How many preferences got their new vector.
         """
-        with storage_errors("write embeddings"), self.client.pipeline() as pipe:
-            pipe.watch(keys.prefs)
-            present = [pid for pid in updates if pipe.hexists(keys.prefs, pid)]
-            pipe.multi()
-            for pid in present:
-                pref = updates[pid]
-                pipe.hset(keys.prefs, pid, pref.to_json())
-                if pref.embedding is not None:
-                    pipe.hset(keys.vectors, pid, pref.embedding)
-            pipe.set(keys.rev, uuid.uuid4().hex)
-            pipe.execute()
-        return len(present)
+        for _attempt in range(self.settings.gate_retries):
+            try:
+                with storage_errors("write embeddings"), self.client.pipeline() as pipe:
+                    pipe.watch(keys.rev)
+                    current = pipe.hmget(keys.prefs, list(updates))
+                    fresh = {}
+                    for pref_id, raw in zip(updates, current, strict=True):
+                        new = updates[pref_id]
+                        if raw is None:
+                            continue
+                        stored = Preference.from_json(raw)
+                        if stored.content == new.content:
+                            fresh[pref_id] = stored.model_copy(update={
+                                "embedding_model": new.embedding_model,
+                                "embedding_dim": new.embedding_dim,
+                                "embedding": new.embedding,
+                            })
+                    pipe.multi()
+                    for pref_id, pref in fresh.items():
+                        pipe.hset(keys.prefs, pref_id, pref.to_json())
+                        pipe.hset(keys.vectors, pref_id, pref.embedding)  # type: ignore[arg-type]
+                    pipe.set(keys.rev, uuid.uuid4().hex)
+                    pipe.execute()
+                return len(fresh)
+            except redis.WatchError:
+                continue
+        raise ConcurrencyError(f"re-embedding {keys.user_id!r} kept colliding with writers")
 
     # -- history and transcripts ----------------------------------------------------------------
 

@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from conftest import load_cases, run_cli
-from expectations import check_expectations
 
 from penchant.memory import Memory
+
+from conftest import load_cases, run_cli
+from expectations import check_expectations
 
 CAPTURE_CASES = load_cases("capture.jsonl")
 

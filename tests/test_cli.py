@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 
 from penchant.memory import Memory, PreferenceCandidate
+
+from conftest import run_cli
 
 
 def test_remember_prints_the_gate_result(cli_env: dict[str, str], memory: Memory) -> None:

@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from conftest import load_cases, run_cli
-from expectations import check_expectations
 
 from penchant.memory import Memory, PreferenceCandidate
+
+from conftest import load_cases, run_cli
+from expectations import check_expectations
 
 GATE_CASES = load_cases("gate.jsonl")
 
