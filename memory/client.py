@@ -30,7 +30,8 @@ from .records import (
 )
 from .server import EmbeddedRedis, client_name
 from .settings import Settings
-from .storage import RedisStorage, storage_errors
+from .spool import WriteSpool
+from .storage import RedisStorage, open_client
 
 if TYPE_CHECKING:
     from .recall import RecallResult
@@ -47,6 +48,9 @@ class Memory:
         settings: Limits and configuration; defaults to ``Settings()``.
         embedder: Optional embedder; with one, preferences are stored with
             vectors and recall has a semantic channel.
+        spool: Optional local spool: with one, a preference write that cannot
+            reach Redis is saved there (reported as ``deferred``) instead of
+            raising, and replayed through the gate on the next successful write.
     """
 
     def __init__(
@@ -55,8 +59,10 @@ class Memory:
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        spool: WriteSpool | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        self.spool = spool
         self.client = client
         self.embedder = embedder
         self.storage = RedisStorage(client, self.settings)
@@ -71,6 +77,7 @@ class Memory:
         settings: Settings | None = None,
         *,
         embedder: Embedder | None | str = "auto",
+        spool: bool = False,
     ) -> Memory:
         """Connect to ``PENCHANT_REDIS_URL`` or start/attach the embedded server.
 
@@ -78,6 +85,8 @@ class Memory:
             settings: Configuration; ``Settings()`` (the environment) by default.
             embedder: An embedder, ``None`` for none, or ``"auto"`` for the one
                 ``settings.embeddings`` names (its model loads lazily on first use).
+            spool: Keep writes made while Redis is down in
+                ``<home>/spool/writes.jsonl`` (for agents; the CLI reports failure).
 
         Raises:
             StorageUnavailableError: Redis cannot be reached or started.
@@ -86,9 +95,7 @@ class Memory:
         settings = settings or Settings()
         server: EmbeddedRedis | None = None
         if settings.redis_url:
-            client = redis.Redis.from_url(settings.redis_url, client_name=client_name())
-            with storage_errors(f"connect to {settings.redis_url}"):
-                client.ping()
+            client = open_client(settings.redis_url, client_name())
         else:
             server = EmbeddedRedis(settings.redis_dir)
             client = server.connect()
@@ -99,7 +106,12 @@ class Memory:
             chosen = embedder_from_settings(settings, cache_redis=client)
         else:
             chosen = embedder
-        memory = cls(client, settings=settings, embedder=chosen)
+        memory = cls(
+            client,
+            settings=settings,
+            embedder=chosen,
+            spool=WriteSpool(settings.home / "spool" / "writes.jsonl") if spool else None,
+        )
         memory._server, memory._owns_client = server, True
         memory.storage.ensure_schema()
         return memory
@@ -136,8 +148,23 @@ class Memory:
         *,
         idempotency_key: str | None = None,
     ) -> GateResult:
-        """Store preferences through the persistence gate (see :meth:`PersistenceGate.write`)."""
-        return self.gate.write(user_id, candidates, idempotency_key=idempotency_key)
+        """Store preferences through the persistence gate (see :meth:`PersistenceGate.write`).
+
+        With a spool, a write that cannot reach Redis comes back with its
+        contents in ``deferred`` (saved locally, written on reconnect).
+        """
+        batch = [candidates] if isinstance(candidates, PreferenceCandidate) else list(candidates)
+        UserKeys.for_user(user_id)
+        self.replay_spool()
+        try:
+            return self.gate.write(user_id, batch, idempotency_key=idempotency_key)
+        except StorageUnavailableError:
+            if self.spool is None:
+                raise
+            self.spool.append(
+                "remember", user_id, {"candidates": [c.model_dump() for c in batch]}
+            )
+            return GateResult(deferred=[c.content for c in batch])
 
     def capture(self, user_id: str, text: str) -> GateResult:
         """Rule capture of one user message (en + zh), through the gate.
@@ -152,7 +179,26 @@ class Memory:
         candidates = extract_preferences(text or "")
         if not candidates:
             return GateResult()
-        return self.gate.write(user_id, candidates)
+        return self.remember(user_id, candidates)
+
+    def replay_spool(self) -> int:
+        """Write spooled preferences through the gate, oldest first.
+
+        Returns:
+            How many spooled writes were replayed (0 without a spool, or while
+            Redis is still unreachable).
+        """
+        if self.spool is None or not self.spool.path.exists():
+            return 0
+
+        def apply(entry: dict[str, Any]) -> None:
+            batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
+            self.gate.write(entry["user_id"], batch, idempotency_key=entry["key"])
+
+        replayed = self.spool.drain(apply)
+        if replayed:
+            logger.info("replayed %d spooled writes", replayed)
+        return replayed
 
     def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
         """Remove what ``text`` names; see :meth:`PersistenceGate.forget`."""
@@ -208,10 +254,7 @@ class Memory:
 
     def ping(self) -> bool:
         """Whether Redis answers."""
-        try:
-            return bool(self.client.ping())
-        except (redis.RedisError, OSError):
-            return False
+        return self.storage.ping()
 
     def require(self) -> None:
         """Raise :class:`StorageUnavailableError` unless Redis answers."""

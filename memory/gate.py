@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .embeddings import Embedder
+from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError
 from .keys import UserKeys
 from .matching import forget_matches
@@ -137,7 +137,9 @@ class PersistenceGate:
     def _embed(self, prepared: list[PreparedCandidate]) -> None:
         if self.embedder is None or not prepared:
             return
-        vectors = self.embedder.embed([p.candidate.content for p in prepared])
+        vectors = self.embedder.embed(
+            [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+        )
         for item, vector in zip(prepared, vectors, strict=True):
             item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
             item.embedding_model = self.embedder.name

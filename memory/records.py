@@ -198,6 +198,8 @@ class GateResult(BaseModel):
         merged: Existing preferences that absorbed a candidate (after state).
         superseded: Preferences removed as contradicted, with the winner's id.
         rejected: Candidates refused, with reasons; nothing of them was stored.
+        deferred: Contents saved to the local spool because Redis was
+            unreachable; they are written through the gate on reconnect.
         unchanged: True when the call stored nothing at all.
     """
 
@@ -205,6 +207,7 @@ class GateResult(BaseModel):
     merged: list[Preference] = Field(default_factory=list)
     superseded: list[Superseded] = Field(default_factory=list)
     rejected: list[Rejection] = Field(default_factory=list)
+    deferred: list[str] = Field(default_factory=list)
 
     @property
     def unchanged(self) -> bool:
@@ -217,15 +220,19 @@ class GateResult(BaseModel):
         self.merged.extend(other.merged)
         self.superseded.extend(other.superseded)
         self.rejected.extend(other.rejected)
+        self.deferred.extend(other.deferred)
 
     def public_dict(self) -> dict[str, Any]:
-        """The CLI's JSON contract (DESIGN.md §11)."""
-        return {
+        """The CLI's JSON contract (DESIGN.md §11); ``deferred`` only when non-empty."""
+        document: dict[str, Any] = {
             "created": [p.public_dict() for p in self.created],
             "merged": [p.public_dict() for p in self.merged],
             "superseded": [s.public_dict() for s in self.superseded],
             "rejected": [r.model_dump() for r in self.rejected],
         }
+        if self.deferred:
+            document["deferred"] = list(self.deferred)
+        return document
 
     def describe(self) -> str:
         """A human-readable account, e.g. for a tool message to the model."""
@@ -242,6 +249,11 @@ class GateResult(BaseModel):
             for s in self.superseded
         ]
         lines += [f"rejected {r.content!r}: {r.reason}" for r in self.rejected]
+        lines += [
+            f"NOT stored yet (memory degraded, Redis unreachable): {c!r} was saved locally "
+            "and will be stored when Redis is back"
+            for c in self.deferred
+        ]
         return "\n".join(lines) if lines else "nothing was stored (no preference found)"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .client import Memory
+from .embeddings import embedding_text
 from .errors import InvalidInputError, PenchantError
 from .keys import UserKeys
 
@@ -62,7 +63,7 @@ def reembed(
             continue
         for start in range(0, len(stale), BATCH):
             batch = stale[start : start + BATCH]
-            vectors = embedder.embed([p.content for p in batch])
+            vectors = embedder.embed([embedding_text(p.content, p.category) for p in batch])
             updates = {
                 p.id: p.model_copy(update={
                     "embedding": np.asarray(v, dtype=np.float32).tobytes(),

@@ -35,6 +35,7 @@ from pathlib import Path
 import redis
 
 from .errors import StorageUnavailableError
+from .storage import client_retry
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class EmbeddedRedis:
         return redis.Redis(
             unix_socket_path=str(self.socket_path),
             client_name=client_name(),
+            retry=client_retry(),
             socket_timeout=5.0,
             socket_connect_timeout=2.0,
             health_check_interval=30,

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import redis
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry
 
 from .errors import (
     ConcurrencyError,
@@ -39,6 +41,33 @@ from .settings import Settings
 logger = logging.getLogger(__name__)
 
 _CACHE_USERS = 256
+
+
+def client_retry() -> Retry:
+    """Retry policy of Penchant's own clients: 3 tries within about half a second.
+
+    redis-py's default (10 tries, several seconds) would freeze a chat turn
+    while Redis is down; the spool and the degraded status take over instead.
+    """
+    return Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), 3)
+
+
+def open_client(url: str, name: str) -> redis.Redis:
+    """A client for ``url`` (``redis://``, ``rediss://``, ``unix://``) named ``name``.
+
+    Raises:
+        StorageUnavailableError: The URL is malformed or the server does not answer.
+    """
+    try:
+        client = redis.Redis.from_url(
+            url, client_name=name, retry=client_retry(), socket_timeout=5.0,
+            socket_connect_timeout=2.0,
+        )
+    except ValueError as exc:
+        raise StorageUnavailableError(f"{url!r} is not a Redis URL: {exc}") from exc
+    with storage_errors(f"connect to {url}"):
+        client.ping()
+    return client
 
 
 def _text(value: bytes | str) -> str:
@@ -347,10 +376,40 @@ class RedisStorage:
             raw = self.client.lrange(keys.transcript(thread_id), -limit, -1)
         return [json.loads(r) for r in raw]
 
+    def ping(self) -> bool:
+        """Whether Redis answers."""
+        try:
+            return bool(self.client.ping())
+        except (redis.RedisError, OSError):
+            return False
+
+    def server_report(self) -> dict[str, Any]:
+        """Version, persistence, schema, user count and Query Engine availability.
+
+        Raises:
+            StorageUnavailableError: Redis does not answer.
+        """
+        with storage_errors("read server info"):
+            info: Any = self.client.info()
+            persistence: Any = self.client.info("persistence")
+            schema = self.client.hget(META_KEY, "schema_version")
+            try:
+                self.client.execute_command("FT._LIST")
+                query_engine = True
+            except redis.ResponseError:
+                query_engine = False
+        return {
+            "server": f"{info.get('server_name', 'redis')} {info.get('redis_version')}",
+            "aof_enabled": bool(persistence.get("aof_enabled")),
+            "schema_version": int(schema) if schema is not None else None,
+            "users": len(self.users()),
+            "query_engine": query_engine,
+        }
+
     def memory_usage(self, key: str) -> int:
         """Bytes Redis attributes to ``key`` (``MEMORY USAGE``)."""
         with storage_errors("measure memory"):
             return int(self.client.memory_usage(key, samples=0) or 0)
 
 
-__all__ = ["RedisStorage", "storage_errors"]
+__all__ = ["RedisStorage", "client_retry", "open_client", "storage_errors"]

@@ -1,0 +1,194 @@
+"""Penchant's chat graph: ``inject → model ⇄ tools → end_of_turn``.
+
+::
+
+    START → inject → model ──tool calls──► tools ─┐
+                       ▲                          │
+                       └──────────────────────────┘
+                     model ──no tool calls──► end_of_turn → END
+
+Run it with ``config={"configurable": {"user_id": …, "thread_id": …}}``; the
+checkpointer keeps each thread's messages. After a turn, ``state["memory_changes"]``
+holds what memory did (see :mod:`penchant.agent.hooks`). A failing model
+(provider error, timeout) yields an ``AIMessage`` that says the model is
+unavailable; the turn still ends with its memory capture.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.errors import GraphBubbleUp
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import add_messages
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.prebuilt import ToolNode
+
+from penchant.tools.preference_tools import make_preference_tools, tool_error_message
+
+from .hooks import DEFAULT_SYSTEM_PROMPT, MemoryHooks, NodeState, last_human_index, message_text
+from .offline_model import OfflineChatModel
+
+if TYPE_CHECKING:
+    from penchant.memory import Memory
+
+logger = logging.getLogger(__name__)
+
+MODEL_UNAVAILABLE_PREFIX = "The model is unavailable"
+MAX_TOOL_ROUNDS = 4
+"""Model calls with tool calls per turn; after that the model must answer without tools."""
+
+
+class ChatState(TypedDict, total=False):
+    """State of the chat graph.
+
+    Attributes:
+        messages: The conversation (LangGraph's ``add_messages`` reducer).
+        memory_context: The memory blocks injected into this turn's system prompt.
+        memory_changes: What memory did this turn: ``created``, ``merged``,
+            ``superseded``, ``rejected``, ``removed`` (JSON lists, as in the CLI)
+            and ``errors`` (strings).
+    """
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    memory_context: str
+    memory_changes: dict[str, Any]
+
+
+def tool_rounds_this_turn(messages: list[AnyMessage]) -> int:
+    """Model responses with tool calls since the last user message."""
+    start = last_human_index(messages)
+    turn = messages[(start + 1 if start is not None else 0) :]
+    return sum(1 for m in turn if isinstance(m, AIMessage) and m.tool_calls)
+
+
+def unavailable_message(error: Exception) -> AIMessage:
+    """The reply that stands in for a model that failed."""
+    reason = f"{type(error).__name__}: {error}".strip()
+    return AIMessage(
+        content=f"{MODEL_UNAVAILABLE_PREFIX}: {reason[:300]}. Your message was received and "
+        "memory updates from it still apply; please try again later.",
+        response_metadata={"penchant_error": "model_unavailable"},
+    )
+
+
+class ModelStep:
+    """The ``model`` node: the chat model with memory blocks in its system message.
+
+    Args:
+        model: The chat model (offline or real).
+        hooks: Supplies the system prompt text.
+        tools: Tools bound to the model.
+        max_tool_rounds: Tool-calling responses allowed per turn.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        hooks: MemoryHooks,
+        tools: list[Any],
+        max_tool_rounds: int = MAX_TOOL_ROUNDS,
+    ) -> None:
+        self.model = model
+        self.bound = model.bind_tools(tools) if tools else model
+        self.hooks = hooks
+        self.max_tool_rounds = max_tool_rounds
+
+    def model_input(self, state: NodeState) -> list[BaseMessage]:
+        """The messages sent to the model: a system message, then the conversation."""
+        system = SystemMessage(content=self.hooks.system_text(state.get("memory_context", "")))
+        return [system, *state.get("messages", [])]
+
+    def __call__(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
+        tools_allowed = tool_rounds_this_turn(state.get("messages", [])) < self.max_tool_rounds
+        runnable = self.bound if tools_allowed else self.model
+        try:
+            reply = runnable.invoke(self.model_input(state), config)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # provider errors of any SDK; the turn must go on
+            logger.warning("chat model failed: %s", exc)
+            reply = unavailable_message(exc)
+        if not tools_allowed and isinstance(reply, AIMessage) and reply.tool_calls:
+            reply = _without_tool_calls(reply, self.max_tool_rounds)
+        return {"messages": [reply]}
+
+
+def _without_tool_calls(reply: AIMessage, rounds: int) -> AIMessage:
+    text = message_text(reply) or f"(Stopped after {rounds} rounds of tool calls this turn.)"
+    return AIMessage(content=text, id=reply.id, response_metadata=reply.response_metadata)
+
+
+def _after_model(state: NodeState) -> Literal["tools", "end_of_turn"]:
+    last = state["messages"][-1]
+    return "tools" if isinstance(last, AIMessage) and last.tool_calls else "end_of_turn"
+
+
+def build_chat_graph(
+    memory: Memory,
+    model: BaseChatModel | None = None,
+    *,
+    checkpointer: BaseCheckpointSaver[Any] | Literal[False] | None = None,
+    summary_model: BaseChatModel | None = None,
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+    k: int = 5,
+    token_budget: int | None = None,
+    max_tool_rounds: int = MAX_TOOL_ROUNDS,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile Penchant's chat graph.
+
+    Args:
+        memory: The memory to recall from and write to (borrowed).
+        model: The chat model; the offline model when ``None``.
+        checkpointer: Keeps each ``thread_id``'s messages; an ``InMemorySaver``
+            when ``None``; ``False`` compiles without one (a subgraph then uses
+            its parent's).
+        summary_model: A real model for end-of-turn summary capture, or ``None``.
+        system_prompt: Text before the injected memory blocks.
+        k: Preferences recalled per request.
+        token_budget: Recall's token budget (``None``: recall's default).
+        max_tool_rounds: Tool-calling model responses allowed per turn.
+
+    Returns:
+        The compiled graph; invoke with ``{"messages": [("user", text)]}`` and
+        ``config={"configurable": {"user_id": …, "thread_id": …}}``.
+    """
+    hooks = MemoryHooks(
+        memory,
+        summary_model=summary_model,
+        k=k,
+        token_budget=token_budget,
+        system_prompt=system_prompt,
+    )
+    tools = make_preference_tools(memory)
+    builder = StateGraph(ChatState)
+    step = ModelStep(model or OfflineChatModel(), hooks, tools, max_tool_rounds)
+    builder.add_node("inject", hooks.inject)
+    builder.add_node("model", step)
+    builder.add_node("tools", ToolNode(tools, handle_tool_errors=tool_error_message))
+    builder.add_node("end_of_turn", hooks.end_of_turn)
+    builder.add_edge(START, "inject")
+    builder.add_edge("inject", "model")
+    builder.add_conditional_edges("model", _after_model)
+    builder.add_edge("tools", "model")
+    builder.add_edge("end_of_turn", END)
+    if checkpointer is False:
+        return builder.compile()
+    return builder.compile(checkpointer=checkpointer or InMemorySaver())
+
+
+__all__ = [
+    "MAX_TOOL_ROUNDS",
+    "MODEL_UNAVAILABLE_PREFIX",
+    "ChatState",
+    "ModelStep",
+    "build_chat_graph",
+    "tool_rounds_this_turn",
+    "unavailable_message",
+]

@@ -1,0 +1,400 @@
+"""Specification of rule capture from one user message (penchant.memory.capture)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from penchant.memory.blocks import wrap_block
+from penchant.memory.capture import (
+    MAX_CAPTURE_CHARS,
+    RULE_CONFIDENCE,
+    category_for,
+    extract_preferences,
+    object_keywords,
+)
+from penchant.memory.records import PreferenceCandidate
+
+CASES_FILE = Path(__file__).parent / "cases" / "capture.jsonl"
+
+
+def stances(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(polarity, keywords) of every candidate found in ``text``, in order."""
+    return [(c.polarity, tuple(c.keywords)) for c in extract_preferences(text)]
+
+
+def only(text: str) -> PreferenceCandidate:
+    """The single candidate found in ``text``."""
+    found = extract_preferences(text)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --------------------------------------------------------------------------------------------
+# What is captured: (message, expected [(polarity, keywords)…])
+# --------------------------------------------------------------------------------------------
+
+CAPTURED = [
+    ("en-like", "I like jazz.", [("like", ("jazz",))]),
+    ("en-love", "I love green tea.", [("like", ("green tea",))]),
+    ("en-prefer", "I prefer canvas tote bags for shopping.", [("like", ("canvas", "tote bag"))]),
+    ("en-favourite-is", "My favourite colour is blue.", [("like", ("blue",))]),
+    ("en-is-my-favorite", "Green tea is my favorite.", [("like", ("green tea",))]),
+    ("en-enjoy", "I really enjoy long walks.", [("like", ("long walk",))]),
+    ("en-into", "I'm into vintage furniture.", [("like", ("vintage", "furniture"))]),
+    ("en-big-fan", "I'm a big fan of Radiohead.", [("like", ("radiohead",))]),
+    ("en-dislike", "I dislike loud restaurants.", [("dislike", ("loud restaurant",))]),
+    ("en-hate-smell", "I hate the smell of lavender.", [("dislike", ("lavender",))]),
+    ("en-cant-stand", "I can't stand polyester.", [("dislike", ("polyester",))]),
+    ("en-cannot-stand", "I cannot stand spicy food.", [("dislike", ("spicy", "food"))]),
+    ("en-not-a-fan", "I'm not a fan of heavy metal.", [("dislike", ("heavy metal",))]),
+    ("en-avoid", "I avoid gluten.", [("dislike", ("gluten",))]),
+    ("en-never-eat", "I never eat pork.", [("dislike", ("pork",))]),
+    ("en-dont-want", "Actually I don't want plastic anymore.", [("dislike", ("plastic",))]),
+    ("en-do-not-want", "I do not want leather seats.", [("dislike", ("leather", "seat"))]),
+    ("en-dont-like", "I don't really like cilantro.", [("dislike", ("cilantro",))]),
+    ("en-no-longer-like", "I no longer like sweet drinks.", [("dislike", ("sweet", "drink"))]),
+    ("en-allergic", "Just so you know, I'm allergic to peanuts.", [("dislike", ("peanut",))]),
+    ("en-allergy-noun", "I have a shellfish allergy.", [("dislike", ("shellfish",))]),
+    ("en-dont-eat", "I don't eat meat.", [("dislike", ("meat",))]),
+    ("en-no-more", "No more plastic bags, please.", [("dislike", ("plastic", "bag"))]),
+    ("en-stop-recommending", "Stop recommending wool socks.", [("dislike", ("wool", "sock"))]),
+    ("en-intolerant", "I'm lactose intolerant.", [("dislike", ("lactose",))]),
+    ("en-subjectless", "Can't stand polyester.", [("dislike", ("polyester",))]),
+    ("en-remember-that", "Remember that I hate mushrooms.", [("dislike", ("mushroom",))]),
+    (
+        "en-plastic-containers",
+        "I really like plastic containers, they are so light.",
+        [("like", ("plastic", "container"))],
+    ),
+    (
+        "en-two-in-one",
+        "I like wool sweaters but I can't stand polyester.",
+        [("like", ("wool", "sweater")), ("dislike", ("polyester",))],
+    ),
+    (
+        "en-coordinated",
+        "I hate onions and garlic.",
+        [("dislike", ("onion",)), ("dislike", ("garlic",))],
+    ),
+    ("en-and-compound", "I love rock and roll.", [("like", ("rock and roll",))]),
+    ("en-used-to-now-prefer", "I used to like jazz, now I prefer blues.", [("like", ("blues",))]),
+    ("en-used-to-now-hate", "I used to love sushi but now I hate it.", [("dislike", ("sushi",))]),
+    ("en-friend-then-me", "My friend loves sushi but I hate it.", [("dislike", ("sushi",))]),
+    ("en-prefer-not-to", "I prefer not to eat red meat.", [("dislike", ("red meat",))]),
+    ("en-curly-apostrophe", "I don\u2019t like plastic.", [("dislike", ("plastic",))]),
+    ("en-when-clause", "When I travel, I prefer window seats.", [("like", ("window seat",))]),
+    ("zh-like", "我喜欢帆布包。", [("like", ("帆布包",))]),
+    ("zh-dislike-buyao", "我不要塑料的东西。", [("dislike", ("塑料",))]),
+    ("zh-like-spicy", "我很喜欢辣的菜。", [("like", ("辣",))]),
+    ("zh-stopped-eating", "最近不吃辣了。", [("dislike", ("辣",))]),
+    ("zh-allergy", "我对花生过敏。", [("dislike", ("花生",))]),
+    ("zh-hate", "我讨厌香菜。", [("dislike", ("香菜",))]),
+    ("zh-love-eat", "我爱吃火锅！", [("like", ("火锅",))]),
+    ("zh-love-drink", "我超爱喝奶茶", [("like", ("奶茶",))]),
+    ("zh-not-really-like", "我不太喜欢甜的。", [("dislike", ("甜",))]),
+    ("zh-favourite", "我最喜欢的颜色是蓝色。", [("like", ("蓝色",))]),
+    ("zh-prefer", "我偏好纯棉的衣服", [("like", ("纯棉", "衣服"))]),
+    ("zh-cant-stand", "我受不了榴莲", [("dislike", ("榴莲",))]),
+    ("zh-dont-want", "我不想要皮革的包", [("dislike", ("皮革", "包"))]),
+    ("zh-dont-recommend", "别给我推荐塑料的东西了", [("dislike", ("塑料",))]),
+    ("zh-used-to", "以前喜欢咖啡，现在不喜欢了。", [("dislike", ("咖啡",))]),
+    ("zh-used-to-now-prefer", "我以前喜欢咖啡，现在更喜欢茶。", [("like", ("茶",))]),
+    (
+        "zh-two-in-one",
+        "我不喜欢塑料，但是我喜欢玻璃瓶。",
+        [("dislike", ("塑料",)), ("like", ("玻璃瓶",))],
+    ),
+    ("zh-friend-then-me", "我朋友喜欢寿司，我不喜欢。", [("dislike", ("寿司",))]),
+    ("zh-traditional", "我喜歡帆布包", [("like", ("帆布包",))]),
+    ("mixed-zh-en", "I love jazz. 我不吃香菜。", [("like", ("jazz",)), ("dislike", ("香菜",))]),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [case[1:] for case in CAPTURED], ids=[case[0] for case in CAPTURED]
+)
+def test_first_person_preference_is_captured(text: str, expected: list) -> None:
+    assert stances(text) == expected
+
+
+NOT_CAPTURED = [
+    ("en-question", "Do you like jazz?"),
+    ("en-question-without-mark", "Do you like jazz"),
+    ("en-negative-question", "Don't you love jazz?"),
+    ("en-small-talk", "What's the weather like in Lisbon today?"),
+    ("en-rhetorical-question", "Did I mention I love green tea?"),
+    ("en-request", "Recommend me a bag."),
+    ("en-what-should-i-buy", "what should I buy"),
+    ("en-would-like", "I'd like a new bag."),
+    ("en-would-love-to", "I would love to see more options."),
+    ("en-friend", "My friend loves sushi."),
+    ("en-wife", "My wife hates onions."),
+    ("en-we", "We love camping."),
+    ("en-kids", "My kids love pizza."),
+    ("en-think-wife", "I think my wife loves tulips."),
+    ("en-hypothetical", "If I liked jazz, I'd buy the album."),
+    ("en-imagine", "Imagine I love opera."),
+    ("en-maybe", "Maybe I like opera."),
+    ("en-feel-like", "I feel like pizza tonight."),
+    ("en-im-like", "I'm like 30 years old."),
+    ("en-love-you", "I love you!"),
+    ("en-love-it-no-antecedent", "I love it."),
+    ("en-like-how", "I like how you explained that."),
+    ("en-hate-it-when", "I hate it when people are late."),
+    ("en-dont-mind", "I don't mind plastic."),
+    ("en-dont-hate", "I don't hate plastic."),
+    ("en-used-to-only", "I used to love sushi."),
+    ("en-shopping-for", "I'm looking for shoes I like."),
+    ("en-weather-like", "The weather is like summer here."),
+    ("en-no-object", "I like"),
+    ("zh-question", "你喜欢猫吗？"),
+    ("zh-question-without-mark", "你喜欢猫吗"),
+    ("zh-a-not-a", "你喜不喜欢猫"),
+    ("zh-request", "给我推荐一个包"),
+    ("zh-want-to-buy", "我想买一个帆布包"),
+    ("zh-recommend-what-i-like", "给我推荐一个我会喜欢的包"),
+    ("zh-friend", "我朋友喜欢寿司。"),
+    ("zh-mother", "我妈妈不吃辣。"),
+    ("zh-he", "他讨厌香菜"),
+    ("zh-hypothetical", "如果我喜欢猫的话"),
+    ("zh-maybe", "我可能喜欢"),
+    ("zh-love-you", "我爱你"),
+    ("zh-dont-worry", "不要担心"),
+    ("zh-used-to-only", "我以前喜欢咖啡。"),
+    (
+        "injected-block",
+        "<user_preferences>\n- dislikes: plastic\n</user_preferences>\nwhat bottle should I buy?",
+    ),
+    ("empty", ""),
+    ("whitespace", "  \n "),
+]
+
+
+@pytest.mark.parametrize(
+    "text", [case[1] for case in NOT_CAPTURED], ids=[case[0] for case in NOT_CAPTURED]
+)
+def test_message_without_first_person_preference_yields_nothing(text: str) -> None:
+    assert extract_preferences(text) == []
+
+
+# --------------------------------------------------------------------------------------------
+# One behaviour per test
+# --------------------------------------------------------------------------------------------
+
+
+def test_allergy_is_dislike() -> None:
+    found = only("I'm severely allergic to peanuts.")
+    assert (found.polarity, found.keywords, found.content) == (
+        "dislike",
+        ["peanut"],
+        "allergic to peanuts",
+    )
+
+
+def test_question_is_not_captured() -> None:
+    assert extract_preferences("Is it true that I like jazz?") == []
+
+
+def test_statement_next_to_a_question_is_captured() -> None:
+    assert stances("I love jazz. Do you?") == [("like", ("jazz",))]
+
+
+def test_other_persons_preference_is_not_captured_but_mine_is() -> None:
+    assert stances("My wife hates onions, but I love them.") == [("like", ("onion",))]
+
+
+def test_other_person_carries_over_to_subjectless_clause() -> None:
+    assert extract_preferences("我朋友喜欢寿司，不吃辣。") == []
+
+
+def test_used_to_like_is_stale_and_no_dislike_is_invented() -> None:
+    assert stances("I used to like coffee, now I prefer tea.") == [("like", ("tea",))]
+
+
+def test_last_stance_in_one_message_wins() -> None:
+    assert stances("I like tea. Actually, I hate tea.") == [("dislike", ("tea",))]
+
+
+def test_injected_block_is_not_recaptured() -> None:
+    message = wrap_block("user_preferences", "- like (food): I love durian") + "\nhi there"
+    assert extract_preferences(message) == []
+
+
+def test_text_around_an_injected_block_is_still_captured() -> None:
+    message = wrap_block("recalled_memories", "- I love durian") + "\nI hate plastic."
+    assert stances(message) == [("dislike", ("plastic",))]
+
+
+def test_material_modifier_is_its_own_keyword() -> None:
+    assert object_keywords("wool sweaters") == ["wool", "sweater"]
+    assert object_keywords("canvas tote bags") == ["canvas", "tote bag"]
+    assert object_keywords("wooden toys") == ["wood", "toy"]
+
+
+def test_ordinary_compound_noun_stays_whole_and_singular() -> None:
+    assert object_keywords("green tea") == ["green tea"]
+    assert object_keywords("milk chocolate") == ["milk chocolate"]
+    assert object_keywords("hiking boots") == ["hiking boot"]
+
+
+def test_negation_stays_inside_the_object() -> None:
+    assert object_keywords("plastic-free packaging") == ["plastic-free", "packaging"]
+    assert object_keywords("coffee without sugar") == ["coffee", "sugar-free"]
+
+
+def test_negating_modifier_keeps_material_joined() -> None:
+    assert object_keywords("vegan leather") == ["vegan leather"]
+
+
+def test_frames_and_stop_words_are_dropped() -> None:
+    assert object_keywords("the smell of lavender") == ["lavender"]
+    assert object_keywords("things made of bamboo") == ["bamboo"]
+
+
+def test_words_that_only_look_plural_stay() -> None:
+    assert object_keywords("blues") == ["blues"]
+    assert object_keywords("glass") == ["glass"]
+
+
+def test_chinese_keywords_drop_particles_and_fillers() -> None:
+    assert object_keywords("塑料的东西") == ["塑料"]
+    assert object_keywords("辣的菜") == ["辣"]
+    assert object_keywords("吃辣") == ["辣"]
+
+
+def test_category_depends_on_the_object_not_the_verb() -> None:
+    like = only("I really like plastic containers.")
+    dislike = only("I don't want plastic anymore.")
+    assert like.category == dislike.category == "material"
+
+
+def test_same_chinese_object_gets_same_category_in_any_sentence() -> None:
+    assert only("我很喜欢辣的菜。").category == only("最近不吃辣了。").category == "food"
+
+
+def test_category_prefers_material_over_the_head_noun() -> None:
+    assert category_for(["wool", "sweater"]) == "material"
+    assert category_for(["sweater"]) == "style"
+
+
+def test_unknown_object_is_category_other() -> None:
+    assert category_for(["lavender"]) == "other"
+
+
+def test_english_content_is_a_short_third_person_sentence() -> None:
+    assert only("I prefer canvas tote bags for shopping.").content == "likes canvas tote bags"
+    assert only("I hate the smell of lavender.").content == "dislikes the smell of lavender"
+
+
+def test_chinese_content_stays_chinese() -> None:
+    assert only("我不要塑料的东西。").content == "不要塑料的东西"
+    assert only("我喜欢帆布包。").content == "喜欢帆布包"
+
+
+def test_every_candidate_is_rule_sourced_with_rule_confidence() -> None:
+    found = extract_preferences("I like wool but I hate polyester. 我讨厌香菜。")
+    assert len(found) == 3
+    assert {(c.source, c.confidence) for c in found} == {("rule", RULE_CONFIDENCE)}
+
+
+def test_pronoun_takes_the_earlier_object() -> None:
+    assert stances("I used to hate coffee but now I love it.") == [("like", ("coffee",))]
+
+
+def test_overlong_object_is_not_captured() -> None:
+    assert extract_preferences("I love " + "very big " * 20 + "bags.") == []
+
+
+def test_only_the_head_of_a_very_long_message_is_read() -> None:
+    message = "I like tea. " * (MAX_CAPTURE_CHARS // 12 + 10) + "I hate plastic."
+    assert stances(message) == [("like", ("tea",))]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line],
+    ids=lambda case: case["id"],
+)
+def test_shared_capture_case_holds_at_extraction_level(case: dict) -> None:
+    """The last turn states what must end up active; counts of 0 mean no turn captures."""
+    expect = case["expect"]
+    if expect.get("count") == 0:
+        assert all(extract_preferences(turn) == [] for turn in case["user_turns"])
+        return
+    last = extract_preferences(case["user_turns"][-1])
+    for stance in expect.get("active", []):
+        if any(stance["keyword"] in " ".join(c.keywords) for c in last):
+            assert any(
+                c.polarity == stance["polarity"] and stance["keyword"] in " ".join(c.keywords)
+                for c in last
+            )
+        else:  # stated in an earlier turn and not contradicted later
+            earlier = [c for turn in case["user_turns"] for c in extract_preferences(turn)]
+            assert any(
+                c.polarity == stance["polarity"] and stance["keyword"] in " ".join(c.keywords)
+                for c in earlier
+            )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_any_text_yields_only_complete_candidates(text: str) -> None:
+    for candidate in extract_preferences(text):
+        assert candidate.content.strip()
+        assert candidate.keywords and all(k.strip() for k in candidate.keywords)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "I",
+                "like",
+                "love",
+                "hate",
+                "don't",
+                "my friend",
+                "tea",
+                "plastic",
+                "bags",
+                ",",
+                "but",
+                "and",
+                "it",
+                "?",
+                ".",
+                "喜欢",
+                "我",
+                "不",
+                "塑料",
+                "吗",
+                "，",
+                "的",
+                "used to",
+            ]
+        ),
+        max_size=12,
+    ).map(" ".join)
+)
+def test_word_salad_never_breaks_capture(text: str) -> None:
+    for candidate in extract_preferences(text):
+        assert candidate.source == "rule"
+        assert candidate.keywords
+
+
+def test_chinese_started_to_like_takes_the_earlier_object() -> None:
+    assert stances("我以前很讨厌香菜，现在爱上了。") == [("like", ("香菜",))]
+
+
+def test_chinese_place_name_is_not_cut_by_a_verb_lookalike() -> None:
+    assert stances("我爱上海") == [("like", ("上海",))]
+
+
+def test_correlative_word_is_not_part_of_the_object() -> None:
+    assert stances("I like both tea and coffee.") == [("like", ("tea",)), ("like", ("coffee",))]

@@ -1,0 +1,283 @@
+"""Recall: fusion, filters, budget packing, vector spaces (pure; the real model where marked)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+
+from penchant.memory.embeddings import HashEmbedder, LocalEmbedder, embedding_text
+from penchant.memory.errors import InvalidInputError
+from penchant.memory.recall import (
+    DEFAULT_FUSION,
+    FusionConfig,
+    Recaller,
+    RecallResult,
+    estimate_tokens,
+)
+from penchant.memory.records import Preference
+
+from conftest import load_cases
+
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
+
+
+class TableEmbedder:
+    """Fake embedder: a fixed vector per text, for exact control of semantic ranks."""
+
+    def __init__(
+        self, table: dict[str, list[float]], name: str = "table-3", multilingual: bool = True
+    ):
+        self.table = {t: np.asarray(v, dtype=np.float32) for t, v in table.items()}
+        self.name = name
+        self.dim = 3
+        self.multilingual = multilingual
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        rows = [self.table.get(t, np.zeros(3, dtype=np.float32)) for t in texts]
+        out = np.stack(rows) if rows else np.zeros((0, 3), dtype=np.float32)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
+
+
+def pref(content: str, embedder: Any = None, *, age_days: float = 0, **fields: Any) -> Preference:
+    """A preference seen ``age_days`` ago, embedded by ``embedder`` when given."""
+    p = Preference(
+        user_id="u1",
+        content=content,
+        polarity=fields.pop("polarity", "like"),
+        last_seen_at=NOW - timedelta(days=age_days),
+        **fields,
+    )
+    if embedder is not None:
+        vector = embedder.embed([embedding_text(content, p.category)])[0]
+        p.embedding = vector.astype(np.float32).tobytes()
+        p.embedding_model = embedder.name
+        p.embedding_dim = embedder.dim
+    return p
+
+
+def contents(result: RecallResult) -> list[str]:
+    return [item.preference.content for item in result.items]
+
+
+# --- fusion maths ---------------------------------------------------------------------------
+
+
+def test_score_is_weighted_reciprocal_rank_sum_with_k_60() -> None:
+    emb = TableEmbedder({"a": [1, 0, 0], "b": [0.8, 0.6, 0], "q": [1, 0, 0]})
+    prefs = [pref("a", emb, age_days=1), pref("b", emb, age_days=0)]
+    result = Recaller(emb).recall(prefs, "q", k=2)
+    top = result.items[0]
+    assert top.preference.content == "a"
+    assert top.channels == {"semantic": 1, "recency": 2}
+    assert top.score == pytest.approx(1.0 / 61 + DEFAULT_FUSION.recency / 62)
+
+
+def test_every_score_matches_its_channel_ranks() -> None:
+    emb = HashEmbedder()
+    prefs = [pref(t, emb, age_days=i) for i, t in enumerate(["red shoes", "wool hats", "jazz"])]
+    fusion = FusionConfig(semantic=1.0, lexical=0.5, recency=0.2, lexical_mode="always")
+    for item in Recaller(emb, fusion).recall(prefs, "red wool", k=3).items:
+        expected = sum(fusion.weight(c) / (60 + r) for c, r in item.channels.items())
+        assert item.score == pytest.approx(expected)
+
+
+def test_a_document_first_in_two_channels_beats_one_first_in_one() -> None:
+    emb = TableEmbedder({"wool hat": [1, 0, 0], "scarf": [0.99, 0.1, 0], "wool": [1, 0.05, 0]})
+    prefs = [pref("scarf", emb), pref("wool hat", emb, age_days=1)]
+    fusion = FusionConfig(lexical=1.0, recency=0.0, lexical_mode="always")
+    result = Recaller(emb, fusion).recall(prefs, "wool", k=2)
+    assert contents(result) == ["wool hat", "scarf"]
+
+
+def test_semantic_ranks_follow_cosine() -> None:
+    emb = TableEmbedder({"a": [0, 1, 0], "b": [1, 0, 0], "c": [0.7, 0.7, 0], "q": [1, 0.1, 0]})
+    prefs = [pref(t, emb) for t in "abc"]
+    assert contents(Recaller(emb).recall(prefs, "q", k=3)) == ["b", "c", "a"]
+
+
+# --- recency and fill ---------------------------------------------------------------------
+
+
+def test_unmatched_preferences_only_fill_up_to_k_newest_first() -> None:
+    prefs = [
+        pref("likes jazz", age_days=3),
+        pref("likes opera", age_days=1),
+        pref("wool", age_days=9),
+    ]
+    result = Recaller(None).recall(prefs, "wool socks", k=3)
+    assert contents(result) == ["wool", "likes opera", "likes jazz"]
+    assert [item.matched for item in result.items] == [True, False, False]
+
+
+def test_k_limits_the_number_of_items() -> None:
+    prefs = [pref(f"likes item {i}", age_days=i) for i in range(10)]
+    assert len(Recaller(None).recall(prefs, "anything", k=4).items) == 4
+
+
+def test_blank_query_ranks_by_recency() -> None:
+    prefs = [pref("old", age_days=5), pref("new", age_days=0)]
+    assert contents(Recaller(HashEmbedder()).recall(prefs, "  ", k=2)) == ["new", "old"]
+
+
+def test_no_preferences_give_an_empty_result() -> None:
+    assert Recaller(None).recall([], "wool").public_dict() == {"items": [], "tokens": 0}
+
+
+# --- filters ------------------------------------------------------------------------------
+
+
+def test_polarity_filter_keeps_only_that_polarity() -> None:
+    prefs = [pref("likes wool", polarity="like"), pref("hates wool", polarity="dislike")]
+    result = Recaller(None).recall(prefs, "wool", polarity="dislike")
+    assert contents(result) == ["hates wool"]
+
+
+def test_category_filter_is_normalised() -> None:
+    prefs = [pref("likes tofu", category="food"), pref("likes wool", category="material")]
+    assert contents(Recaller(None).recall(prefs, "likes", category="Food")) == ["likes tofu"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"k": 0}, {"token_budget": -1}, {"polarity": "love"}, {"category": "no such!"}],
+)
+def test_invalid_arguments_are_invalid_input(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(InvalidInputError):
+        Recaller(None).recall([pref("likes wool")], "wool", **kwargs)
+
+
+# --- token budget -------------------------------------------------------------------------
+
+
+def test_token_estimate_counts_cjk_characters_and_latin_words() -> None:
+    assert estimate_tokens("不吃香菜") == 4
+    assert estimate_tokens("likes canvas tote bags") == 6  # ceil(4 × 1.3)
+    assert estimate_tokens("no cilantro, please") == 5  # ceil(3 × 1.3 + 1 comma)
+    assert estimate_tokens("") == 0
+
+
+def test_budget_skips_an_item_that_does_not_fit_and_takes_a_smaller_one() -> None:
+    long = "prefers " + "very " * 30 + "long wool scarves"
+    prefs = [pref(long, age_days=0), pref("wool socks", age_days=1), pref("wool hat", age_days=2)]
+    result = Recaller(None, FusionConfig(recency=1.0)).recall(prefs, "wool", k=3, token_budget=6)
+    assert contents(result) == ["wool socks", "wool hat"]
+    assert result.tokens == estimate_tokens("wool socks") + estimate_tokens("wool hat") <= 6
+
+
+def test_zero_budget_returns_nothing() -> None:
+    result = Recaller(None).recall([pref("wool")], "wool", token_budget=0)
+    assert result.items == [] and result.tokens == 0
+
+
+# --- vector spaces and languages ----------------------------------------------------------
+
+
+def test_preference_from_another_model_is_left_out_of_the_semantic_channel() -> None:
+    ours, theirs = HashEmbedder(64), HashEmbedder(32)
+    prefs = [pref("allergic to wool", theirs), pref("likes jazz", ours)]
+    result = Recaller(ours).recall(prefs, "wool sweater", k=2)
+    by_content = {item.preference.content: item.channels for item in result.items}
+    assert "semantic" not in by_content["allergic to wool"]
+    assert "lexical" in by_content["allergic to wool"]
+    assert "semantic" in by_content["likes jazz"]
+
+
+def test_same_name_with_another_width_is_another_space() -> None:
+    ours = TableEmbedder({"q": [1, 0, 0]}, name="m")
+    odd = pref("wool", None)
+    odd.embedding, odd.embedding_model, odd.embedding_dim = b"\x00" * 16, "m", 4
+    item = Recaller(ours).recall([odd], "q", k=1).items[0]
+    assert "semantic" not in item.channels
+
+
+def test_cjk_query_uses_lexical_when_the_model_is_english_only() -> None:
+    emb = TableEmbedder(
+        {"不要塑料制品": [1, 0, 0], "爱看科幻小说": [0.9, 0.1, 0], "推荐几本科幻小说": [1, 0, 0]},
+        multilingual=False,
+    )
+    prefs = [pref("不要塑料制品", emb), pref("爱看科幻小说", emb)]
+    top = Recaller(emb).recall(prefs, "推荐几本科幻小说", k=2).items[0]
+    assert top.preference.content == "爱看科幻小说"
+    assert top.channels.get("lexical") == 1 and "semantic" not in top.channels
+
+
+def test_query_vector_of_the_wrong_width_is_refused() -> None:
+    emb = HashEmbedder()
+    with pytest.raises(InvalidInputError, match="query_vector"):
+        Recaller(emb).recall([pref("wool", emb)], "wool", query_vector=np.zeros(5))
+
+
+def test_public_dict_has_the_cli_contract() -> None:
+    p = pref("allergic to wool", polarity="dislike")
+    out = Recaller(None).recall([p], "wool").public_dict()
+    assert out["tokens"] == estimate_tokens("allergic to wool")
+    assert out["items"] == [
+        {
+            "id": p.id,
+            "content": "allergic to wool",
+            "polarity": "dislike",
+            "score": pytest.approx(out["items"][0]["score"]),
+        }
+    ]
+    assert set(out["items"][0]) == {"id", "content", "polarity", "score"}
+
+
+# --- the real model -----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def minilm() -> LocalEmbedder:
+    """The bundled all-MiniLM-L6-v2, loaded once for this module."""
+    return LocalEmbedder()
+
+
+@pytest.mark.model
+def test_semantic_recall_without_a_shared_word(minilm: LocalEmbedder) -> None:
+    texts = [
+        "allergic to wool",
+        "listens to jazz while working",
+        "prefers aisle seats",
+        "is vegetarian",
+        "runs marathons",
+        "hates early morning flights",
+    ]
+    prefs = [pref(t, minilm, age_days=i) for i, t in enumerate(texts)]
+    result = Recaller(minilm).recall(prefs, "I need a warm sweater for winter", k=3)
+    assert "allergic to wool" in contents(result)
+
+
+def _recall_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    return [
+        (f"{case['id']}:{query['q']}", case, query)
+        for case in load_cases("recall.jsonl")
+        for query in case["queries"]
+    ]
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("label", "case", "query"), _recall_cases(), ids=lambda v: v if isinstance(v, str) else ""
+)
+def test_recall_case(
+    minilm: LocalEmbedder, label: str, case: dict[str, Any], query: dict[str, Any]
+) -> None:
+    prefs = [
+        pref(
+            p["content"],
+            minilm,
+            age_days=i,
+            polarity=p["polarity"],
+            keywords=p.get("keywords", []),
+            category=p.get("category", "other"),
+        )
+        for i, p in enumerate(case["prefs"])
+    ]
+    got = contents(Recaller(minilm).recall(prefs, query["q"], k=query["k"]))
+    for relevant in query["relevant"]:
+        assert any(relevant in c for c in got), (
+            f"{label}: {relevant!r} not in top {query['k']}: {got}"
+        )

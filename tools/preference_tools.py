@@ -1,0 +1,234 @@
+"""LangChain tools over a :class:`penchant.memory.Memory`.
+
+Three tools, whose names and model-visible arguments are a contract:
+
+* ``remember_preference(content, polarity, keywords, category)``
+* ``forget_preference(query, polarity=None)``
+* ``recall_memory(query)``
+
+The user id is never an argument the model sees: it comes from the run's
+config, ``config["configurable"]["user_id"]``, which LangGraph injects into
+the tool call. The tool call id is injected too and becomes the gate's
+idempotency key, so a retried tool call is stored once.
+
+Each tool returns ``(text, artifact)`` (``response_format="content_and_artifact"``):
+the text is the gate's own account (:meth:`GateResult.describe`), the artifact
+its JSON form (:meth:`GateResult.public_dict`), which the end-of-turn hook
+reads to know what this turn stored. Errors are raised and turned into tool
+messages by :func:`tool_error_message` (pass it as ToolNode's
+``handle_tool_errors``), so a bad argument or a Redis outage never crashes a
+turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
+from pydantic import BaseModel, Field, ValidationError
+
+from penchant.memory.errors import (
+    InvalidInputError,
+    PenchantError,
+    StorageUnavailableError,
+)
+from penchant.memory.records import PreferenceCandidate
+
+from .prompt_blocks import render_recall
+
+if TYPE_CHECKING:
+    from penchant.memory import Memory
+
+logger = logging.getLogger(__name__)
+
+REMEMBER_TOOL = "remember_preference"
+FORGET_TOOL = "forget_preference"
+RECALL_TOOL = "recall_memory"
+TOOL_NAMES = (REMEMBER_TOOL, FORGET_TOOL, RECALL_TOOL)
+
+_REMEMBER_DESCRIPTION = (
+    "Save a lasting preference the user has stated about themselves: something they like "
+    "or dislike (materials, foods, brands, styles, budget, allergies, ...), so that future "
+    "conversations can honour it. Call it only for the user's own stable tastes or aversions "
+    "in their own words; not for one-off requests, questions, things you suggested, or "
+    "facts about other people. Returns exactly what the memory did: stored, merged into an "
+    "existing preference, superseded an older contradicting one, or rejected with a reason. "
+    "Tell the user the result truthfully; never claim something was saved when it was not."
+)
+_FORGET_DESCRIPTION = (
+    "Remove stored preferences when the user asks you to forget them. Matching is literal: "
+    "the query's words must name the preference (e.g. 'plastic', 'spicy food'); vague "
+    "references such as 'that one' match nothing. Optionally limit to one polarity. Returns "
+    "exactly what was removed, or that nothing matched."
+)
+_RECALL_DESCRIPTION = (
+    "Look up the user's stored preferences relevant to a query (e.g. 'water bottle', "
+    "'dinner ideas'). Returns the best matches, dislikes and likes, as data. The relevant "
+    "preferences are usually already in your context; use this for a different topic."
+)
+
+
+class RememberArgs(BaseModel):
+    """Arguments of ``remember_preference`` (the model sees all but ``tool_call_id``)."""
+
+    content: str = Field(
+        description="The preference as one short sentence in the user's words, "
+        "e.g. 'I don't like plastic packaging'."
+    )
+    polarity: Literal["like", "dislike"] = Field(
+        description="'like' for things the user likes or wants, 'dislike' for things to avoid."
+    )
+    keywords: list[str] = Field(
+        description="1-5 short nouns naming what the preference is about, e.g. ['plastic']. "
+        "Keep a negation that is part of the object: 'plastic-free packaging' is about "
+        "'plastic-free'."
+    )
+    category: str = Field(
+        description="One short lowercase word: material, food, brand, style, budget, or other."
+    )
+    tool_call_id: Annotated[str, InjectedToolCallId]
+
+
+class ForgetArgs(BaseModel):
+    """Arguments of ``forget_preference``."""
+
+    query: str = Field(description="Words naming the preference to forget, e.g. 'plastic'.")
+    polarity: Literal["like", "dislike"] | None = Field(
+        default=None, description="Only forget likes or only dislikes; omit for both."
+    )
+
+
+class RecallArgs(BaseModel):
+    """Arguments of ``recall_memory``."""
+
+    query: str = Field(description="What to look up, e.g. 'water bottle' or 'dinner'.")
+
+
+def user_id_from_config(config: RunnableConfig | None) -> str:
+    """The user id of a run: ``config["configurable"]["user_id"]``.
+
+    Raises:
+        InvalidInputError: No non-empty user id in the config.
+    """
+    configurable = (config or {}).get("configurable") or {}
+    user_id = configurable.get("user_id")
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidInputError(
+            f"no user id in the run config (got {user_id!r}); invoke the graph with "
+            "config={'configurable': {'user_id': 'alice', 'thread_id': '...'}}"
+        )
+    return user_id
+
+
+def tool_error_message(error: Exception) -> str:
+    """Turn a tool failure into the text of the tool message the model reads.
+
+    Use as ``ToolNode(tools, handle_tool_errors=tool_error_message)``; every
+    exception becomes a message, never a crash.
+
+    Args:
+        error: What the tool raised.
+
+    Returns:
+        One paragraph that says what failed and what to do.
+    """
+    message = getattr(error, "message", None)
+    if isinstance(message, str) and type(error).__name__ == "ToolInvocationError":
+        return f"Error: {message}"
+    if isinstance(error, StorageUnavailableError):
+        return (
+            f"Error: memory storage is unavailable ({error}); nothing was changed. "
+            "Tell the user their memory could not be updated right now."
+        )
+    if isinstance(error, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()
+        )
+        return f"Error: invalid arguments ({problems}). Fix them and call the tool again."
+    if isinstance(error, (InvalidInputError, ValueError)):
+        return f"Error: invalid input: {error}. Fix it and call the tool again."
+    if isinstance(error, PenchantError):
+        return f"Error: memory operation failed: {error}. Nothing was changed."
+    logger.exception("unexpected tool failure", exc_info=error)
+    return f"Error: the tool failed unexpectedly ({type(error).__name__}: {error})."
+
+
+def make_preference_tools(memory: Memory) -> list[BaseTool]:
+    """Build the three preference tools bound to one :class:`Memory`.
+
+    Args:
+        memory: The memory the tools read and write (borrowed, never closed).
+
+    Returns:
+        ``[remember_preference, forget_preference, recall_memory]``.
+    """
+
+    def remember_preference(
+        content: str,
+        polarity: Literal["like", "dislike"],
+        keywords: list[str],
+        category: str,
+        tool_call_id: str,
+        config: RunnableConfig,
+    ) -> tuple[str, dict[str, Any]]:
+        user_id = user_id_from_config(config)
+        candidate = PreferenceCandidate(
+            content=content,
+            polarity=polarity,
+            keywords=keywords,
+            category=category,
+            source="tool",
+        )
+        result = memory.remember(user_id, candidate, idempotency_key=tool_call_id)
+        return result.describe(), result.public_dict()
+
+    def forget_preference(
+        query: str, config: RunnableConfig, polarity: Literal["like", "dislike"] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        result = memory.forget(user_id_from_config(config), query, polarity)
+        return result.describe(), result.public_dict()
+
+    def recall_memory(query: str, config: RunnableConfig) -> tuple[str, dict[str, Any]]:
+        result = memory.recall(user_id_from_config(config), query)
+        if not result.items:
+            return "no stored preference matches that query", {"items": [], "tokens": 0}
+        artifact = {
+            "items": [
+                {**item.preference.public_dict(), "score": item.score} for item in result.items
+            ],
+            "tokens": result.tokens,
+        }
+        return render_recall(result), artifact
+
+    specs: list[tuple[Any, str, str, type[BaseModel]]] = [
+        (remember_preference, REMEMBER_TOOL, _REMEMBER_DESCRIPTION, RememberArgs),
+        (forget_preference, FORGET_TOOL, _FORGET_DESCRIPTION, ForgetArgs),
+        (recall_memory, RECALL_TOOL, _RECALL_DESCRIPTION, RecallArgs),
+    ]
+    return [
+        StructuredTool.from_function(
+            func=func,
+            name=name,
+            description=description,
+            args_schema=schema,
+            response_format="content_and_artifact",
+            infer_schema=False,
+        )
+        for func, name, description, schema in specs
+    ]
+
+
+__all__ = [
+    "FORGET_TOOL",
+    "RECALL_TOOL",
+    "REMEMBER_TOOL",
+    "TOOL_NAMES",
+    "ForgetArgs",
+    "RecallArgs",
+    "RememberArgs",
+    "make_preference_tools",
+    "tool_error_message",
+    "user_id_from_config",
+]
