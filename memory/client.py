@@ -70,6 +70,7 @@ class Memory:
         self._server: EmbeddedRedis | None = None
         self._owns_client = False
         self._recaller: Any = None
+        self._recall_cache: dict[str, tuple[bytes, list[Preference]]] = {}
 
     @classmethod
     def from_settings(
@@ -241,16 +242,46 @@ class Memory:
         polarity: Polarity | None = None,
         category: str | None = None,
     ) -> RecallResult:
-        """The user's preferences most relevant to ``query`` (see :mod:`.recall`)."""
+        """The user's preferences most relevant to ``query`` (see :mod:`.recall`).
+
+        The user's preferences and vectors are cached in-process per revision:
+        while nothing is written, a recall costs one ``GET`` plus the ranking.
+
+        Args:
+            user_id: Whose preferences.
+            query: The request, in any language.
+            k: Most items returned (≥ 1).
+            token_budget: Most estimated tokens of content returned.
+            polarity: Only ``like`` or ``dislike``.
+            category: Only this category.
+
+        Raises:
+            InvalidInputError: Bad ``user_id``, ``k``, budget, polarity or category.
+            StorageUnavailableError: Redis failed.
+        """
         from .recall import Recaller
 
         if self._recaller is None:
             self._recaller = Recaller(self.embedder)
-        prefs = self.preferences(user_id, with_embeddings=self.embedder is not None)
+        keys = UserKeys.for_user(user_id)
+        rev, prefs = self._recall_pool(keys)
         result: RecallResult = self._recaller.recall(
-            prefs, query, k=k, token_budget=token_budget, polarity=polarity, category=category
+            prefs, query, k=k, token_budget=token_budget, polarity=polarity, category=category,
+            cache_key=(keys.tag, rev),
         )
         return result
+
+    def _recall_pool(self, keys: UserKeys) -> tuple[bytes, list[Preference]]:
+        cached = self._recall_cache.get(keys.tag)
+        if cached is not None and cached[0] == self.storage.revision(keys):
+            return cached
+        pool = self.storage.preferences_at_revision(
+            keys, with_embeddings=self.embedder is not None
+        )
+        self._recall_cache[keys.tag] = pool
+        while len(self._recall_cache) > 32:
+            self._recall_cache.pop(next(iter(self._recall_cache)))
+        return pool
 
     def ping(self) -> bool:
         """Whether Redis answers."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -224,6 +224,7 @@ class Recaller:
         polarity: str | None = None,
         category: str | None = None,
         query_vector: np.ndarray | None = None,
+        cache_key: Hashable | None = None,
     ) -> RecallResult:
         """Rank ``prefs`` for ``query`` and pack the best into a budget.
 
@@ -238,6 +239,9 @@ class Recaller:
             category: Keep only this category (normalised like stored categories).
             query_vector: ``float32[dim]`` of ``query`` from the same embedder, to skip
                 embedding it again.
+            cache_key: Identifies this exact ``prefs`` list (the caller passes the same
+                list object for the same key, e.g. ``(user tag, revision)``), so derived
+                per-list data may be reused between calls.
 
         Returns:
             The items, best first, and their token total.

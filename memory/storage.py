@@ -153,6 +153,28 @@ class RedisStorage:
         prefs = [Preference.from_json(v, vectors.get(k)) for k, v in raw.items()]
         return sorted(prefs, key=lambda p: (p.created_at, p.id))
 
+    def revision(self, keys: UserKeys) -> bytes:
+        """The user's current revision token (changes with every write of the active set)."""
+        with storage_errors("read the revision"):
+            rev: Any = self.client.get(keys.rev)
+        return bytes(rev or b"")
+
+    def preferences_at_revision(
+        self, keys: UserKeys, *, with_embeddings: bool = False
+    ) -> tuple[bytes, list[Preference]]:
+        """The active preferences together with the revision they belong to.
+
+        Read in one ``MULTI`` so the list and the revision always match.
+        """
+        with storage_errors("read preferences"), self.client.pipeline() as pipe:
+            pipe.get(keys.rev)
+            pipe.hgetall(keys.prefs)
+            pipe.hgetall(keys.vectors if with_embeddings else keys.prefs + ":none")
+            rev, raw, vectors = pipe.execute()
+        vectors = vectors if with_embeddings else {}
+        prefs = [Preference.from_json(v, vectors.get(k)) for k, v in raw.items()]
+        return bytes(rev or b""), sorted(prefs, key=lambda p: (p.created_at, p.id))
+
     def history(self, keys: UserKeys, limit: int = 20) -> list[HistorySnapshot]:
         """Recent history snapshots, newest first."""
         with storage_errors("read history"):
