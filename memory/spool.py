@@ -10,17 +10,16 @@ never applies a write twice.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import os
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .errors import StorageUnavailableError
+from .filelock import exclusive_lock
 
 logger = logging.getLogger(__name__)
 
@@ -37,16 +36,6 @@ class WriteSpool:
         self.path = Path(path)
         self.lock_path = self.path.with_suffix(".lock")
 
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.lock_path, "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
     def append(self, op: str, user_id: str, payload: dict[str, Any]) -> str:
         """Durably record one write; returns its idempotency key.
 
@@ -58,7 +47,7 @@ class WriteSpool:
         key = f"spool-{uuid.uuid4().hex}"
         line = json.dumps({"op": op, "user_id": user_id, "key": key, "payload": payload},
                           ensure_ascii=False)
-        with self._locked(), open(self.path, "a", encoding="utf-8") as handle:
+        with exclusive_lock(self.lock_path), open(self.path, "a", encoding="utf-8") as handle:
             handle.write(line + "\n")
             handle.flush()
             os.fsync(handle.fileno())
@@ -83,7 +72,7 @@ class WriteSpool:
         Returns:
             How many writes were replayed and removed from the spool.
         """
-        with self._locked():
+        with exclusive_lock(self.lock_path):
             try:
                 lines = [ln for ln in self.path.read_text(encoding="utf-8").splitlines() if ln]
             except FileNotFoundError:

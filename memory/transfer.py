@@ -23,21 +23,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .client import Memory
 from .errors import InvalidInputError
 from .keys import encode_user_id
-from .records import GateResult, HistorySnapshot, Polarity, PreferenceCandidate
+from .records import GateResult, HistorySnapshot, PreferenceCandidate
 
 FORMAT_VERSION = 1
 
 
-class ImportedPreference(BaseModel):
+class ImportedPreference(PreferenceCandidate):
     """One preference of an import document; extra fields (ids, dates) are ignored."""
 
     model_config = ConfigDict(extra="ignore")
-
-    content: str
-    polarity: Polarity
-    keywords: list[str] = Field(default_factory=list)
-    category: str = "other"
-    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
 
 
 class ImportDocument(BaseModel):
@@ -97,21 +91,7 @@ def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     Returns:
         The gate's result for the preferences (rejected ones included).
     """
-    candidates = []
-    for item in document.preferences:
-        try:
-            candidates.append(
-                PreferenceCandidate(
-                    content=item.content,
-                    polarity=item.polarity,
-                    keywords=item.keywords,
-                    category=item.category,
-                    confidence=item.confidence,
-                    source="import",
-                )
-            )
-        except ValidationError as exc:
-            raise InvalidInputError(f"import document: {exc.errors()[0].get('msg')}") from exc
+    candidates = [item.model_copy(update={"source": "import"}) for item in document.preferences]
     result = (
         memory.gate.write(document.user_id, candidates, created_op="imported")
         if candidates
