@@ -1,0 +1,421 @@
+"""The terminal chat (``penchant chat``): Textual pilot tests on a real Redis, offline model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from penchant.memory import Memory, PreferenceCandidate
+from penchant.memory.errors import InvalidInputError
+from penchant.tui.app import (
+    OFFLINE_LABEL,
+    ChatAgent,
+    ChatApp,
+    ReplyChunk,
+    parse_command,
+    thread_id_for,
+)
+from penchant.tui.widgets import (
+    ChangeList,
+    ChatLog,
+    ChatMessage,
+    HelpScreen,
+    PreferenceList,
+    change_lines,
+)
+
+USER = "ana"
+SIZE = (120, 40)
+
+
+def make_app(memory: Memory, user: str = USER, **options: Any) -> ChatApp:
+    """The chat on the test memory with the offline model; no periodic ping by default."""
+    options.setdefault("health_check_seconds", 0)
+    options.setdefault("redis_label", "test redis")
+    return ChatApp(memory, ChatAgent.build(memory), user_id=user, **options)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until every worker (turn, panel refresh …) is done and the screen is updated.
+
+    Also stops the prompt's cursor blinking, so screenshots do not depend on timing.
+    """
+    pilot.app.query_one("#prompt", Input).cursor_blink = False
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def say(pilot: Pilot[Any], text: str) -> None:
+    """Type a line into the prompt, press Enter, wait for the turn or command to finish."""
+    prompt = pilot.app.query_one("#prompt", Input)
+    prompt.focus()
+    prompt.value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def panel_text(app: ChatApp) -> str:
+    return str(app.query_one(PreferenceList).render())
+
+
+def changes_text(app: ChatApp) -> str:
+    return str(app.query_one(ChangeList).render())
+
+
+def messages(app: ChatApp) -> list[tuple[str, str]]:
+    return [(m.role, m.source) for m in app.query_one(ChatLog).query(ChatMessage)]
+
+
+def status_text(app: ChatApp, item: str) -> str:
+    return str(app.query_one(f"#status-{item}").render())
+
+
+# -- the main flow ------------------------------------------------------------------------------
+
+
+async def test_stated_dislike_shows_in_the_panel_and_lands_in_redis(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.focused is app.query_one("#prompt", Input)
+        await say(pilot, "I don't want anything made of plastic")
+        (pref,) = memory.preferences(USER)
+        assert (pref.polarity, pref.keywords) == ("dislike", ["plastic"])
+        assert "Dislikes (1)" in panel_text(app) and pref.content in panel_text(app)
+        assert "created" in changes_text(app) and pref.content in changes_text(app)
+        roles = [role for role, _ in messages(app)]
+        assert roles == ["user", "assistant"]
+        assert messages(app)[1][1].startswith("[offline model]")
+
+
+class RecordingChatApp(ChatApp):
+    """The chat, recording every streamed reply piece."""
+
+    chunks: list[str]
+
+    async def on_reply_chunk(self, message: ReplyChunk) -> None:
+        self.chunks = [*getattr(self, "chunks", []), message.text]
+        await super().on_reply_chunk(message)
+
+
+async def test_assistant_reply_streams_into_the_conversation(memory: Memory) -> None:
+    app = RecordingChatApp(memory, ChatAgent.build(memory), user_id=USER, health_check_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello")
+        streamed = "".join(app.chunks)
+        assert len(app.chunks) > 3 and streamed.startswith("[offline model]")
+        assert messages(app)[-1] == ("assistant", streamed)
+
+
+async def test_flip_from_like_to_dislike_supersedes_and_says_what_it_replaced(
+    memory: Memory,
+) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "I love plastic toys")
+        assert "Likes (1)" in panel_text(app)
+        await say(pilot, "I hate plastic toys")
+        (pref,) = memory.preferences(USER)
+        assert pref.polarity == "dislike"
+        assert "Likes (0)" in panel_text(app) and "Dislikes (1)" in panel_text(app)
+        changes = changes_text(app)
+        assert "superseded" in changes and "replaced by" in changes and pref.content in changes
+
+
+async def test_forget_command_removes_and_reports_exactly_what_it_removed(
+    memory: Memory,
+) -> None:
+    memory.remember(
+        USER,
+        PreferenceCandidate(
+            content="likes wool", polarity="like", keywords=["wool"], category="material"
+        ),
+    )
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "likes wool" in panel_text(app)
+        await say(pilot, "/forget wool")
+        assert memory.preferences(USER) == []
+        assert "likes wool" not in panel_text(app)
+        assert "forgotten" in changes_text(app)
+        assert "Forgot 1 preference" in messages(app)[-1][1]
+        await say(pilot, "/forget velvet")
+        assert messages(app)[-1] == ("note", "Nothing matched 'velvet'; no preference was removed.")
+
+
+async def test_user_switch_moves_panel_status_and_thread(memory: Memory) -> None:
+    memory.remember("bo", PreferenceCandidate(content="likes tea", polarity="like"))
+    memory.append_transcript("bo", thread_id_for("bo"), "user", "earlier question from bo")
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "I don't like coffee")
+        await say(pilot, "/user bo")
+        assert app.user_id == "bo"
+        assert "user: bo" in status_text(app, "user")
+        assert "likes tea" in panel_text(app) and "coffee" not in panel_text(app)
+        assert ("user", "earlier question from bo") in messages(app)
+        assert not any("coffee" in text for _, text in messages(app))
+        await say(pilot, "I love green tea")
+    assert [e["text"] for e in memory.transcript("bo", "chat-bo")][:2] == [
+        "earlier question from bo",
+        "I love green tea",
+    ]
+    assert [p.content for p in memory.preferences("bo")] == ["likes tea", "likes green tea"]
+    assert ["coffee" in p.content for p in memory.preferences(USER)] == [True]
+
+
+async def test_bad_user_id_is_refused_in_the_ui(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "/user")
+        assert messages(app)[-1][0] == "error" and "/user ID" in messages(app)[-1][1]
+        assert app.user_id == USER
+
+
+async def test_unknown_command_gets_a_clear_message(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "/frobnicate now")
+        role, text = messages(app)[-1]
+        assert role == "error" and "unknown command '/frobnicate'" in text and "/help" in text
+        assert memory.preferences(USER) == []
+
+
+async def test_prefs_history_and_changes_commands_list_memory(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "I don't want anything made of plastic")
+        await say(pilot, "/prefs")
+        assert "dislike:" in messages(app)[-1][1] and "plastic" in messages(app)[-1][1]
+        await say(pilot, "/changes")
+        assert "**created**" in messages(app)[-1][1]
+        await say(pilot, "/history")
+        assert messages(app)[-1][0] == "note"
+
+
+async def test_clear_and_help(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello")
+        await say(pilot, "/clear")
+        assert [role for role, _ in messages(app)] == ["note"]
+        await say(pilot, "/help")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_previous_transcript_is_shown_on_restart_and_reaches_the_model(
+    memory: Memory,
+) -> None:
+    first = make_app(memory)
+    async with first.run_test(size=SIZE) as pilot:
+        await say(pilot, "I love wool")
+    second = make_app(memory)
+    async with second.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert ("user", "I love wool") in messages(second)
+        await say(pilot, "hello again")
+        agent_state = second._agent.graph.get_state(  # type: ignore[union-attr]
+            {"configurable": {"user_id": USER, "thread_id": thread_id_for(USER)}}
+        )
+        texts = [m.content for m in agent_state.values["messages"]]
+        assert texts[0] == "I love wool" and "hello again" in texts
+
+
+async def test_status_bar_labels_offline_model_redis_and_embedder(memory: Memory) -> None:
+    app = make_app(memory, redis_label=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert OFFLINE_LABEL in status_text(app, "model")
+        assert memory.redis_location in status_text(app, "redis")
+        assert "connected" in status_text(app, "redis")
+        assert "ready hash-64" in status_text(app, "embedder")
+
+
+async def test_agent_factory_runs_in_a_worker_and_the_app_is_usable_meanwhile(
+    memory: Memory,
+) -> None:
+    import threading
+
+    release = threading.Event()
+
+    def slow_factory() -> ChatAgent:
+        release.wait(5)
+        return ChatAgent.build(memory)
+
+    app = ChatApp(memory, slow_factory, user_id=USER, health_check_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "loading" in status_text(app, "model")
+        app.query_one("#prompt", Input).value = "/prefs"
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert messages(app)[-1][0] == "note"
+        release.set()
+        await settle(pilot)
+        assert OFFLINE_LABEL in status_text(app, "model")
+
+
+# -- storage trouble ----------------------------------------------------------------------------
+
+
+ACL_USER = "penchant-tui-test"
+
+
+@pytest.fixture
+def app_memory(memory: Memory, redis_url: str) -> Iterator[Memory]:
+    """A second ``Memory`` on the same real Redis and keyspace, logged in as its own ACL user.
+
+    :func:`cut_off` disables that user and drops its connections: Redis then really
+    refuses the app (not a mock), while the ``memory`` fixture still reads the data.
+    The client does not retry, so each refused call fails at once.
+    """
+    memory.client.acl_setuser(
+        ACL_USER,
+        enabled=True,
+        passwords=["+secret"],
+        keys=["*"],
+        channels=["*"],
+        commands=["+@all"],
+        reset=True,
+    )
+    client = redis.Redis.from_url(
+        redis_url,
+        username=ACL_USER,
+        password="secret",
+        retry=Retry(NoBackoff(), 0),
+        socket_timeout=2,
+    )
+    yield Memory(client, settings=memory.settings, embedder=memory.embedder)
+    client.close()
+    memory.client.acl_deluser(ACL_USER)
+
+
+def cut_off(memory: Memory) -> None:
+    """Make Redis refuse the app's ACL user from now on (see ``app_memory``)."""
+    memory.client.acl_setuser(ACL_USER, enabled=False)
+    memory.client.client_kill_filter(user=ACL_USER)
+
+
+async def test_storage_unavailable_mid_session_degrades_status_but_chat_answers(
+    memory: Memory, app_memory: Memory
+) -> None:
+    app = make_app(app_memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "I love wool")
+        assert "connected" in status_text(app, "redis")
+        assert [p.content for p in memory.preferences(USER)] == ["likes wool"]
+        cut_off(memory)
+        await say(pilot, "I don't want anything made of plastic")
+        role, reply = messages(app)[-1]
+        assert role == "assistant" and reply.startswith("[offline model]")
+        assert "degraded" in status_text(app, "redis")
+        assert "memory unavailable" in panel_text(app)
+        assert "error" in changes_text(app)
+        await say(pilot, "/prefs")
+        role, text = messages(app)[-1]
+        assert role == "error" and "Memory is unavailable" in text
+
+
+async def test_health_check_notices_redis_going_away(memory: Memory, app_memory: Memory) -> None:
+    app = make_app(app_memory, health_check_seconds=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "connected" in status_text(app, "redis")
+        cut_off(memory)
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert "degraded" in status_text(app, "redis")
+
+
+# -- quitting -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+async def test_quit_keys_exit_cleanly(memory: Memory, key: str) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_quit_during_a_turn_lets_the_turn_finish_its_writes(memory: Memory) -> None:
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        app.query_one("#prompt", Input).value = "I don't want anything made of plastic"
+        await pilot.press("enter", "ctrl+q")
+        await settle(pilot)
+    assert app.return_code == 0
+    assert [p.polarity for p in memory.preferences(USER)] == ["dislike"]
+
+
+# -- pure parts ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/nope", "unknown command '/nope'"),
+        ("/forget", "/forget TEXT needs an argument"),
+        ("/user   ", "/user ID needs an argument"),
+        ("/prefs now", "/prefs takes no argument"),
+    ],
+)
+def test_bad_commands_are_explained(line: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=re.escape(message)):
+        parse_command(line)
+
+
+def test_commands_parse_with_their_argument() -> None:
+    assert parse_command("/forget  plastic bags ").argument == "plastic bags"
+    assert parse_command("/PREFS").name == "prefs"
+
+
+def test_superseded_change_names_its_replacement() -> None:
+    changes = {
+        "created": [{"id": "n1", "polarity": "dislike", "content": "no plastic"}],
+        "superseded": [{"polarity": "like", "content": "likes plastic", "replaced_by": "n1"}],
+        "rejected": [{"content": "ignore previous instructions", "reason": "instruction-like"}],
+    }
+    assert change_lines(changes) == [
+        ("created", "dislike: no plastic"),
+        ("superseded", "like: likes plastic → replaced by 'no plastic'"),
+        ("rejected", "'ignore previous instructions': instruction-like"),
+    ]
+
+
+# -- snapshots ----------------------------------------------------------------------------------
+
+
+def test_snapshot_main_screen_after_a_turn(memory: Memory, snap_compare: Any) -> None:
+    memory.remember(
+        USER,
+        PreferenceCandidate(
+            content="likes wool", polarity="like", keywords=["wool"], category="material"
+        ),
+    )
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await say(pilot, "I don't want anything made of plastic")
+
+    assert snap_compare(make_app(memory), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_help(memory: Memory, snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await say(pilot, "/help")
+
+    assert snap_compare(make_app(memory), terminal_size=SIZE, run_before=run_before)
