@@ -59,8 +59,9 @@ _RECOMMEND_RE = re.compile(
 )
 _FORGET_RE = re.compile(r"\bforget\b|\bdelete my\b|\bremove my\b|忘记|忘掉|删除", re.IGNORECASE)
 _STATEMENT_RE = re.compile(
-    r"\bi(?:'m| am)? ?(?:really |absolutely |just )?(?:like|love|prefer|enjoy|adore|hate|"
-    r"dislike|detest|can'?t stand|don'?t (?:like|want|eat|use)|do not (?:like|want)|avoid|"
+    r"\bi(?:'m| am)? ?(?:(?:really|absolutely|just|also|still|truly|do) )*"
+    r"(?:like|love|prefer|enjoy|adore|hate|dislike|detest|can'?t stand|"
+    r"don'?t (?:like|want|eat|use)|do not (?:like|want)|avoid|"
     r"allergic to)\b|我(?:很|真|非常|特别|最)?(?:喜欢|爱|讨厌|不喜欢|不要|不吃|不用|过敏|偏爱)",
     re.IGNORECASE,
 )

@@ -160,6 +160,8 @@ class Memory:
         try:
             return self.gate.write(user_id, batch, idempotency_key=idempotency_key)
         except StorageUnavailableError:
+            if self._server is not None and self._server.revive():
+                return self.gate.write(user_id, batch, idempotency_key=idempotency_key)
             if self.spool is None:
                 raise
             self.spool.append(
@@ -284,8 +286,10 @@ class Memory:
         return pool
 
     def ping(self) -> bool:
-        """Whether Redis answers."""
-        return self.storage.ping()
+        """Whether Redis answers; restarts the embedded server if it died meanwhile."""
+        if self.storage.ping():
+            return True
+        return self._server is not None and self._server.revive() and self.storage.ping()
 
     def require(self) -> None:
         """Raise :class:`StorageUnavailableError` unless Redis answers."""

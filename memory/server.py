@@ -61,11 +61,19 @@ def client_name() -> str:
     return f"{CLIENT_PREFIX}{os.getpid()}"
 
 
+UNIX_SOCKET_PATH_MAX = 107
+"""Longest unix socket path Linux accepts (``sun_path`` is 108 bytes with the NUL)."""
+
+
 class EmbeddedRedis:
     """A persistent valkey-server on a unix socket under ``data_dir``.
 
     Args:
         data_dir: Directory for the server's data files and socket; created.
+
+    Raises:
+        StorageUnavailableError: ``data_dir`` is so long that the socket path
+            would exceed the 107 bytes Linux allows.
     """
 
     def __init__(self, data_dir: Path) -> None:
@@ -73,6 +81,13 @@ class EmbeddedRedis:
         self.socket_path = self.data_dir / "valkey.sock"
         self.lock_path = self.data_dir / "server.lock"
         self.log_path = self.data_dir / "valkey.log"
+        self.clients_dir = self.data_dir / "clients"
+        if len(os.fsencode(self.socket_path)) > UNIX_SOCKET_PATH_MAX:
+            raise StorageUnavailableError(
+                f"PENCHANT_HOME is too long for a unix socket ({self.socket_path} is "
+                f"{len(os.fsencode(self.socket_path))} bytes, the limit is "
+                f"{UNIX_SOCKET_PATH_MAX}); choose a shorter PENCHANT_HOME"
+            )
 
     @property
     def url(self) -> str:
@@ -89,16 +104,40 @@ class EmbeddedRedis:
             health_check_interval=30,
         )
 
-    def _alive(self) -> bool:
-        if not self.socket_path.exists():
-            return False
-        probe = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1.0)
+    def _probe(self) -> tuple[str, str]:
+        """``("up", "")``, ``("unhealthy", why)`` (running, not serving) or ``("down", "")``.
+
+        A server that answers ``PING`` with an error (``LOADING``, ``MISCONF``
+        on a full disk) or whose process is alive but silent is *unhealthy*:
+        never start a second server on its files.
+        """
+        if self.socket_path.exists():
+            probe = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1.0)
+            try:
+                probe.ping()
+                return "up", ""
+            except redis.ResponseError as exc:  # BusyLoadingError, MISCONF …
+                return "unhealthy", str(exc)
+            except (redis.RedisError, OSError) as exc:
+                reason = str(exc)
+            finally:
+                probe.close()
+        else:
+            reason = "no socket"
+        pid = self.pid()
+        if pid is not None and self._is_our_server(pid):
+            return "unhealthy", f"pid {pid} is running but not answering ({reason})"
+        return "down", ""
+
+    def _is_our_server(self, pid: int) -> bool:
         try:
-            return bool(probe.ping())
-        except (redis.RedisError, OSError):
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
             return False
-        finally:
-            probe.close()
+        return b"-server" in cmdline and os.fsencode(self.data_dir) in cmdline
+
+    def _alive(self) -> bool:
+        return self._probe()[0] != "down"
 
     def _write_config(self) -> Path:
         conf = self.data_dir / "valkey.conf"
@@ -120,8 +159,7 @@ class EmbeddedRedis:
         return conf
 
     def _start(self) -> None:
-        if self.socket_path.exists():
-            self.socket_path.unlink()  # stale: nothing answered PING on it
+        self.socket_path.unlink(missing_ok=True)  # stale: no server owns it (see _probe)
         conf = self._write_config()
         try:
             subprocess.run([_binary_path(), str(conf)], check=True, capture_output=True, timeout=10)
@@ -130,36 +168,94 @@ class EmbeddedRedis:
                 f"could not start the embedded valkey-server in {self.data_dir}: {exc}; "
                 f"see {self.log_path}"
             ) from exc
+        self._wait_until_up("did not answer after starting")
+        logger.info("started embedded valkey-server on %s", self.socket_path)
+
+    def _wait_until_up(self, what: str) -> None:
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while time.monotonic() < deadline:
-            if self._alive():
-                logger.info("started embedded valkey-server on %s", self.socket_path)
-                return
-            time.sleep(0.02)
-        raise StorageUnavailableError(
-            f"the embedded valkey-server did not answer within {START_TIMEOUT_SECONDS:.0f} s; "
-            f"see {self.log_path}"
-        )
+        state, why = self._probe()
+        while state != "up" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            state, why = self._probe()
+        if state != "up":
+            raise StorageUnavailableError(
+                f"the embedded valkey-server in {self.data_dir} {what} within "
+                f"{START_TIMEOUT_SECONDS:.0f} s ({why or state}); see {self.log_path}"
+            )
+
+    def _ensure_up(self) -> None:
+        state, _why = self._probe()
+        if state == "down":
+            self._start()
+        elif state == "unhealthy":
+            self._wait_until_up("is running but not serving")
 
     def connect(self) -> redis.Redis:
         """Return a client of the shared server, starting it if none is running.
 
         Raises:
-            StorageUnavailableError: The server could not be started or reached.
+            StorageUnavailableError: The server could not be started or reached,
+                or the data directory is not writable.
         """
-        with exclusive_lock(self.lock_path):
-            if not self._alive():
-                self._start()
-            client = self._client()
+        try:
+            with exclusive_lock(self.lock_path):
+                self._ensure_up()
+                client = self._client()
+                try:
+                    client.ping()
+                except (redis.RedisError, OSError) as exc:
+                    client.close()
+                    raise StorageUnavailableError(f"embedded Redis at {self.url}: {exc}") from exc
+                self._register()
+                return client
+        except OSError as exc:
+            raise StorageUnavailableError(
+                f"cannot use {self.data_dir} for the embedded Redis: {exc.strerror or exc}; "
+                "set PENCHANT_HOME to a writable directory"
+            ) from exc
+
+    def revive(self) -> bool:
+        """Start the server again if it died under a running process.
+
+        Returns:
+            True when the server answers afterwards.
+        """
+        try:
+            with exclusive_lock(self.lock_path):
+                self._ensure_up()
+                self._register()
+            return True
+        except (StorageUnavailableError, OSError) as exc:
+            logger.warning("embedded Redis could not be revived: %s", exc)
+            return False
+
+    def _register(self) -> None:
+        self.clients_dir.mkdir(exist_ok=True)
+        (self.clients_dir / str(os.getpid())).touch()
+
+    def _other_processes(self) -> set[int]:
+        """Live Penchant processes registered on this data directory, this one excluded."""
+        others: set[int] = set()
+        for entry in self.clients_dir.glob("*"):
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            pid = int(entry.name)
             try:
-                client.ping()
-            except (redis.RedisError, OSError) as exc:
-                client.close()
-                raise StorageUnavailableError(f"embedded Redis at {self.url}: {exc}") from exc
-            return client
+                os.kill(pid, 0)
+                others.add(pid)
+            except ProcessLookupError:
+                entry.unlink(missing_ok=True)
+            except PermissionError:
+                others.add(pid)
+        return others
 
     def other_clients(self, client: redis.Redis) -> int:
-        """How many other Penchant processes hold connections to the server."""
+        """How many other Penchant processes use the server.
+
+        Counts both the processes registered under ``clients/`` that are still
+        alive (a process whose connection died with a restarted server still
+        counts) and connections named ``penchant-<pid>``.
+        """
         own = client_name()
         names = {
             str(entry.get("name", ""))
@@ -167,7 +263,8 @@ class EmbeddedRedis:
             if str(entry.get("name", "")).startswith(CLIENT_PREFIX)
         }
         names.discard(own)
-        return len(names)
+        pids = {int(n[len(CLIENT_PREFIX):]) for n in names if n[len(CLIENT_PREFIX):].isdigit()}
+        return len(pids | self._other_processes())
 
     def release(self, client: redis.Redis) -> bool:
         """Close ``client``; stop the server when no other Penchant process uses it.
@@ -176,6 +273,7 @@ class EmbeddedRedis:
             True when this call shut the server down.
         """
         with exclusive_lock(self.lock_path):
+            (self.clients_dir / str(os.getpid())).unlink(missing_ok=True)
             try:
                 if self.other_clients(client) == 0:
                     self._shutdown(client)
@@ -192,8 +290,11 @@ class EmbeddedRedis:
             client.shutdown(save=True)
         except redis.ConnectionError:
             pass  # the server closes the connection as it exits
+        except redis.ResponseError as exc:  # e.g. it cannot save on a full disk
+            logger.warning("embedded valkey-server refused to shut down: %s", exc)
+            return
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while self._alive() and time.monotonic() < deadline:
+        while self._probe()[0] != "down" and time.monotonic() < deadline:
             time.sleep(0.02)
         logger.info("stopped embedded valkey-server on %s", self.socket_path)
 

@@ -101,3 +101,87 @@ def test_server_stays_up_while_another_process_uses_it(tmp_path: Path) -> None:
         child.wait()
     with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
         assert len(memory.preferences("u")) == 1
+
+
+def _servers_on(data_dir: Path) -> int:
+    count = 0
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"-server" in cmdline and str(data_dir).encode() in cmdline:
+                count += 1
+    return count
+
+
+def test_a_paused_server_is_never_duplicated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from penchant.memory import StorageUnavailableError, server as server_module
+
+    monkeypatch.setattr(server_module, "START_TIMEOUT_SECONDS", 1.0)
+    memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+    pid = EmbeddedRedis(tmp_path / "redis").pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(StorageUnavailableError, match="not"):
+            Memory.from_settings(_settings(tmp_path), embedder=None)
+        assert _servers_on(tmp_path / "redis") == 1
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    memory.close()
+
+
+def test_server_restarted_under_a_live_process_is_kept_for_it(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "stored"
+        server = EmbeddedRedis(tmp_path / "redis")
+        pid = server.pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(0.3)
+        with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+            assert len(memory.preferences("u")) == 1  # restarted, data from the AOF
+        assert server._probe()[0] == "up"  # the child still uses it
+    finally:
+        child.kill()
+        child.wait()
+    with Memory.from_settings(_settings(tmp_path), embedder=None):
+        pass
+    assert server._probe()[0] == "down"
+
+
+def test_long_lived_memory_revives_a_killed_server(tmp_path: Path) -> None:
+    memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+    memory.remember("u", _like("likes tea", "tea"))
+    time.sleep(1.2)
+    pid = EmbeddedRedis(tmp_path / "redis").pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.3)
+    result = memory.remember("u", _like("likes jazz", "jazz"))
+    assert [p.content for p in result.created] == ["likes jazz"]
+    assert {p.content for p in memory.preferences("u")} == {"likes tea", "likes jazz"}
+    memory.close()
+
+
+def test_too_long_home_is_a_clear_error(tmp_path: Path) -> None:
+    from penchant.memory import StorageUnavailableError
+
+    with pytest.raises(StorageUnavailableError, match="too long"):
+        Memory.from_settings(_settings(tmp_path / ("x" * 120)), embedder=None)
+
+
+def test_unwritable_home_is_a_clear_error(tmp_path: Path) -> None:
+    from penchant.memory import StorageUnavailableError
+
+    home = tmp_path / "file"
+    home.write_text("not a directory")
+    with pytest.raises(StorageUnavailableError, match="PENCHANT_HOME"):
+        Memory.from_settings(_settings(home), embedder=None)
