@@ -14,28 +14,80 @@ Three questions, each answered on normalised keywords (see :mod:`.normalize`):
 * **forget** (:func:`forget_matches`): containment either way at word
   boundaries, so ``tea`` never matches ``steak``.
 
-A keyword *covers* another when they are equal, near-equal (rapidfuzz ratio ≥
-:data:`FUZZY_RATIO` for words of ≥ :data:`FUZZY_MIN_LEN` characters: spelling
-variants such as ``colour``/``color``), or when it is the *head* of the other:
-its trailing words (``chocolate`` covers ``dark chocolate``, but ``milk`` does
-not cover ``milk chocolate``: English and Chinese compounds put the head last).
+A keyword *covers* another when they are the same word for word — equal after
+normalisation, British/American spelling variants (``colour``/``color``,
+``organise``/``organize``, ``centre``/``center``: :func:`spelling_key`), or a
+typo that swaps two adjacent letters in a long word (``accessories`` /
+``accesories`` is not one, ``recieve``/``receive`` is; rapidfuzz's OSA
+distance) — or when it is the *head* of the other: its trailing words
+(``chocolate`` covers ``dark chocolate``, but ``milk`` does not cover ``milk
+chocolate``: English and Chinese compounds put the head last).
+
+General edit-distance similarity is deliberately not used: ``hotel``/``hostel``,
+``dessert``/``desert`` and ``plant``/``planet`` score as high as real spelling
+variants, and a false match here deletes an unrelated preference.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from functools import lru_cache
 
-from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA, Levenshtein
 
-from .normalize import has_cjk, normalise_keyword
+from .normalize import clean_text, has_cjk, normalise_keyword
 
-FUZZY_RATIO = 88.0
-"""rapidfuzz ``fuzz.ratio`` threshold (0–100) for spelling variants."""
-FUZZY_MIN_LEN = 5
-"""Shorter words must match exactly (``wool`` vs ``wood`` is 75, but short words collide)."""
+TYPO_MIN_LEN = 7
+"""Words shorter than this must match exactly (or as spelling variants)."""
 CJK_HEAD_MIN_CHARS = 2
 """A Chinese keyword covers a longer one ending in it only from this many characters."""
 
+_SPELLING_RULES = tuple(
+    (re.compile(pattern), repl)
+    for pattern, repl in (
+        (r"(?<=[a-z]{2})our(?=(s|ite|ites|ed|ing|ful|less)?$)", "or"),  # colour, favourite
+        (r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations)$", r"iz\1"),  # organise, organisation
+        (r"(?<=[a-z]{2})ys(e|ed|es|ing)$", r"yz\1"),  # analyse
+        (r"(?<=[a-z]{3})([bt])re(s?)$", r"\1er\2"),  # centre, fibre, theatre
+        (r"(?<=[a-z]{3})ll(ed|ing|er|ers)$", r"l\1"),  # travelled, traveller
+        (r"(?<=[a-z]{3})ogue(s?)$", r"og\1"),  # catalogue
+    )
+)
+_SPELLING_WORDS = {
+    "grey": "gray", "aluminium": "aluminum", "jewellery": "jewelry", "tyre": "tire",
+    "pyjama": "pajama", "aeroplane": "airplane", "mum": "mom", "doughnut": "donut",
+    "cheque": "check", "mould": "mold", "plough": "plow", "moustache": "mustache",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=65_536)
+def spelling_key(word: str) -> str:
+    """British/American spelling variants of one normalised word map to one key."""
+    if word in _SPELLING_WORDS:
+        return _SPELLING_WORDS[word]
+    for pattern, repl in _SPELLING_RULES:
+        word = pattern.sub(repl, word)
+    return word
+
+
+def is_transposition_typo(x: str, y: str) -> bool:
+    """Whether two long words differ by one swap of adjacent letters (``recieve``)."""
+    return (
+        min(len(x), len(y)) >= TYPO_MIN_LEN
+        and len(x) == len(y)
+        and x[:2] == y[:2]
+        and OSA.distance(x, y) == 1
+        and Levenshtein.distance(x, y) == 2
+    )
+
+
+_PHRASE_SPLIT_RE = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b|[、，,；和与及或])\s*", re.IGNORECASE)
+_CJK_FORGET_FILLER = (
+    "请帮我", "请", "帮我", "忘掉", "忘记", "删除", "删掉", "去掉", "不要再记", "别记",
+    "我不喜欢", "不喜欢", "我喜欢", "喜欢", "讨厌", "不要", "不吃", "不喝", "那个", "东西",
+    "我", "关于", "的", "了", "吧",
+)
 _FORGET_FILLER = frozenset(
     {"forget", "remove", "delete", "drop", "erase", "that", "the", "a", "an", "i", "my", "me",
      "about", "preference", "preferences", "please", "like", "dislike", "love", "hate", "want",
@@ -44,27 +96,19 @@ _FORGET_FILLER = frozenset(
 
 
 def keywords_equal(a: str, b: str) -> bool:
-    """Equal, or spelling variants word by word (both already normalised).
-
-    Words are compared pairwise; a pair differs only as a spelling variant when
-    both are alphabetic, share the first letter, are at least
-    :data:`FUZZY_MIN_LEN` long and score ≥ :data:`FUZZY_RATIO`. Numbers and
-    Chinese must match exactly (``size 25`` is not ``size 23``).
-    """
+    """Same keyword, word by word, up to spelling variants and typos (both normalised)."""
     if a == b:
         return True
     a_words, b_words = a.split(" "), b.split(" ")
     if len(a_words) != len(b_words) or has_cjk(a) or has_cjk(b):
         return False
-    return all(_word_variant(x, y) for x, y in zip(a_words, b_words, strict=True))
+    return all(_same_word(x, y) for x, y in zip(a_words, b_words, strict=True))
 
 
-def _word_variant(x: str, y: str) -> bool:
-    if x == y:
+def _same_word(x: str, y: str) -> bool:
+    if x == y or spelling_key(x) == spelling_key(y):
         return True
-    if not (x.isalpha() and y.isalpha()) or min(len(x), len(y)) < FUZZY_MIN_LEN or x[0] != y[0]:
-        return False
-    return fuzz.ratio(x, y) >= FUZZY_RATIO
+    return x.isalpha() and y.isalpha() and is_transposition_typo(x, y)
 
 
 def keyword_covers(general: str, specific: str) -> bool:
@@ -75,7 +119,9 @@ def keyword_covers(general: str, specific: str) -> bool:
         return len(general) >= CJK_HEAD_MIN_CHARS and specific.endswith(general)
     general_words, specific_words = general.split(" "), specific.split(" ")
     n = len(general_words)
-    return n < len(specific_words) and specific_words[-n:] == general_words
+    return n < len(specific_words) and keywords_equal(
+        " ".join(specific_words[-n:]), general
+    )
 
 
 def categories_compatible(a: str, b: str) -> bool:
@@ -105,7 +151,8 @@ def same_object(a: list[str], b: list[str]) -> bool:
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:
     n = len(needle)
     return 0 < n <= len(haystack) and any(
-        haystack[i : i + n] == needle for i in range(len(haystack) - n + 1)
+        keywords_equal(" ".join(haystack[i : i + n]), " ".join(needle))
+        for i in range(len(haystack) - n + 1)
     )
 
 
@@ -114,47 +161,70 @@ def forget_query_words(query: str) -> list[str]:
     return [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
 
 
+def forget_phrases(query: str) -> list[str]:
+    """The objects a forget request names: split on commas and ``and``/``or``/和/与/、.
+
+    Each phrase is normalised with filler dropped (``"forget that I like milk
+    tea and coffee"`` → ``["milk tea", "coffee"]``; ``"忘掉塑料"`` → ``["塑料"]``).
+    """
+    phrases = []
+    for part in _PHRASE_SPLIT_RE.split(clean_text(query)):
+        if has_cjk(part):
+            compact = normalise_keyword(part).replace(" ", "")
+            for filler in _CJK_FORGET_FILLER:
+                compact = compact.replace(filler, "")
+            phrase = compact
+        else:
+            phrase = " ".join(forget_query_words(part))
+        if phrase:
+            phrases.append(phrase)
+    return phrases
+
+
 def forget_matches(query: str, keywords: Iterable[str], content: str) -> bool:
     """Whether a forget request names this preference (DESIGN.md §7).
 
-    Containment either way, normalised and word-boundary aware: a keyword
-    inside the request (``coffee`` in ``forget coffee``), or the request
-    inside a keyword or the content (``chocolate`` in ``dark chocolate``).
-    Chinese compares by substring.
+    For each object the request names (:func:`forget_phrases`): the object
+    inside a keyword or the content at word boundaries (``chocolate`` in
+    ``dark chocolate``; ``tea`` never in ``steak``), or a keyword equal to the
+    whole object. A keyword that is only part of the object does not match:
+    ``forget milk tea`` leaves ``tea`` and ``milk`` alone. Chinese compares by
+    substring, from two characters (``料`` alone matches nothing).
     """
-    query_norm = normalise_keyword(query)
-    if not query_norm:
-        return False
-    if has_cjk(query_norm):
-        return _cjk_forget_matches(query_norm, keywords, content)
-    words = forget_query_words(query)
-    if not words:
-        return False
-    content_words = normalise_keyword(content).split(" ")
-    for keyword in keywords:
-        kw_words = keyword.split(" ")
-        if _contains_run(words, kw_words) or _contains_run(kw_words, words):
+    keywords = list(keywords)
+    content_norm = normalise_keyword(content)
+    for phrase in forget_phrases(query):
+        if has_cjk(phrase):
+            if _cjk_phrase_matches(phrase, keywords, content_norm.replace(" ", "")):
+                return True
+            continue
+        words = phrase.split(" ")
+        if any(_contains_run(k.split(" "), words) for k in keywords):
             return True
-    return _contains_run(content_words, words)
+        if _contains_run(content_norm.split(" "), words):
+            return True
+    return False
 
 
-def _cjk_forget_matches(query: str, keywords: Iterable[str], content: str) -> bool:
-    compact = query.replace(" ", "")
-    for keyword in keywords:
-        if keyword and (keyword in compact or (len(compact) >= 1 and compact in keyword)):
-            return True
-    return len(compact) >= 2 and compact in normalise_keyword(content).replace(" ", "")
+def _cjk_phrase_matches(phrase: str, keywords: list[str], content: str) -> bool:
+    if any(k == phrase for k in keywords):
+        return True
+    if len(phrase) < CJK_HEAD_MIN_CHARS:
+        return False
+    return any(phrase in k for k in keywords) or phrase in content
 
 
 __all__ = [
     "CJK_HEAD_MIN_CHARS",
-    "FUZZY_MIN_LEN",
-    "FUZZY_RATIO",
+    "TYPO_MIN_LEN",
     "categories_compatible",
     "forget_matches",
+    "forget_phrases",
     "forget_query_words",
+    "is_transposition_typo",
     "keyword_covers",
     "keywords_equal",
     "same_object",
+    "spelling_key",
     "supersedes",
 ]

@@ -12,13 +12,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from .matching import (
-    FUZZY_MIN_LEN,
-    FUZZY_RATIO,
+    TYPO_MIN_LEN,
     categories_compatible,
+    is_transposition_typo,
     same_object,
+    spelling_key,
     supersedes,
 )
 from .normalize import has_cjk, normalise_keyword
@@ -134,16 +136,19 @@ class ActiveSet:
 def _head(keyword: str) -> str:
     if has_cjk(keyword):
         return keyword[-1:]
-    return keyword.rsplit(" ", 1)[-1]
+    return spelling_key(keyword.rsplit(" ", 1)[-1])
 
 
 def _heads_like(head: str, index: dict[str, frozenset[str]]) -> list[str]:
     found = [head] if index.get(head) else []
-    if head.isalpha() and len(head) >= FUZZY_MIN_LEN:
+    if head.isalpha() and len(head) >= TYPO_MIN_LEN:
         matches = process.extract(
-            head, list(index), scorer=fuzz.ratio, score_cutoff=FUZZY_RATIO, limit=None
+            head, list(index), scorer=OSA.distance, score_cutoff=1, limit=None
         )
-        found += [m[0] for m in matches if m[0] != head and index[m[0]]]
+        found += [
+            m[0] for m in matches
+            if m[0] != head and index[m[0]] and is_transposition_typo(head, m[0])
+        ]
     return found
 
 

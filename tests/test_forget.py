@@ -70,3 +70,31 @@ def test_forget_empty_text_is_invalid(memory: Memory, text: str) -> None:
 def test_forget_does_not_guess_vague_references(memory: Memory) -> None:
     remember(memory, "like", "likes an expensive watch", "watch")
     assert memory.forget("u", "that expensive one").removed == []
+
+
+def test_forget_a_compound_leaves_its_parts(memory: Memory) -> None:
+    remember(memory, "like", "likes tea", "tea")
+    remember(memory, "like", "likes milk", "milk")
+    assert memory.forget("u", "forget that I like milk tea").removed == []
+    assert len(memory.preferences("u")) == 2
+
+
+def test_forget_several_objects_at_once(memory: Memory) -> None:
+    remember(memory, "dislike", "dislikes coffee", "coffee")
+    remember(memory, "like", "likes jazz", "jazz")
+    remember(memory, "like", "likes tea", "tea")
+    result = memory.forget("u", "coffee and jazz")
+    assert sorted(p.content for p in result.removed) == ["dislikes coffee", "likes jazz"]
+
+
+def test_single_chinese_character_forgets_nothing(memory: Memory) -> None:
+    remember(memory, "dislike", "不要塑料制品", "塑料")
+    remember(memory, "like", "喜欢饮料", "饮料")
+    assert memory.forget("u", "料").removed == []
+    assert memory.forget("u", "的").removed == []
+    assert len(memory.preferences("u")) == 2
+
+
+def test_forget_matches_spelling_variants(memory: Memory) -> None:
+    remember(memory, "like", "likes grey colours", "grey colour")
+    assert len(memory.forget("u", "gray color").removed) == 1

@@ -73,7 +73,7 @@ def test_newer_narrower_statement_leaves_broader_one(memory: Memory) -> None:
 @pytest.mark.parametrize(
     ("first", "second"),
     [("colour", "color"), ("Plastics", "plastic"), ("ＰＬＡＳＴＩＣ", "plastic"),
-     ("塑膠", "塑胶"), ("Boxes", "box"), ("  green   tea ", "green tea")],
+     ("塑膠", "塑料"), ("Boxes", "box"), ("  green   tea ", "green tea")],
 )
 def test_spelling_case_width_and_plural_variants_merge(
     memory: Memory, first: str, second: str
@@ -216,3 +216,23 @@ def test_vectors_are_stored_with_model_name_and_dimension(memory: Memory) -> Non
     assert stored.embedding_model == memory.embedder.name  # type: ignore[union-attr]
     assert stored.embedding is not None
     assert len(stored.embedding) == 4 * stored.embedding_dim == 4 * pref.embedding_dim
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("hostel", "hotel"), ("dessert", "desert"), ("planet", "plant"), ("tablet", "table"),
+     ("basketball", "baseball"), ("county", "country"), ("silver", "sliver")],
+)
+def test_similar_but_different_words_never_contradict(
+    memory: Memory, first: str, second: str
+) -> None:
+    memory.remember("u", like(f"likes {first}s", first))
+    memory.remember("u", dislike(f"dislikes {second}s", second))
+    memory.remember("u", like(f"likes {second}s", second))
+    assert {p.content for p in memory.preferences("u")} == {f"likes {first}s", f"likes {second}s"}
+
+
+def test_typo_of_a_long_word_merges(memory: Memory) -> None:
+    memory.remember("u", like("likes accessories", "accessories"))
+    memory.remember("u", like("likes accessroies", "accessroies"))
+    assert len(memory.preferences("u")) == 1
