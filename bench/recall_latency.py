@@ -7,9 +7,27 @@ same run: the embedding of the query alone, and a plain numpy top-5 (``matrix @ 
 ``argpartition``) over the same, already-decoded ``float32[n, 384]`` matrix. The lexical
 scorer is also timed against ``bm25s`` (index + one query) at each size.
 
+Measured (2 cores shared with other jobs, load average 2–4, so ±50 % between runs; p50 ms of
+40 calls, the query embedded by the warm model unless "rank")::
+
+                                   1,000 prefs      10,000 prefs
+    recall, cached (cache_key)     26–36            25–33
+    recall, cold (no cache_key)    30–55            60–105
+    rank only, cached / cold       0.3–0.5 / 5–8    3.8–12 / 61–155
+    embed query alone              18–40            28–35
+    numpy top-5 (`@` / einsum)     0.06–0.1 / 0.09  0.7–8 / 2.4
+    BM25 index / query             1.3–3.3 / 0.02   36–105 / 0.05
+    bm25s index + query            16–64            183–541
+
+The cached recall is the query embedding plus ≈0.5 ms (1k) / ≈4 ms (10k); the 1k budget of
+30 ms is therefore the embedding's (MiniLM, 1 thread: 18 ms unloaded, up to 40 ms loaded).
+The einsum product matters: with OpenBLAS' threaded ``@`` the next query embedding ran at
+65 ms instead of 30 (threads spinning against torch on 2 cores), which put the first runs of
+10k at 117–126 ms.
+
 Usage::
 
-    python bench/recall_latency.py [--sizes 1000 10000] [--repeats 30]
+    python bench/recall_latency.py [--sizes 1000 10000] [--queries 30]
 """
 
 from __future__ import annotations
@@ -99,51 +117,86 @@ def _bm25s_ms(texts: list[str], query: str, repeats: int) -> float | None:
 
 
 def run_latency(
-    n_prefs: int, embedder: Embedder | None = None, repeats: int = 30
+    n_prefs: int, embedder: Embedder | None = None, queries: int = 30
 ) -> dict[str, Any]:
-    """Time one recall (query embedding included) over ``n_prefs`` preferences.
+    """Time one recall (k=5) over ``n_prefs`` preferences of one user, against baselines.
 
     Args:
         n_prefs: Preferences of the one user.
         embedder: Defaults to the bundled all-MiniLM-L6-v2 (warmed up before timing).
-        repeats: Timed calls per measurement; the median is reported.
+        queries: Timed calls per measurement (cycling over :data:`QUERIES`); the median
+            is reported.
 
     Returns:
-        Milliseconds (p50): ``recall_ms`` (end to end, k=5), ``recall_given_vector_ms``
-        (without embedding the query), ``embed_query_ms``, ``numpy_top5_ms`` (baseline),
-        ``bm25_ms`` (our lexical index + query), ``bm25s_ms`` (bm25s index + query), and
-        ``ratio_vs_numpy`` = recall_given_vector / numpy_top5.
+        Milliseconds (p50) and ratios:
+
+        * ``recall_ms``: the realistic path, what ``Memory.recall`` does while the user's
+          data is unchanged: the same list object with ``cache_key``, the query embedded.
+        * ``recall_cold_ms``: no ``cache_key`` (every per-list structure rebuilt), query
+          embedded.
+        * ``rank_ms`` / ``rank_cold_ms``: the same two with the query vector given (ranking
+          only).
+        * ``embed_query_ms``: embedding one query alone.
+        * ``numpy_top5_ms``: baseline, ``matrix @ q`` + ``argpartition`` top-5 over the
+          already-decoded ``float32[n, dim]`` matrix; ``baseline_ms`` = embed + that, timed
+          together; ``numpy_top5_einsum_ms`` / ``baseline_einsum_ms``: the same with the
+          product as ``np.einsum`` (single-threaded, what the recaller uses).
+        * ``bm25_index_ms``, ``bm25_query_ms``: our lexical index over all contents, and one
+          query on it; ``bm25s_ms``: ``bm25s`` index + query (only when it is installed).
+        * ``ratio_recall_vs_baseline`` = recall / baseline, ``ratio_rank_vs_numpy`` =
+          rank / numpy_top5, ``ratio_rank_vs_einsum`` = rank / numpy_top5_einsum.
     """
     embedder = embedder or LocalEmbedder()
     embedder.embed(["warm up"])
     prefs = synthetic_prefs(n_prefs, embedder)
     recaller = Recaller(embedder)
+    key = ("bench", n_prefs)
     q = lambda i: QUERIES[i % len(QUERIES)]  # noqa: E731
     qvecs = embedder.embed(QUERIES)
-    recaller.recall(prefs, q(0), k=5)  # fills the token cache, as a live process would have
+    recaller.recall(prefs, q(0), k=5, cache_key=key)  # a live process has served one already
     matrix = np.frombuffer(b"".join(p.embedding or b"" for p in prefs), np.float32).reshape(
         n_prefs, embedder.dim
     )
     texts = [p.content for p in prefs]
+    index = BM25Index(texts)
 
-    def numpy_top5(i: int) -> None:
-        sims = matrix @ qvecs[i % len(QUERIES)]
+    def numpy_top5(vec: np.ndarray, einsum: bool = False) -> np.ndarray:
+        sims = np.einsum("ij,j->i", matrix, vec) if einsum else matrix @ vec
         top = np.argpartition(-sims, 5)[:5]
-        top[np.argsort(-sims[top])]
+        return top[np.argsort(-sims[top])]
 
     result: dict[str, Any] = {
         "n_prefs": n_prefs,
-        "recall_ms": _p50_ms(lambda i: recaller.recall(prefs, q(i), k=5), repeats),
-        "recall_given_vector_ms": _p50_ms(
-            lambda i: recaller.recall(prefs, q(i), k=5, query_vector=qvecs[i % len(QUERIES)]),
-            repeats,
+        "recall_ms": _p50_ms(lambda i: recaller.recall(prefs, q(i), k=5, cache_key=key), queries),
+        "recall_cold_ms": _p50_ms(lambda i: recaller.recall(prefs, q(i), k=5), queries),
+        "rank_ms": _p50_ms(
+            lambda i: recaller.recall(
+                prefs, q(i), k=5, query_vector=qvecs[i % len(QUERIES)], cache_key=key
+            ),
+            queries,
         ),
-        "embed_query_ms": _p50_ms(lambda i: embedder.embed([q(i)]), repeats),
-        "numpy_top5_ms": _p50_ms(numpy_top5, repeats),
-        "bm25_ms": _p50_ms(lambda i: BM25Index(texts).scores(q(i)), repeats),
-        "bm25s_ms": _bm25s_ms(texts, q(0), repeats),
+        "rank_cold_ms": _p50_ms(
+            lambda i: recaller.recall(prefs, q(i), k=5, query_vector=qvecs[i % len(QUERIES)]),
+            queries,
+        ),
+        "embed_query_ms": _p50_ms(lambda i: embedder.embed([q(i)]), queries),
+        "numpy_top5_ms": _p50_ms(lambda i: numpy_top5(qvecs[i % len(QUERIES)]), queries),
+        "numpy_top5_einsum_ms": _p50_ms(
+            lambda i: numpy_top5(qvecs[i % len(QUERIES)], einsum=True), queries
+        ),
+        "baseline_ms": _p50_ms(lambda i: numpy_top5(embedder.embed([q(i)])[0]), queries),
+        "baseline_einsum_ms": _p50_ms(
+            lambda i: numpy_top5(embedder.embed([q(i)])[0], einsum=True), queries
+        ),
+        "bm25_index_ms": _p50_ms(lambda i: BM25Index(texts), max(3, queries // 5)),
+        "bm25_query_ms": _p50_ms(lambda i: index.scores(q(i)), queries),
     }
-    result["ratio_vs_numpy"] = round(result["recall_given_vector_ms"] / result["numpy_top5_ms"], 1)
+    bm25s_ms = _bm25s_ms(texts, q(0), queries)
+    if bm25s_ms is not None:
+        result["bm25s_ms"] = bm25s_ms
+    result["ratio_recall_vs_baseline"] = round(result["recall_ms"] / result["baseline_ms"], 2)
+    result["ratio_rank_vs_numpy"] = round(result["rank_ms"] / result["numpy_top5_ms"], 1)
+    result["ratio_rank_vs_einsum"] = round(result["rank_ms"] / result["numpy_top5_einsum_ms"], 1)
     return result
 
 
@@ -151,14 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     """Print a table, then one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000])
-    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--queries", type=int, default=30, help="timed calls per figure")
     args = parser.parse_args(argv)
     embedder = LocalEmbedder()
-    rows = [run_latency(n, embedder, args.repeats) for n in args.sizes]
+    rows = [run_latency(n, embedder, args.queries) for n in args.sizes]
     keys = [k for k in rows[0] if k != "n_prefs"]
-    print(f"{'p50 ms':<24}" + "".join(f"{r['n_prefs']:>12}" for r in rows))
+    print(f"{'p50 ms':<26}" + "".join(f"{r['n_prefs']:>12}" for r in rows))
     for key in keys:
-        print(f"{key:<24}" + "".join(f"{r[key]!s:>12}" for r in rows))
+        print(f"{key:<26}" + "".join(f"{r.get(key, '-')!s:>12}" for r in rows))
     print(json.dumps({"embedder": embedder.name, "results": rows}))
     return 0
 

@@ -13,6 +13,7 @@ ratio. The last line of output is one JSON object with every figure.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
@@ -80,19 +81,19 @@ def bench_gate(memory: Memory, existing: int, writes: int) -> dict[str, float]:
             cand = _candidate(n % existing)
         else:
             cand = _candidate(n % existing, "dislike" if (n // 3) % 2 == 0 else "like")
-        latencies.append(_timed(lambda c=cand: memory.remember(user, c)))
+        latencies.append(_timed(functools.partial(memory.remember, user, cand)))
     keys = UserKeys.for_user(user)
     record = memory.preferences(user)[0].to_json()
     baseline = [
-        _timed(lambda j=j: memory.client.hset(keys.prefs + ":baseline", f"id{j}", record))
+        _timed(functools.partial(memory.client.hset, keys.prefs + ":baseline", f"id{j}", record))
         for j in range(writes)
     ]
     memory.client.delete(keys.prefs + ":baseline")
-    start = time.perf_counter()
+    started = time.perf_counter()
     count = max(200, writes)
     for n in range(count):
         memory.remember(user, _candidate(10_000_000 + n))
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - started
     return {
         "gate_ms_p50_1k": _percentile(latencies, 50),
         "gate_ms_p95_1k": _percentile(latencies, 95),
@@ -123,10 +124,17 @@ def bench_recall(quick: bool) -> dict[str, float]:
     except ImportError as exc:  # pragma: no cover - reported, not hidden
         print(f"recall benchmarks unavailable: {exc}", file=sys.stderr)
         return figures
-    for n in (1_000, 10_000):
+    for n, size in ((1_000, "1k"), (10_000, "10k")):
         lat = run_latency(n, queries=20 if quick else 100)
-        figures.update({f"recall_{k}": v for k, v in lat.items()})
-    figures.update(run_quality(users=25 if quick else 60))
+        figures[f"recall_ms_p50_{size}"] = lat["recall_ms"]
+        figures[f"recall_cold_ms_p50_{size}"] = lat["recall_cold_ms"]
+        figures[f"recall_embed_query_ms_p50_{size}"] = lat["embed_query_ms"]
+        figures[f"recall_baseline_ms_p50_{size}"] = lat["baseline_ms"]
+    results = run_quality(users=25 if quick else 60)["results"]
+    figures["prefeval_dev_recall_at_3"] = results["fused"]["recall@3"]
+    figures["prefeval_dev_mrr"] = results["fused"]["mrr"]
+    figures["prefeval_dev_recall_at_3_bm25"] = results["bm25"]["recall@3"]
+    figures["prefeval_dev_recall_at_3_dense"] = results["embedding"]["recall@3"]
     return figures
 
 

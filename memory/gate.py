@@ -23,6 +23,7 @@ from .keys import UserKeys
 from .matching import forget_matches
 from .normalize import clean_text, normalise_keywords
 from .records import (
+    MAX_SUMMARY_CHARS,
     ChangeEvent,
     ForgetResult,
     GateResult,
@@ -31,6 +32,7 @@ from .records import (
     PreferenceCandidate,
     Rejection,
     Superseded,
+    check_payload,
     utcnow,
 )
 from .resolution import ActiveSet, PreparedCandidate, WritePlan, plan_write
@@ -91,7 +93,7 @@ class PersistenceGate:
         self._embed(prepared)
         now = utcnow()
         rejected_events = [
-            ChangeEvent(op="rejected", content=r.content[:200], reason=r.reason, at=now)
+            ChangeEvent(op="rejected", content=_printable(r.content[:200]), reason=r.reason, at=now)
             for r in rejections
         ]
         if not prepared:
@@ -128,7 +130,7 @@ class PersistenceGate:
                 candidate.keywords, max_keywords=self.settings.max_keywords
             )
             if reason:
-                rejections.append(Rejection(content=candidate.content, reason=reason))
+                rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
                 continue
             cleaned = candidate.model_copy(update={"content": content})
             prepared.append(PreparedCandidate(cleaned, normalise_keywords(candidate.keywords)))
@@ -196,14 +198,21 @@ class PersistenceGate:
         """Store what the user did (never mixed into preferences).
 
         Raises:
-            InvalidInputError: The summary is empty, too long, or instruction-like.
+            InvalidInputError: The summary is empty, too long or instruction-like,
+                or the payload is not JSON text or over 16 KiB.
         """
         keys = UserKeys.for_user(user_id)
         summary = clean_text(snapshot.summary)
-        reason = screen_content(summary, max_chars=self.settings.max_content_chars)
+        reason = screen_content(summary, max_chars=MAX_SUMMARY_CHARS)
         if reason:
             raise InvalidInputError(f"history snapshot refused: {reason}")
+        check_payload(snapshot.payload)
         self.storage.add_history(keys, snapshot.model_copy(update={"summary": summary}))
+
+
+def _printable(text: str) -> str:
+    """``text`` with anything that is not valid UTF-8 (lone surrogates) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _result(plan: WritePlan, rejections: list[Rejection]) -> GateResult:

@@ -11,6 +11,7 @@ share keys.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -36,7 +37,8 @@ def encode_user_id(user_id: str) -> str:
         ``"a:b*"`` → ``"a%3Ab%2A"``, ``"张三"`` → ``"%E5%BC%A0%E4%B8%89"``).
 
     Raises:
-        InvalidInputError: Empty, too long, or containing control characters.
+        InvalidInputError: Empty, too long, or containing control, invisible,
+            surrogate or line/paragraph-separator characters.
     """
     if not isinstance(user_id, str) or not user_id.strip():
         raise InvalidInputError("user id is empty; pass a non-empty id such as 'alice'")
@@ -44,8 +46,10 @@ def encode_user_id(user_id: str) -> str:
         raise InvalidInputError(
             f"user id is {len(user_id)} characters; the limit is {MAX_USER_ID_CHARS}"
         )
-    if any(ord(c) < 32 or ord(c) == 127 for c in user_id):
-        raise InvalidInputError(f"user id {user_id!r} contains a control character")
+    if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in user_id):
+        raise InvalidInputError(
+            f"user id {ascii(user_id)} contains a control, invisible or separator character"
+        )
     return quote(user_id, safe=_SAFE).replace("~", "%7E")
 
 

@@ -23,10 +23,9 @@ microseconds.
 Scoring (:class:`BM25Index`): Okapi BM25 with ``k1 = 1.2``, ``b = 0.75`` and the
 non-negative IDF ``ln(1 + (N − df + 0.5) / (df + 0.5))`` (Robertson & Zaragoza 2009, "The
 Probabilistic Relevance Framework: BM25 and Beyond", with Lucene's ``1 +`` inside
-the log). Written with plain Python and numpy because the corpus is re-indexed per query,
-and only the query's terms need statistics: index plus one query takes ≈1–2 ms at 1,000
-documents and ≈35 ms at 10,000 here, against ≈17–40 ms and ≈300 ms for ``bm25s`` 0.3 (which
-builds a full-vocabulary sparse matrix); measured by ``bench/recall_latency.py``.
+the log). Written with plain Python and numpy: an inverted index over the memoised term counts,
+built in one pass; measured by ``bench/recall_latency.py`` against ``bm25s`` 0.3 (which
+builds a full-vocabulary sparse matrix) in the same run (figures in that module's docs).
 """
 
 from __future__ import annotations
@@ -79,6 +78,7 @@ CJK_STOP_CHARS = frozenset(
 )
 """Grammatical Chinese characters and Japanese particles, dropped as unigrams only (they stay
 inside bigrams)."""
+
 
 def _cjk_tokens(run: str) -> list[str]:
     unigrams = [ch for ch in run if ch not in CJK_STOP_CHARS]
@@ -146,11 +146,13 @@ def _term_counts(text: str) -> tuple[Counter[str], int]:
 
 
 class BM25Index:
-    """Okapi BM25 over a small corpus, built per query (Robertson & Zaragoza 2009).
+    """Okapi BM25 over a small corpus (Robertson & Zaragoza 2009).
 
-    Only the query's terms are looked up: document frequencies and term frequencies are
-    computed for them alone, from per-text term counts memoised by :func:`tokenize`'s
-    cache, so building the index is one pass over the documents.
+    Built in one pass over the documents' term counts (memoised per text by
+    :func:`tokenize`'s cache) into an inverted index, term → (documents, term frequencies),
+    so a query costs time in proportion to the postings of its terms, not to the corpus:
+    :class:`~.recall.Recaller` keeps an index per cached preference list and reuses it for
+    every query while the list is unchanged.
 
     Args:
         texts: The documents, e.g. one user's preference sentences.
@@ -159,15 +161,32 @@ class BM25Index:
     """
 
     def __init__(self, texts: Sequence[str], *, k1: float = K1, b: float = B) -> None:
-        counted = [_term_counts(t) for t in texts]
-        self._counts = [c for c, _ in counted]
-        self._lengths = np.fromiter((n for _, n in counted), dtype=np.float32, count=len(texts))
-        self._avgdl = float(self._lengths.mean()) if len(texts) else 0.0
+        n = len(texts)
+        self._n = n
+        lengths = np.zeros(n, dtype=np.float32)
+        docs: dict[str, list[int]] = {}
+        freqs: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            counts, length = _term_counts(text)
+            lengths[i] = length
+            for term, tf in counts.items():
+                if term in docs:
+                    docs[term].append(i)
+                    freqs[term].append(tf)
+                else:
+                    docs[term] = [i]
+                    freqs[term] = [tf]
+        self._docs = docs
+        self._freqs = freqs
+        self._avgdl = float(lengths.mean()) if n else 0.0
         self.k1 = k1
         self.b = b
+        self._norm = (
+            k1 * (1.0 - b + b * lengths / self._avgdl) if self._avgdl > 0 else lengths
+        ).astype(np.float32)
 
     def __len__(self) -> int:
-        return len(self._counts)
+        return self._n
 
     def scores(self, query: str | Sequence[str]) -> np.ndarray:
         """Score every document against a query.
@@ -179,18 +198,19 @@ class BM25Index:
             ``float32[n_docs]``: BM25 scores, 0 for documents sharing no term.
         """
         terms = set(tokenize(query) if isinstance(query, str) else query)
-        n = len(self._counts)
+        n = self._n
         out = np.zeros(n, dtype=np.float32)
         if not n or not terms or self._avgdl == 0.0:
             return out
-        norm = self.k1 * (1.0 - self.b + self.b * self._lengths / self._avgdl)
-        for term in terms:
-            tf = np.fromiter((c.get(term, 0) for c in self._counts), dtype=np.float32, count=n)
-            df = int(np.count_nonzero(tf))
-            if df == 0:
+        for term in sorted(terms):
+            docs = self._docs.get(term)
+            if docs is None:
                 continue
+            idx = np.asarray(docs, dtype=np.intp)
+            tf = np.asarray(self._freqs[term], dtype=np.float32)
+            df = len(docs)
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            out += idf * tf * (self.k1 + 1.0) / (tf + norm)
+            out[idx] += idf * tf * (self.k1 + 1.0) / (tf + self._norm[idx])
         return out
 
 

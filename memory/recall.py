@@ -23,6 +23,10 @@ optional token budget.
 
 Weights were chosen by measurement (``python bench/recall_quality.py --sweep``, PrefEval
 dev, 25 users × 20 preferences, 500 queries, all-MiniLM-L6-v2); see :data:`DEFAULT_FUSION`.
+
+Per-list work is cached under the caller's ``cache_key`` (:class:`Recaller`), so a repeat
+recall over an unchanged list costs the query embedding, one matrix-vector product over the
+normalised ``float32`` matrix, and a sort (``bench/recall_latency.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from __future__ import annotations
 import logging
 import math
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -37,7 +43,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .embeddings import Embedder
+from .embeddings import Embedder, l2_normalise
 from .errors import InvalidInputError
 from .lexical import BM25Index
 from .records import Preference, normalise_category
@@ -81,7 +87,7 @@ class FusionConfig:
 
 DEFAULT_FUSION = FusionConfig()
 """The chosen fusion, by measurement on PrefEval dev (500 queries, 25 users × 20 preferences,
-seed 7, all-MiniLM-L6-v2; ``python bench/recall_quality.py --sweep``):
+seed 7, all-MiniLM-L6-v2, content-only vectors; ``python bench/recall_quality.py --sweep``):
 
 =================================  =====  =====  =====  =====
 ranking                            R@1    R@3    R@5    MRR
@@ -110,6 +116,36 @@ preferences stored without a vector or from another model. Recency at 0.01 never
 one semantic rank step (``0.01/61 < 1/74 − 1/75``) and changed nothing on PrefEval (where
 timestamps are random); it orders ties and the recency-only fill, while recency 0.1 cost 3.8
 points of R@1.
+
+Second round (seeds 1 / 2 / 7, R@3 and MRR of the embedding ranking unless said; measured
+offline on the same vectors, scripts not kept):
+
+==========================================  =============  =============  =============
+variant                                     seed 1         seed 2         seed 7
+==========================================  =============  =============  =============
+content only (the table above)              0.930  0.780   0.940  0.817   0.956  0.800
+content + category (what the gate stores)   0.974  0.820   0.980  0.842   0.986  0.834
+query boilerplate stripped ("can you …")    0.934  0.798   0.942  0.820   0.962  0.799
+  same, on content + category               0.976  0.826   0.982  0.841   0.990  0.828
+stance stripped ("I strongly dislike …")    0.912  0.773   0.916  0.782   0.930  0.783
+max(content, stance-stripped) views         0.924  0.783   0.918  0.791   0.932  0.793
+max(content, first clause) views            0.928  0.780   0.942  0.818   0.958  0.802
+BM25 bonus 0.01·bm25/max on top-5 cosines   0.930  0.785   0.938  0.818   0.960  0.799
+  same, on content + category               0.976  0.823   0.980  0.843   0.988  0.837
+z-scored cosine + 0.2·bm25/max              0.932  0.786   0.938  0.821   0.960  0.802
+RRF k 5, lexical 0.1, always                0.932  0.781   0.938  0.817   0.952  0.800
+RRF k 60, lexical 0.1, always               0.928  0.762   0.926  0.793   0.954  0.777
+==========================================  =============  =============  =============
+
+Only the category moves the figures beyond a few queries of 500 (±0.006 = 3 queries): it is
+the "contextual retrieval" of :func:`~.embeddings.embedding_text`, already on the write path,
+and ``bench/recall_quality.py`` now stores vectors that way (category = PrefEval topic, the
+label a capturing model assigns), reporting content-only vectors as a separate row. Query
+cleanup, lexical tie-breaks and score-level fusion (Bruch et al. 2023, "An Analysis of
+Fusion Functions for Hybrid Retrieval", TOIS: convex combination of normalised scores) are
+within that noise and mixed in sign across seeds, so the rank fusion above is kept
+unchanged. Stance-stripped text and second "views" of the preference (max-pooled) lose or tie,
+and a second view would need a second stored vector per preference.
 """
 
 
@@ -198,6 +234,107 @@ def cjk_dominant(text: str) -> bool:
     return letters > 0 and 2 * len(_CJK_RE.findall(text)) >= letters
 
 
+class _ListData:
+    """Query-independent data derived from one preference list, reusable across queries.
+
+    Built once per list (and cached under the caller's ``cache_key``): the semantic
+    eligibility of each preference, the L2-normalised ``float32`` matrix of the eligible
+    vectors, ``last_seen_at`` stamps, and per filter (polarity, category) a :class:`_PoolData`.
+    """
+
+    __slots__ = ("_pools", "eligible", "matrix", "prefs", "row_of", "stamps")
+
+    MAX_FILTERS = 8
+    """Filter combinations kept per list (most recalls use none)."""
+
+    def __init__(self, prefs: Sequence[Preference], embedder: Embedder | None) -> None:
+        self.prefs = prefs
+        n = len(prefs)
+        self.stamps = np.fromiter((p.last_seen_at.timestamp() for p in prefs), np.float64, n)
+        self.eligible = np.zeros(n, dtype=bool)
+        self.row_of = np.full(n, -1, dtype=np.intp)
+        dim = embedder.dim if embedder is not None else 0
+        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        if embedder is not None:
+            name, nbytes = embedder.name, 4 * dim
+            every_text = bool(getattr(embedder, "multilingual", True))
+            rows = [
+                i
+                for i, p in enumerate(prefs)
+                if p.embedding is not None
+                and len(p.embedding) == nbytes
+                and p.embedding_model == name
+                and p.embedding_dim == dim
+                and (every_text or not cjk_dominant(p.content))
+            ]
+            if rows:
+                raw = np.frombuffer(b"".join(prefs[i].embedding or b"" for i in rows), np.float32)
+                self.matrix = l2_normalise(raw.reshape(len(rows), dim))
+                self.eligible[rows] = True
+                self.row_of[rows] = np.arange(len(rows))
+        self._pools: OrderedDict[tuple[str | None, str | None], _PoolData] = OrderedDict()
+
+    def pool(self, polarity: str | None, category: str | None) -> _PoolData:
+        """The preferences passing the filters, with their derived data (cached)."""
+        key = (polarity, category)
+        found = self._pools.get(key)
+        if found is not None:
+            self._pools.move_to_end(key)
+            return found
+        if polarity is None and category is None:
+            idx = np.arange(len(self.prefs), dtype=np.intp)
+        else:
+            idx = np.fromiter(
+                (
+                    i
+                    for i, p in enumerate(self.prefs)
+                    if (polarity is None or p.polarity == polarity)
+                    and (category is None or p.category == category)
+                ),
+                np.intp,
+            )
+        made = _PoolData(self, idx)
+        self._pools[key] = made
+        while len(self._pools) > self.MAX_FILTERS:
+            self._pools.popitem(last=False)
+        return made
+
+
+class _PoolData:
+    """One filtered pool of a :class:`_ListData`: members, recency ranks, lexical indexes."""
+
+    __slots__ = ("_lexical", "matrix", "members", "recency", "sem_pos", "sem_rows", "whole")
+
+    def __init__(self, data: _ListData, idx: np.ndarray) -> None:
+        self.members: list[Preference] = [data.prefs[i] for i in idx.tolist()]
+        self.matrix = data.matrix
+        n = len(idx)
+        self.recency = np.empty(n, dtype=np.int32)
+        order = np.argsort(-data.stamps[idx], kind="stable")
+        self.recency[order] = np.arange(1, n + 1, dtype=np.int32)
+        self.sem_pos = np.flatnonzero(data.eligible[idx])
+        self.sem_rows = data.row_of[idx[self.sem_pos]]
+        self.whole = len(self.sem_rows) == len(data.matrix) and bool(
+            np.array_equal(self.sem_rows, np.arange(len(data.matrix)))
+        )
+        self._lexical: dict[bool, tuple[np.ndarray, BM25Index]] = {}
+
+    def lexical(self, only_ineligible: bool) -> tuple[np.ndarray, BM25Index]:
+        """Pool positions and a BM25 index over them: all, or those without a usable vector."""
+        found = self._lexical.get(only_ineligible)
+        if found is None:
+            n = len(self.members)
+            if only_ineligible:
+                mask = np.ones(n, dtype=bool)
+                mask[self.sem_pos] = False
+                idx = np.flatnonzero(mask)
+            else:
+                idx = np.arange(n)
+            found = (idx, BM25Index([_lexical_text(self.members[i]) for i in idx.tolist()]))
+            self._lexical[only_ineligible] = found
+        return found
+
+
 class Recaller:
     """Ranks a user's preferences for a query by fused channels.
 
@@ -205,14 +342,32 @@ class Recaller:
     candidate), fused in one numpy expression; :class:`RecallItem` objects are built only for
     the items returned.
 
+    Per-list work (decoding and normalising the vectors into one ``float32`` matrix, the
+    BM25 inverted index, recency ranks, filter masks) is cached under the caller's
+    ``cache_key`` in a small LRU (:attr:`cache_size` lists), so a repeat recall over an
+    unchanged list embeds the query, does one matrix-vector product and sorts. An entry is
+    used only for the very list object it was built from (``is``), so a key reused for
+    another list recomputes rather than returns stale preferences.
+
     Args:
         embedder: Embeds the query for the semantic channel; ``None`` turns the channel off.
         fusion: Weights and gates; :data:`DEFAULT_FUSION` by default.
+        cache_size: Preference lists whose derived data is kept (≈1.6 KB per preference
+            with 384-d vectors); 0 turns the cache off.
     """
 
-    def __init__(self, embedder: Embedder | None, fusion: FusionConfig = DEFAULT_FUSION) -> None:
+    def __init__(
+        self,
+        embedder: Embedder | None,
+        fusion: FusionConfig = DEFAULT_FUSION,
+        *,
+        cache_size: int = 16,
+    ) -> None:
         self.embedder = embedder
         self.fusion = fusion
+        self.cache_size = cache_size
+        self._cache: OrderedDict[Hashable, _ListData] = OrderedDict()
+        self._lock = threading.Lock()
 
     def recall(
         self,
@@ -251,32 +406,67 @@ class Recaller:
                 category, or a ``query_vector`` of the wrong width.
         """
         _check(k, token_budget, polarity)
-        pool = _filter(prefs, polarity, category)
-        if not pool:
+        if category is not None:
+            try:
+                category = normalise_category(category)
+            except ValueError as exc:
+                raise InvalidInputError(str(exc)) from exc
+        if not prefs:
             return RecallResult(items=[], tokens=0)
-        ranks = self.channel_ranks(pool, query, query_vector)
-        return _pack(pool, ranks, self._order(ranks), self.fusion, k, token_budget)
+        pool = self._list_data(prefs, cache_key).pool(polarity, category)
+        if not pool.members:
+            return RecallResult(items=[], tokens=0)
+        ranks = self._ranks(pool, query, query_vector)
+        return _pack(pool.members, ranks, self._order(ranks), self.fusion, k, token_budget)
 
     def channel_ranks(
         self, pool: Sequence[Preference], query: str, query_vector: np.ndarray | None = None
     ) -> dict[str, np.ndarray]:
-        """Each channel's ranking of ``pool``.
+        """Each channel's ranking of ``pool`` (uncached).
 
         Returns:
             Channel → ``int32[len(pool)]`` of 1-based ranks, 0 where not a candidate.
             ``recency`` is always present (it orders the fill even at weight 0).
         """
-        n = len(pool)
+        return self._ranks(_ListData(pool, self.embedder).pool(None, None), query, query_vector)
+
+    def cache_info(self) -> dict[str, int]:
+        """``{"lists": cached lists, "max": cache_size}``."""
+        return {"lists": len(self._cache), "max": self.cache_size}
+
+    def _list_data(self, prefs: Sequence[Preference], cache_key: Hashable | None) -> _ListData:
+        if cache_key is None or self.cache_size <= 0:
+            return _ListData(prefs, self.embedder)
+        with self._lock:
+            found = self._cache.get(cache_key)
+            if found is not None and found.prefs is prefs:
+                self._cache.move_to_end(cache_key)
+                return found
+        made = _ListData(prefs, self.embedder)
+        with self._lock:
+            self._cache[cache_key] = made
+            self._cache.move_to_end(cache_key)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+        return made
+
+    def _ranks(
+        self, pool: _PoolData, query: str, query_vector: np.ndarray | None
+    ) -> dict[str, np.ndarray]:
+        n = len(pool.members)
         ranks: dict[str, np.ndarray] = {}
-        seen = np.zeros(n, dtype=bool)
+        semantic_on = False
         if self.fusion.semantic > 0:
-            idx = self._semantic_eligible(pool, query)
-            seen[idx] = True
-            ranks["semantic"] = self._semantic_ranks(pool, idx, query, query_vector)
+            semantic_on = self._semantic_applies(query) and len(pool.sem_pos) > 0
+            ranks["semantic"] = (
+                self._semantic_ranks(pool, query, query_vector)
+                if semantic_on
+                else np.zeros(n, dtype=np.int32)
+            )
         if self.fusion.lexical > 0:
-            only = None if self.fusion.lexical_mode == "always" else ~seen
-            ranks["lexical"] = self._lexical_ranks(pool, query, only)
-        ranks["recency"] = _recency_ranks(pool)
+            only_ineligible = semantic_on and self.fusion.lexical_mode != "always"
+            ranks["lexical"] = self._lexical_ranks(pool, query, only_ineligible)
+        ranks["recency"] = pool.recency
         return ranks
 
     def _order(self, ranks: dict[str, np.ndarray]) -> np.ndarray:
@@ -289,44 +479,26 @@ class Recaller:
         # np.lexsort sorts by the last key first.
         return np.lexsort((ranks["recency"], -score, ~matched))
 
-    def _semantic_eligible(self, pool: Sequence[Preference], query: str) -> list[int]:
-        """Indexes of the preferences the semantic channel can rank for this query."""
+    def _semantic_applies(self, query: str) -> bool:
+        """Whether the semantic channel can rank anything for this query."""
         embedder = self.embedder
-        if embedder is None or not query.strip() or not readable_by(embedder, query):
-            return []
-        name, dim = embedder.name, embedder.dim
-        nbytes = 4 * dim
-        every_text = bool(getattr(embedder, "multilingual", True))
-        eligible = []
-        for i, p in enumerate(pool):
-            emb = p.embedding
-            if (
-                emb is not None
-                and len(emb) == nbytes
-                and p.embedding_model == name
-                and p.embedding_dim == dim
-                and (every_text or not cjk_dominant(p.content))
-            ):
-                eligible.append(i)
-        return eligible
+        return embedder is not None and bool(query.strip()) and readable_by(embedder, query)
 
     def _semantic_ranks(
-        self,
-        pool: Sequence[Preference],
-        idx: list[int],
-        query: str,
-        query_vector: np.ndarray | None,
+        self, pool: _PoolData, query: str, query_vector: np.ndarray | None
     ) -> np.ndarray:
-        out = np.zeros(len(pool), dtype=np.int32)
-        if not idx or self.embedder is None:
-            return out
-        dim = self.embedder.dim
-        q = self._query_vector(query, query_vector, dim)
-        matrix = np.frombuffer(b"".join(pool[i].embedding or b"" for i in idx), np.float32)
-        sims = matrix.reshape(len(idx), dim) @ q
+        out = np.zeros(len(pool.members), dtype=np.int32)
+        assert self.embedder is not None
+        q = self._query_vector(query, query_vector, self.embedder.dim)
+        # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS' threaded
+        # sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and doubled the
+        # next query embedding (torch spins against the BLAS threads: 30 -> 65 ms).
+        sims = np.einsum("ij,j->i", pool.matrix, q)
+        if not pool.whole:
+            sims = sims[pool.sem_rows]
         keep = np.flatnonzero(sims >= self.fusion.min_similarity)
         order = keep[np.argsort(-sims[keep], kind="stable")]
-        out[np.asarray(idx, dtype=np.intp)[order]] = np.arange(1, len(order) + 1)
+        out[pool.sem_pos[order]] = np.arange(1, len(order) + 1, dtype=np.int32)
         return out
 
     def _query_vector(self, query: str, given: np.ndarray | None, dim: int) -> np.ndarray:
@@ -340,21 +512,21 @@ class Recaller:
         assert self.embedder is not None
         return np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
 
-    def _lexical_ranks(
-        self, pool: Sequence[Preference], query: str, only: np.ndarray | None
-    ) -> np.ndarray:
-        """BM25 ranks among the preferences of the ``only`` mask (their own statistics)."""
-        out = np.zeros(len(pool), dtype=np.int32)
-        idx = np.arange(len(pool)) if only is None else np.flatnonzero(only)
-        if not query.strip() or not len(idx):
+    def _lexical_ranks(self, pool: _PoolData, query: str, only_ineligible: bool) -> np.ndarray:
+        """BM25 ranks among all of the pool or its vectorless part (their own statistics)."""
+        out = np.zeros(len(pool.members), dtype=np.int32)
+        if not query.strip():
             return out
-        scores = BM25Index([_lexical_text(pool[i]) for i in idx.tolist()]).scores(query)
+        idx, index = pool.lexical(only_ineligible)
+        if not len(idx):
+            return out
+        scores = index.scores(query)
         best = float(scores.max())
         if best <= 0.0:
             return out
         keep = np.flatnonzero(scores >= max(best * self.fusion.lexical_min_share, 1e-9))
         order = keep[np.argsort(-scores[keep], kind="stable")]
-        out[idx[order]] = np.arange(1, len(order) + 1)
+        out[idx[order]] = np.arange(1, len(order) + 1, dtype=np.int32)
         return out
 
 
@@ -385,30 +557,6 @@ def _check(k: int, token_budget: int | None, polarity: str | None) -> None:
 
 def _lexical_text(pref: Preference) -> str:
     return " ".join([pref.content, *pref.keywords]) if pref.keywords else pref.content
-
-
-def _filter(
-    prefs: Sequence[Preference], polarity: str | None, category: str | None
-) -> list[Preference]:
-    if category is not None:
-        try:
-            category = normalise_category(category)
-        except ValueError as exc:
-            raise InvalidInputError(str(exc)) from exc
-    return [
-        p
-        for p in prefs
-        if (polarity is None or p.polarity == polarity)
-        and (category is None or p.category == category)
-    ]
-
-
-def _recency_ranks(pool: Sequence[Preference]) -> np.ndarray:
-    """1-based ranks by ``last_seen_at``, newest first (ties: earlier in ``pool`` first)."""
-    stamps = np.fromiter((p.last_seen_at.timestamp() for p in pool), np.float64, len(pool))
-    out = np.empty(len(pool), dtype=np.int32)
-    out[np.argsort(-stamps, kind="stable")] = np.arange(1, len(pool) + 1)
-    return out
 
 
 def _pack(

@@ -6,6 +6,7 @@ never builds record dictionaries by hand. Layouts follow DESIGN.md §4.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from datetime import UTC, datetime
@@ -128,6 +129,28 @@ class Preference(BaseModel):
         return self.model_dump(mode="json", exclude={"embedding"})
 
 
+MAX_SUMMARY_CHARS = 500
+"""Longest history snapshot summary, in characters."""
+MAX_PAYLOAD_BYTES = 16_384
+"""Largest history snapshot payload, as UTF-8 JSON."""
+
+
+def check_payload(payload: dict[str, Any], *, where: str = "history payload") -> None:
+    """Refuse a history payload that is not JSON-serialisable or too large.
+
+    Raises:
+        InvalidInputError: Naming ``where``, the size and the limit.
+    """
+    from .errors import InvalidInputError
+
+    try:
+        size = len(json.dumps(payload, ensure_ascii=False).encode("utf-8", "strict"))
+    except (TypeError, ValueError, UnicodeError) as exc:
+        raise InvalidInputError(f"{where}: not JSON-serialisable text ({exc})") from exc
+    if size > MAX_PAYLOAD_BYTES:
+        raise InvalidInputError(f"{where}: {size} bytes; the limit is {MAX_PAYLOAD_BYTES}")
+
+
 class HistorySnapshot(BaseModel):
     """What the user last *did* (search, view, choice, purchase …), never a preference.
 
@@ -149,6 +172,11 @@ class HistorySnapshot(BaseModel):
     @classmethod
     def _kind(cls, value: Any) -> str:
         return normalise_category(str(value) if value is not None else None)
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 class ChangeEvent(BaseModel):
@@ -279,6 +307,8 @@ __all__ = [
     "ChangeOp",
     "ForgetResult",
     "GateResult",
+    "MAX_PAYLOAD_BYTES",
+    "MAX_SUMMARY_CHARS",
     "HistorySnapshot",
     "Polarity",
     "Preference",
@@ -286,6 +316,7 @@ __all__ = [
     "Rejection",
     "Source",
     "Superseded",
+    "check_payload",
     "new_id",
     "normalise_category",
     "utcnow",

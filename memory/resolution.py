@@ -217,6 +217,12 @@ def _create(user_id: str, prepared: PreparedCandidate, now: datetime) -> Prefere
     )
 
 
+def _drop_unwritten(plan: WritePlan, pref_id: str) -> None:
+    plan.upserts.pop(pref_id, None)
+    plan.created = [p for p in plan.created if p.id != pref_id]
+    plan.events = [e for e in plan.events if (e.after or {}).get("id") != pref_id]
+
+
 def plan_write(
     user_id: str,
     active: ActiveSet,
@@ -285,6 +291,9 @@ def _record_merge(
 def _record_supersede(
     plan: WritePlan, old: Preference, winner_id: str, source: str, now: datetime
 ) -> None:
+    if any(p.id == old.id for p in plan.created):
+        _drop_unwritten(plan, old.id)  # created earlier in this same call: it never existed
+        return
     plan.upserts.pop(old.id, None)
     plan.created = [p for p in plan.created if p.id != old.id]
     plan.merged = [p for p in plan.merged if p.id != old.id]

@@ -27,14 +27,36 @@ _INSTRUCTION_PATTERNS = tuple(
         r"\[/?(inst|sys)\]",
         r"^\s*(system|assistant|developer)\s*:",
         r"^\s*#{2,}\s*(instruction|system)",
-        r"忽略.{0,10}(之前|以上|上面|所有).{0,10}(指令|指示|提示|规则)",
+        r"\bdisregard\b.{0,30}\b(above|before|previous|prior|earlier)\b",
+        r"\bfrom now on,? (you|the assistant) (must|will|shall|should|are|have to)\b",
+        r"\byou must (now )?(obey|follow|comply)\b",
+        r"\bpretend (that )?you are\b",
+        r"(忽略|无视|不要理会|忘记|忘掉).{0,10}(之前|以上|上面|所有|先前|前面).{0,10}"
+        r"(指令|指示|提示|规则|内容|设定)",
         r"系统提示",
+        r"你现在是",
+        r"从现在开始.{0,6}(你|助手)",
     )
 )
 
 
+_HOMOGLYPHS = str.maketrans(
+    "аеорсухіјѕԁɡАЕОРСХІЈЅΑΒΕΗΙΚΜΝΟΡΤΧΥΖοαν",
+    "aeopcyxijsdgAEOPCXIJSABEHIKMNOPTXYZoav",
+)
+"""Cyrillic and Greek letters that look Latin, folded before pattern matching."""
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _control_characters(text: str) -> list[str]:
-    return [c for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t"]
+    """Control, lone-surrogate, private-use and bidi-override characters in ``text``."""
+    return [
+        c
+        for c in text
+        if (unicodedata.category(c) in ("Cc", "Cs", "Co") and c not in "\n\t")
+        or c in _BIDI_CONTROLS
+    ]
 
 
 def screen_content(content: str, *, max_chars: int) -> str | None:
@@ -54,11 +76,12 @@ def screen_content(content: str, *, max_chars: int) -> str | None:
         return f"content is {len(content)} characters; the limit is {max_chars}"
     bad = _control_characters(content)
     if bad:
-        return f"content contains control character {bad[0]!r}"
+        return f"content contains control or invalid character {ascii(bad[0])}"
     if contains_injected_block(content):
         return "content copies Penchant's own injected memory block"
+    folded = content.translate(_HOMOGLYPHS)
     for pattern in _INSTRUCTION_PATTERNS:
-        if pattern.search(content):
+        if pattern.search(folded):
             return "content looks like an instruction to the assistant, not a preference"
     return None
 
@@ -71,7 +94,7 @@ def screen_keywords(keywords: list[str], *, max_keywords: int) -> str | None:
         if len(keyword) > 80:
             return f"keyword {keyword[:20]!r}… is {len(keyword)} characters; the limit is 80"
         if _control_characters(keyword) or "\n" in keyword:
-            return f"keyword {keyword!r} contains a control character"
+            return f"keyword {ascii(keyword)} contains a control or invalid character"
     return None
 
 

@@ -23,7 +23,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .client import Memory
 from .errors import InvalidInputError
 from .keys import encode_user_id
-from .records import GateResult, HistorySnapshot, PreferenceCandidate
+from .normalize import clean_text
+from .records import (
+    MAX_SUMMARY_CHARS,
+    GateResult,
+    HistorySnapshot,
+    PreferenceCandidate,
+    check_payload,
+)
+from .screen import screen_content
 
 FORMAT_VERSION = 1
 
@@ -66,12 +74,14 @@ def parse_document(text: str, *, user_override: str | None = None) -> ImportDocu
             message names the first bad field (``preferences.2.polarity: …``).
     """
     try:
-        raw = json.loads(text)
+        raw = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"import file is not JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise InvalidInputError("import file is nested too deeply to be an export") from exc
     if not isinstance(raw, dict):
         raise InvalidInputError("import file must hold a JSON object with 'preferences'")
-    if user_override:
+    if user_override is not None:
         raw["user_id"] = user_override
     if "user_id" not in raw:
         raise InvalidInputError("import document has no 'user_id'; pass --user ID")
@@ -82,11 +92,19 @@ def parse_document(text: str, *, user_override: str | None = None) -> ImportDocu
         where = ".".join(str(p) for p in first.get("loc", ()))
         raise InvalidInputError(f"import document: {where}: {first.get('msg')}") from exc
     encode_user_id(document.user_id)
+    for i, snapshot in enumerate(document.history):
+        reason = screen_content(clean_text(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        if reason:
+            raise InvalidInputError(f"import document: history.{i}.summary: {reason}")
+        check_payload(snapshot.payload, where=f"import document: history.{i}.payload")
     return document
 
 
 def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     """Write a validated document through the gate; history snapshots are appended.
+
+    :func:`parse_document` has already screened the history, so nothing here
+    fails half-way on bad input.
 
     Returns:
         The gate's result for the preferences (rejected ones included).

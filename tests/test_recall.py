@@ -281,3 +281,82 @@ def test_recall_case(
         assert any(relevant in c for c in got), (
             f"{label}: {relevant!r} not in top {query['k']}: {got}"
         )
+
+
+# --- per-list cache ---------------------------------------------------------------------
+
+
+def _cache_prefs(emb: Any) -> list[Preference]:
+    texts = ["allergic to wool", "likes jazz", "prefers wool socks", "不要塑料制品", "is vegan"]
+    return [
+        pref(t, emb, age_days=i, polarity="dislike" if i % 2 else "like")
+        for i, t in enumerate(texts)
+    ]
+
+
+def _summary(result: RecallResult) -> list[tuple[str, float, dict[str, int]]]:
+    return [(it.preference.id, it.score, it.channels) for it in result.items]
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"polarity": "like"}, {"category": "Other"}, {"token_budget": 6}]
+)
+@pytest.mark.parametrize("query", ["wool sweater", "塑料", "", "jazz records"])
+def test_cached_recall_equals_uncached(kwargs: dict[str, Any], query: str) -> None:
+    emb = HashEmbedder()
+    prefs = _cache_prefs(emb)
+    recaller = Recaller(emb)
+    uncached = Recaller(emb).recall(prefs, query, k=4, **kwargs)
+    for _ in range(2):  # the first call fills the cache, the second reads it
+        cached = recaller.recall(prefs, query, k=4, cache_key=("u1", b"1"), **kwargs)
+        assert _summary(cached) == _summary(uncached)
+
+
+def test_same_key_with_another_list_is_recomputed() -> None:
+    emb = HashEmbedder()
+    recaller = Recaller(emb)
+    first = _cache_prefs(emb)
+    recaller.recall(first, "wool", k=5, cache_key="u1")
+    second = [pref("loves opera", emb)]
+    got = recaller.recall(second, "opera", k=5, cache_key="u1")
+    assert contents(got) == ["loves opera"]
+
+
+def test_different_keys_are_cached_apart() -> None:
+    emb = HashEmbedder()
+    recaller = Recaller(emb)
+    a, b = _cache_prefs(emb), [pref("loves opera", emb)]
+    assert "allergic to wool" in contents(recaller.recall(a, "wool", k=2, cache_key="a"))
+    assert contents(recaller.recall(b, "wool", k=2, cache_key="b")) == ["loves opera"]
+    assert "allergic to wool" in contents(recaller.recall(a, "wool", k=2, cache_key="a"))
+    assert recaller.cache_info()["lists"] == 2
+
+
+def test_cache_is_bounded_and_drops_the_least_recently_used() -> None:
+    emb = HashEmbedder()
+    recaller = Recaller(emb, cache_size=3)
+    lists = {key: [pref(f"likes item {key}", emb)] for key in range(5)}
+    for key, prefs in lists.items():
+        recaller.recall(prefs, "item", k=1, cache_key=key)
+    assert recaller.cache_info() == {"lists": 3, "max": 3}
+    assert list(recaller._cache) == [2, 3, 4]
+    recaller.recall(lists[2], "item", k=1, cache_key=2)
+    recaller.recall(lists[0], "item", k=1, cache_key=0)
+    assert list(recaller._cache) == [4, 2, 0]
+
+
+def test_cache_size_zero_keeps_nothing() -> None:
+    emb = HashEmbedder()
+    recaller = Recaller(emb, cache_size=0)
+    recaller.recall(_cache_prefs(emb), "wool", k=1, cache_key="u1")
+    assert recaller.cache_info()["lists"] == 0
+
+
+def test_cached_semantic_channel_uses_unit_vectors() -> None:
+    emb = TableEmbedder({"q": [1, 0, 0]})
+    long, short = pref("a", None), pref("b", None)
+    for p, vec in ((long, [3.0, 4.0, 0.0]), (short, [0.8, 0.0, 0.6])):
+        p.embedding = np.asarray(vec, np.float32).tobytes()
+        p.embedding_model, p.embedding_dim = emb.name, 3
+    got = Recaller(emb).recall([long, short], "q", k=2, cache_key="k")
+    assert contents(got) == ["b", "a"]  # cosine 0.8 > 0.6, whatever the stored lengths

@@ -47,6 +47,16 @@ def _emit(args: argparse.Namespace, document: Any, human: Callable[[], str]) -> 
         sys.stdout.write(human() + "\n")
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _keywords(raw: str | None) -> list[str]:
     return [k.strip() for k in (raw or "").split(",") if k.strip()]
 
@@ -257,13 +267,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("history", cmd_history, "List (or add) behaviour history snapshots.")
     p.add_argument("--user", required=True)
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=_positive, default=20)
     p.add_argument("--add-kind", help="record a snapshot of this kind (search, view, …)")
     p.add_argument("--summary", help="with --add-kind: what the user did")
 
     p = command("changes", cmd_changes, "List a user's recent memory changes.")
     p.add_argument("--user", required=True)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=_positive, default=50)
 
     p = command("recall", cmd_recall, "Recall the preferences relevant to TEXT.")
     p.add_argument("--user", required=True)
@@ -293,6 +303,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one ``penchant`` command; returns the exit status."""
     args = build_parser().parse_args(argv)
+    for name, value in vars(args).items():
+        if isinstance(value, str) and not _is_text(value):
+            flag = name.replace("_", "-")
+            sys.stderr.write(f"penchant: error: --{flag} is not valid UTF-8 text\n")
+            return EXIT_INVALID
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -302,7 +317,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "chat":
             return int(args.handler(args))
         settings = Settings()
-        with Memory.from_settings(settings) as memory:
+        try:
+            memory = Memory.from_settings(settings)
+        except StorageUnavailableError as exc:
+            if args.command == "doctor":
+                return _doctor_without_storage(args, settings, exc)
+            raise
+        with memory:
             return int(args.handler(memory, args))
     except InvalidInputError as exc:
         sys.stderr.write(f"penchant: error: {_one_line(exc)}\n")
@@ -316,6 +337,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValidationError as exc:
         sys.stderr.write(f"penchant: error: {_validation_message(exc)}\n")
         return EXIT_INVALID
+    except (UnicodeError, RecursionError) as exc:
+        sys.stderr.write(f"penchant: error: input is not valid text: {_one_line(exc)}\n")
+        return EXIT_INVALID
+
+
+def _doctor_without_storage(
+    args: argparse.Namespace, settings: Settings, exc: StorageUnavailableError
+) -> int:
+    location = settings.redis_url or f"embedded {settings.redis_dir}"
+    report = {
+        "redis": f"unavailable: {_one_line(exc)}",
+        "redis_location": location,
+        "embedder": settings.embeddings,
+        "penchant_home": str(settings.home),
+    }
+    _emit(args, report, lambda: "\n".join(f"{k:18} {v}" for k, v in report.items()))
+    return EXIT_STORAGE
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def _one_line(exc: BaseException) -> str:
