@@ -23,11 +23,10 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Literal
 
 from .blocks import strip_injected_blocks
-from .normalize import has_cjk, singular
+from .normalize import has_cjk, singular, to_simplified
 from .records import Polarity, PreferenceCandidate
 
 logger = logging.getLogger(__name__)
@@ -162,7 +161,10 @@ CATEGORY_WORDS: dict[str, frozenset[str]] = {
     "brand": frozenset(
         "nike adidas puma reebok samsung sony ikea zara uniqlo h&m gucci prada patagonia lego "
         "starbucks coca-cola pepsi toyota tesla lululemon muji converse nintendo "
-        "huawei xiaomi lenovo dell hp asus bose canon nikon".split()
+        "huawei xiaomi lenovo dell hp asus bose canon nikon bmw audi mercedes volkswagen honda "
+        "nissan ford microsoft google netflix spotify dyson philips panasonic lg sennheiser "
+        "beats fitbit garmin gopro playstation xbox iphone ipad macbook airpods pixel "
+        "mcdonald's mcdonalds kfc nestle nespresso heinz oreo".split()
     ),
     "music": frozenset(
         "music jazz rock pop hip-hop rap classical blues soul country techno edm opera folk "
@@ -208,6 +210,30 @@ CATEGORY_WORDS: dict[str, frozenset[str]] = {
 }
 """English category lexicon: a keyword, or its head (last) word, found here."""
 
+BRAND_HOMONYMS: frozenset[str] = frozenset(
+    "apple blackberry amazon orange mango gap shell target subway jaguar dove corona tide visa "
+    "puma ikea".split()
+)
+"""Common nouns that are also big brands: a brand when a brand context follows (``apple
+products``) or when written as a name (``Apple``)."""
+
+BRAND_CONTEXT: frozenset[str] = frozenset(
+    "product products phone phones smartphone smartphones laptop laptops computer computers "
+    "device devices gadget gadgets headphones earphones earbuds car cars store stores shop "
+    "shops brand brands watch watches tablet tablets tv tvs console consoles stuff gear "
+    "ecosystem app apps".split()
+)
+"""Nouns after which the word before names a brand (``Apple products``, ``Sony headphones``)."""
+
+_NOT_NAMES = frozenset(
+    "i i'm i've i'd i'll monday tuesday wednesday thursday friday saturday sunday january "
+    "february march april may june july august september october november december christmas "
+    "easter halloween thanksgiving thai french greek dutch swiss german irish welsh scottish "
+    "english british spanish polish turkish danish finnish swedish".split()
+)
+_DEMONYM_SUFFIXES = ("ese", "ian", "ean", "can")
+"""Capitalised words that are not brand names (days, months, nationalities)."""
+
 ZH_CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
     "material": tuple(
         "塑料 塑胶 帆布 皮革 真皮 皮质 羊毛 羊绒 纯棉 棉质 全棉 "
@@ -238,6 +264,33 @@ ZH_CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
 }
 """Chinese category lexicon: a keyword containing one of these terms."""
 
+ZH_MODIFIERS: tuple[str, ...] = tuple(
+    sorted(
+        set(ZH_CATEGORY_TERMS["material"])
+        | set(
+            "塑料 塑胶 木 木头 木质 实木 皮 皮革 真皮 皮质 帆布 棉 纯棉 棉质 全棉 羊毛 "
+            "羊绒 丝 丝绸 真丝 玻璃 金属 不锈钢 铝 竹 竹制 纸 纸质 陶瓷 "
+            "橡胶 硅胶 尼龙 涤纶 聚酯 亚麻 "
+            "辣 麻辣 甜 有机 素 低糖 无糖 低脂 脱脂 全脂 进口 二手 手工 一次性 环保".split()
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+"""Chinese material and attribute modifiers split from the head noun they lead:
+``塑料盒子`` → ``塑料``, ``盒子`` (like ``plastic boxes`` → ``plastic``, ``box``)."""
+
+ZH_WHOLE_COMPOUNDS: tuple[str, ...] = tuple(
+    "棉花 棉袄 棉被 木瓜 木耳 木马 木偶 木星 皮蛋 皮肤 皮卡 皮影 皮带 皮球 皮筋 甜甜圈 甜品 "
+    "甜点 甜菜 甜瓜 甜心 甜言 甜酒 辣椒 辣条 辣酱 辣妹 竹笋 竹子 竹叶 纸巾 纸张 纸币 丝瓜 "
+    "丝袜 丝巾 素食 素质 素材 素描 麻婆 金属乐 玻璃心 有机物 "
+    "手工艺 进口商 环保主义".split()
+)
+"""Words that start with a modifier but name one thing (``辣椒`` is chilli, not spicy ``椒``)."""
+
+_ZH_DROPPED_HEADS = frozenset("制品 产品 用品 材质 材料 味 口味 味道 制 质 类 食品".split())
+"""A head left after the modifier that adds nothing (``塑料制品`` → ``塑料``)."""
+
 # --------------------------------------------------------------------------------------------
 # Stance rules
 # --------------------------------------------------------------------------------------------
@@ -254,7 +307,9 @@ class _Rule:
     the object is the rest of the clause after the match. ``copula`` says
     whether "am"/"'m" may stand between "I" and the match; ``third_person``
     rules never yield a candidate, they only mark someone else speaking and
-    provide an antecedent ("my friend loves sushi, but I hate it").
+    provide an antecedent ("my friend loves sushi, but I hate it"). An
+    ``elliptic`` rule names no object (``…, I'm allergic``): it refers to the
+    object mentioned last in the message, if any.
     """
 
     pattern: re.Pattern[str]
@@ -264,6 +319,7 @@ class _Rule:
     comparative: bool = False
     third_person: bool = False
     first_person: bool = False
+    elliptic: bool = False
 
 
 def _en(
@@ -275,9 +331,12 @@ def _en(
     comparative: bool = False,
     third_person: bool = False,
     first_person: bool = False,
+    elliptic: bool = False,
 ) -> _Rule:
     pattern = re.compile(source, re.IGNORECASE)
-    return _Rule(pattern, polarity, label, copula, comparative, third_person, first_person)
+    return _Rule(
+        pattern, polarity, label, copula, comparative, third_person, first_person, elliptic
+    )
 
 
 def _zh(
@@ -331,6 +390,7 @@ EN_RULES: tuple[_Rule, ...] = (
     _en(rf"\b{_CANT}\s+(?P<verb>eat|drink|have|digest)\b", "dislike", "can't {verb} {obj}"),
     _en(r"\bavoid(?:ing)?\b", "dislike", "avoids {obj}"),
     _en(r"\ballergic\s+to\b", "dislike", "allergic to {obj}", copula="ok"),
+    _en(r"\ballergic(?=\W*$)", "dislike", "allergic to {obj}", copula="ok", elliptic=True),
     _en(
         r"\b(?:have|'ve\s+got|got)\s+an?\s+(?:(?:severe|mild|bad|serious)\s+)?"
         r"(?P<obj>[a-z][a-z -]{0,30}?)\s+allergy\b",
@@ -423,6 +483,11 @@ ZH_RULES: tuple[_Rule, ...] = (
     _zh(
         r"不(?:是很|是太|是特别|是那么|太|怎么|大|那么|很|是)?(?:喜欢|爱(?:吃|喝|穿|用)?)"
         r"|没(?:那么|有那么|怎么)喜欢",
+        "dislike",
+    ),
+    _zh(
+        r"(?:不再|再也不|(?:已经|早就|早已|从此|现在)不再|早就不|早已不)(?:是很|太|那么|怎么)?"
+        r"(?:喜欢|爱(?:吃|喝|穿|用)?|想要?再?(?:吃|喝|用|买|穿)?|要|吃|喝|穿|用|买|碰)",
         "dislike",
     ),
     _zh(
@@ -651,7 +716,7 @@ _ZH_PARTICLES = "了啦呢啊呀哦吧嘛哈哟喔噢咯诶欸"
 _ZH_TRAILING_RE = re.compile(rf"[{_ZH_PARTICLES}\s]+$")
 _ZH_LEADING_RE = re.compile(
     r"^(?:吃|喝|穿|用|玩|看|听|去|买|戴|坐|住|太|那么|这么|很|都|一些|一点|些|那种|这种|各种|"
-    r"所有|任何|一切|再|给我|推荐|被|着|了|的|我|有|是|也|还|就|这类|那类)+"
+    r"所有|任何|一切|再|给我|推荐|被|着|了|的|我|有(?!机)|是|也|还|就|这类|那类)+"
 )
 _ZH_KEYWORD_TRAILING_RE = re.compile(
     rf"(?:[{_ZH_PARTICLES}的]|东西|之类的?|什么的|等等|等|这种|那种|这些|那些|一类|类的)+$"
@@ -668,10 +733,15 @@ _ZH_BAD_OBJECT_RE = re.compile(
 
 @dataclass(frozen=True)
 class _Object:
-    """What a stance is about: the words shown in content, and the language."""
+    """What a stance is about: the words shown in content, and the language.
+
+    ``initial`` marks an object that starts its clause (``Apple is my
+    favourite``), where a capital letter says nothing about a name.
+    """
 
     display: str
     zh: bool
+    initial: bool = False
 
 
 @dataclass
@@ -679,6 +749,7 @@ class _Context:
     """What one message has established so far (antecedent, current speaker)."""
 
     antecedent: _Object | None = None
+    mentioned: _Object | None = None  # the last object named, with or without a stance
     speaker: Speaker = "user"
     found: list[PreferenceCandidate] = field(default_factory=list)
 
@@ -710,8 +781,12 @@ def _zh_object_text(raw: str) -> str:
     return _ZH_TRAILING_RE.sub("", text).strip()
 
 
-def _resolve(display: str, zh: bool, context: _Context) -> _Object | None:
+def _resolve(
+    display: str, zh: bool, context: _Context, rule: _Rule, initial: bool = False
+) -> _Object | None:
     """The object a clause names, following a pronoun to the antecedent; None if unusable."""
+    if rule.elliptic:  # "…, I'm allergic": the object mentioned last, if any
+        return context.mentioned if not display else None
     if len(display) > MAX_OBJECT_CHARS:
         return None
     if zh:
@@ -724,7 +799,33 @@ def _resolve(display: str, zh: bool, context: _Context) -> _Object | None:
         return context.antecedent
     if not display or _EN_BAD_OBJECT_RE.match(display):
         return None
-    return _Object(display, zh=False)
+    return _Object(display, zh=False, initial=initial)
+
+
+_EN_MENTION_RE = re.compile(
+    r"^(?:(?:no|not|nothing|without|please|just|so|and|but|oh|well)\s+|(?:any|some|every|no)thing"
+    r"\s+(?:with|containing)\s+)*(?P<np>[a-z][a-z' -]{0,40}?)(?:\s+(?:please|thanks))?$",
+    re.IGNORECASE,
+)
+_EN_MENTION_EXCLUDED = frozenset(
+    "i i'm i've i'd you he she we they it this that there here my your his her our their "
+    "thanks thank sorry yes yeah ok okay problem way idea worries hi hello".split()
+)
+
+
+def _mentioned(clause: str) -> _Object | None:
+    """A clause that is only a noun phrase (``No nuts please``) names an object for ellipsis."""
+    if has_cjk(clause):
+        return None
+    text = _EN_EDGE_SYMBOLS_RE.sub("", clause).strip()
+    match = _EN_MENTION_RE.match(text)
+    if not match:
+        return None
+    phrase = match.group("np")
+    words = phrase.lower().split()
+    if not words or len(words) > 4 or set(words) & _EN_MENTION_EXCLUDED:
+        return None
+    return _Object(phrase, zh=False) if object_keywords(phrase) else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -740,6 +841,11 @@ _EN_WITHOUT_RE = re.compile(
 _EN_SPACED_FREE_RE = re.compile(r"\b([a-z]+)\s+free\b")
 _EN_FRAME_RE = re.compile(
     rf"^(?:(?:the|a|an|some|any|all|my|those|these|that|this)\s+)*(?:{_FRAME_NOUNS})\s+of\s+"
+)
+_EN_GENERIC_WITH_RE = re.compile(
+    r"^(?:(?:the|a|an|any|some|all)\s+)?(?:(?:any|some|every)thing|stuff|things?|products?|"
+    r"items?|foods?|dish(?:es)?|meals?|snacks?)\s+(?:(?:made\s+)?with|containing|"
+    r"that\s+(?:has|have|contains?))\s+(?:any\s+|added\s+|real\s+)?(?=[a-z])"
 )
 _EN_COLOR_FRAME_RE = re.compile(r"^(?:the\s+)?colou?r\s+(?=[a-z])")
 _EN_PREP_RE = re.compile(
@@ -761,7 +867,11 @@ _KEEP_PLURAL = frozenset(
 
 def _singular(word: str) -> str:
     """Singular of an English head noun, leaving words that only look plural alone."""
-    if word in _KEEP_PLURAL or word.endswith(("ss", "us", "is", "ics")):
+    if (
+        word in _KEEP_PLURAL
+        or word in CATEGORY_WORDS["brand"]
+        or word.endswith(("ss", "us", "is", "ics"))
+    ):
         return word
     return singular(word)
 
@@ -814,7 +924,7 @@ def _en_keywords(phrase: str) -> list[str]:
     text = _EN_MADE_OF_RE.sub(r"\g<material> \g<head>", text)
     free = [f"{_singular(m.group('x'))}-free" for m in _EN_WITHOUT_RE.finditer(text)]
     text = _EN_SPACED_FREE_RE.sub(r"\1-free", _EN_WITHOUT_RE.sub(" ", text))
-    text = _EN_COLOR_FRAME_RE.sub("", text)
+    text = _EN_GENERIC_WITH_RE.sub("", _EN_COLOR_FRAME_RE.sub("", text))
     while (stripped := _EN_FRAME_RE.sub("", text)) != text:
         text = stripped
     head, *_ = _EN_PREP_RE.split(text)
@@ -831,8 +941,21 @@ def _zh_keywords(phrase: str) -> list[str]:
         segment = _ZH_KEYWORD_TRAILING_RE.sub("", segment)
         segment = _ZH_LEADING_RE.sub("", segment)
         if segment and segment not in _ZH_GENERIC and not _ZH_BAD_OBJECT_RE.match(segment):
-            keywords.append(segment)
+            keywords.extend(_zh_split_modifier(segment))
     return _unique(keywords)
+
+
+def _zh_split_modifier(segment: str) -> list[str]:
+    """``塑料盒子`` → ``塑料``, ``盒子``; ``辣椒`` and ``塑料`` alone stay whole."""
+    if segment in ZH_MODIFIERS or segment.startswith(ZH_WHOLE_COMPOUNDS):
+        return [segment]
+    for modifier in ZH_MODIFIERS:
+        head = segment[len(modifier) :]
+        if segment.startswith(modifier) and head:
+            if head in _ZH_GENERIC or head in _ZH_DROPPED_HEADS:
+                return [modifier]
+            return [modifier, *_zh_split_modifier(head)]
+    return [segment]
 
 
 def _unique(items: list[str]) -> list[str]:
@@ -868,6 +991,77 @@ def _categories_of(keyword: str) -> set[str]:
         if found:
             return found
     return set()
+
+
+_EN_NAME_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:[-'&][A-Za-z0-9]+)*")
+
+
+def _is_written_as_name(token: str) -> bool:
+    """``Apple``, ``McDonald's``, ``iPhone``; not ``apple``, ``I``, ``BBQ`` (acronyms)."""
+    if len(token) < 2 or token.isupper() or token.islower():
+        return False
+    return token[0].isupper() or any(c.isupper() for c in token[1:])
+
+
+def _brand_words(item: str, initial: bool) -> tuple[set[str], set[str]]:
+    """Lower-case words of an object that name a brand: (certain, by capital letter only).
+
+    Certain: a known brand (``Sony``), or a name or brand homonym before a brand
+    context (``Apple products``, ``apple phones``). By capital letter: a word
+    written as a name that does not start the clause (``I hate Apple``).
+    """
+    certain: set[str] = set()
+    cased: set[str] = set()
+    tokens = _EN_NAME_TOKEN_RE.findall(item)
+    for index, token in enumerate(tokens):
+        word = token.removesuffix("'s")
+        low = word.lower()
+        following = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
+        if low in CATEGORY_WORDS["brand"]:
+            certain.add(low)
+            continue
+        if (
+            low in MATERIALS
+            or low in ATTRIBUTE_MODIFIERS
+            or low in STOP_WORDS
+            or low in _NOT_NAMES
+            or low.endswith(_DEMONYM_SUFFIXES)
+        ):
+            continue
+        as_name = _is_written_as_name(word) and not (initial and index == 0)
+        if following in BRAND_CONTEXT and (as_name or low in BRAND_HOMONYMS):
+            certain.add(low)
+        elif as_name:
+            cased.add(low)
+    return certain, cased
+
+
+def _object_category(item: str, keywords: list[str], initial: bool = False) -> str:
+    """The category of an English object from its keywords and how its words are written.
+
+    Like :func:`category_for`, but a keyword naming a brand is category
+    ``brand``: ``Apple products`` and ``I hate Apple`` are not the fruit,
+    ``Sony headphones`` are Sony's. A word written as a name counts when it is
+    the keyword's head and a lexicon word (``Apple``, ``Orange``), or when the
+    keyword has no other category (``Radiohead``); ``Italian food`` stays food
+    and ``Apples`` (a plural) stays fruit.
+    """
+    certain, cased = _brand_words(item, initial)
+    found: set[str] = set()
+    for keyword in keywords:
+        words = keyword.split()
+        categories = _categories_of(keyword)
+        if any(word in certain for word in words) or (
+            words and words[-1] in cased and (not categories or words[-1] in _LEXICON_WORDS)
+        ):
+            categories = {"brand"}
+        elif not categories and any(word in cased for word in words):
+            categories = {"brand"}
+        found |= categories
+    return next((cat for cat in CATEGORY_PRIORITY if cat in found), "other")
+
+
+_LEXICON_WORDS: frozenset[str] = frozenset().union(*CATEGORY_WORDS.values())
 
 
 def category_for(keywords: list[str]) -> str:
@@ -953,7 +1147,13 @@ def _stance(clause: str, context: _Context) -> _Stance | None:
                 "dislike",
                 replace(rule, label="avoids {obj}", comparative=False),
             )
-        obj = _resolve(display, zh, context)
+        initial = (
+            not flipped
+            and "obj" in rule.pattern.groupindex
+            and match.group("obj") is not None
+            and not clause[: match.start("obj")].strip(" ,;")
+        )
+        obj = _resolve(display, zh, context, rule, initial)
         if obj is None:
             continue
         prefix = clause[: match.start()]
@@ -1003,16 +1203,21 @@ def _content(stance: _Stance, item: str) -> str:
 
 def _candidates(stance: _Stance) -> list[PreferenceCandidate]:
     found = []
-    for item in _items(stance.obj):
+    for index, item in enumerate(_items(stance.obj)):
         keywords = object_keywords(item)
         if not keywords:
             continue
+        category = (
+            category_for(keywords)
+            if stance.obj.zh
+            else _object_category(item, keywords, stance.obj.initial and index == 0)
+        )
         found.append(
             PreferenceCandidate(
                 content=_content(stance, item),
                 polarity=stance.polarity,
                 keywords=keywords,
-                category=category_for(keywords),
+                category=category,
                 confidence=RULE_CONFIDENCE,
                 source="rule",
             )
@@ -1026,21 +1231,15 @@ def _read_clause(clause: str, context: _Context) -> None:
         speaker = _clause_speaker(clause)
         if speaker != "unknown":
             context.speaker = speaker
+        context.mentioned = _mentioned(clause) or context.mentioned
         return
-    context.antecedent = stance.obj
+    context.antecedent = context.mentioned = stance.obj
     speaker = stance.speaker
     if speaker == "unknown":
         speaker = context.speaker if context.speaker != "stale" else "user"
     context.speaker = speaker
     if speaker == "user":
         context.found.extend(_candidates(stance))
-
-
-@lru_cache(maxsize=1)
-def _to_simplified():  # type: ignore[no-untyped-def]
-    from opencc import OpenCC
-
-    return OpenCC("t2s")
 
 
 def _head(text: str) -> str:
@@ -1056,7 +1255,7 @@ def _head(text: str) -> str:
 def _prepare(text: str) -> str:
     text = unicodedata.normalize("NFKC", _head(strip_injected_blocks(text)))
     text = text.replace("’", "'").replace("‘", "'").replace("\u200b", "")
-    return _to_simplified().convert(text) if has_cjk(text) else text
+    return to_simplified(text) if has_cjk(text) else text
 
 
 def _latest_per_object(candidates: list[PreferenceCandidate]) -> list[PreferenceCandidate]:

@@ -3,7 +3,8 @@
 Tokens (:func:`tokenize`):
 
 * the text is NFKC-normalised (full-width ``ＡＢＣ１２３`` → ``ABC123``) and lower-cased;
-* traditional Chinese becomes simplified with OpenCC ``t2s`` (``喜歡`` → ``喜欢``), only when
+* traditional Chinese becomes simplified as in :func:`.normalize.to_simplified`
+  (``喜歡`` → ``喜欢``), only when
   the text holds a Han character (≈40 µs per short sentence; skipped for Latin text, where
   OpenCC costs ≈150 µs for nothing);
 * Latin words (letters and digits) are singularised by rule (:func:`singular`) and English
@@ -37,11 +38,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
-from .normalize import singular
+from .normalize import singular, to_simplified
 
 logger = logging.getLogger(__name__)
 
@@ -86,13 +86,6 @@ def _cjk_tokens(run: str) -> list[str]:
     return unigrams + bigrams
 
 
-@lru_cache(maxsize=1)
-def _t2s() -> Any:
-    from opencc import OpenCC  # ~6 ms to build; only for text with Han characters
-
-    return OpenCC("t2s")
-
-
 def normalise_text(text: str) -> str:
     """NFKC-normalise, lower-case and convert traditional Chinese to simplified.
 
@@ -104,7 +97,7 @@ def normalise_text(text: str) -> str:
     """
     text = unicodedata.normalize("NFKC", text).lower()
     if _HAN_RE.search(text):
-        text = str(_t2s().convert(text))
+        text = to_simplified(text)  # the same conversion as stored keywords
     return text
 
 

@@ -88,7 +88,7 @@ CAPTURED = [
     ("en-prefer-not-to", "I prefer not to eat red meat.", [("dislike", ("red meat",))]),
     ("en-curly-apostrophe", "I don\u2019t like plastic.", [("dislike", ("plastic",))]),
     ("en-when-clause", "When I travel, I prefer window seats.", [("like", ("window seat",))]),
-    ("zh-like", "我喜欢帆布包。", [("like", ("帆布包",))]),
+    ("zh-like", "我喜欢帆布包。", [("like", ("帆布", "包"))]),
     ("zh-dislike-buyao", "我不要塑料的东西。", [("dislike", ("塑料",))]),
     ("zh-like-spicy", "我很喜欢辣的菜。", [("like", ("辣",))]),
     ("zh-stopped-eating", "最近不吃辣了。", [("dislike", ("辣",))]),
@@ -107,10 +107,10 @@ CAPTURED = [
     (
         "zh-two-in-one",
         "我不喜欢塑料，但是我喜欢玻璃瓶。",
-        [("dislike", ("塑料",)), ("like", ("玻璃瓶",))],
+        [("dislike", ("塑料",)), ("like", ("玻璃", "瓶"))],
     ),
     ("zh-friend-then-me", "我朋友喜欢寿司，我不喜欢。", [("dislike", ("寿司",))]),
-    ("zh-traditional", "我喜歡帆布包", [("like", ("帆布包",))]),
+    ("zh-traditional", "我喜歡帆布包", [("like", ("帆布", "包"))]),
     ("mixed-zh-en", "I love jazz. 我不吃香菜。", [("like", ("jazz",)), ("dislike", ("香菜",))]),
 ]
 
@@ -398,3 +398,118 @@ def test_chinese_place_name_is_not_cut_by_a_verb_lookalike() -> None:
 
 def test_correlative_word_is_not_part_of_the_object() -> None:
     assert stances("I like both tea and coffee.") == [("like", ("tea",)), ("like", ("coffee",))]
+
+
+# --------------------------------------------------------------------------------------------
+# Adversarial findings: brands, Chinese modifiers, "no longer" in Chinese, elliptic allergies
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("I love apples.", "food"),
+        ("I Love Apples.", "food"),  # a plural is the fruit, whatever the casing
+        ("Apple is my favourite.", "food"),  # sentence-initial capital says nothing
+        ("I love apple pie.", "food"),
+        ("I love Italian food.", "food"),
+        ("I love Greek yogurt.", "food"),
+        ("I hate Apple products.", "brand"),
+        ("I hate apple products.", "brand"),
+        ("I hate Apple.", "brand"),
+        ("Big fan of Sony headphones.", "brand"),
+        ("I love Nike shoes.", "brand"),
+        ("I love my iPhone.", "brand"),
+        ("I love Adidas.", "brand"),
+        ("I hate plastic products.", "material"),
+        ("I don't eat dairy products.", "food"),
+        ("I love BBQ.", "food"),
+    ],
+)
+def test_brand_is_told_from_the_common_noun_by_casing_and_context(text: str, category: str) -> None:
+    assert only(text).category == category
+
+
+def test_same_brand_object_gets_same_category_whatever_the_verb() -> None:
+    assert only("I love Apple products.").category == only("I hate Apple products.").category
+
+
+def test_brand_word_is_not_singularised() -> None:
+    assert only("I love Adidas.").keywords == ["adidas"]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "keywords"),
+    [
+        ("塑料盒子", ["塑料", "盒子"]),
+        ("帆布包", ["帆布", "包"]),
+        ("不锈钢保温杯", ["不锈钢", "保温杯"]),
+        ("真皮沙发", ["真皮", "沙发"]),
+        ("皮革的包", ["皮革", "包"]),
+        ("木头桌子", ["木头", "桌子"]),
+        ("有机蔬菜", ["有机", "蔬菜"]),
+        ("甜饮料", ["甜", "饮料"]),
+        ("塑料制品", ["塑料"]),
+        ("塑料", ["塑料"]),
+        ("饮料", ["饮料"]),
+        ("辣椒", ["辣椒"]),
+        ("甜点", ["甜点"]),
+        ("素食", ["素食"]),
+        ("棉花糖", ["棉花糖"]),
+        ("纸巾", ["纸巾"]),
+        ("竹子", ["竹子"]),
+    ],
+)
+def test_chinese_leading_modifier_is_its_own_keyword(phrase: str, keywords: list[str]) -> None:
+    assert object_keywords(phrase) == keywords
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我不再喜欢咖啡了",
+        "我再也不喝咖啡了",
+        "我已经不再喜欢咖啡了",
+        "我早就不喝咖啡了",
+        "我现在不再喜欢咖啡",
+        "我再也不想喝咖啡了",
+    ],
+)
+def test_chinese_no_longer_is_a_dislike(text: str) -> None:
+    assert stances(text) == [("dislike", ("咖啡",))]
+
+
+def test_chinese_no_longer_without_object_is_nothing() -> None:
+    assert extract_preferences("我不再爱他了") == []
+
+
+def test_taiwan_plastic_is_mainland_plastic() -> None:
+    assert stances("我喜歡塑膠盒子") == [("like", ("塑料", "盒子"))]
+
+
+def test_simplified_text_is_not_rewritten_as_taiwan_phrases() -> None:
+    assert only("我喜欢看影片").content == "喜欢看影片"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please don't recommend anything with nuts, I'm allergic.", [("dislike", ("nut",))]),
+        ("No nuts please, I'm allergic.", [("dislike", ("nut",))]),
+        ("I love peanuts but I'm allergic.", [("dislike", ("peanut",))]),
+        (
+            "I'm allergic to nuts and shellfish.",
+            [("dislike", ("nut",)), ("dislike", ("shellfish",))],
+        ),
+        ("I don't want anything with nuts.", [("dislike", ("nut",))]),
+    ],
+)
+def test_allergy_refers_to_the_object_named_before(text: str, expected: list) -> None:
+    assert stances(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm allergic.", "No problem, I'm allergic.", "Thanks, I'm allergic."]
+)
+def test_allergy_with_nothing_named_before_is_nothing(text: str) -> None:
+    assert extract_preferences(text) == []
