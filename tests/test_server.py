@@ -119,7 +119,8 @@ def _servers_on(data_dir: Path) -> int:
 def test_a_paused_server_is_never_duplicated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from penchant.memory import StorageUnavailableError, server as server_module
+    from penchant.memory import StorageUnavailableError
+    from penchant.memory import server as server_module
 
     monkeypatch.setattr(server_module, "START_TIMEOUT_SECONDS", 1.0)
     memory = Memory.from_settings(_settings(tmp_path), embedder=None)
