@@ -178,9 +178,11 @@ class EmbeddedRedis:
             time.sleep(0.05)
             state, why = self._probe()
         if state != "up":
+            pid = self.pid()
+            hint = f"; if it is stuck, stop it with 'kill {pid}'" if pid else ""
             raise StorageUnavailableError(
                 f"the embedded valkey-server in {self.data_dir} {what} within "
-                f"{START_TIMEOUT_SECONDS:.0f} s ({why or state}); see {self.log_path}"
+                f"{START_TIMEOUT_SECONDS:.0f} s ({why or state}); see {self.log_path}{hint}"
             )
 
     def _ensure_up(self) -> None:
