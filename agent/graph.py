@@ -31,12 +31,14 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
 from penchant.tools.preference_tools import make_preference_tools, tool_error_message
+from penchant.tools.reflect_tool import make_reflect_tool
 
 from .hooks import DEFAULT_SYSTEM_PROMPT, MemoryHooks, NodeState, last_human_index, message_text
 from .offline_model import OfflineChatModel
 
 if TYPE_CHECKING:
     from penchant.memory import Memory
+    from penchant.memory.reflect import ReflectModel
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +142,8 @@ def build_chat_graph(
     k: int = 5,
     token_budget: int | None = None,
     max_tool_rounds: int = MAX_TOOL_ROUNDS,
+    with_reflect: bool = False,
+    reflect_model: ReflectModel | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile Penchant's chat graph.
 
@@ -154,6 +158,8 @@ def build_chat_graph(
         k: Preferences recalled per request.
         token_budget: Recall's token budget (``None``: recall's default).
         max_tool_rounds: Tool-calling model responses allowed per turn.
+        with_reflect: Also give the model the ``reflect`` tool.
+        reflect_model: The model reflect uses (``None``: the offline reflect).
 
     Returns:
         The compiled graph; invoke with ``{"messages": [("user", text)]}`` and
@@ -167,6 +173,8 @@ def build_chat_graph(
         system_prompt=system_prompt,
     )
     tools = make_preference_tools(memory)
+    if with_reflect:
+        tools.append(make_reflect_tool(memory, reflect_model))
     builder = StateGraph(ChatState)
     step = ModelStep(model or OfflineChatModel(), hooks, tools, max_tool_rounds)
     builder.add_node("inject", hooks.inject)

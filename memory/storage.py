@@ -33,7 +33,9 @@ from .errors import (
     SchemaVersionError,
     StorageUnavailableError,
 )
-from .keys import META_KEY, USERS_KEY, UserKeys, decode_user_id
+from .flags import Flag
+from .keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
+from .observations import Observation, ObservationPlan
 from .records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot, Preference
 from .resolution import ActiveSet, WritePlan
 from .settings import Settings
@@ -41,6 +43,25 @@ from .settings import Settings
 logger = logging.getLogger(__name__)
 
 _CACHE_USERS = 256
+
+Cascade = Callable[[WritePlan, dict[str, Observation]], ObservationPlan]
+"""Decides how a preference write bears on the user's observations (see ``apply``)."""
+
+_RELEASE_LEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+_RENEW_LEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+_COMPLETE_DUE = """
+local score = redis.call('zscore', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('zrem', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 
 def client_retry() -> Retry:
@@ -228,6 +249,7 @@ class RedisStorage:
         extra_events: list[ChangeEvent] | None = None,
         idempotency_key: str | None = None,
         encode_result: Callable[[WritePlan], str] | None = None,
+        cascade: Cascade | None = None,
     ) -> WritePlan | str:
         """Run ``decide`` against the user's active set and write its plan atomically.
 
@@ -240,6 +262,9 @@ class RedisStorage:
                 ``settings.idempotency_ttl_seconds`` writes nothing and returns
                 the first call's encoded result instead.
             encode_result: Encodes the plan's result for the idempotency record.
+            cascade: When given and the plan deletes or merges preferences, the user's
+                observations are read (and ``WATCH``ed) and the cascade's changes to them
+                are written in the same transaction (forget cascades to observations).
 
         Returns:
             The plan that was written, or the stored result string of an
@@ -253,7 +278,9 @@ class RedisStorage:
         for _attempt in range(self.settings.gate_retries):
             try:
                 with storage_errors("write preferences"), self.client.pipeline() as pipe:
-                    outcome = self._attempt(pipe, keys, idem, decide, extra_events, encode_result)
+                    outcome = self._attempt(
+                        pipe, keys, idem, decide, extra_events, encode_result, cascade
+                    )
                 return outcome
             except redis.WatchError:
                 continue
@@ -270,6 +297,7 @@ class RedisStorage:
         decide: Callable[[ActiveSet], WritePlan],
         extra_events: list[ChangeEvent] | None,
         encode_result: Callable[[WritePlan], str] | None,
+        cascade: Cascade | None = None,
     ) -> WritePlan | str:
         pipe.watch(keys.rev, *([idem] if idem else []))
         if idem:
@@ -285,9 +313,12 @@ class RedisStorage:
             pipe.unwatch()
             self._remember(keys, rev, active)
             return plan
+        observed = self._cascade(pipe, keys, plan, cascade)
+        events += observed.events
         new_rev = uuid.uuid4().hex.encode()
         pipe.multi()
         self._queue_plan(pipe, keys, plan, events)
+        self._queue_observations(pipe, keys, observed)
         pipe.set(keys.rev, new_rev)
         if idem and encode_result is not None:
             pipe.set(idem, encode_result(plan), ex=self.settings.idempotency_ttl_seconds)
@@ -303,6 +334,26 @@ class RedisStorage:
             self.client.sadd(USERS_KEY, keys.tag.split("{", 1)[1].rstrip("}"))
             self._known_users.add(keys.tag)
         return plan
+
+    def _cascade(
+        self, pipe: Any, keys: UserKeys, plan: WritePlan, cascade: Cascade | None
+    ) -> ObservationPlan:
+        """Observation changes of a preference write (read while the transaction watches)."""
+        if cascade is None or not (plan.deletes or plan.merged):
+            return ObservationPlan()
+        pipe.watch(keys.observations)
+        raw = pipe.hgetall(keys.observations)
+        if not raw:
+            return ObservationPlan()
+        existing = {_text(k): Observation.from_json(v) for k, v in raw.items()}
+        return cascade(plan, existing)
+
+    @staticmethod
+    def _queue_observations(pipe: Any, keys: UserKeys, plan: ObservationPlan) -> None:
+        if plan.upserts:
+            pipe.hset(keys.observations, mapping={k: o.to_json() for k, o in plan.upserts.items()})
+        if plan.deletes:
+            pipe.hdel(keys.observations, *plan.deletes)
 
     def _queue_plan(
         self, pipe: Any, keys: UserKeys, plan: WritePlan, events: list[ChangeEvent]
@@ -372,6 +423,146 @@ class RedisStorage:
             except redis.WatchError:
                 continue
         raise ConcurrencyError(f"re-embedding {keys.user_id!r} kept colliding with writers")
+
+    # -- observations (reflect) -----------------------------------------------------------------
+
+    def observations(self, keys: UserKeys) -> list[Observation]:
+        """The user's observations, most confident first."""
+        with storage_errors("read observations"):
+            raw: Any = self.client.hgetall(keys.observations)
+        found = [Observation.from_json(v) for v in raw.values()]
+        return sorted(found, key=lambda o: (-o.confidence, o.created_at, o.id))
+
+    def apply_observations(
+        self, keys: UserKeys, decide: Callable[[set[str], dict[str, Observation]], ObservationPlan]
+    ) -> ObservationPlan:
+        """Run ``decide`` against the active preference ids and the stored observations, and
+        write its plan atomically (``WATCH`` of the revision and the observations).
+
+        Args:
+            keys: The user's keys.
+            decide: Pure function ``(active preference ids, observations by id) → plan``;
+                called again after every lost race.
+
+        Returns:
+            The plan that was written.
+
+        Raises:
+            ConcurrencyError: Lost the race ``settings.gate_retries`` times.
+            StorageUnavailableError: Redis failed; nothing was written.
+        """
+        for _attempt in range(self.settings.gate_retries):
+            try:
+                with storage_errors("write observations"), self.client.pipeline() as pipe:
+                    pipe.watch(keys.rev, keys.observations)
+                    rev: Any = pipe.get(keys.rev) or b""
+                    active = self._active(pipe, keys, rev)
+                    raw = pipe.hgetall(keys.observations)
+                    existing = {_text(k): Observation.from_json(v) for k, v in raw.items()}
+                    plan = decide(set(active.prefs), existing)
+                    if plan.empty:
+                        pipe.unwatch()
+                        return plan
+                    pipe.multi()
+                    self._queue_observations(pipe, keys, plan)
+                    for event in plan.events:
+                        self._queue_event(pipe, keys, event)
+                    pipe.execute()
+                return plan
+            except redis.WatchError:
+                continue
+        raise ConcurrencyError(
+            f"gave up after {self.settings.gate_retries} write conflicts on the observations "
+            f"of {keys.user_id!r}; nothing was stored, retry"
+        )
+
+    # -- check-up: flags, leases, schedule ------------------------------------------------------
+
+    def flags(self, keys: UserKeys) -> list[Flag]:
+        """The user's open check-up flags, oldest first."""
+        with storage_errors("read flags"):
+            raw: Any = self.client.hgetall(keys.flags)
+        return sorted((Flag.from_json(v) for v in raw.values()), key=lambda f: (f.created_at, f.id))
+
+    def put_flags(
+        self, keys: UserKeys, found: list[Flag], stale: set[str], events: list[ChangeEvent]
+    ) -> list[Flag]:
+        """Add new flags (an existing id is kept as it is), drop stale ones, log ``events``.
+
+        Args:
+            keys: The user's keys.
+            found: Flags the check-up found now.
+            stale: Ids of stored flags to remove (their preferences are gone).
+            events: Change events for the flags that turn out to be new (filtered here).
+
+        Returns:
+            The flags that were new.
+        """
+        for _attempt in range(self.settings.gate_retries):
+            try:
+                with storage_errors("write flags"), self.client.pipeline() as pipe:
+                    pipe.watch(keys.flags)
+                    known = {_text(k) for k in pipe.hkeys(keys.flags)}
+                    new = [f for f in found if f.id not in known]
+                    new_ids = {f.id for f in new}
+                    drop = sorted(stale & known)
+                    if not new and not drop:
+                        pipe.unwatch()
+                        return []
+                    pipe.multi()
+                    if new:
+                        pipe.hset(keys.flags, mapping={f.id: f.to_json() for f in new})
+                    if drop:
+                        pipe.hdel(keys.flags, *drop)
+                    for event in events:
+                        if (event.after or {}).get("id") in new_ids:
+                            self._queue_event(pipe, keys, event)
+                    pipe.execute()
+                return new
+            except redis.WatchError:
+                continue
+        raise ConcurrencyError(f"flags of {keys.user_id!r} kept changing; retry the check-up")
+
+    def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """Take a lease: ``SET key token NX PX ttl_ms``; False when someone else holds it."""
+        with storage_errors("take a lease"):
+            return bool(self.client.set(key, token, nx=True, px=ttl_ms))
+
+    def release_lease(self, key: str, token: str) -> bool:
+        """Give a lease back if it is still ours (compare-and-delete in one Lua script)."""
+        with storage_errors("release a lease"):
+            return bool(self.client.eval(_RELEASE_LEASE, 1, key, token))
+
+    def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """Extend a lease we still hold to ``ttl_ms`` from now; False when it is not ours."""
+        with storage_errors("renew a lease"):
+            return bool(self.client.eval(_RENEW_LEASE, 1, key, token, ttl_ms))
+
+    def lease_holder(self, key: str) -> str | None:
+        """The token of the lease's current holder, or None when it is free (or expired)."""
+        with storage_errors("read a lease"):
+            value: Any = self.client.get(key)
+        return None if value is None else _text(value)
+
+    def schedule_checkup(self, user_id: str, due_ms: int) -> None:
+        """Mark a user's check-up due at ``due_ms`` (epoch ms); an earlier due time is kept."""
+        with storage_errors("schedule a check-up"):
+            self.client.zadd(CHECKUP_DUE_KEY, {encode_user_id(user_id): due_ms}, lt=True)
+
+    def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """Users whose check-up is due by ``now_ms``, earliest first: ``[(user_id, due_ms)]``."""
+        with storage_errors("read due check-ups"):
+            rows: Any = self.client.zrangebyscore(
+                CHECKUP_DUE_KEY, "-inf", now_ms, start=0, num=limit, withscores=True
+            )
+        return [(decode_user_id(_text(member)), int(score)) for member, score in rows]
+
+    def complete_checkup(self, user_id: str, due_ms: int) -> bool:
+        """Remove a done check-up from the schedule unless it was rescheduled meanwhile."""
+        with storage_errors("complete a check-up"):
+            member = encode_user_id(user_id)
+            done = self.client.eval(_COMPLETE_DUE, 1, CHECKUP_DUE_KEY, member, due_ms)
+        return bool(done)
 
     # -- history and transcripts ----------------------------------------------------------------
 

@@ -25,12 +25,14 @@ from typing import TYPE_CHECKING, Literal
 from penchant.memory.blocks import wrap_block
 
 if TYPE_CHECKING:
+    from penchant.memory.observations import Observation
     from penchant.memory.recall import RecallResult
     from penchant.memory.records import HistorySnapshot, Preference
 
 PREFERENCES_TAG = "user_preferences"
 HISTORY_TAG = "user_recent_history"
 RECALLED_TAG = "recalled_memories"
+REFLECTION_TAG = "reflection"
 
 CONSTRAINTS_HEADER = "Constraints (dislikes relevant to this request; avoid these):"
 LEANINGS_HEADER = "Leanings (likes relevant to this request; favour these):"
@@ -116,6 +118,21 @@ def render_recall(result: RecallResult) -> str:
     return wrap_block(RECALLED_TAG, "\n".join(lines)) if lines else ""
 
 
+def render_reflection(observations: Iterable[Observation]) -> str:
+    """The ``<reflection>`` block: reflect's observations relevant to this request.
+
+    Shape: ``- observation (confidence 0.60): dislikes several materials: plastic, nylon``.
+
+    Returns:
+        The wrapped block, or ``""`` without observations.
+    """
+    lines = [
+        f"- observation (confidence {o.confidence:.2f}): {_one_line(o.content)}"
+        for o in observations
+    ]
+    return wrap_block(REFLECTION_TAG, "\n".join(lines)) if lines else ""
+
+
 @dataclass(frozen=True)
 class PreferenceLine:
     """A preference read back from a prompt block."""
@@ -185,6 +202,7 @@ __all__ = [
     "OTHERS_HEADER",
     "PREFERENCES_TAG",
     "RECALLED_TAG",
+    "REFLECTION_TAG",
     "ParsedPreferences",
     "PreferenceLine",
     "block_bodies",
@@ -194,4 +212,5 @@ __all__ = [
     "render_history",
     "render_preferences",
     "render_recall",
+    "render_reflection",
 ]

@@ -95,17 +95,73 @@ def cmd_forget(memory: Memory, args: argparse.Namespace) -> int:
 def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
     prefs = memory.preferences(args.user)
 
+    flags = [] if args.json else memory.flags(args.user)
+
     def human() -> str:
         if not prefs:
             return f"no preferences stored for {args.user!r}"
-        return "\n".join(
+        lines = [
             f"{p.polarity:8} {p.content}  [{', '.join(p.keywords)}] ({p.category}, "
             f"x{p.mention_count}, id {p.id[:8]})"
             for p in prefs
-        )
+        ]
+        if flags:
+            lines.append("flags (to confirm; nothing was changed):")
+            lines += [f"  {f.describe()}" for f in flags]
+        return "\n".join(lines)
 
     _emit(args, [p.public_dict() for p in prefs], human)
     return EXIT_OK
+
+
+def cmd_reflect(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.agent.reflect_model import reflect_model_from_settings
+    from penchant.memory.reflect import Disposition
+
+    disposition = Disposition.of(args.skepticism, args.literalism, args.empathy)
+    model = reflect_model_from_settings(memory.settings)
+    result = memory.reflect(args.user, args.question, disposition, model)
+
+    def human() -> str:
+        lines = [result.answer]
+        lines += [
+            f"  observation ({o.confidence:.2f}): {o.content}" for o in result.observations
+        ]
+        return "\n".join(lines)
+
+    _emit(args, result.public_dict(), human)
+    return EXIT_OK
+
+
+def cmd_checkup(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.agent.reflect_model import checkup_judge_from_settings
+    from penchant.memory.checkup import checkup_job
+
+    judge = checkup_judge_from_settings(memory.settings)
+    outcome = checkup_job(memory, args.user, judge=judge, attempts=1)
+    if outcome.status == "busy":
+        raise PenchantError(f"another worker is checking {args.user!r} now; try again later")
+    if outcome.report is None:
+        raise PenchantError(f"the check-up of {args.user!r} failed: {outcome.error}")
+    report = outcome.report
+
+    def human() -> str:
+        if not report.flags:
+            return f"no flags for {args.user!r} ({report.pairs} pairs checked)"
+        return "\n".join(f"flag {f.id[:8]}: {f.describe()}" for f in report.flags)
+
+    _emit(args, report.public_dict(), human)
+    return EXIT_OK
+
+
+def _disposition_level(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 5") from None
+    if not 1 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 5, got {value}")
+    return value
 
 
 def cmd_history(memory: Memory, args: argparse.Namespace) -> int:
@@ -263,6 +319,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--polarity", choices=["like", "dislike"])
 
     p = command("prefs", cmd_prefs, "List a user's active preferences.")
+    p.add_argument("--user", required=True)
+
+    p = command("reflect", cmd_reflect, "Answer a question about a user from memory.")
+    p.add_argument("--user", required=True)
+    p.add_argument("question")
+    for trait in ("skepticism", "literalism", "empathy"):
+        p.add_argument(f"--{trait}", type=_disposition_level, default=3,
+                       help=f"{trait}, 1-5 (default 3; Hindsight's CARA disposition)")
+
+    p = command("checkup", cmd_checkup, "Flag contradictions and duplicates in a user's memory.")
     p.add_argument("--user", required=True)
 
     p = command("history", cmd_history, "List (or add) behaviour history snapshots.")
