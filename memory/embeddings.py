@@ -238,6 +238,10 @@ def _embed_with(vectorizer: Any, texts: list[str], dim: int) -> np.ndarray:
     return l2_normalise(np.asarray(rows, dtype=np.float32).reshape(len(texts), -1))
 
 
+BUNDLED_RELEVANT_COSINE = 0.1
+"""See :data:`penchant.memory.recall.RELEVANT_COSINE` for the measurements."""
+
+
 class LocalEmbedder:
     """A sentence-transformers model run in-process through redisvl's ``HFTextVectorizer``.
 
@@ -261,6 +265,9 @@ class LocalEmbedder:
 
     Attributes:
         multilingual: Whether the model reads Chinese, Japanese and Korean.
+        relevant_cosine: Cosine from which recall labels a preference relevant
+            to a request (:data:`penchant.memory.recall.RELEVANT_COSINE`, measured
+            for the bundled model; 0.0, any candidate, for other models).
     """
 
     def __init__(
@@ -282,6 +289,7 @@ class LocalEmbedder:
         self._name = name or (DEFAULT_MODEL if bundled else str(model))
         self._dim: int | None = DEFAULT_DIM if bundled else None
         self.multilingual = not bundled and "multilingual" in str(model).lower()
+        self.relevant_cosine = BUNDLED_RELEVANT_COSINE if bundled else 0.0
         self._vectorizer: Any = None
         self._lock = threading.Lock()
 
