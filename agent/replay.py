@@ -76,7 +76,7 @@ def parse_turns(text: str, source: str = "conversation") -> list[str]:
         raise InvalidInputError(f'{source}: "turns" is empty; give at least one message')
     if len(turns) > MAX_TURNS:
         raise InvalidInputError(f"{source}: {len(turns)} turns; at most {MAX_TURNS} per file")
-    for index, turn in enumerate(turns):
+    for index, turn in enumerate(turns, start=1):
         if not isinstance(turn, str):
             raise InvalidInputError(
                 f"{source}: turn {index} is {type(turn).__name__}, not a string"

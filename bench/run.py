@@ -115,8 +115,12 @@ def bench_bytes(memory: Memory, count: int) -> dict[str, float]:
     return {"bytes_per_pref": total / count, "bytes_per_pref_vector_part": vector_only}
 
 
-def bench_recall(quick: bool) -> dict[str, float]:
-    """Recall latency and PrefEval-dev quality (see bench/recall_*.py)."""
+def bench_recall(quick: bool, data: Path) -> dict[str, float]:
+    """Recall latency and PrefEval-dev quality (see bench/recall_*.py).
+
+    Quality needs the PrefEval-dev JSON files under ``data``; without them it is
+    skipped with a message and only latency is reported.
+    """
     figures: dict[str, float] = {}
     try:
         from recall_latency import run_latency
@@ -130,7 +134,11 @@ def bench_recall(quick: bool) -> dict[str, float]:
         figures[f"recall_cold_ms_p50_{size}"] = lat["recall_cold_ms"]
         figures[f"recall_embed_query_ms_p50_{size}"] = lat["embed_query_ms"]
         figures[f"recall_baseline_ms_p50_{size}"] = lat["baseline_ms"]
-    results = run_quality(users=25 if quick else 60)["results"]
+    if not any(data.glob("*.json")):
+        print(f"PrefEval-dev data not found under {data}: recall quality skipped "
+              "(pass --data DIR)", file=sys.stderr)
+        return figures
+    results = run_quality(data, users=25 if quick else 60)["results"]
     figures["prefeval_dev_recall_at_3"] = results["fused"]["recall@3"]
     figures["prefeval_dev_mrr"] = results["fused"]["mrr"]
     figures["prefeval_dev_recall_at_3_bm25"] = results["bm25"]["recall@3"]
@@ -143,6 +151,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples (~5 minutes)")
     parser.add_argument("--no-recall", action="store_true", help="skip the recall benchmarks")
+    parser.add_argument(
+        "--data", type=Path, default=REPO.parent / "shared" / "data" / "prefeval-dev",
+        help="PrefEval-dev JSON files (default: ../shared/data/prefeval-dev)",
+    )
     args = parser.parse_args()
     writes = 600 if args.quick else 3000
     with tempfile.TemporaryDirectory() as home:
@@ -157,7 +169,7 @@ def main() -> int:
         finally:
             server.release(client)
     if not args.no_recall:
-        figures.update(bench_recall(args.quick))
+        figures.update(bench_recall(args.quick, args.data))
     _print_table(figures)
     print(json.dumps({k: round(v, 4) for k, v in figures.items()}))
     return 0

@@ -35,7 +35,7 @@ ChangeOp = Literal[
     "flagged",
 ]
 
-_CATEGORY_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_CATEGORY_RE = re.compile(r"^[^\W\d_][\w-]{0,31}$")
 
 
 def utcnow() -> datetime:
@@ -48,23 +48,25 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
-def normalise_category(value: str | None) -> str:
-    """Lower-case a category and check its shape.
+def normalise_category(value: str | None, *, field: str = "category") -> str:
+    """Lower-case a category (or history kind) and check its shape.
 
     Args:
-        value: A category such as ``"Food"``; empty or ``None`` means ``"other"``.
+        value: A category such as ``"Food"`` or ``"饮料"``; empty or ``None``
+            means ``"other"``.
+        field: Name of the field, for the error message.
 
     Returns:
-        The category as a lower-case slug.
+        The category as a lower-case slug (letters of any script allowed).
 
     Raises:
-        ValueError: The category is not 1–32 letters, digits, ``-`` or ``_``
+        ValueError: The value is not 1–32 letters, digits, ``-`` or ``_``
             starting with a letter.
     """
-    text = (value or "other").strip().lower().replace(" ", "_")
+    text = (value or "other").strip().casefold().replace(" ", "_")
     if not _CATEGORY_RE.match(text):
         raise ValueError(
-            f"category {value!r} is not a short slug; use 1-32 letters, digits, '-' or '_' "
+            f"{field} {value!r} is not a short slug; use 1-32 letters, digits, '-' or '_' "
             "starting with a letter, e.g. 'material', 'food', 'brand', 'style', 'other'"
         )
     return text
@@ -185,7 +187,7 @@ class HistorySnapshot(BaseModel):
     @field_validator("kind", mode="before")
     @classmethod
     def _kind(cls, value: Any) -> str:
-        return normalise_category(str(value) if value is not None else None)
+        return normalise_category(str(value) if value is not None else None, field="kind")
 
     @field_validator("at")
     @classmethod

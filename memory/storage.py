@@ -77,7 +77,8 @@ def open_client(url: str, name: str) -> redis.Redis:
     """A client for ``url`` (``redis://``, ``rediss://``, ``unix://``) named ``name``.
 
     Raises:
-        StorageUnavailableError: The URL is malformed or the server does not answer.
+        InvalidInputError: The URL is malformed.
+        StorageUnavailableError: The server does not answer.
     """
     try:
         client = redis.Redis.from_url(
@@ -85,7 +86,10 @@ def open_client(url: str, name: str) -> redis.Redis:
             socket_connect_timeout=2.0,
         )
     except ValueError as exc:
-        raise StorageUnavailableError(f"{url!r} is not a Redis URL: {exc}") from exc
+        raise InvalidInputError(
+            f"PENCHANT_REDIS_URL {url!r} is not a Redis URL ({exc}); use redis://, rediss:// "
+            "or unix://"
+        ) from exc
     with storage_errors(f"connect to {url}"):
         client.ping()
     return client
@@ -103,9 +107,10 @@ def storage_errors(action: str) -> Iterator[None]:
     except redis.WatchError:
         raise
     except (redis.RedisError, OSError) as exc:
+        reason = str(exc).rstrip(". ")
         raise StorageUnavailableError(
-            f"Redis unavailable while trying to {action}: {exc}. Check PENCHANT_REDIS_URL, or "
-            "run 'penchant doctor'."
+            f"Redis unavailable while trying to {action}: {reason}. Check PENCHANT_REDIS_URL, "
+            "or run 'penchant doctor'."
         ) from exc
 
 

@@ -15,6 +15,7 @@ contradictions like every other write path.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -85,6 +86,11 @@ def parse_document(text: str, *, user_override: str | None = None) -> ImportDocu
         raw["user_id"] = user_override
     if "user_id" not in raw:
         raise InvalidInputError("import document has no 'user_id'; pass --user ID")
+    if not isinstance(raw.get("preferences"), list):
+        raise InvalidInputError(
+            "import document has no 'preferences' list; expected the shape that "
+            "'penchant export' prints"
+        )
     try:
         document = ImportDocument.model_validate(raw)
     except ValidationError as exc:
@@ -104,19 +110,28 @@ def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     """Write a validated document through the gate; history snapshots are appended.
 
     :func:`parse_document` has already screened the history, so nothing here
-    fails half-way on bad input.
+    fails half-way on bad input. Importing the same document again changes
+    nothing: the preferences' write carries the document's digest as its
+    idempotency key (remembered for ``settings.idempotency_ttl_seconds``), and
+    history snapshots already present are skipped.
 
     Returns:
         The gate's result for the preferences (rejected ones included).
     """
     candidates = [item.model_copy(update={"source": "import"}) for item in document.preferences]
+    digest = hashlib.sha256(document.model_dump_json().encode()).hexdigest()
     result = (
-        memory.gate.write(document.user_id, candidates, created_op="imported")
+        memory.gate.write(
+            document.user_id, candidates, created_op="imported",
+            idempotency_key=f"import-{digest}",
+        )
         if candidates
         else GateResult()
     )
+    seen = {(h.kind, h.summary, h.at) for h in memory.history(document.user_id, 10_000)}
     for snapshot in document.history:
-        memory.record_history(document.user_id, snapshot)
+        if (snapshot.kind, snapshot.summary, snapshot.at) not in seen:
+            memory.record_history(document.user_id, snapshot)
     return result
 
 

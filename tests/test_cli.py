@@ -191,3 +191,40 @@ def test_import_flips_report_only_what_was_stored(cli_env: dict[str, str], memor
     result = json.loads(proc.stdout)
     assert len(result["created"]) == 1 and result["superseded"] == []
     assert [p.content for p in memory.preferences("eve")] == ["flip 19"]
+
+
+def test_importing_the_same_document_twice_changes_nothing(
+    cli_env: dict[str, str], memory: Memory
+) -> None:
+    document = json.dumps({"user_id": "fay", "preferences": [
+        {"polarity": "like", "content": "likes tea", "keywords": ["tea"]}],
+        "history": [{"kind": "search", "summary": "searched tea", "at": "2026-11-01T10:00:00Z"}]})
+    first = json.loads(run_cli(["import", "-", "--json"], cli_env, stdin=document).stdout)
+    again = run_cli(["import", "-", "--json"], cli_env, stdin=document)
+    assert again.returncode == 0 and json.loads(again.stdout) == first
+    (pref,) = memory.preferences("fay")
+    assert pref.mention_count == 1 and len(memory.history("fay")) == 1
+
+
+def test_document_without_preferences_list_exits_2(cli_env: dict[str, str]) -> None:
+    proc = run_cli(["import", "-", "--user", "dave", "--json"], cli_env, stdin='{"bad": 1}')
+    assert proc.returncode == 2 and "preferences" in proc.stderr
+
+
+def test_chinese_category_and_history_kind_are_accepted(
+    cli_env: dict[str, str], memory: Memory
+) -> None:
+    proc = run_cli(["remember", "--user", "gao", "--polarity", "dislike", "--content",
+                    "不喝含糖饮料", "--keywords", "含糖饮料", "--category", "饮料", "--json"],
+                   cli_env)
+    assert proc.returncode == 0, proc.stderr
+    proc = run_cli(["history", "--user", "gao", "--add-kind", "浏览", "--summary", "看了保温杯",
+                    "--json"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert memory.preferences("gao")[0].category == "饮料"
+    assert memory.history("gao")[0].kind == "浏览"
+
+
+def test_malformed_redis_url_is_invalid_input(cli_env: dict[str, str]) -> None:
+    proc = run_cli(["prefs", "--user", "ana", "--json"], {**cli_env, "PENCHANT_REDIS_URL": "http://x"})
+    assert proc.returncode == 2 and "redis://" in proc.stderr

@@ -112,8 +112,8 @@ BAD_FILES = {
     "no_turns": ('{"messages": ["hi"]}', 'no "turns"'),
     "turns_not_a_list": ('{"turns": "I like tea"}', "must be a list"),
     "empty_turns": ('{"turns": []}', "is empty"),
-    "non_string_turn": ('{"turns": ["I like tea", 42]}', "turn 1 is int"),
-    "blank_turn": ('{"turns": ["I like tea", "  "]}', "turn 1 is blank"),
+    "non_string_turn": ('{"turns": ["I like tea", 42]}', "turn 2 is int"),
+    "blank_turn": ('{"turns": ["I like tea", "  "]}', "turn 2 is blank"),
     "top_level_list": ('["I like tea"]', 'no "turns"'),
 }
 
