@@ -429,6 +429,13 @@ EN_RULES: tuple[_Rule, ...] = (
         "dislikes {obj}",
         third_person=True,
     ),
+    _en(  # a diet the user keeps: "I'm vegetarian", "I am a strict vegan"
+        r"\b(?:an?\s+)?(?:(?:strict|strictly|fully|mostly)\s+)?"
+        r"(?=(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian)\b)",
+        "like",
+        "is {obj}",
+        copula="required",
+    ),
     _en(rf"\b{_FAN}\s+of\b", "like", "likes {obj}", copula="ok"),
     _en(r"\binto\b", "like", "likes {obj}", copula="required"),
     _en(

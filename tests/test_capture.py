@@ -513,3 +513,21 @@ def test_allergy_refers_to_the_object_named_before(text: str, expected: list) ->
 )
 def test_allergy_with_nothing_named_before_is_nothing(text: str) -> None:
     assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [("I'm vegetarian.", "vegetarian"), ("I am a strict vegan.", "vegan"),
+     ("I'm vegetarian and I love Italian food.", "vegetarian")],
+)
+def test_a_diet_the_user_keeps_is_a_like(text: str, keyword: str) -> None:
+    found = [c for c in extract_preferences(text) if keyword in c.keywords]
+    assert [c.polarity for c in found] == ["like"]
+
+
+@pytest.mark.parametrize(
+    "text", ["My wife is vegetarian.", "Are you vegetarian?", "I'm not vegetarian.",
+             "I used to be vegetarian."],
+)
+def test_a_diet_not_kept_by_the_user_is_not_captured(text: str) -> None:
+    assert not any("vegetarian" in c.keywords for c in extract_preferences(text))
