@@ -419,3 +419,33 @@ def test_snapshot_help(memory: Memory, snap_compare: Any) -> None:
         await say(pilot, "/help")
 
     assert snap_compare(make_app(memory), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_checkup_flags_appear_in_the_panel_and_nothing_is_deleted(memory: Memory) -> None:
+    from penchant.memory.checkup import run_checkup
+    from penchant.tui.widgets import FlagList
+
+    memory.remember(USER, [
+        PreferenceCandidate(content="likes leather jackets", polarity="like",
+                            keywords=["leather", "jacket"], category="style"),
+        PreferenceCandidate(content="avoids animal products", polarity="dislike",
+                            keywords=["animal product"], category="other"),
+    ])
+    assert run_checkup(memory, USER).flags
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        flags = app.query_one(FlagList)
+        assert flags.display
+        shown = str(flags.render())
+        assert "leather" in shown and "animal" in shown
+    assert len(memory.preferences(USER)) == 2
+
+
+async def test_flag_section_is_hidden_without_flags(memory: Memory) -> None:
+    from penchant.tui.widgets import FlagList
+
+    app = make_app(memory)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.query_one(FlagList).display

@@ -43,6 +43,7 @@ from textual.worker import Worker, WorkerState
 
 from penchant.memory import Memory, Settings
 from penchant.memory.errors import InvalidInputError
+from penchant.memory.flags import Flag
 from penchant.memory.keys import UserKeys
 from penchant.memory.records import ChangeEvent, HistorySnapshot, Preference
 
@@ -192,6 +193,7 @@ class PanelData:
     user_id: str
     preferences: list[Preference]
     history: list[HistorySnapshot]
+    flags: list[Flag] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -427,7 +429,10 @@ class ChatApp(App[int]):
     def refresh_panel(self, user_id: str) -> PanelData:
         """Read a user's preferences and recent history for the panel."""
         return PanelData(
-            user_id, self.memory.preferences(user_id), self.memory.history(user_id, PANEL_HISTORY)
+            user_id,
+            self.memory.preferences(user_id),
+            self.memory.history(user_id, PANEL_HISTORY),
+            self.memory.flags(user_id),
         )
 
     @work(exclusive=True, group="health", name="health", exit_on_error=False)
@@ -559,7 +564,7 @@ class ChatApp(App[int]):
     def _panel_done(self, data: PanelData) -> None:
         self._set_redis_ok(True)
         if data.user_id == self.user_id:
-            self.query_one(MemoryPanel).show_memory(data.preferences, data.history)
+            self.query_one(MemoryPanel).show_memory(data.preferences, data.history, data.flags)
 
     async def _command_done(self, outcome: CommandOutcome) -> None:
         self._set_redis_ok(True)

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
+from penchant.memory.flags import Flag
 from penchant.memory.records import HistorySnapshot, Preference
 
 Role = Literal["user", "assistant", "note", "error"]
@@ -149,6 +150,24 @@ class HistoryList(Widget):
         )
 
 
+class FlagList(Widget):
+    """Check-up findings awaiting the user's confirmation (contradictions, duplicates).
+
+    Attributes:
+        flags: The user's open flags; the section is hidden when there are none.
+    """
+
+    flags: reactive[tuple[Flag, ...]] = reactive((), layout=True)
+
+    def render(self) -> RenderResult:
+        return Text("\n").join(
+            Text.assemble(
+                (f"? {f.kind:<13}", "bold yellow"), " ", " / ".join(f.contents)
+            )
+            for f in self.flags
+        )
+
+
 class MemoryPanel(VerticalScroll):
     """The side panel: preferences, the last turn's changes, recent history."""
 
@@ -161,15 +180,30 @@ class MemoryPanel(VerticalScroll):
         yield ChangeList(id="changes")
         yield Static("Recent history", classes="panel-title")
         yield HistoryList(id="history")
+        yield Static("Flagged for confirmation", classes="panel-title", id="flags-title")
+        yield FlagList(id="flags")
+
+    def on_mount(self) -> None:
+        self.show_flags(())
 
     def show_memory(
-        self, preferences: Sequence[Preference], history: Sequence[HistorySnapshot]
+        self,
+        preferences: Sequence[Preference],
+        history: Sequence[HistorySnapshot],
+        flags: Sequence[Flag] = (),
     ) -> None:
-        """Show freshly read preferences and history."""
+        """Show freshly read preferences, history and check-up flags."""
         prefs = self.query_one(PreferenceList)
         prefs.unavailable = False
         prefs.preferences = tuple(preferences)
         self.query_one(HistoryList).snapshots = tuple(history)
+        self.show_flags(flags)
+
+    def show_flags(self, flags: Sequence[Flag]) -> None:
+        """List check-up flags (``penchant checkup``); hide the section when there are none."""
+        self.query_one(FlagList).flags = tuple(flags)
+        for widget in (self.query_one("#flags-title"), self.query_one(FlagList)):
+            widget.display = bool(flags)
 
     def show_unavailable(self) -> None:
         """Mark the preferences as unreadable (memory is degraded)."""
@@ -184,6 +218,7 @@ class MemoryPanel(VerticalScroll):
         self.query_one(PreferenceList).preferences = ()
         self.query_one(ChangeList).changes = ()
         self.query_one(HistoryList).snapshots = ()
+        self.show_flags(())
 
 
 class StatusItem(Static):
