@@ -41,7 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .normalize import singular, to_simplified
+from .normalize import CJK_CHARS, HAN_CHARS, singular, to_simplified
 
 logger = logging.getLogger(__name__)
 
@@ -50,14 +50,9 @@ K1 = 1.2
 B = 0.75
 """BM25 document-length normalisation (Robertson & Zaragoza 2009)."""
 
-_CJK = (
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han (extension A, unified, compatibility)
-    "\uac00-\ud7af"  # Hangul syllables
-)
-_TOKEN_RE = re.compile(rf"[{_CJK}]+|[a-z0-9]+")
-_CJK_RE = re.compile(rf"[{_CJK}]")
-_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|[a-z0-9]+")
+_CJK_RE = re.compile(rf"[{CJK_CHARS}]")
+_HAN_RE = re.compile(f"[{HAN_CHARS}]")
 
 ENGLISH_STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before

@@ -16,7 +16,11 @@ from functools import lru_cache
 
 _WORD_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _SPACE_RE = re.compile(r"\s+")
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
+HAN_CHARS = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""Regex character-class body of Han ideographs (extension A, unified, compatibility)."""
+CJK_CHARS = r"\u3040-\u30ff" + HAN_CHARS + r"\uac00-\ud7af"
+"""Regex character-class body of CJK text: kana, Han ideographs and Hangul syllables."""
+_CJK_RE = re.compile(f"[{CJK_CHARS}]")
 _INVISIBLE = dict.fromkeys(
     cp for cp in (0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD)
 )
@@ -148,6 +152,8 @@ def word_tokens(text: str) -> list[str]:
 
 
 __all__ = [
+    "CJK_CHARS",
+    "HAN_CHARS",
     "clean_text",
     "has_cjk",
     "normalise_keyword",

