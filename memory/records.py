@@ -83,6 +83,13 @@ class PreferenceCandidate(BaseModel):
         category: Kind of object (``material``, ``food``, ``brand`` …).
         confidence: Belief in the preference, 0–1.
         source: Which write path produced it.
+        slot: A single-valued slot the preference fills (``"favourite author"``,
+            ``"current phone"``): a newer value in the same slot supersedes the
+            older one whatever its object (DESIGN.md §6.3). ``None``: the gate
+            derives it from content ("my favourite X is Y"), else there is none.
+        protected: An allergy or intolerance, a hard constraint that a like of a
+            broader or overlapping object never supersedes. ``None``: the gate
+            derives it from content (``allergic to``, ``intolerant``, ``过敏``).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -93,6 +100,8 @@ class PreferenceCandidate(BaseModel):
     category: str = "other"
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     source: Source = "tool"
+    slot: str | None = None
+    protected: bool | None = None
 
     @field_validator("category", mode="before")
     @classmethod
@@ -108,6 +117,9 @@ class Preference(BaseModel):
         embedding_dim: Length of ``embedding`` (e.g. 384), 0 when absent.
         embedding: ``float32[embedding_dim]`` as raw bytes; never serialised
             into JSON outputs (see :meth:`public_dict`).
+        slot: The normalised single-valued slot it fills (``"favorite author"``), if any.
+        protected: An allergy or intolerance: injected as a hard constraint and never
+            superseded by a like, only by an explicit retraction ("no longer allergic to X").
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -121,6 +133,8 @@ class Preference(BaseModel):
     confidence: float = Field(default=0.7, ge=0.0, le=1.0)
     mention_count: int = Field(default=1, ge=1)
     source: Source = "tool"
+    slot: str | None = None
+    protected: bool = False
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     last_seen_at: datetime = Field(default_factory=utcnow)
