@@ -13,6 +13,7 @@ set arithmetic on keywords (microseconds) on every turn's hot path.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,8 +21,9 @@ import numpy as np
 from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError
 from .keys import UserKeys
-from .matching import forget_matches
+from .matching import forget_matches, slot_key
 from .normalize import clean_text, normalise_keywords
+from .objects import derive_objects
 from .observations import (
     Observation,
     ObservationCandidate,
@@ -31,6 +33,7 @@ from .observations import (
     plan_cascade,
     plan_observations,
 )
+from .protection import is_protected, is_retraction
 from .records import (
     MAX_SUMMARY_CHARS,
     ChangeEvent,
@@ -143,7 +146,7 @@ class PersistenceGate:
                 rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
                 continue
             cleaned = candidate.model_copy(update={"content": content})
-            prepared.append(PreparedCandidate(cleaned, normalise_keywords(candidate.keywords)))
+            prepared.append(_objects_of(cleaned))
         return prepared, rejections
 
     def _embed(self, prepared: list[PreparedCandidate]) -> None:
@@ -309,6 +312,39 @@ class PersistenceGate:
             raise InvalidInputError(f"history snapshot refused: {reason}")
         check_payload(snapshot.payload)
         self.storage.add_history(keys, snapshot.model_copy(update={"summary": summary}))
+
+
+_SLOT_HINT_RE = re.compile(
+    r"\b(?:favou?rite|fave|fav|current|go-to)\b|最喜欢的|最爱的|现在的|目前的", re.IGNORECASE
+)
+"""Cheap test for a sentence that may fill a single-valued slot; only those are parsed."""
+
+
+def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
+    """Normalised objects of a screened candidate, derived from content where missing.
+
+    Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
+    the extractor capture uses) when it has none; the slot likewise; ``protected`` and
+    ``retraction`` from :mod:`.protection` unless the candidate says.
+    """
+    keywords = normalise_keywords(candidate.keywords)
+    slot = candidate.slot
+    if not keywords or (slot is None and _SLOT_HINT_RE.search(candidate.content)):
+        derived = derive_objects(candidate.content, candidate.polarity)
+        keywords = keywords or derived.keywords
+        slot = slot if slot is not None else derived.slot
+    protected = (
+        candidate.protected
+        if candidate.protected is not None
+        else is_protected(candidate.content, candidate.polarity)
+    )
+    return PreparedCandidate(
+        candidate,
+        keywords,
+        slot=slot_key(slot),
+        protected=protected and candidate.polarity == "dislike",
+        retraction=candidate.polarity == "like" and is_retraction(candidate.content),
+    )
 
 
 def _printable(text: str) -> str:

@@ -15,7 +15,8 @@ Three questions, each answered on normalised keywords (see :mod:`.normalize`):
   boundaries, so ``tea`` never matches ``steak``.
 
 A keyword *covers* another when they are the same word for word — equal after
-normalisation, British/American spelling variants (``colour``/``color``,
+normalisation, hyphen or space between the same words (``ice-cream``/``ice cream``),
+British/American spelling variants (``colour``/``color``,
 ``organise``/``organize``, ``centre``/``center``: :func:`spelling_key`), or a
 typo that swaps two adjacent letters in a long word (``accessories`` /
 ``accesories`` is not one, ``recieve``/``receive`` is; rapidfuzz's OSA
@@ -96,11 +97,18 @@ _FORGET_FILLER = frozenset(
 
 
 def keywords_equal(a: str, b: str) -> bool:
-    """Same keyword, word by word, up to spelling variants and typos (both normalised)."""
+    """Same keyword, word by word, up to spelling variants and typos (both normalised).
+
+    A hyphen and a space join words alike (``ice-cream`` / ``ice cream``,
+    ``t-shirt`` / ``t shirt``); the word count still has to agree, so
+    ``plastic-free`` never equals ``plastic``.
+    """
     if a == b:
         return True
-    a_words, b_words = a.split(" "), b.split(" ")
-    if len(a_words) != len(b_words) or has_cjk(a) or has_cjk(b):
+    if has_cjk(a) or has_cjk(b):
+        return False
+    a_words, b_words = a.replace("-", " ").split(" "), b.replace("-", " ").split(" ")
+    if len(a_words) != len(b_words):
         return False
     return all(_same_word(x, y) for x, y in zip(a_words, b_words, strict=True))
 
@@ -122,6 +130,16 @@ def keyword_covers(general: str, specific: str) -> bool:
     return n < len(specific_words) and keywords_equal(
         " ".join(specific_words[-n:]), general
     )
+
+
+def slot_key(slot: str | None) -> str | None:
+    """Canonical name of a single-valued slot: ``Favourite Author`` → ``favorite author``.
+
+    Returns:
+        The normalised slot (each word a spelling key), or ``None`` when empty.
+    """
+    words = normalise_keyword(slot or "").replace("-", " ").split()
+    return " ".join(spelling_key(w) for w in words) or None
 
 
 def categories_compatible(a: str, b: str) -> bool:
@@ -225,6 +243,7 @@ __all__ = [
     "keyword_covers",
     "keywords_equal",
     "same_object",
+    "slot_key",
     "spelling_key",
     "supersedes",
 ]

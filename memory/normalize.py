@@ -76,7 +76,9 @@ _IRREGULAR = {
     "feet": "foot", "teeth": "tooth", "geese": "goose", "knives": "knife", "wives": "wife",
     "lives": "life", "leaves": "leaf", "shelves": "shelf", "halves": "half", "loaves": "loaf",
     "wolves": "wolf", "potatoes": "potato", "tomatoes": "tomato", "heroes": "hero",
-    "echoes": "echo", "mangoes": "mango",
+    "echoes": "echo", "mangoes": "mango", "scarves": "scarf", "dwarves": "dwarf",
+    "hooves": "hoof", "wharves": "wharf", "thieves": "thief", "calves": "calf", "elves": "elf",
+    "selves": "self",
 }  # fmt: skip
 _IE_WORDS = frozenset(
     """movie cookie pie tie lie die zombie hoodie smoothie brownie selfie veggie calorie rookie

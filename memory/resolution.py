@@ -42,6 +42,11 @@ class PreparedCandidate:
         embedding: ``float32[dim]`` bytes computed before the transaction, if any.
         embedding_model: Name of the model that produced ``embedding``.
         embedding_dim: Its length.
+        slot: Normalised single-valued slot (:func:`~.matching.slot_key`), if any.
+        protected: An allergy or intolerance (:func:`~.protection.is_protected`).
+        retraction: Explicitly takes back an allergy or intolerance
+            (:func:`~.protection.is_retraction`): the only like that may supersede
+            a protected dislike.
     """
 
     candidate: PreferenceCandidate
@@ -49,6 +54,9 @@ class PreparedCandidate:
     embedding: bytes | None = None
     embedding_model: str | None = None
     embedding_dim: int = 0
+    slot: str | None = None
+    protected: bool = False
+    retraction: bool = False
 
 
 @dataclass
@@ -76,7 +84,7 @@ class ActiveSet:
 
     The gate only compares a candidate with preferences that share a keyword
     head (the last word of a Latin keyword, the last character of a Chinese
-    one, or a spelling variant of it) or the same content, so a write costs
+    one, or a spelling variant of it), the same content or the same slot, so a write costs
     the same with 10 or 10,000 stored preferences. Instances are cached by
     the storage layer per revision and never modified in place once shared:
     :meth:`clone` copies the indexes shallowly and buckets are replaced, not
@@ -87,6 +95,7 @@ class ActiveSet:
         self.prefs: dict[str, Preference] = {}
         self._by_head: dict[str, frozenset[str]] = {}
         self._by_content: dict[str, frozenset[str]] = {}
+        self._by_slot: dict[str, frozenset[str]] = {}
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -102,6 +111,7 @@ class ActiveSet:
         other.prefs = dict(self.prefs)
         other._by_head = dict(self._by_head)
         other._by_content = dict(self._by_content)
+        other._by_slot = dict(self._by_slot)
         return other
 
     def add(self, pref: Preference) -> None:
@@ -113,6 +123,8 @@ class ActiveSet:
             self._by_head[head] = self._by_head.get(head, frozenset()) | {pref.id}
         key = content_key(pref.content)
         self._by_content[key] = self._by_content.get(key, frozenset()) | {pref.id}
+        if pref.slot:
+            self._by_slot[pref.slot] = self._by_slot.get(pref.slot, frozenset()) | {pref.id}
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
@@ -123,10 +135,17 @@ class ActiveSet:
             self._by_head[head] = self._by_head.get(head, frozenset()) - {pref_id}
         key = content_key(pref.content)
         self._by_content[key] = self._by_content.get(key, frozenset()) - {pref_id}
+        if pref.slot:
+            self._by_slot[pref.slot] = self._by_slot.get(pref.slot, frozenset()) - {pref_id}
 
-    def related(self, keywords: list[str], content: str) -> list[Preference]:
-        """Preferences that could be the same object as (or covered by) these keywords."""
+    def related(
+        self, keywords: list[str], content: str, slot: str | None = None
+    ) -> list[Preference]:
+        """Preferences that could be the same object as (or covered by) these keywords,
+        or that fill the same slot."""
         ids: set[str] = set(self._by_content.get(content_key(content), ()))
+        if slot:
+            ids |= self._by_slot.get(slot, frozenset())
         for keyword in keywords:
             for head in _heads_like(_head(keyword), self._by_head):
                 ids |= self._by_head[head]
@@ -136,7 +155,7 @@ class ActiveSet:
 def _head(keyword: str) -> str:
     if has_cjk(keyword):
         return keyword[-1:]
-    return spelling_key(keyword.rsplit(" ", 1)[-1])
+    return spelling_key(keyword.replace("-", " ").rsplit(" ", 1)[-1])
 
 
 def _heads_like(head: str, index: dict[str, frozenset[str]]) -> list[str]:
@@ -167,12 +186,21 @@ def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
 
 
 def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
+    """Opposite polarity about the same or a narrower object; a protected dislike
+    gives way only to an explicit retraction (DESIGN.md §6.3)."""
     cand = prepared.candidate
+    if pref.protected and not prepared.retraction:
+        return False
     return (
         pref.polarity != cand.polarity
         and categories_compatible(pref.category, cand.category)
         and supersedes(prepared.keywords, pref.keywords)
     )
+
+
+def _fills_same_slot(pref: Preference, prepared: PreparedCandidate) -> bool:
+    """An older value of the single-valued slot this candidate fills (any object)."""
+    return bool(prepared.slot) and pref.slot == prepared.slot and not pref.protected
 
 
 def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Preference:
@@ -185,6 +213,8 @@ def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Pref
             "category": pref.category if cand.category == "other" else cand.category,
             "confidence": min(1.0, max(pref.confidence, cand.confidence) + MERGE_CONFIDENCE_STEP),
             "mention_count": pref.mention_count + 1,
+            "slot": prepared.slot or pref.slot,
+            "protected": pref.protected or prepared.protected,
             "updated_at": now,
             "last_seen_at": now,
         }
@@ -208,6 +238,8 @@ def _create(user_id: str, prepared: PreparedCandidate, now: datetime) -> Prefere
         keywords=prepared.keywords,
         confidence=cand.confidence,
         source=cand.source,
+        slot=prepared.slot,
+        protected=prepared.protected,
         created_at=now,
         updated_at=now,
         last_seen_at=now,
@@ -251,7 +283,7 @@ def plan_write(
     plan = WritePlan(after=state)
     for prepared in candidates:
         source = prepared.candidate.source
-        related = state.related(prepared.keywords, prepared.candidate.content)
+        related = state.related(prepared.keywords, prepared.candidate.content, prepared.slot)
         target = next((p for p in related if _is_same(p, prepared)), None)
         if target is not None:
             winner = _merge(target, prepared, now)
@@ -264,8 +296,16 @@ def plan_write(
             )
         state.add(winner)
         plan.upserts[winner.id] = winner
-        for old in [p for p in related if p.id != winner.id and _contradicts(p, prepared)]:
-            _record_supersede(plan, old, winner.id, source, now)
+        for old in related:
+            if old.id == winner.id:
+                continue
+            if _contradicts(old, prepared):
+                reason = _contradiction_reason(old, winner.id)
+            elif _fills_same_slot(old, prepared):
+                reason = f"slot {prepared.slot!r} filled by newer {winner.id}"
+            else:
+                continue
+            _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
     return plan
 
@@ -288,8 +328,15 @@ def _record_merge(
     )
 
 
+def _contradiction_reason(old: Preference, winner_id: str) -> str:
+    if old.protected:
+        return f"retracted by {winner_id}"
+    newer = "dislike" if old.polarity == "like" else "like"
+    return f"contradicted by newer {newer} {winner_id}"
+
+
 def _record_supersede(
-    plan: WritePlan, old: Preference, winner_id: str, source: str, now: datetime
+    plan: WritePlan, old: Preference, winner_id: str, source: str, now: datetime, reason: str
 ) -> None:
     if any(p.id == old.id for p in plan.created):
         _drop_unwritten(plan, old.id)  # created earlier in this same call: it never existed
@@ -304,8 +351,7 @@ def _record_supersede(
             op="superseded",
             before=old.public_dict(),
             replaced_by=winner_id,
-            reason=f"contradicted by newer {('dislike' if old.polarity == 'like' else 'like')} "
-            f"{winner_id}",
+            reason=reason,
             source=source,
             at=now,
         )

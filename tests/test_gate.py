@@ -101,9 +101,17 @@ def test_exact_repeat_with_same_content_merges_even_without_keywords(memory: Mem
     assert pref.mention_count == 2
 
 
-def test_no_keywords_means_no_contradiction(memory: Memory) -> None:
+def test_keywords_derived_from_content_resolve_a_flip(memory: Memory) -> None:
     memory.remember("u", like("likes plastic"))
-    memory.remember("u", dislike("dislikes plastic"))
+    result = memory.remember("u", dislike("dislikes plastic"))
+    (pref,) = memory.preferences("u")
+    assert (pref.polarity, pref.keywords) == ("dislike", ["plastic"])
+    assert [s.preference.content for s in result.superseded] == ["likes plastic"]
+
+
+def test_content_with_nothing_specific_means_no_contradiction(memory: Memory) -> None:
+    memory.remember("u", like("likes it"))
+    memory.remember("u", dislike("dislikes that"))
     assert len(memory.preferences("u")) == 2
 
 

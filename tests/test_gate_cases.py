@@ -1,4 +1,7 @@
-"""Every case of ``shared/cases/gate.jsonl``, through the library and through the CLI."""
+"""Every case of ``shared/cases/gate.jsonl`` and the object kinds of ``gate-k2.jsonl``
+(issue 9: keywords derived from content, hyphen variants, protected allergies), through the
+library and through the CLI. The poison kinds of ``gate-k2.jsonl`` belong to the screening
+issue and join the suite with it."""
 
 from __future__ import annotations
 
@@ -12,7 +15,9 @@ from penchant.memory import Memory, PreferenceCandidate
 from conftest import load_cases, run_cli
 from expectations import check_expectations
 
-GATE_CASES = load_cases("gate.jsonl")
+GATE_CASES = load_cases("gate.jsonl") + [
+    case for case in load_cases("gate-k2.jsonl") if not case["id"].startswith("k2-poison")
+]
 
 
 def _run_library(memory: Memory, user: str, steps: list[dict[str, Any]]) -> int:

@@ -1,0 +1,113 @@
+"""What a stored preference sentence is about, when the writer did not say.
+
+The gate compares objects, not sentences (DESIGN.md §6.3), so a candidate
+written without keywords (a ``remember`` call, a tool call, an import, a
+reflect proposal) gets them here, from its content, with the same extractor
+that end-of-turn capture uses (:func:`~.capture.extract_preferences`, English
+and Chinese). Preference sentences are often written as labels in the third
+person (``likes velvet curtains``, ``does not want plastic``, ``is allergic to
+shrimp``); those are read as the user's own statement. A sentence no stance
+rule reads (``no plastic please``, ``velvet curtains``) falls back to the
+object phrase itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .capture import extract_preferences
+from .normalize import clean_text, has_cjk, normalise_keyword
+from .records import Polarity
+
+_LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        (r"^(?:the\s+)?user\s+", ""),
+        (r"^(?:does\s*n[o']t|does\s+not)\s+", "I don't "),
+        (r"^(?:is|'s)\s+(?=(?:not\s+|no\s+longer\s+)?(?:allergic|intolerant|into|a\s+fan|fond|"
+         r"keen|vegetarian|vegan|sick|tired|obsessed|crazy|partial)\b)", "I'm "),
+        (r"^(?=(?:(?:not|no\s+longer)\s+)?(?:allergic|intolerant)\b)", "I'm "),
+        (r"^(?:can'?t|cannot)\s+", "I can't "),
+        (r"^(?:never|no\s+longer|always|really|strongly)\s+", r"I \g<0>"),
+    )
+)
+_LABEL_VERBS = {
+    "likes": "like", "loves": "love", "enjoys": "enjoy", "prefers": "prefer", "adores": "adore",
+    "hates": "hate", "dislikes": "dislike", "detests": "detest", "loathes": "loathe",
+    "despises": "despise", "avoids": "avoid", "wants": "want", "eats": "eat", "drinks": "drink",
+    "wears": "wear", "uses": "use", "buys": "buy", "needs": "need", "favours": "favour",
+    "favors": "favor",
+}  # fmt: skip
+_LABEL_VERB_RE = re.compile(rf"^(?:{'|'.join(_LABEL_VERBS)})\b", re.IGNORECASE)
+_NEGATORS = re.compile(
+    r"^(?:(?:is|am|'m)\s+)?(?:no\s+longer|not|no|never|without|avoid(?:s|ing)?|zero|"
+    r"anything\s+but|nothing\s+with)\s+(?:(?:allergic|intolerant)\s+(?:to|of)\s+)?",
+    re.IGNORECASE,
+)
+_ZH_STANCE_RE = re.compile(r"喜欢|爱|讨厌|厌恶|反感|不要|不想|不吃|不喝|不用|不穿|不买|过敏|受不了|戒|偏好")
+
+
+@dataclass(frozen=True)
+class DerivedObjects:
+    """Objects read from a preference sentence.
+
+    Attributes:
+        keywords: Normalised keywords (``["velvet", "curtain"]``); empty when
+            nothing specific was found (then the gate takes no action on it).
+        slot: The single-valued slot the sentence fills, if capture read one.
+    """
+
+    keywords: list[str]
+    slot: str | None = None
+
+
+def _first_person(content: str) -> str:
+    """``likes velvet curtains`` → ``I like velvet curtains``; other text unchanged."""
+    text = content
+    for pattern, replacement in _LABELS:
+        text = pattern.sub(replacement, text, count=1)
+    return _LABEL_VERB_RE.sub(lambda m: "I " + _LABEL_VERBS[m.group(0).lower()], text, count=1)
+
+
+def _restated(content: str, polarity: Polarity) -> str:
+    """The sentence restated as a first-person stance, for a label no rule reads."""
+    if has_cjk(content):
+        if _ZH_STANCE_RE.search(content):
+            return ""  # a stance the rules read but whose object is unusable (``不喜欢这个``)
+        return f"我喜欢{content}。" if polarity == "like" else f"我不要{content}。"
+    rest = _NEGATORS.sub("", _LABEL_VERB_RE.sub("", content)).strip()
+    return f"I like {rest}." if polarity == "like" else f"I don't want {rest}."
+
+
+def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
+    """Keywords (and slot) of a preference sentence that came without keywords.
+
+    Tried in order, first that yields keywords wins: the sentence as a
+    first-person statement (third-person labels rewritten, ``likes X`` → ``I
+    like X``); the sentence with leading negators stripped, restated in the
+    candidate's polarity (``no plastic please`` → ``I don't want plastic
+    please.``, ``皮鞋`` → ``我喜欢皮鞋。``). Pronouns without an antecedent
+    (``likes it``) give nothing.
+
+    Args:
+        content: The preference sentence, e.g. ``"does not want velvet curtains"``
+            or ``"不要皮鞋"``.
+        polarity: The candidate's polarity (only used to restate a bare label).
+
+    Returns:
+        The objects; ``keywords`` is empty when nothing specific remains.
+    """
+    text = clean_text(content)
+    if not text:
+        return DerivedObjects([])
+    for attempt in (_first_person(text), _restated(text, polarity)):
+        found = extract_preferences(attempt)
+        keywords = [normalise_keyword(k) for c in found for k in c.keywords]
+        if any(keywords):
+            slot = next((c.slot for c in found if getattr(c, "slot", None)), None)
+            return DerivedObjects(list(dict.fromkeys(k for k in keywords if k)), slot)
+    return DerivedObjects([])
+
+
+__all__ = ["DerivedObjects", "derive_objects"]
