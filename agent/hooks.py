@@ -158,7 +158,7 @@ class MemoryHooks:
         relevant_ids = {p.id for p in relevant}
         others = [p for p in self.memory.preferences(user_id) if p.id not in relevant_ids]
         blocks = [
-            render_preferences(relevant, _most_recent(others, self.max_other_preferences)),
+            render_preferences(relevant, _shown_others(others, self.max_other_preferences)),
             render_history(self.memory.history(user_id, limit=self.history_limit)),
             render_recall(recalled),
             render_reflection(self.relevant_observations(user_id, relevant_ids)),
@@ -289,6 +289,13 @@ def _log_failure(step: str, exc: Exception) -> str:
     else:
         logger.exception("%s failed unexpectedly", step, exc_info=exc)
     return f"{step} failed: {exc}"
+
+
+def _shown_others(prefs: Sequence[Preference], limit: int) -> list[Preference]:
+    """Every protected preference (a hard constraint is never cut), then the most recent rest."""
+    return [p for p in prefs if p.protected] + _most_recent(
+        [p for p in prefs if not p.protected], limit
+    )
 
 
 def _most_recent(prefs: Sequence[Preference], limit: int) -> list[Preference]:

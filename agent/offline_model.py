@@ -172,12 +172,12 @@ def _list_known(prefs: ParsedPreferences, s: dict[str, str]) -> str:
 
 
 def _recommend(text: str, prefs: ParsedPreferences, s: dict[str, str], zh: bool) -> str:
-    if not (prefs.constraints or prefs.leanings):
+    if not (prefs.avoid() or prefs.leanings):
         return s["recommend_none"]
     match = _TOPIC_RE.search(text)
     topic = match.group("topic").strip() if match else ("这个" if zh else "this")
     lines = [s["recommend_intro"].format(topic=topic)]
-    lines += [s["avoid"].format(what=_what(p), content=p.content) for p in prefs.constraints[:3]]
+    lines += [s["avoid"].format(what=_what(p), content=p.content) for p in prefs.avoid()[:3]]
     lines += [s["lean"].format(what=_what(p), content=p.content) for p in prefs.leanings[:3]]
     return "\n".join(lines)
 
@@ -195,8 +195,8 @@ def _statement(text: str, s: dict[str, str]) -> str:
 
 
 def _fallback(prefs: ParsedPreferences, s: dict[str, str]) -> str:
-    if prefs.constraints:
-        items = "; ".join(_what(p) for p in prefs.constraints[:3])
+    if prefs.avoid():
+        items = "; ".join(_what(p) for p in prefs.avoid()[:3])
         return s["fallback"] + "\n" + s["constraints_note"].format(items=items)
     return s["fallback"]
 

@@ -69,7 +69,7 @@ class TinyModel(BaseChatModel):
     def _answer(messages: list[BaseMessage]) -> str:
         system = "\n".join(message_text(m) for m in messages if isinstance(m, SystemMessage))
         prefs = parse_preferences(system)
-        avoid = ", ".join(p.content for p in prefs.constraints) or "nothing"
+        avoid = ", ".join(p.content for p in prefs.avoid()) or "nothing"
         favour = ", ".join(p.content for p in prefs.leanings) or "nothing"
         return f"Avoiding: {avoid}. Favouring: {favour}."
 

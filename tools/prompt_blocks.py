@@ -5,6 +5,8 @@ One concept: how stored memory is written into a prompt. The tags and the
 this module writes the lines inside them and reads them back (the offline model
 answers from them). Shape of ``<user_preferences>``::
 
+    Hard constraints (allergies and intolerances; never suggest anything that contains …):
+    - dislike (food): allergic to tree nuts | keywords: tree nut
     Constraints (dislikes relevant to this request; avoid these):
     - dislike (material): I don't like plastic | keywords: plastic
     Leanings (likes relevant to this request; favour these):
@@ -12,7 +14,8 @@ answers from them). Shape of ``<user_preferences>``::
     Also known about the user:
     - like (food): I like spicy food | keywords: spicy food
 
-A section without lines is left out.
+A section without lines is left out. Protected preferences (allergies and
+intolerances) are always in the first section, relevant to the request or not.
 """
 
 from __future__ import annotations
@@ -34,13 +37,18 @@ HISTORY_TAG = "user_recent_history"
 RECALLED_TAG = "recalled_memories"
 REFLECTION_TAG = "reflection"
 
+HARD_CONSTRAINTS_HEADER = (
+    "Hard constraints (allergies and intolerances; never suggest anything that contains these, "
+    "whatever the request):"
+)
 CONSTRAINTS_HEADER = "Constraints (dislikes relevant to this request; avoid these):"
 LEANINGS_HEADER = "Leanings (likes relevant to this request; favour these):"
 OTHERS_HEADER = "Also known about the user:"
 
-Section = Literal["constraints", "leanings", "others"]
+Section = Literal["hard_constraints", "constraints", "leanings", "others"]
 
 _HEADERS: dict[str, Section] = {
+    HARD_CONSTRAINTS_HEADER: "hard_constraints",
     CONSTRAINTS_HEADER: "constraints",
     LEANINGS_HEADER: "leanings",
     OTHERS_HEADER: "others",
@@ -73,19 +81,23 @@ def preference_line(pref: Preference, *, extra: str = "") -> str:
 
 
 def render_preferences(relevant: Sequence[Preference], others: Sequence[Preference]) -> str:
-    """The ``<user_preferences>`` block: relevant dislikes first, as constraints.
+    """The ``<user_preferences>`` block: hard constraints, then relevant dislikes.
 
     Args:
         relevant: Preferences recalled for this request, best first.
         others: The rest of the user's preferences worth showing.
 
     Returns:
-        The wrapped block, or ``""`` when the user has no preferences.
+        The wrapped block, or ``""`` when the user has no preferences. Protected
+        preferences (allergies, intolerances) of either list come first, under
+        :data:`HARD_CONSTRAINTS_HEADER`.
     """
+    protected = [p for p in [*relevant, *others] if p.protected]
     sections = [
-        (CONSTRAINTS_HEADER, [p for p in relevant if p.polarity == "dislike"]),
+        (HARD_CONSTRAINTS_HEADER, protected),
+        (CONSTRAINTS_HEADER, [p for p in relevant if p.polarity == "dislike" and not p.protected]),
         (LEANINGS_HEADER, [p for p in relevant if p.polarity == "like"]),
-        (OTHERS_HEADER, list(others)),
+        (OTHERS_HEADER, [p for p in others if not p.protected]),
     ]
     lines: list[str] = []
     for header, prefs in sections:
@@ -147,13 +159,18 @@ class PreferenceLine:
 class ParsedPreferences:
     """The ``<user_preferences>`` block of a prompt, by section."""
 
+    hard_constraints: list[PreferenceLine] = field(default_factory=list)
     constraints: list[PreferenceLine] = field(default_factory=list)
     leanings: list[PreferenceLine] = field(default_factory=list)
     others: list[PreferenceLine] = field(default_factory=list)
 
     def all(self) -> list[PreferenceLine]:
-        """Every preference, constraints first."""
-        return [*self.constraints, *self.leanings, *self.others]
+        """Every preference, hard constraints first."""
+        return [*self.hard_constraints, *self.constraints, *self.leanings, *self.others]
+
+    def avoid(self) -> list[PreferenceLine]:
+        """What an answer must avoid: hard constraints, then relevant dislikes."""
+        return [*self.hard_constraints, *self.constraints]
 
 
 def block_bodies(text: str, tag: str) -> list[str]:
@@ -197,6 +214,7 @@ def parse_preferences(text: str) -> ParsedPreferences:
 
 __all__ = [
     "CONSTRAINTS_HEADER",
+    "HARD_CONSTRAINTS_HEADER",
     "HISTORY_TAG",
     "LEANINGS_HEADER",
     "OTHERS_HEADER",
