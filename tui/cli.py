@@ -102,7 +102,9 @@ def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
             return f"no preferences stored for {args.user!r}"
         lines = [
             f"{p.polarity:8} {p.content}  [{', '.join(p.keywords)}] ({p.category}, "
-            f"x{p.mention_count}, id {p.id[:8]})"
+            + (f"slot {p.slot}, " if p.slot else "")
+            + ("protected, " if p.protected else "")
+            + f"x{p.mention_count}, id {p.id[:8]})"
             for p in prefs
         ]
         if flags:

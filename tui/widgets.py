@@ -346,7 +346,11 @@ def preferences_text(preferences: Sequence[Preference], unavailable: bool = Fals
             text.append("  none\n", style="dim")
         for pref in chosen:
             text.append(f" {mark} ", style=POLARITY_STYLES[polarity])
+            if pref.protected:
+                text.append("[allergy] ", style="bold red")
             text.append(pref.content)
+            if pref.slot:
+                text.append(f" ({pref.slot})", style="italic")
             if pref.mention_count > 1:
                 text.append(f" ×{pref.mention_count}", style="dim")
             text.append("\n")
