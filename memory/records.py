@@ -12,7 +12,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCHEMA_VERSION = 1
 """Layout version of every record written by this release (``penchant:meta``)."""
@@ -142,6 +142,17 @@ class Preference(BaseModel):
     embedding_dim: int = 0
     embedding: bytes | None = Field(default=None, exclude=True, repr=False)
     schema_version: int = SCHEMA_VERSION
+
+    @model_validator(mode="before")
+    @classmethod
+    def _protected_of_older_records(cls, data: Any) -> Any:
+        """Records stored before ``protected`` existed: an allergy is still protected."""
+        if isinstance(data, dict) and "protected" not in data and "content" in data:
+            from .protection import is_protected
+
+            data = {**data, "protected": is_protected(
+                str(data["content"]), str(data.get("polarity", "")))}
+        return data
 
     def to_json(self) -> str:
         """Serialise everything but the embedding bytes (stored separately)."""

@@ -212,3 +212,13 @@ def test_protected_flag_is_listed_by_prefs(cli_env: dict[str, str], memory: Memo
     assert proc.returncode == 0, proc.stderr
     (listed,) = json.loads(proc.stdout)
     assert listed["protected"] is True and listed["slot"] is None
+
+
+def test_a_record_stored_before_protection_existed_is_still_protected() -> None:
+    from penchant.memory.records import Preference
+
+    stored = json.loads(
+        Preference(user_id="u", content="allergic to shrimp", polarity="dislike").to_json()
+    )
+    del stored["protected"]
+    assert Preference.from_json(json.dumps(stored)).protected is True
