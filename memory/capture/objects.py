@@ -1,0 +1,304 @@
+"""Cutting a stance's object out of its clause, and what is left over.
+
+The object runs from the verb to the first clause boundary ("because",
+"when", a dash …), with fillers trimmed ("anymore", "this year"). Two tails
+are kept, not dropped: the compared-against object of a comparison ("tea
+*over coffee*") and the exception of a universal ("all vegetables *except
+eggplant*"); the stance builder stores them with the opposite polarity. A
+pronoun object takes the antecedent named earlier in the message; an object
+that names the assistant's own suggestion ("that idea"), a person or a time
+is no preference object at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_PARTICLES, object_keywords
+from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, STOP_WORDS
+
+MAX_OBJECT_CHARS = 80
+"""A longer object is cut at its first qualifier ("that …", "with …"); one that cannot
+be cut that short is a description, not a preference object: it yields nothing."""
+
+OBJECT_WINDOW = 4 * MAX_OBJECT_CHARS
+"""Characters after the verb worth reading."""
+
+_EN_HARD_STOP_RE = re.compile(r"[;:()\[\]!?\"“”]|\s[-–—]\s|[–—]|\.\.\.|\.(?:\s|$)")
+_EN_SOFT_STOP_RE = re.compile(
+    r"\s+(?:because|since|as|when|whenever|while|if|unless|so|which|who|where|though|"
+    r"although|but|especially|such\s+as|like|for|and\s+then|then|cause|cuz|coz|until|"
+    r"whereas|except|anyway|due\s+to|given|regardless|even\s+if|even\s+though|"
+    r"no\s+matter|whether)\b.*$",
+    re.IGNORECASE,
+)
+_EN_EXCEPTION_RE = re.compile(
+    r"\s+(?:except(?:\s+for)?|apart\s+from|other\s+than|save\s+for|but\s+not)\s+(?P<exc>.+)$",
+    re.IGNORECASE,
+)
+_EN_COMPARATIVE_RE = re.compile(
+    r"\s+(?P<word>over|than|instead\s+of|rather\s+than|more\s+than|better\s+than|above)\s+"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_EN_PREFER_TO_RE = re.compile(r"\s+(?P<word>to)\s+(?P<rest>(?!\w+\s+(?:be|do|go)\b).*)$", re.I)
+_EN_CLAUSE_STARTERS = frozenset(
+    "they it it's its which that because since so but especially as though although if when "
+    "please thanks thank lol haha i i'm you we he she too either anymore really honestly "
+    "actually right ok okay not no there this these those what why how".split()
+)
+_EN_TRAILING_RE = re.compile(
+    r"(?:\s+(?:anymore|any\s+more|either|too|as\s+well|please|at\s+all|so\s+much|a\s+lot|"
+    r"very\s+much|the\s+most|most|lately|nowadays|these\s+days|now|today|really|though|"
+    r"honestly|actually|in\s+general|generally|best|more|much|all\s+the\s+time|lol|haha|tbh|"
+    r"ok|okay|a\s+ton|personally|myself|instead|again|whatsoever|anyway|either\s+way|"
+    r"from\s+now\s+on|ever\s+again|ever|any\s+longer|no\s+more|completely|entirely|altogether|"
+    r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
+    r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
+    r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
+    r"whenever\s+possible|if\s+possible|where\s+possible|for\s+me|recently|at\s+all\s+costs|"
+    r"in\s+summer|in\s+winter|in\s+my\s+life))+\s*$",
+    re.IGNORECASE,
+)
+_EN_EDGE_SYMBOLS_RE = re.compile(r"^[^\w$£€]+|[^\w)%]+$")
+_EN_LONG_CUT_RE = re.compile(
+    r"\s+(?:that|which|who|whose|where|with|involving|containing|featuring|including|made|"
+    r"from|in|on|at|for|of|to|by|as|like|such|or|and)\b",
+    re.IGNORECASE,
+)
+_EN_PRONOUN_OBJECTS = frozenset(
+    {"it", "them", "they", "that", "this", "those", "these", "that one", "this one", "one"}
+)
+_EN_BAD_OBJECT_RE = re.compile(
+    r"^(?:you|your|yours|yourself|him|her|his|hers|us|me|myself|we|our|ours|they|their|he|she|"
+    r"people|everyone|everybody|someone|somebody|nobody|when|"
+    r"whenever|how|what|why|where|who|whether|if|not|no|nothing|none|there|here|because|so|"
+    r"just|being|it\s+\w|(?:or|and|by|at|in|on|off|for|with|from|up|out|down|about|around|"
+    r"through|well|time|today|tonight|tomorrow|yesterday)(?=\s|$)|"
+    r"(?:that|this)\s+(?:you|i|we|he|she|they|it|people|there)\b|"
+    r"(?:(?:that|this|the|your|those|these|such\s+an?|an?)\s+)?(?:(?:first|second|third|last|"
+    r"other|latter|former|new|great|good)\s+)?(?:suggestions?|ideas?|recommendations?|advice|"
+    r"plans?|options?|proposals?|answers?|responses?|replies|reply|lists?|choices?|picks?|"
+    r"approach|tips?|thoughts?|sounds?\s+of\s+(?:that|it))$|"
+    r"to\s+(?:say|admit|tell|bother|ask|interrupt|break|complain|be|see|hear|think|know|"
+    r"have\s+to|go|do)\b)\b",
+    re.IGNORECASE,
+)
+_EN_NOT_TO_RE = re.compile(
+    r"^(?:(?:to\s+)?(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|keep\s+away\s+from|skip)|"
+    r"avoiding|staying\s+away\s+from|steering\s+clear\s+of|"
+    r"not\s+(?:to\s+)?(?:eat|drink|use|wear|buy|have|get|watch|play|read|visit|attend|do|"
+    r"go\s+to|participate\s+in|engage\s+in|dine\s+at|own)(?:ing)?)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+_ZH_STOP_RE = re.compile(r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且")
+_ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过|多于)(?P<rest>.*)$")
+_ZH_TRAILING_RE = re.compile(rf"[{ZH_PARTICLES}\s]+$")
+_ZH_PRONOUN_OBJECTS = frozenset("它 它们 这个 那个 这些 那些 这 那 这种 那种".split())
+_COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
+_CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor|&)\s", re.IGNORECASE)
+_EN_LEADING_CORRELATIVE_RE = re.compile(r"^(?:both|either|neither)\s+", re.IGNORECASE)
+_ZH_COORDINATION_RE = re.compile(r"、|以及|或者|还有|和|跟|与|及|或")
+
+
+@dataclass(frozen=True)
+class Object:
+    """What a stance is about: the words shown in content, and the language.
+
+    ``initial`` marks an object that starts its clause (``Apple is my
+    favourite``), where a capital letter says nothing about a name.
+    """
+
+    display: str
+    zh: bool
+    initial: bool = False
+
+
+@dataclass(frozen=True)
+class Cut:
+    """An object's words and the tails cut from them.
+
+    Attributes:
+        display: The object as shown in content.
+        contrast: The compared-against object of a comparison ("over coffee" →
+            ``coffee``), with ``contrast_word`` the word that introduced it.
+        exception: The exception of a universal ("except eggplant" → ``eggplant``).
+    """
+
+    display: str
+    contrast: str = ""
+    contrast_word: str = ""
+    exception: str = ""
+
+
+def _trim_en(text: str) -> str:
+    previous = None
+    while previous != text:
+        previous = text
+        text = _EN_EDGE_SYMBOLS_RE.sub("", _EN_TRAILING_RE.sub("", text)).strip(" ,.'")
+    return " ".join(text.split())
+
+
+def _shorten(text: str) -> str:
+    """A long English object cut at its first qualifier, or ``text`` when none fits."""
+    if len(text) <= MAX_OBJECT_CHARS:
+        return text
+    for match in _EN_LONG_CUT_RE.finditer(text):
+        head = _trim_en(text[: match.start()])
+        if head and len(head) <= MAX_OBJECT_CHARS:
+            return head
+        break
+    return text
+
+
+def cut_en(raw: str, comparative: str = "") -> Cut:
+    """The object's words at the start of ``raw``: cut at the first clause boundary.
+
+    Args:
+        raw: The clause text after the stance's verb.
+        comparative: ``"prefer"`` (``to`` also compares: "prefer tea to coffee"),
+            ``"yes"`` (over / than / rather than / instead of) or ``""``.
+    """
+    text = _EN_HARD_STOP_RE.split(raw[:OBJECT_WINDOW].strip(), maxsplit=1)[0]
+    segments = text.split(",")
+    kept = [segments[0]]
+    for segment in segments[1:]:
+        words = segment.split()
+        if not words or len(words) > 4 or words[0].lower() in _EN_CLAUSE_STARTERS:
+            break
+        kept.append(segment)
+    text = ",".join(kept)
+    exception = ""
+    if found := _EN_EXCEPTION_RE.search(text):
+        exception = _trim_en(_EN_SOFT_STOP_RE.sub("", found.group("exc")))
+        text = text[: found.start()]
+    text = _EN_SOFT_STOP_RE.sub("", text)
+    contrast = word = ""
+    if comparative and not text.lower().startswith("not "):
+        found = _EN_COMPARATIVE_RE.search(text)
+        if found is None and comparative == "prefer":
+            found = _EN_PREFER_TO_RE.search(text)
+        if found:
+            contrast, word = _trim_en(found.group("rest")), found.group("word").lower()
+            text = text[: found.start()]
+    return Cut(_shorten(_trim_en(text)), _shorten(contrast), word, _shorten(exception))
+
+
+def cut_zh(raw: str, comparative: bool = False) -> Cut:
+    """The Chinese object at the start of ``raw`` (cut at punctuation and conjunctions)."""
+    text = _ZH_STOP_RE.split(raw[:OBJECT_WINDOW], maxsplit=1)[0]
+    text = re.sub(r"^(?:很|都|太|那么|这么|再|也|还|就)+", "", text.strip())
+    contrast = word = ""
+    if comparative and (found := _ZH_COMPARATIVE_RE.search(text)):
+        contrast, word = _ZH_TRAILING_RE.sub("", found.group("rest")).strip(), found.group("word")
+        text = text[: found.start()]
+    return Cut(_ZH_TRAILING_RE.sub("", text).strip(), contrast, word)
+
+
+def strip_zh_subject(text: str) -> str:
+    """``我…`` at the start of a Chinese object group is the speaker, not the object."""
+    return ZH_LEADING_RE.sub("", text) if text.startswith("我") else text
+
+
+def lower_sentence_start(text: str) -> str:
+    """``Green tea`` at the start of a sentence → ``green tea``; names keep their capital."""
+    first = text.split(" ", 1)[0]
+    common = first.lower() in STOP_WORDS or any(
+        first.lower() in words for cat, words in CATEGORY_WORDS.items() if cat != "brand"
+    )
+    return first.lower() + text[len(first) :] if common and first[1:].islower() else text
+
+
+def avoidance(display: str) -> str | None:
+    """The object of "to avoid X" / "not to eat X" after a liking verb, else None."""
+    found = _EN_NOT_TO_RE.match(display)
+    return found.group("rest") if found else None
+
+
+def resolve(
+    display: str, zh: bool, antecedent: Object | None, initial: bool = False
+) -> Object | None:
+    """The object a clause names, following a pronoun to ``antecedent``; None if unusable."""
+    if len(display) > MAX_OBJECT_CHARS:
+        return None
+    if zh:
+        if not display or display in _ZH_PRONOUN_OBJECTS:
+            return antecedent
+        if ZH_BAD_OBJECT_RE.match(display):
+            return None
+        return Object(display, zh=True)
+    if display.lower() in _EN_PRONOUN_OBJECTS:
+        return antecedent
+    if not display or _EN_BAD_OBJECT_RE.match(display):
+        return None
+    return Object(display, zh=False, initial=initial)
+
+
+def is_pronoun(display: str) -> bool:
+    """Whether an object is only a pronoun (``it``, ``them``, ``这个``)."""
+    return display.lower() in _EN_PRONOUN_OBJECTS or display in _ZH_PRONOUN_OBJECTS
+
+
+_EN_MENTION_RE = re.compile(
+    r"^(?:(?:no|not|nothing|without|please|just|so|and|but|oh|well)\s+|(?:any|some|every)thing"
+    r"\s+(?:with|containing)\s+)*(?P<np>[a-z][a-z' -]{0,40}?)(?:\s+(?:please|thanks))?$",
+    re.IGNORECASE,
+)
+_EN_MENTION_EXCLUDED = frozenset(
+    "i i'm i've i'd you he she we they it this that there here my your his her our their "
+    "thanks thank sorry yes yeah ok okay problem way idea worries hi hello".split()
+)
+_EN_EDGE_RE = _EN_EDGE_SYMBOLS_RE
+
+
+def mentioned(clause: str, zh: bool) -> Object | None:
+    """A clause that is only a noun phrase (``No nuts please``) names an object for ellipsis."""
+    if zh:
+        return None
+    text = _EN_EDGE_RE.sub("", clause).strip()
+    match = _EN_MENTION_RE.match(text)
+    if not match:
+        return None
+    phrase = match.group("np")
+    words = phrase.lower().split()
+    if not words or len(words) > 4 or set(words) & _EN_MENTION_EXCLUDED:
+        return None
+    return Object(phrase, zh=False) if object_keywords(phrase) else None
+
+
+def items(obj: Object) -> list[str]:
+    """Coordinated objects (``onions and garlic``) as separate items.
+
+    Commas separate items only in a list closed by "and"/"or" (``leather,
+    wool, and silk``); without one they stack modifiers (``traditional,
+    in-person classes`` is one object).
+    """
+    if obj.zh:
+        parts = [p for p in _ZH_COORDINATION_RE.split(obj.display) if p.strip()]
+        return parts if len(parts) > 1 else [obj.display]
+    text = obj.display
+    for compound in AND_COMPOUNDS:
+        text = re.sub(re.escape(compound), compound.replace(" ", "\x00"), text, flags=re.I)
+    if not _CONJUNCTION_RE.search(text):
+        return [" ".join(text.replace(",", " ").split()).replace("\x00", " ")]
+    parts = [p.replace("\x00", " ") for p in _COORDINATION_RE.split(text) if p.strip()]
+    return [_EN_LEADING_CORRELATIVE_RE.sub("", p) for p in parts] if len(parts) > 1 else parts
+
+
+__all__ = [
+    "MAX_OBJECT_CHARS",
+    "OBJECT_WINDOW",
+    "Cut",
+    "Object",
+    "avoidance",
+    "cut_en",
+    "cut_zh",
+    "is_pronoun",
+    "items",
+    "lower_sentence_start",
+    "mentioned",
+    "resolve",
+    "strip_zh_subject",
+]

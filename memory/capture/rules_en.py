@@ -1,0 +1,557 @@
+"""English stance rules: how people say what they like, avoid, left or switched to.
+
+The earliest match in a clause wins, then the longest, then the one listed
+first. Each rule is a kind of phrasing, never a particular object: verbs of
+liking and disliking, nouns of aversion and preference ("I have a strong
+aversion to …"), evaluations ("I find … boring", "… is a deal-breaker"),
+refusals and habits ("I refuse to …", "I don't watch … anymore"), quitting,
+switching and single-valued slots ("my favourite author is …").
+"""
+
+from __future__ import annotations
+
+from .rules import Rule, en
+
+_NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
+_CANT = r"can(?:'?t|not|\s+not)"
+_ADV = r"(?:(?:really|particularly|much|actually|even|exactly|ever|usually|normally)\s+)?"
+_FAN = r"(?:an?\s+)?(?:(?:really\s+|very\s+)?(?:big|huge|massive|great|total|long-?time)\s+)?fan"
+_FAV = (
+    r"(?:new\s+|absolute\s+|all[-\s]time\s+|personal\s+|current\s+|very\s+)?(?:favou?rite|fave|fav)"
+)
+_SLOT_KIND = rf"(?:{_FAV}|current|usual|go-to|preferred)"
+_INTENSE = (
+    r"(?:(?:very|really|quite|so|strong|deep|intense|extreme|severe|serious|real|big|huge|"
+    r"great|acute|irrational|massive|major|general|absolute|total|complete|particular|"
+    r"personal|ethical|moral|natural|profound|visceral|definite|clear|strict|firm|slight|"
+    r"mild|certain|strongly|deeply|extremely|intensely|genuine|longstanding|lifelong|"
+    r"[a-z]+-(?:seated|rooted|standing|held|set|term))\s+){0,3}"
+)
+_USE_VERBS = r"eat|drink|wear|use|buy|order|touch|consume|purchase"
+_HABIT_VERBS = (
+    rf"{_USE_VERBS}|watch|play|read|listen\s+to|attend|visit|drive|smoke|ride|cook|trust|"
+    r"go\s+to|go\s+near|participate\s+in|engage\s+in|take\s+part\s+in|believe\s+in|support|"
+    r"consider|dine\s+(?:at|in|out)|eat\s+(?:at|out)|shop\s+at|stay\s+(?:at|in)|fly(?:\s+with)?|"
+    r"travel\s+(?:by|with)|tolerate|do"
+)
+_REFUSE_VERBS = (
+    rf"{_HABIT_VERBS}|try|own|adopt|accept|book|choose|pick|feed(?:\s+\w+)?|put\s+up\s+with|"
+    r"deal\s+with|work\s+with|set\s+foot\s+in|step\s+foot\s+in|sit\s+through|pay\s+for|"
+    r"subscribe\s+to|compromise\s+on|apply|install|stand|bother\s+with"
+)
+_FIND_NEG = (
+    r"ineffective|boring|tedious|overwhelming|distracting|demotivating|disorienting|annoying|"
+    r"frustrating|unpleasant|uncomfortable|unappealing|uninteresting|dull|stressful|exhausting|"
+    r"off-?putting|unbearable|unenjoyable|disgusting|gross|repetitive|monotonous|childish|"
+    r"gimmicky|pointless|useless|unhelpful|confusing|intimidating|scary|creepy|depressing|"
+    r"draining|tiring|restrictive|predictable|cheesy|shallow|unnecessary|excessive|"
+    r"pretentious|irritating|painful|nauseating|sickening|unsettling|disturbing|distressing|"
+    r"isolating|impersonal|overrated|tasteless|bland|dreadful|awful|terrible|horrible|"
+    r"unbearable|inconvenient|unreliable|uninspiring|disengaging|alienating|too\s+[a-z-]+"
+)
+_FIND_POS = (
+    r"relaxing|enjoyable|fun|engaging|fascinating|interesting|helpful|effective|useful|"
+    r"soothing|calming|comfortable|beautiful|delicious|refreshing|inspiring|motivating|"
+    r"rewarding|satisfying|exciting|charming|cozy|cosy|therapeutic|energizing|energising|"
+    r"invigorating|uplifting|stimulating|meditative|peaceful|wonderful|amazing|great"
+)
+_EVAL_POS = (
+    r"great|amazing|awesome|fantastic|wonderful|lovely|excellent|brilliant|perfect|delicious|"
+    r"fun|enjoyable|comfortable|the\s+best|my\s+favou?rite|so\s+good|really\s+good|"
+    r"pretty\s+good|not\s+(?:that\s+|so\s+)?bad|growing\s+on\s+me"
+)
+_EVAL_NEG = (
+    r"awful|terrible|horrible|disgusting|gross|boring|dull|tedious|annoying|overrated|"
+    r"unbearable|the\s+worst|not\s+for\s+me|not\s+my\s+thing|too\s+[a-z-]+|so\s+bad|bad"
+)
+_EVAL_ADV = (
+    r"(?:(?:really|actually|so|pretty|quite|very|just|definitely|totally|absolutely|honestly|"
+    r"now|kind\s+of|kinda|genuinely|truly|always|still)\s+)*"
+)
+_PRONOUN_SUBJECT = (
+    r"^(?:(?:and|but|so|well|honestly|actually|now|though)\s+)*"
+    r"(?P<obj>it|they|that|those|these|this|this\s+one|that\s+one)"
+    r"(?:'s|'re|\s+is|\s+are|\s+has\s+been|\s+have\s+been|\s+tastes?|\s+feels?|\s+looks?|"
+    r"\s+seems?)\s+"
+)
+_SUBJECT = r"(?:^|[,;]\s*)(?P<obj>[^,;]{1,100}?)"
+_ME_DISLIKE = (
+    r"bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
+    r"terrif(?:y|ies)|repels?|nauseates?|sickens?|(?:stresses|stress|grosses|gross|freaks|"
+    r"freak)\s+me\s+out|(?:turns?|puts?)\s+me\s+off|makes?\s+me\s+(?:feel\s+)?(?:sick|"
+    r"nauseous|queasy|uncomfortable|anxious|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
+    r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)|"
+    r"(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?(?:interest|appeal\s+to|excite|suit|agree\s+with)"
+)
+_ME_LIKE = (
+    r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
+    r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"
+)
+_NO_GO = (
+    r"(?:an?\s+)?(?:(?:strict|hard|absolute|total|real|complete|definite|big|major|firm)\s+)?"
+    r"(?:deal-?breaker|no-?go|non-?starter|off-?limits|off\s+the\s+table|out\s+of\s+the\s+"
+    r"question|not\s+for\s+me|not\s+my\s+(?:thing|cup\s+of\s+tea|style|jam|scene|kind\s+of\s+"
+    r"thing)|a\s+no\s+for\s+me|never\s+an\s+option)"
+)
+_AVOID = (
+    r"avoid(?:ing)?|stay(?:ing)?\s+away\s+from|steer(?:ing)?\s+clear\s+of|keep(?:ing)?\s+"
+    r"away\s+from|shy(?:ing)?\s+away\s+from|stay(?:ing)?\s+clear\s+of"
+)
+_WANT_TO = (
+    r"(?:(?:'d|would)\s+(?:much\s+|really\s+)?(?:like|love|prefer|rather|want)\s+to\s+|"
+    r"(?:want|need|have|try|tend|prefer|choose|like|aim|plan|strive|must|should|always|"
+    r"strictly|completely|generally|usually)\s+(?:to\s+)?)?"
+)
+
+_DISLIKES: tuple[Rule, ...] = (
+    en(rf"\bnot\s+{_ADV}(?:much\s+of\s+)?{_FAN}\s+of\b", "dislike", "dislikes {obj}", copula="ok"),
+    en(rf"\b(?:(?:'ve|have)\s+)?never\s+been\s+{_FAN}\s+of\b", "dislike", "dislikes {obj}"),
+    en(
+        r"\b(?:not|no\s+longer)\s+(?:(?:really|that|so|too|very|much|big)\s+)?into\b",
+        "dislike",
+        "dislikes {obj}",
+        copula="required",
+    ),
+    en(
+        r"\bnot\s+(?:(?:very|too|that|particularly|really|at\s+all)\s+)?(?:fond\s+of|keen\s+on|"
+        r"interested\s+in|big\s+on|crazy\s+about|passionate\s+about|drawn\s+to)\b",
+        "dislike",
+        "dislikes {obj}",
+        copula="ok",
+    ),
+    en(r"\b(?:un|dis)interested\s+in\b", "dislike", "dislikes {obj}", copula="ok"),
+    en(r"\bdo{_NT}\s+do\s+well\s+(?:with|in|at|on)\b", "dislike", "doesn't do well with {obj}"),
+    en(
+        rf"\bdo{_NT}\s+{_ADV}(?:like|love|enjoy|care\s+for|appreciate)\b",
+        "dislike",
+        "dislikes {obj}",
+    ),
+    en(rf"\bdo{_NT}\s+{_ADV}want\b", "dislike", "doesn't want {obj}"),
+    en(rf"\bdo{_NT}\s+{_ADV}(?P<verb>{_HABIT_VERBS})\b", "dislike", "doesn't {verb} {obj}"),
+    en(
+        rf"\bdo{_NT}\s+(?:ever\s+)?(?:recommend|suggest|show|offer|send|give)(?:\s+me)?\b",
+        "dislike",
+        "doesn't want {obj}",
+    ),
+    en(
+        rf"\bnever\s+(?:really\s+|ever\s+)?(?P<verb>{_HABIT_VERBS})\b",
+        "dislike",
+        "doesn't {verb} {obj}",
+    ),
+    en(
+        r"\b(?:(?:'ve|have)\s+)?never\s+(?:really\s+)?(?:liked|loved|enjoyed|cared\s+for)\b",
+        "dislike",
+        "dislikes {obj}",
+    ),
+    en(r"\bno\s+longer\s+(?:like|love|enjoy|care\s+for)\b", "dislike", "dislikes {obj}"),
+    en(rf"\bno\s+longer\s+(?P<verb>want|{_HABIT_VERBS})\b", "dislike", "doesn't {verb} {obj}"),
+    en(r"\b(?:(?:'ve|have)\s+always\s+)?(?:hated|disliked)\b", "dislike", "dislikes {obj}"),
+    en(
+        r"\b(?:dislike|hate|detest|loathe|despise|abhor|resent|oppose|eschew|shun|boycott)\b"
+        r"|\b(?:object\s+to|abstain\s+from|refrain\s+from)\b",
+        "dislike",
+        "dislikes {obj}",
+    ),
+    en(
+        rf"\b{_CANT}\s+(?:stand|bear|stomach|tolerate|handle|do|deal\s+with|cope\s+with|take|"
+        r"abide|go\s+near|be\s+around|be\s+near)\b",
+        "dislike",
+        "dislikes {obj}",
+    ),
+    en(
+        rf"\b{_CANT}\s+(?P<verb>eat|drink|have|digest|consume|wear|use|touch|participate\s+in|"
+        r"engage\s+in|do)\b",
+        "dislike",
+        "can't {verb} {obj}",
+    ),
+    en(rf"\b{_WANT_TO}(?:{_AVOID})\b", "dislike", "avoids {obj}", copula="modal"),
+    en(
+        r"\b(?:'d\s+|would\s+)?(?:(?:much|strongly|really|definitely)\s+)?(?:prefer|like|want|"
+        r"choose|try|tend|wish)\s+not\s+(?:to\s+)?(?P<verb>(?!be\b)[a-z]+(?:\s+(?:in|to|at|on|"
+        r"with|from|near|around|through))?)\b",
+        "dislike",
+        "prefers not to {verb} {obj}",
+        copula="modal",
+    ),
+    en(
+        rf"\b(?:refuse[sd]?|refusing|decline)\s+to\s+(?:ever\s+)?(?P<verb>{_REFUSE_VERBS})\b",
+        "dislike",
+        "refuses to {verb} {obj}",
+        copula="ok",
+    ),
+    en(
+        r"\b(?:won't|will\s+not|wouldn't|would\s+not|'d\s+never|would\s+never|will\s+never|"
+        rf"'ll\s+never)\s+(?:ever\s+)?(?P<verb>{_REFUSE_VERBS})\b",
+        "dislike",
+        "won't {verb} {obj}",
+    ),
+    en(
+        r"\b(?:no\s+longer|not\s+any\s*more)\s+allergic\s+to\b",
+        "like",
+        "no longer allergic to {obj}",
+        copula="ok",
+    ),
+    en(
+        r"\b(?:not|never\s+been)\s+(?:really\s+)?allergic\s+to\b",
+        "like",
+        "not allergic to {obj}",
+        copula="ok",
+    ),
+    en(
+        r"\b(?:outgrew|outgrown|got\s+over|no\s+longer\s+have)\s+(?:my\s+|the\s+|an?\s+)?"
+        r"(?P<obj>[a-z][a-z -]{0,30}?)\s+(?:allergy|allergies|intolerance)\b",
+        "like",
+        "no longer allergic to {obj}",
+    ),
+    en(r"\ballergic\s+to\b", "dislike", "allergic to {obj}", copula="ok"),
+    en(r"\ballergic(?=\W*$)", "dislike", "allergic to {obj}", copula="ok", elliptic=True),
+    en(
+        r"\b(?:have|'ve\s+got|got)\s+an?\s+(?:(?:severe|mild|bad|serious|strong)\s+)?"
+        r"(?P<obj>[a-z][a-z -]{0,30}?)\s+(?:allergy|intolerance)\b",
+        "dislike",
+        "allergic to {obj}",
+    ),
+    en(r"\bhave\s+an?\s+(?:\w+\s+)?(?:allergy|intolerance)\s+to\b", "dislike", "allergic to {obj}"),
+    en(
+        r"\b(?!(?:am|so|very|really|not|be|is|are|i|severely)\b)(?P<obj>[a-z]+)\s+intolerant\b",
+        "dislike",
+        "intolerant to {obj}",
+        copula="ok",
+    ),
+    en(r"\bintolerant\s+(?:to|of)\b", "dislike", "intolerant to {obj}", copula="ok"),
+    en(r"\bsensitive\s+to\b", "dislike", "sensitive to {obj}", copula="ok"),
+    en(
+        rf"\b(?:have|has|feel|'ve\s+got)\s+(?:an?\s+)?{_INTENSE}(?:aversion|dislike|distaste|"
+        r"disdain|hatred|loathing|antipathy|objection|bias|prejudice|revulsion|contempt|disgust|"
+        r"resistance)\s+(?:to|for|of|towards?|against|about)\b",
+        "dislike",
+        "dislikes {obj}",
+    ),
+    en(
+        rf"\b(?:have|has|'ve\s+got)\s+(?:an?\s+)?{_INTENSE}(?:fear|phobia|terror|dread|horror)\s+"
+        r"(?:of|about)\b",
+        "dislike",
+        "is afraid of {obj}",
+    ),
+    en(
+        r"\b(?:scared|afraid|terrified|frightened|fearful|wary|phobic)\s+of\b",
+        "dislike",
+        "is afraid of {obj}",
+        copula="ok",
+    ),
+    en(
+        r"\bhave\s+(?P<verb>(?:no|zero|little|not\s+much|absolutely\s+no)\s+(?:real\s+)?(?:interest|"
+        r"desire|wish|patience|appetite|love|liking|taste|use|time)\s+(?:in|for))\b",
+        "dislike",
+        "has {verb} {obj}",
+    ),
+    en(
+        r"\bhave\s+(?:an?\s+)?(?P<verb>(?:very\s+|extremely\s+|really\s+)?(?:low|limited|little|"
+        r"zero|no)\s+tolerance\s+(?:for|of|to))\b",
+        "dislike",
+        "has {verb} {obj}",
+    ),
+    en(
+        r"\b(?:averse|opposed)\s+to\b|\b(?:put|turned)\s+off\s+by\b|"
+        r"\b(?:disgusted|repulsed|bored)\s+(?:by|with|of)\b|\bfed\s+up\s+with\b",
+        "dislike",
+        "dislikes {obj}",
+        copula="ok",
+    ),
+    en(r"\bagainst\b", "dislike", "is against {obj}", copula="required"),
+    en(
+        r"\b(?:(?:not|never)\s+(?:very\s+|really\s+|at\s+all\s+|entirely\s+|totally\s+)?"
+        r"comfortable|uncomfortable)(?:\s+(?:with|around|about|near|by))?\b",
+        "dislike",
+        "is uncomfortable with {obj}",
+        copula="ok",
+    ),
+    en(r"\b(?:sick|tired)\s+of\b", "dislike", "dislikes {obj}", copula="required"),
+    en(
+        r"\bfind\s+it\s+(?:(?:very|really|quite|so|extremely|incredibly|a\s+bit)\s+)?"
+        r"(?P<adj>hard|difficult|tough|impossible|tedious|boring|exhausting|stressful|frustrating|"
+        r"annoying|unpleasant|uncomfortable|draining|overwhelming)\s+to\s+(?:stay\s+(?:engaged|"
+        r"focused|interested|motivated)\s+(?:with|in|during|by|on)|focus\s+(?:on|during)|"
+        r"concentrate\s+(?:on|during)|enjoy|get\s+into|deal\s+with|learn\s+(?:from|with|through|"
+        r"by)|engage\s+with|keep\s+up\s+with)\b",
+        "dislike",
+        "finds it {adj} to engage with {obj}",
+        no_possessive=True,
+    ),
+    en(
+        r"\bfind\s+it\s+(?:(?:very|really|quite|so|extremely|incredibly|a\s+bit)\s+)?"
+        r"(?P<adj>hard|difficult|tough|impossible|tedious|boring|exhausting|stressful|frustrating|"
+        r"annoying|unpleasant|uncomfortable|draining|overwhelming)\s+to\s+"
+        rf"(?P<verb>{_REFUSE_VERBS}|sit\s+through|follow|wear|learn)\b",
+        "dislike",
+        "finds it {adj} to {verb} {obj}",
+        no_possessive=True,
+    ),
+    en(
+        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)[^,;]{1,80}?)\s+(?:to\s+be\s+)?(?:(?:so|very|really|"
+        r"quite|rather|pretty|incredibly|extremely|highly|overly|a\s+bit|kind\s+of|sort\s+of|"
+        r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|"
+        rf"just|too\s+much\s+of\s+a)\s+)*(?P<adj>{_FIND_NEG})\b",
+        "dislike",
+        "finds {obj} {adj}",
+    ),
+    en(r"\bno\s+more\b", "dislike", "doesn't want {obj}"),
+    en(
+        r"\bstop\s+(?:recommending|suggesting|showing|offering|sending|giving)(?:\s+me)?\b",
+        "dislike",
+        "doesn't want {obj}",
+    ),
+    en(
+        r"\b(?:'d|would)\s+rather\s+not\s+(?:have|eat|drink|use|get|wear|see|buy)\b",
+        "dislike",
+        "avoids {obj}",
+    ),
+    en(
+        rf"\b{_WANT_TO}(?P<verb>quit|quitting|gave\s+up|given\s+up|giving\s+up|give\s+up|stopped|swore\s+off|"
+        r"sworn\s+off|cut\s+out|cutting\s+out|ditched)\b(?!\s+(?:on|by|at|in|for|to|with|"
+        r"from|being|the\s+habit|trying|caring|worrying)\b)",
+        "dislike",
+        "{verb} {obj}",
+        copula="ok",
+        no_possessive=True,
+    ),
+    en(
+        rf"\b{_WANT_TO}(?P<verb>cut(?:ting)?\s+(?:down|back)\s+on|limit(?:ing)?|reduc(?:e|ing)|"
+        r"minimi[sz](?:e|ing))\b",
+        "dislike",
+        "cutting down on {obj}",
+        copula="ok",
+    ),
+    en(
+        r"\b(?:'ll|will|would|can|could)?\s*(?P<verb>eat|drink|wear|watch|read|listen\s+to|play|"
+        r"try|like|love|enjoy|do)\s+(?:pretty\s+much\s+|just\s+about\s+|almost\s+)?(?:anything|"
+        r"everything)\s+(?:except(?:\s+for)?|but|other\s+than|apart\s+from|save\s+for)\s+"
+        r"(?P<obj>.+)",
+        "dislike",
+        "{verb} everything except {obj}",
+    ),
+    en(
+        r"^(?:(?:but|and|well)\s+)?(?:not|no)\s+(?:any\s*more|longer|now|these\s+days|so\s+much)\W*$",
+        "dislike",
+        "no longer likes {obj}",
+        elliptic=True,
+        reverses=True,
+    ),
+)
+
+_SWITCHES: tuple[Rule, ...] = (
+    en(
+        r"\b(?:switched|changed|converted|migrated|transitioned|moved|gone|went)\s+(?:over\s+)?"
+        r"from\s+(?P<old>.+?)\s+(?:to|for)\s+(?P<obj>.+)",
+        "like",
+        "switched to {obj}",
+    ),
+    en(
+        r"\b(?:replaced|swapped|traded|ditched|exchanged|substituted)\s+(?P<old>.+?)\s+"
+        r"(?:for|with)\s+(?P<obj>.+)",
+        "like",
+        "switched to {obj}",
+    ),
+    en(
+        r"\b(?:switched|converted|transitioned|migrated)\s+(?:over\s+)?to\b",
+        "like",
+        "switched to {obj}",
+    ),
+    en(r"\bmade\s+the\s+switch\s+to\b", "like", "switched to {obj}"),
+)
+
+_OTHERS: tuple[Rule, ...] = (
+    en(
+        r"\b(?:likes|loves|adores|enjoys|prefers|is\s+into|is\s+a\s+(?:big\s+|huge\s+)?fan\s+of)\b",
+        "like",
+        "likes {obj}",
+        third_person=True,
+    ),
+    en(
+        rf"\b(?:hates|dislikes|detests|(?:does|is|was){_NT}\s+(?:like|eat|drink|want))\b",
+        "dislike",
+        "dislikes {obj}",
+        third_person=True,
+    ),
+)
+
+_LIKES: tuple[Rule, ...] = (
+    en(  # a diet the user keeps: "I'm vegetarian", "I am a strict vegan"
+        r"\b(?:an?\s+)?(?:(?:strict|strictly|fully|mostly|ethical|committed|lifelong|practicing|"
+        r"practising|longtime|proud)\s+)?(?=(?:vegetarian|vegan|pescatarian|pescetarian|"
+        r"flexitarian)\b)",
+        "like",
+        "is {obj}",
+        copula="required",
+    ),
+    en(
+        r"\b(?P<verb>follow|follows|keep\s+to|stick\s+to|adhere\s+to|maintain|live|am\s+on|"
+        r"'m\s+on)\s+(?P<obj>(?:an?\s+)?(?:[a-z-]+\s+){0,3}?(?:diet|lifestyle))\b",
+        "like",
+        "follows {obj}",
+    ),
+    en(r"\b(?:keep|eat|observe)\s+(?P<obj>kosher|halal)\b", "like", "keeps {obj}"),
+    en(rf"\b{_FAN}\s+of\b", "like", "likes {obj}", copula="ok"),
+    en(r"\b(?:got|gotten|getting)\s+(?:really\s+)?into\b", "like", "likes {obj}", copula="ok"),
+    en(r"\binto\b", "like", "likes {obj}", copula="required"),
+    en(
+        r"\b(?:obsessed\s+with|crazy\s+about|fond\s+of|partial\s+to|passionate\s+about|"
+        r"fascinated\s+(?:by|with)|drawn\s+to|devoted\s+to|keen\s+on|a\s+sucker\s+for|mad\s+about|"
+        r"enthusiastic\s+about)\b",
+        "like",
+        "likes {obj}",
+        copula="ok",
+    ),
+    en(
+        r"\ban?\s+(?:(?:big|huge|strong|firm|passionate|keen|great|avid|true)\s+)?(?:advocate|"
+        r"supporter|believer|proponent|champion|admirer|devotee|enthusiast)\s+(?:of|for|in)\b",
+        "like",
+        "likes {obj}",
+        copula="required",
+    ),
+    en(rf"\b{_CANT}\s+get\s+enough\s+of\b", "like", "likes {obj}"),
+    en(r"\b(?:come|came)\s+(?:a)?round\s+(?:to|on)\b", "like", "has come around to {obj}"),
+    en(
+        r"\b(?:'ve|have)\s+always\s+(?:liked|loved|enjoyed|preferred|adored)\b",
+        "like",
+        "likes {obj}",
+    ),
+    en(
+        r"\b(?:'d|would)\s+(?:much\s+|really\s+|always\s+)?(?:prefer|rather\s+(?:have|eat|"
+        r"drink|use|get|wear|buy))\b",
+        "like",
+        "likes {obj}",
+        comparative=True,
+    ),
+    en(
+        rf"\b(?:have|has)\s+(?:an?\s+)?{_INTENSE}(?:preference|liking|fondness|love|passion|"
+        r"affinity|weakness|soft\s+spot|penchant|appreciation|enthusiasm|thing)\s+for\b",
+        "like",
+        "likes {obj}",
+        comparative=True,
+    ),
+    en(
+        r"\b(?:(?:will|'ll|would|can)\s+)?(?:only|exclusively|solely)\s+(?:want\s+(?:to\s+)?)?"
+        rf"(?P<verb>{_HABIT_VERBS}|own|adopt|feed|choose|book|go\s+for|shop\s+for|want)\b",
+        "like",
+        "only {verb} {obj}",
+    ),
+    en(
+        r"\bcan\s+only\s+(?P<verb>use|eat|drink|wear|have|tolerate)\b",
+        "like",
+        "can only {verb} {obj}",
+    ),
+    en(
+        r"\b(?P<verb>learn|work|study|focus|train|think|sleep)\s+best\s+(?:through|with|by|in|"
+        r"from|using|via|when|at|on)\b",
+        "like",
+        "{verb}s best with {obj}",
+    ),
+    en(
+        r"\b(?:prioriti[sz]e|favou?r|value|opt\s+for|lean\s+towards?|believe\s+in|appreciate|"
+        r"crave)\b",
+        "like",
+        "likes {obj}",
+        comparative=True,
+    ),
+    en(r"\bprefer\b", "like", "likes {obj}", comparative=True),
+    en(r"\b(?:like|love|adore|enjoy)\b", "like", "likes {obj}", comparative=True),
+)
+
+_SUBJECTS: tuple[Rule, ...] = (
+    en(
+        rf"\bmy\s+(?P<slot>{_FAV}\s+[a-z][a-z -]{{0,30}}?)\s+(?:is|has\s+to\s+be|would\s+be)"
+        r"\s+(?:now\s+|currently\s+|still\s+|definitely\s+|probably\s+)?(?P<obj>.+)",
+        "like",
+        "{slot} is {obj}",
+        first_person=True,
+    ),
+    en(  # "my current phone is a Pixel", not "my current job is boring"
+        rf"\bmy\s+(?P<slot>{_SLOT_KIND}\s+[a-z][a-z -]{{0,30}}?)\s+(?:is|would\s+be)\s+"
+        r"(?:now\s+|currently\s+|still\s+)?(?P<obj>(?:an?\s+|the\s+|(?-i:[A-Z0-9])).+)",
+        "like",
+        "{slot} is {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"\bmy\s+{_FAV}s?(?:\s+[a-z][a-z -]{{0,30}}?)?\s+(?:is|are|has\s+to\s+be|would\s+be)\s+"
+        r"(?P<obj>.+)",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|still|totally|always|"
+        rf"really|now)\s+)?my\s+(?P<slot>{_FAV}\s+[a-z][a-z -]{{0,30}}?)(?=\W*$)",
+        "like",
+        "{slot} is {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|still|totally|always|"
+        rf"really|now)\s+)?(?:one\s+of\s+)?my\s+{_FAV}s?\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|totally|really|just|"
+        r"simply|always)\s+)?(?:my\s+(?:thing|jam|go-to)|right\s+up\s+my\s+(?:alley|street))\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|totally|really|just|"
+        rf"simply|always|absolutely)\s+)?{_NO_GO}(?!\s+for\s+(?!me\b))",
+        "dislike",
+        "dislikes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\s+me\b",
+        "dislike",
+        "dislikes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_LIKE})\s+me\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_PRONOUN_SUBJECT}{_EVAL_ADV}(?P<adj>{_EVAL_POS})\b",
+        "like",
+        "finds {obj} {adj}",
+        pronoun_only=True,
+    ),
+    en(
+        rf"{_PRONOUN_SUBJECT}{_EVAL_ADV}(?P<adj>{_EVAL_NEG})\b",
+        "dislike",
+        "finds {obj} {adj}",
+        pronoun_only=True,
+    ),
+    en(
+        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)[^,;]{1,80}?)\s+(?:to\s+be\s+)?(?:(?:so|very|really|"
+        r"quite|rather|pretty|incredibly|extremely|highly|deeply|particularly|genuinely|truly)\s+)*"
+        rf"(?P<adj>{_FIND_POS})\b",
+        "like",
+        "finds {obj} {adj}",
+    ),
+    en(
+        r"\bchanged\s+my\s+mind\s+(?:on|about|regarding|over|with)\b",
+        "like",
+        "{obj}",
+        topic=True,
+    ),
+)
+
+EN_RULES: tuple[Rule, ...] = (*_SUBJECTS, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES)
+"""English stance rules; the earliest match in a clause wins, then the longest."""
+
+__all__ = ["EN_RULES"]

@@ -1,0 +1,120 @@
+"""Chinese stance rules (matched on simplified text); same precedence as English.
+
+Kinds, not objects: liking and disliking verbs, allergies and their
+retraction (``对…不再过敏``), 不再/再也不/戒 (a stance left behind is a dislike),
+switches (``从A换成B``), comparisons (``比起B更喜欢A``, ``A而不是B``),
+exceptions (``除了Y都喜欢``), single-valued slots (``我最喜欢的X是Y``).
+"""
+
+from __future__ import annotations
+
+from .rules import Rule, zh
+
+_NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
+_SPAN = r"[^，,。；;]"
+_SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
+
+ZH_RULES: tuple[Rule, ...] = (
+    zh(
+        r"我?(?P<slot>最喜欢的[^是，,]{1,8})是(?P<obj>.+)",
+        "like",
+        "{slot}是{obj}",
+        first_person=True,
+    ),
+    zh(r"我?最喜欢的是(?P<obj>.+)", "like", "最喜欢{obj}", first_person=True),
+    zh(
+        r"我(?P<slot>(?:现在|目前)(?:用|开|穿|喝|读|听|住)?的[^是，,的]{1,6})是(?P<obj>.+)",
+        "like",
+        "{slot}是{obj}",
+        first_person=True,
+    ),
+    zh(r"我的(?:爱好|兴趣)是(?P<obj>.+)", "like", "喜欢{obj}", first_person=True),
+    zh(
+        rf"(?P<obj>{_SPAN}{{1,20}}?)是我的?(?:最爱|最喜欢的)",
+        "like",
+        "喜欢{obj}",
+        first_person=True,
+    ),
+    zh(
+        rf"(?P<obj>{_SPAN}{{1,20}}?)(?:真的)?不是我的菜",
+        "dislike",
+        "{obj}不是我的菜",
+        first_person=True,
+    ),
+    zh(
+        rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:已经)?(?:不再|不|没有?)(?:那么|再)?过敏了?",
+        "like",
+        "对{obj}不再过敏",
+    ),
+    zh(
+        rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:有点|有些|严重|非常|很|都|也)?过敏",
+        "dislike",
+        "对{obj}过敏",
+    ),
+    zh(r"(?P<obj>[^对，,。]{0,20}?)过敏(?!原)", "dislike", "对{obj}过敏"),
+    zh(
+        rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:一点|完全|真的|实在)?(?:都|也)?(?:不|没有?)(?:太|什么|很|怎么|多大|啥)?"
+        r"(?:感兴趣|兴趣|感冒)",
+        "dislike",
+        "对{obj}不感兴趣",
+    ),
+    zh(
+        rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:很|非常|特别|挺|超级|一直|都)?感兴趣",
+        "like",
+        "对{obj}感兴趣",
+    ),
+    zh(
+        rf"从(?P<old>{_SPAN}{{1,12}}?)(?:{_SWITCH_VERBS})了?(?P<obj>.+)",
+        "like",
+        "换成{obj}",
+        old_label="从{old}换成{obj}",
+    ),
+    zh(rf"(?:{_SWITCH_VERBS})了?(?P<obj>.+)", "like", "换成{obj}"),
+    zh(
+        rf"比起(?P<old>{_SPAN}{{1,12}}?)[，,]?我?(?:还是)?更(?:喜欢|爱|偏爱|倾向于?)(?P<obj>.+)",
+        "like",
+        "比起{old}更喜欢{obj}",
+        old_label="比起{old}更喜欢{obj}",
+    ),
+    zh(
+        rf"宁(?:愿|可)(?P<obj>{_SPAN}{{1,12}}?)[，,]?也不(?:要|想|愿意)?(?P<old>.+)",
+        "like",
+        "宁愿{obj}",
+        old_label="宁愿{obj}也不{old}",
+    ),
+    zh(
+        rf"除了(?P<obj>{_SPAN}{{1,12}}?)(?:以外|之外)?[，,]?我?(?:什么|别的|其他的?|其它的?|啥)?"
+        r"(?:[^，,。都]{0,6})?都(?:很|还|挺)?(?:喜欢|爱|吃|喝|可以|行|穿|用|听|看|能吃|能喝)",
+        "dislike",
+        "{match}",
+    ),
+    zh(
+        r"不(?:是很|是太|是特别|是那么|太|怎么|大|那么|很|是)?(?:喜欢|爱(?:吃|喝|穿|用)?)"
+        r"|没(?:那么|有那么|怎么)喜欢",
+        "dislike",
+    ),
+    zh(
+        r"(?:不再|再也不|(?:已经|早就|早已|从此|现在)不再|早就不|早已不)(?:是很|太|那么|怎么)?"
+        r"(?:喜欢|爱(?:吃|喝|穿|用)?|想要?再?(?:吃|喝|用|买|穿)?|要|吃|喝|穿|用|买|碰|抽|玩|看|听)",
+        "dislike",
+    ),
+    zh(r"戒(?:掉了?|了)?(?![指备严心])", "dislike", "戒{obj}"),
+    zh(
+        r"讨厌|厌恶|反感|受不了|忍受不了|接受不了|不能接受|无法接受|没法接受|忍不了|吃不了|"
+        r"喝不了|吃不惯|喝不惯|不能吃|不能喝|不敢吃|不想要|不想再?(?:吃|喝|用|买)|拒绝(?:吃|喝|用|买|穿)?|"
+        r"(?:尽量)?(?:避免|避开|远离)|害怕|惧怕|恐惧",
+        "dislike",
+    ),
+    zh(r"(?:不要再?|别再?)(?:给我)?推荐", "dislike"),
+    zh(r"不要|不吃|不喝|不穿|不用|不买|不碰|不看|不听|不抽", "dislike"),
+    zh(r"只(?:吃|喝|用|穿|买|看|听|住)(?!了)", "like"),
+    zh(
+        rf"最喜欢|(?:喜欢|迷)上了?|爱上了|更喜欢|喜欢|偏好|偏爱|钟爱|热爱|酷爱|迷恋|"
+        rf"{_NOT_LOVE}爱(?:吃|喝|穿|用|看|听|玩)|{_NOT_LOVE}爱(?![好人情心护惜国戴])",
+        "like",
+        comparative=True,
+    ),
+)
+"""Chinese stance rules; the earliest match in a clause wins, then the longest."""
+
+__all__ = ["ZH_RULES"]
