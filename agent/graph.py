@@ -10,8 +10,10 @@
 Run it with ``config={"configurable": {"user_id": …, "thread_id": …}}``; the
 checkpointer keeps each thread's messages. After a turn, ``state["memory_changes"]``
 holds what memory did (see :mod:`penchant.agent.hooks`). A failing model
-(provider error, timeout) yields an ``AIMessage`` that says the model is
-unavailable; the turn still ends with its memory capture.
+(unreachable, timeout, 429, 5xx) yields an ``AIMessage`` that says so in one line
+(endpoint, kind, fix; :func:`unavailable_message`) and carries
+``response_metadata["penchant_error"] == "model_unavailable"``; the turn still ends
+with its memory capture (the rule capture of the user's words, through the gate).
 """
 
 from __future__ import annotations
@@ -33,7 +35,16 @@ from langgraph.prebuilt import ToolNode
 from penchant.tools.preference_tools import make_preference_tools, tool_error_message
 from penchant.tools.reflect_tool import make_reflect_tool
 
-from .hooks import DEFAULT_SYSTEM_PROMPT, MemoryHooks, NodeState, last_human_index, message_text
+from .hooks import (
+    DEFAULT_SYSTEM_PROMPT,
+    MODEL_UNAVAILABLE,
+    MemoryHooks,
+    NodeState,
+    last_human_index,
+    message_text,
+    model_failure_in,
+)
+from .models import describe_model_error
 from .offline_model import OfflineChatModel
 
 if TYPE_CHECKING:
@@ -54,8 +65,9 @@ class ChatState(TypedDict, total=False):
         messages: The conversation (LangGraph's ``add_messages`` reducer).
         memory_context: The memory blocks injected into this turn's system prompt.
         memory_changes: What memory did this turn: ``created``, ``merged``,
-            ``superseded``, ``rejected``, ``removed`` (JSON lists, as in the CLI)
-            and ``errors`` (strings).
+            ``superseded``, ``rejected``, ``removed`` (JSON lists, as in the CLI),
+            ``errors`` (strings) and ``dropped`` (malformed items of the summary
+            model's reply that were left out, each with its reason).
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
@@ -70,13 +82,30 @@ def tool_rounds_this_turn(messages: list[AnyMessage]) -> int:
     return sum(1 for m in turn if isinstance(m, AIMessage) and m.tool_calls)
 
 
-def unavailable_message(error: Exception) -> AIMessage:
-    """The reply that stands in for a model that failed."""
-    reason = f"{type(error).__name__}: {error}".strip()
+def unavailable_message(error: Exception, model: Any = None) -> AIMessage:
+    """The reply that stands in for a model that failed.
+
+    Its text is ``The model is unavailable: <endpoint> is unreachable (<detail>); <fix>. …``
+    (:meth:`~penchant.agent.models.ModelFailure.line`); its ``response_metadata`` has
+    ``penchant_error`` (:data:`MODEL_UNAVAILABLE`), ``penchant_error_kind``,
+    ``penchant_error_line`` and ``penchant_error_failure`` (the
+    :class:`~penchant.agent.models.ModelFailure` as a dict), for status bars and scripts;
+    :func:`~penchant.agent.hooks.model_failure_in` reads them back.
+
+    Args:
+        error: What the model call raised.
+        model: The chat model that failed (names its endpoint), if known.
+    """
+    failure = describe_model_error(error, model)
     return AIMessage(
-        content=f"{MODEL_UNAVAILABLE_PREFIX}: {reason[:300]}. Your message was received and "
-        "memory updates from it still apply; please try again later.",
-        response_metadata={"penchant_error": "model_unavailable"},
+        content=f"{MODEL_UNAVAILABLE_PREFIX}: {failure.line()}. Your message was received "
+        "and memory updates from it still apply; please try again later.",
+        response_metadata={
+            "penchant_error": MODEL_UNAVAILABLE,
+            "penchant_error_kind": failure.kind,
+            "penchant_error_line": failure.line(),
+            "penchant_error_failure": failure.to_dict(),
+        },
     )
 
 
@@ -115,8 +144,9 @@ class ModelStep:
         except GraphBubbleUp:
             raise
         except Exception as exc:  # provider errors of any SDK; the turn must go on
-            logger.warning("chat model failed: %s", exc)
-            reply = unavailable_message(exc)
+            reply = unavailable_message(exc, self.model)
+            # info, not warning: the reply itself reports it (and the CLI keeps stderr to one line)
+            logger.info("chat model failed: %s", reply.response_metadata["penchant_error_line"])
         if not tools_allowed and isinstance(reply, AIMessage) and reply.tool_calls:
             reply = _without_tool_calls(reply, self.max_tool_rounds)
         return {"messages": [reply]}
@@ -193,10 +223,12 @@ def build_chat_graph(
 
 __all__ = [
     "MAX_TOOL_ROUNDS",
+    "MODEL_UNAVAILABLE",
     "MODEL_UNAVAILABLE_PREFIX",
     "ChatState",
     "ModelStep",
     "build_chat_graph",
+    "model_failure_in",
     "tool_rounds_this_turn",
     "unavailable_message",
 ]

@@ -17,7 +17,11 @@ steps as LangGraph node functions over any state with a ``messages`` list:
 Memory failures never end a turn (the user still gets an answer): they are
 logged (with a traceback when they are not a :class:`PenchantError`), reported
 under ``memory_changes["errors"]`` and, for inject, turned into a system-prompt
-note.
+note. Items of the summary model's reply that are malformed are left out and listed
+under ``memory_changes["dropped"]`` (``{"kind", "index", "content", "reason"}``); the
+valid ones are stored. When the chat model failed this turn (its reply is the
+"model is unavailable" stand-in), the summary capture is skipped: the same endpoint
+would fail again, and the rule capture has already stored what the user said.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from penchant.tools.prompt_blocks import (
     render_reflection,
 )
 
+from .models import ModelFailure
 from .summary import drop_already_captured, summarise_preferences
 
 if TYPE_CHECKING:
@@ -67,6 +72,9 @@ NodeState: TypeAlias = Any
 
 Typed ``Any`` so the nodes fit ``StateGraph.add_node`` for every host state schema."""
 CHANGE_KEYS = ("created", "merged", "superseded", "rejected", "removed")
+MODEL_UNAVAILABLE = "model_unavailable"
+"""``response_metadata["penchant_error"]`` of the reply that stands in for a failed model
+(see :func:`penchant.agent.graph.unavailable_message`)."""
 
 
 def message_text(message: BaseMessage) -> str:
@@ -85,10 +93,27 @@ def last_human_index(messages: Sequence[BaseMessage]) -> int | None:
     return None
 
 
+def model_failure_in(messages: Sequence[BaseMessage]) -> ModelFailure | None:
+    """The failure of the chat model when the last reply in ``messages`` stands in for it
+    (``response_metadata["penchant_error"] == "model_unavailable"``), else ``None``."""
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            meta = message.response_metadata or {}
+            if meta.get("penchant_error") != MODEL_UNAVAILABLE:
+                return None
+            fields = meta.get("penchant_error_failure")
+            if isinstance(fields, dict):
+                return ModelFailure.from_dict(fields)
+            return ModelFailure("the model", "failed", message_text(message), "try again")
+    return None
+
+
 def empty_changes() -> dict[str, Any]:
-    """A ``memory_changes`` value with nothing in it."""
+    """A ``memory_changes`` value with nothing in it (the change keys, ``errors`` and
+    ``dropped``)."""
     changes: dict[str, Any] = {key: [] for key in CHANGE_KEYS}
     changes["errors"] = []
+    changes["dropped"] = []
     return changes
 
 
@@ -210,9 +235,10 @@ class MemoryHooks:
         text = strip_injected_blocks(message_text(human)).strip()
         if text and not tool_stored:
             captured = self._rule_capture(user_id, text, changes)
-            self._summary_capture(
-                user_id, text, captured, f"summary:{thread_id}:{human.id}", changes
-            )
+            if model_failure_in(turn) is None:
+                self._summary_capture(
+                    user_id, text, captured, f"summary:{thread_id}:{human.id}", changes
+                )
         self._append_transcript(user_id, thread_id, text, turn, changes)
         return {"memory_changes": changes}
 
@@ -249,9 +275,9 @@ class MemoryHooks:
         if self.summary_model is None:
             return
         try:
-            candidates = drop_already_captured(
-                summarise_preferences(self.summary_model, text), captured
-            )
+            summary = summarise_preferences(self.summary_model, text)
+            changes["dropped"].extend(d.public_dict() for d in summary.dropped)
+            candidates = drop_already_captured(summary.candidates, captured)
             result = (
                 self.memory.remember(user_id, candidates, idempotency_key=idempotency_key)
                 if candidates
@@ -306,11 +332,13 @@ __all__ = [
     "CHANGE_KEYS",
     "DEFAULT_SYSTEM_PROMPT",
     "MEMORY_UNAVAILABLE_NOTE",
+    "MODEL_UNAVAILABLE",
     "MemoryHooks",
     "NodeState",
     "add_changes",
     "empty_changes",
     "last_human_index",
     "message_text",
+    "model_failure_in",
     "stored_something",
 ]

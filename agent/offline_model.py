@@ -1,13 +1,14 @@
 """An offline, deterministic, rule-based chat model.
 
-Used when no LLM is configured (no ``OPENAI_API_KEY``). It is not a language
-model and says so: it reads the ``<user_preferences>`` block that the inject
-step put into the system prompt and answers a few kinds of message from it —
-recommendation requests (avoiding relevant dislikes, leaning toward likes),
-"what do you know about me", stated preferences (acknowledged; the end-of-turn
-rule capture stores them), forget requests, and anything needing the web or
-real-time information (declined). It never calls tools: ``bind_tools`` only
-records the tool names so it can stand in for a real model in the same graph.
+Used when no LLM is configured (neither ``OPENAI_BASE_URL`` nor
+``OPENAI_API_KEY``). It is not a language model and says so: it reads the
+``<user_preferences>`` block that the inject step put into the system prompt and
+answers a few kinds of message from it — recommendation requests (avoiding
+relevant dislikes, leaning toward likes), "what do you know about me", stated
+preferences (acknowledged; the end-of-turn rule capture stores them), forget
+requests, and anything needing the web or real-time information (declined). It
+never calls tools: ``bind_tools`` only records the tool names so it can stand in
+for a real model in the same graph.
 """
 
 from __future__ import annotations
@@ -104,8 +105,9 @@ _EN = {
     "greeting": "Hello! I'm Penchant's offline rule-based assistant: no LLM is configured, so I "
     "can't reason freely or browse, but I remember your likes and dislikes and apply them.",
     "fallback": "I'm Penchant's offline rule-based assistant (no LLM is configured; set "
-    "OPENAI_API_KEY for a real model). I can remember your likes and dislikes, tell you what I "
-    "know about you, and apply your preferences to recommendation requests.",
+    "OPENAI_BASE_URL for a local server such as Ollama, or OPENAI_API_KEY for OpenAI). I can "
+    "remember your likes and dislikes, tell you what I know about you, and apply your "
+    "preferences to recommendation requests.",
     "constraints_note": "Keeping in mind what you dislike here: {items}.",
     "tool": "Memory update: {content}",
 }
@@ -131,7 +133,8 @@ _ZH = {
     "greeting": "你好！我是 Penchant 的离线规则助手：没有配置大模型，不能自由推理或上网，"
     "但我会记住并运用你的喜好。",
     "fallback": "我是 Penchant 的离线规则助手"
-    "（没有配置大模型；设置 OPENAI_API_KEY 可使用真实模型）。"
+    "（没有配置大模型；设置 OPENAI_BASE_URL 可使用本地服务（如 Ollama），"
+    "设置 OPENAI_API_KEY 可使用 OpenAI）。"
     "我可以记住你的喜好、告诉你我知道什么，并在推荐时考虑你的偏好。",
     "constraints_note": "我会记得你不喜欢：{items}。",
     "tool": "记忆更新：{content}",

@@ -4,15 +4,18 @@ Implements :class:`penchant.memory.reflect.ReflectModel` over any LangChain chat
 supports ``with_structured_output`` (``ChatOpenAI`` against OpenAI, Ollama, vLLM, llama.cpp
 server). The prompt — instructions, the verbalised CARA disposition (Hindsight: "Hindsight:
 agent memory that retains, recalls, and reflects", 2025) and the memory blocks — is built by
-``penchant.memory.reflect.build_prompt``; this module only makes the call and turns every
-failure into :class:`~penchant.memory.errors.ReflectModelError`.
+``penchant.memory.reflect.build_prompt``; this module only makes the call. Its reply is
+returned decoded but unvalidated, so that reflect keeps the valid observations and drops a
+malformed one with a note (:func:`penchant.memory.reflect.parse_reflect_output`). A failing
+endpoint raises :class:`~penchant.agent.models.ModelUnavailableError` (one line: endpoint,
+kind, fix); a reply that is no JSON at all raises
+:class:`~penchant.memory.errors.ReflectModelError`.
 """
 
 from __future__ import annotations
 
 import logging
-import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -23,10 +26,16 @@ from penchant.memory.blocks import wrap_block
 from penchant.memory.checkup import ContradictionJudge, PairVerdict
 from penchant.memory.errors import ReflectModelError
 from penchant.memory.records import Preference
-from penchant.memory.reflect import ReflectModel, ReflectOutput, ReflectPrompt
+from penchant.memory.reflect import (
+    ReflectModel,
+    ReflectOutput,
+    ReflectPrompt,
+    keep_valid_items,
+)
 from penchant.memory.settings import Settings
 
-from .models import chat_model_from_settings, is_offline
+from .models import real_model_from_settings
+from .structured import MalformedOutputError, StructuredCall
 
 logger = logging.getLogger(__name__)
 
@@ -42,46 +51,29 @@ class LangChainReflectModel:
 
     def __init__(self, model: BaseChatModel, *, method: str | None = None) -> None:
         self.model = model
-        kwargs: dict[str, Any] = {"include_raw": True}
-        if method is not None:
-            kwargs["method"] = method
-        self._structured = model.with_structured_output(ReflectOutput, **kwargs)
+        self._call = StructuredCall(model, ReflectOutput, method=method)
 
-    def reflect(self, prompt: ReflectPrompt) -> ReflectOutput:
-        """ONE structured-output call.
+    def reflect(self, prompt: ReflectPrompt) -> Mapping[str, Any]:
+        """ONE structured-output call; returns the reply's JSON object, unvalidated.
 
         Raises:
-            ReflectModelError: The call failed, or the reply does not parse as
-                :class:`ReflectOutput` (the message says which and why).
+            ModelUnavailableError: The endpoint failed (unreachable, timeout, 429, 5xx …).
+            ReflectModelError: The reply is not a JSON object.
         """
         messages = [SystemMessage(content=prompt.system), HumanMessage(content=prompt.user)]
         try:
-            with warnings.catch_warnings():
-                # langchain-openai's streamed structured output serialises the parsed model
-                # into a field typed None and pydantic warns; the result is unaffected.
-                warnings.filterwarnings("ignore", "Pydantic serializer warnings", UserWarning)
-                raw: Any = self._structured.invoke(messages)
-        except ValueError as exc:  # the SDK's own parse of the reply: JSON or schema errors
-            detail = " ".join(str(exc).split())[:300]
+            payload = self._call.invoke(messages)
+        except MalformedOutputError as exc:
             raise ReflectModelError(
-                f"the reflect model's reply is not a valid ReflectOutput ({detail}); "
+                f"the reflect model's reply is not a valid ReflectOutput ({exc}); "
                 "nothing was stored"
             ) from exc
-        except Exception as exc:  # provider SDK errors of any kind
+        if not isinstance(payload, Mapping):
             raise ReflectModelError(
-                f"the reflect model failed ({type(exc).__name__}: {exc}); nothing was stored"
-            ) from exc
-        error = raw.get("parsing_error") if isinstance(raw, dict) else None
-        parsed = raw.get("parsed") if isinstance(raw, dict) else raw
-        if error is not None or parsed is None:
-            detail = " ".join(str(error or "no structured output in the reply").split())[:300]
-            raise ReflectModelError(
-                f"the reflect model's reply is not a valid ReflectOutput ({detail}); "
-                "nothing was stored"
+                "the reflect model's reply is not a valid ReflectOutput (expected a JSON "
+                f"object, got {type(payload).__name__}); nothing was stored"
             )
-        if isinstance(parsed, ReflectOutput):
-            return parsed
-        return ReflectOutput.model_validate(parsed)
+        return payload
 
 
 JUDGE_INSTRUCTIONS = (
@@ -105,12 +97,13 @@ class _Verdicts(BaseModel):
 class LangChainContradictionJudge:
     """A :class:`~penchant.memory.checkup.ContradictionJudge` over a LangChain chat model.
 
-    One structured-output call for all pairs; an unparsable reply raises ``ValueError`` (the
-    check-up job retries it).
+    One structured-output call for all pairs. Malformed verdicts are dropped (logged) and
+    the valid ones kept; a reply that is no JSON raises ``MalformedOutputError`` and a failing
+    endpoint ``ModelUnavailableError`` (the check-up job retries either).
     """
 
     def __init__(self, model: BaseChatModel) -> None:
-        self._structured = model.with_structured_output(_Verdicts)
+        self._call = StructuredCall(model, _Verdicts)
 
     def judge(self, pairs: Sequence[tuple[Preference, Preference]]) -> list[PairVerdict]:
         """Ask the model about every pair at once."""
@@ -123,12 +116,18 @@ class LangChainContradictionJudge:
             SystemMessage(content=JUDGE_INSTRUCTIONS),
             HumanMessage(content=wrap_block("user_preferences", "\n".join(lines))),
         ]
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", "Pydantic serializer warnings", UserWarning)
-            raw: Any = self._structured.invoke(messages)
-        verdicts = raw if isinstance(raw, _Verdicts) else _Verdicts.model_validate(raw)
+        payload = self._call.invoke(messages)
+        if not isinstance(payload, Mapping):
+            raise MalformedOutputError(
+                f"the check-up judge's reply is not a JSON object (got {type(payload).__name__})"
+            )
+        verdicts, dropped = keep_valid_items(
+            "verdict", payload.get("verdicts"), _Verdict.model_validate
+        )
+        for note in dropped:
+            logger.info("check-up judge: %s", note.describe())
         found = []
-        for verdict in verdicts.verdicts:
+        for verdict in verdicts:
             if 1 <= verdict.pair <= len(pairs):
                 a, b = pairs[verdict.pair - 1]
                 found.append(PairVerdict(a.id, b.id, verdict.contradiction, verdict.reason))
@@ -136,15 +135,18 @@ class LangChainContradictionJudge:
 
 
 def checkup_judge_from_settings(settings: Settings) -> ContradictionJudge | None:
-    """The check-up's model judge: ``None`` offline (no ``OPENAI_API_KEY``)."""
-    model = chat_model_from_settings(settings)
-    return None if is_offline(model) else LangChainContradictionJudge(model)
+    """The check-up's model judge: ``None`` when settings select the offline model
+    (neither ``OPENAI_BASE_URL`` nor ``OPENAI_API_KEY``; see
+    :func:`~penchant.agent.models.choose_model`)."""
+    model = real_model_from_settings(settings)
+    return None if model is None else LangChainContradictionJudge(model)
 
 
 def reflect_model_from_settings(settings: Settings) -> ReflectModel | None:
-    """The reflect model that settings ask for: ``None`` offline (no ``OPENAI_API_KEY``)."""
-    model = chat_model_from_settings(settings)
-    return None if is_offline(model) else LangChainReflectModel(model)
+    """The reflect model that settings ask for: ``None`` when they select the offline model
+    (neither ``OPENAI_BASE_URL`` nor ``OPENAI_API_KEY``)."""
+    model = real_model_from_settings(settings)
+    return None if model is None else LangChainReflectModel(model)
 
 
 __all__ = [

@@ -6,9 +6,12 @@ A conversation file is JSON::
 
 Every turn is fed, in order and in one thread, through Penchant's chat graph
 (:func:`~penchant.agent.graph.build_chat_graph`) with the model that settings
-choose (the offline model unless ``OPENAI_API_KEY`` is set), so what is stored
-is exactly what a live chat would store. The whole file is validated before the
-first turn runs: a bad file stores nothing.
+choose (:func:`~penchant.agent.models.choose_model`: the offline model unless
+``OPENAI_BASE_URL`` or ``OPENAI_API_KEY`` is set), so what is stored is exactly
+what a live chat would store. The whole file is validated before the first turn
+runs: a bad file stores nothing. When the real model fails on a turn, the replay
+stops there with :class:`~penchant.agent.models.ModelUnavailableError` (that
+turn's rule capture has run, as in the chat; later turns are not sent).
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from penchant.memory.errors import InvalidInputError
 from penchant.memory.keys import UserKeys
 
 from .graph import build_chat_graph
-from .hooks import CHANGE_KEYS, message_text
-from .models import chat_model_from_settings, is_offline
+from .hooks import CHANGE_KEYS, message_text, model_failure_in
+from .models import ModelUnavailableError, chat_model_from_settings, is_offline
 
 if TYPE_CHECKING:
     from penchant.memory import Memory
@@ -137,6 +140,7 @@ def replay_turns(
 
     Raises:
         InvalidInputError: Bad ``user_id``.
+        ModelUnavailableError: The real model failed on a turn (the replay stops there).
     """
     UserKeys.for_user(user_id)
     chosen = model or chat_model_from_settings(memory.settings)
@@ -145,8 +149,14 @@ def replay_turns(
         "configurable": {"user_id": user_id, "thread_id": thread_id or _new_thread_id()}
     }
     replayed = []
-    for text in turns:
+    for number, text in enumerate(turns, start=1):
         state = graph.invoke({"messages": [HumanMessage(content=text)]}, config)
+        failure = model_failure_in(state.get("messages") or [])
+        if failure is not None:
+            raise ModelUnavailableError(
+                failure, f"replay stopped at turn {number} of {len(turns)}; the memory "
+                f"captured from turns 1-{number} is kept"
+            )
         replayed.append(
             {
                 "user": text,
@@ -176,6 +186,7 @@ def replay_file(
 
     Raises:
         InvalidInputError: Unreadable or invalid file, or bad ``user_id``.
+        ModelUnavailableError: The real model failed on a turn (the replay stops there).
     """
     UserKeys.for_user(user_id)
     turns = load_turns(Path(path))

@@ -1,20 +1,28 @@
 """End-of-turn summary capture: a real LLM lists the preferences in the user's message.
 
-Runs only when a real model is configured. The model fills a pydantic schema
-(structured output); the candidates then go through the same persistence gate
-as every other write, with ``source="summary"``.
+Runs only when a real model is configured. The model is asked to fill
+:class:`PreferenceSummary` (structured output); its reply is accepted item by item: a
+malformed preference (a polarity of ``"neutral"``, no content) is dropped with a note in
+:attr:`SummaryResult.dropped` (the chat reports it under ``memory_changes["dropped"]``) and
+the valid ones are kept. The candidates then go through the same persistence gate as every
+other write, with ``source="summary"``.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from penchant.memory.records import Preference, PreferenceCandidate
+from penchant.memory.reflect import DroppedItem, keep_valid_items
+
+from .structured import MalformedOutputError, StructuredCall
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +56,57 @@ class PreferenceSummary(BaseModel):
     preferences: list[SummaryPreference] = Field(default_factory=list)
 
 
-def summarise_preferences(model: BaseChatModel, user_text: str) -> list[PreferenceCandidate]:
+@dataclass
+class SummaryResult:
+    """What summary capture took from one reply.
+
+    Attributes:
+        candidates: Valid preferences, ``source="summary"``, ready for the gate.
+        dropped: Malformed items left out, with the reason for each.
+    """
+
+    candidates: list[PreferenceCandidate] = field(default_factory=list)
+    dropped: list[DroppedItem] = field(default_factory=list)
+
+
+def summary_candidate(item: Any) -> PreferenceCandidate:
+    """One summary item as a gate candidate (``source="summary"``, confidence 0.6).
+
+    Raises:
+        ValidationError: The item does not fit :class:`SummaryPreference`, or the candidate
+            it makes is invalid (blank content, too many keywords …).
+    """
+    found = SummaryPreference.model_validate(item)
+    return PreferenceCandidate(**found.model_dump(), source="summary", confidence=0.6)
+
+
+def accept_summary(payload: Any) -> SummaryResult:
+    """Accept a summary reply item by item.
+
+    Args:
+        payload: The decoded reply: ``{"preferences": [...]}`` (a bare list of items is
+            accepted as the list).
+
+    Returns:
+        The valid candidates and the notes on dropped items.
+
+    Raises:
+        MalformedOutputError: ``payload`` is neither an object nor a list.
+    """
+    if isinstance(payload, Mapping):
+        items = payload.get("preferences")
+    elif isinstance(payload, list):
+        items = payload
+    else:
+        raise MalformedOutputError(
+            f"the summary reply is not a JSON object with a 'preferences' list (got "
+            f"{type(payload).__name__}); nothing stored from it"
+        )
+    candidates, dropped = keep_valid_items("preference", items, summary_candidate)
+    return SummaryResult(candidates=candidates, dropped=dropped)
+
+
+def summarise_preferences(model: BaseChatModel, user_text: str) -> SummaryResult:
     """Ask ``model`` which preferences ``user_text`` states.
 
     Args:
@@ -56,22 +114,19 @@ def summarise_preferences(model: BaseChatModel, user_text: str) -> list[Preferen
         user_text: The user's message, with Penchant's injected blocks already stripped.
 
     Returns:
-        Candidates with ``source="summary"``; malformed items are dropped.
+        The valid candidates (``source="summary"``) and notes on the malformed items.
+
+    Raises:
+        ModelUnavailableError: The model call failed (one line: endpoint, kind, fix).
+        MalformedOutputError: The reply holds no JSON object or list.
     """
-    structured = model.with_structured_output(PreferenceSummary)
-    raw = structured.invoke(
+    payload = StructuredCall(model, PreferenceSummary).invoke(
         [SystemMessage(content=SUMMARY_INSTRUCTIONS), HumanMessage(content=user_text)]
     )
-    summary = raw if isinstance(raw, PreferenceSummary) else PreferenceSummary.model_validate(raw)
-    candidates: list[PreferenceCandidate] = []
-    for item in summary.preferences:
-        try:
-            candidates.append(
-                PreferenceCandidate(**item.model_dump(), source="summary", confidence=0.6)
-            )
-        except ValueError as exc:
-            logger.info("dropping malformed summary preference %r: %s", item.content, exc)
-    return candidates
+    result = accept_summary(payload)
+    for note in result.dropped:
+        logger.info("summary capture: %s", note.describe())
+    return result
 
 
 def _key_set(keywords: list[str]) -> set[str]:
@@ -106,6 +161,9 @@ __all__ = [
     "SUMMARY_INSTRUCTIONS",
     "PreferenceSummary",
     "SummaryPreference",
+    "SummaryResult",
+    "accept_summary",
     "drop_already_captured",
     "summarise_preferences",
+    "summary_candidate",
 ]

@@ -3,8 +3,8 @@
 Each message goes through ``inject → model ⇄ tools → end_of_turn``: the user's
 stored preferences are recalled into the model's system prompt, and what they
 say about their tastes is captured through the persistence gate. The model is
-the offline rule-based one unless ``OPENAI_API_KEY`` is set. ``/forget WORDS``
-and ``/prefs`` act on memory directly, as in ``penchant chat``.
+the offline rule-based one unless ``OPENAI_BASE_URL`` or ``OPENAI_API_KEY`` is set.
+``/forget WORDS`` and ``/prefs`` act on memory directly, as in ``penchant chat``.
 
 Run it::
 

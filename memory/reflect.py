@@ -14,8 +14,12 @@ history and the stored observations; then either
 
 The observations then go through the persistence gate
 (:meth:`~.gate.PersistenceGate.write_observations`: screened, deduplicated, confidence moved
-by ±α / −2α). A model failure or malformed output raises :class:`ReflectModelError` before
-anything is written.
+by ±α / −2α). The model's output is accepted item by item (:func:`parse_reflect_output`): a
+malformed observation or evidence item (no ``sources``, a confidence of 7, an unknown kind of
+evidence) is dropped with a note in :attr:`ReflectResult.dropped` and the valid ones are
+kept. Only a reply without a usable ``answer`` (not JSON, not an object, no answer) is
+refused whole: :class:`ReflectModelError`, nothing written. A failing model raises before
+anything is written too.
 
 The disposition is Hindsight's CARA profile — skepticism, literalism and empathy, each 1–5 —
 verbalised into the prompt (Hindsight: "Hindsight: agent memory that retains, recalls, and
@@ -24,16 +28,17 @@ reflects", 2025). No LangChain here: ``memory/`` stays free of LLM frameworks.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .blocks import wrap_block
-from .errors import InvalidInputError, ReflectModelError
+from .errors import InvalidInputError, PenchantError, ReflectModelError
 from .observations import (
     Evidence,
     Observation,
@@ -41,7 +46,7 @@ from .observations import (
     ObservationResult,
     ObservationUpdate,
 )
-from .records import HistorySnapshot, Preference
+from .records import HistorySnapshot, Preference, Rejection
 
 if TYPE_CHECKING:
     from .client import Memory
@@ -199,13 +204,103 @@ class ReflectPrompt:
 class ReflectModel(Protocol):
     """A model that answers a :class:`ReflectPrompt` with a :class:`ReflectOutput`.
 
-    Implementations raise :class:`~.errors.ReflectModelError` when the model fails or its
-    output does not fit :class:`ReflectOutput`.
+    ``reflect`` returns either a :class:`ReflectOutput` or the reply's decoded JSON object
+    (a mapping), which :func:`parse_reflect_output` then accepts item by item. It raises
+    :class:`~.errors.ReflectModelError` when the reply is unusable as a whole (not JSON), or
+    any other :class:`~.errors.PenchantError` (such as
+    ``penchant.agent.models.ModelUnavailableError``) when the model cannot be used; those
+    pass through :func:`reflect` unchanged.
     """
 
-    def reflect(self, prompt: ReflectPrompt) -> ReflectOutput:
+    def reflect(self, prompt: ReflectPrompt) -> ReflectOutput | Mapping[str, Any]:
         """Answer the prompt with ONE structured-output call."""
         ...
+
+
+class DroppedItem(BaseModel):
+    """One item of a model's structured output that was malformed and left out.
+
+    Attributes:
+        kind: What the item was: ``observation`` or ``evidence`` (reflect), ``preference``
+            (summary capture); a whole field that is not a list is dropped with its name.
+        index: Its position in the model's list (0-based); ``None`` for a whole field.
+        content: Its ``content`` (or ``id``) when it had one, else its JSON, at most 200
+            characters.
+        reason: The first problem found, e.g. ``sources: Field required``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    index: int | None = None
+    content: str = ""
+    reason: str
+
+    def public_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``{"kind", "index", "content", "reason"}``."""
+        return self.model_dump(mode="json")
+
+    def describe(self) -> str:
+        """One line: ``dropped observation 2 ('…'): sources: Field required``."""
+        where = f" {self.index + 1}" if self.index is not None else ""
+        what = f" ({self.content!r})" if self.content else ""
+        return f"dropped {self.kind}{where}{what}: {self.reason}"
+
+
+_Item = TypeVar("_Item")
+
+
+def _item_text(item: Any) -> str:
+    if isinstance(item, Mapping):
+        for key in ("content", "id"):
+            if isinstance(item.get(key), str) and item[key].strip():
+                return " ".join(item[key].split())[:200]
+    try:
+        return json.dumps(item, ensure_ascii=False, default=str)[:200]
+    except (TypeError, ValueError):  # circular containers
+        return repr(item)[:200]
+
+
+def validation_reason(exc: ValidationError) -> str:
+    """The first problem of a validation error, as ``field.path: message``."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "item"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+def keep_valid_items(
+    kind: str, raw: Any, validate: Callable[[Any], _Item]
+) -> tuple[list[_Item], list[DroppedItem]]:
+    """Validate a model's list item by item: keep the valid items, note the others.
+
+    Args:
+        kind: The items' name in the notes (``observation``, ``preference`` …).
+        raw: The list from the model's output; ``None`` counts as empty, anything that is
+            not a list is dropped as a whole.
+        validate: Turns one raw item into a valid one or raises ``ValueError`` (pydantic's
+            ``ValidationError`` included), e.g. ``ProposedObservation.model_validate``.
+
+    Returns:
+        ``(valid items in order, notes on the dropped ones)``.
+    """
+    if raw is None:
+        return [], []
+    if not isinstance(raw, list):
+        note = DroppedItem(kind=kind, content=_item_text(raw),
+                           reason=f"expected a list of {kind} items, got {type(raw).__name__}")
+        return [], [note]
+    kept: list[_Item] = []
+    dropped: list[DroppedItem] = []
+    for index, item in enumerate(raw):
+        try:
+            kept.append(validate(item))
+        except ValueError as exc:  # pydantic's ValidationError, or a validator's own
+            reason = validation_reason(exc) if isinstance(exc, ValidationError) else (
+                " ".join(str(exc).split())[:200]
+            )
+            dropped.append(DroppedItem(kind=kind, index=index, content=_item_text(item),
+                                       reason=reason))
+    return kept, dropped
 
 
 class ReflectResult(BaseModel):
@@ -217,6 +312,8 @@ class ReflectResult(BaseModel):
         used: Ids of the preferences reflect reasoned over.
         offline: True when the deterministic offline path answered.
         write: The gate's full account of the observation write.
+        dropped: Items of the model's output that were malformed and left out (never
+            reached the gate), with the reason for each.
     """
 
     answer: str
@@ -224,15 +321,31 @@ class ReflectResult(BaseModel):
     used: list[str] = Field(default_factory=list)
     offline: bool = True
     write: ObservationResult = Field(default_factory=ObservationResult)
+    dropped: list[DroppedItem] = Field(default_factory=list)
+
+    @property
+    def rejected(self) -> list[Rejection]:
+        """Well-formed proposals the gate refused (no active source, screened out …)."""
+        return list(self.write.rejected)
 
     def public_dict(self) -> dict[str, Any]:
         """The CLI contract: ``{"answer", "observations": [{"content", "confidence",
-        "sources"}], "used": [ids]}``."""
+        "sources"}], "used": [ids], "dropped": [{"kind", "index", "content", "reason"}],
+        "rejected": [{"content", "reason"}]}``."""
         return {
             "answer": self.answer,
             "observations": [o.brief() for o in self.observations],
             "used": list(self.used),
+            "dropped": [d.public_dict() for d in self.dropped],
+            "rejected": [r.model_dump(mode="json") for r in self.rejected],
         }
+
+    def notes(self) -> list[str]:
+        """One line per dropped item and per rejected proposal (for tool messages and
+        the CLI's text output)."""
+        lines = [d.describe() for d in self.dropped]
+        lines += [f"rejected observation ({r.content!r}): {r.reason}" for r in self.rejected]
+        return lines
 
 
 REFLECT_INSTRUCTIONS = (
@@ -407,30 +520,72 @@ def gather_context(
     )
 
 
-def ask_model(model: ReflectModel, prompt: ReflectPrompt) -> ReflectOutput:
-    """Make the one model call and check its output.
+def parse_reflect_output(payload: Any) -> tuple[ReflectOutput, list[DroppedItem]]:
+    """Accept a model's reflect output item by item.
+
+    Args:
+        payload: A :class:`ReflectOutput`, or the decoded JSON of the reply: an object with
+            ``answer`` (a string), ``observations`` and ``evidence`` (lists; missing means
+            none). Unknown keys are ignored.
+
+    Returns:
+        The output with every valid observation and evidence item, and a note for each
+        malformed one (:class:`DroppedItem`).
 
     Raises:
-        ReflectModelError: The model failed or returned something that is not a
-            :class:`ReflectOutput`.
+        ReflectModelError: ``payload`` is not an object, or has no string ``answer``.
+    """
+    if isinstance(payload, ReflectOutput):
+        return payload, []
+    if not isinstance(payload, Mapping):
+        raise ReflectModelError(
+            f"the reflect model's output is not a valid ReflectOutput (expected a JSON "
+            f"object, got {type(payload).__name__}); nothing was stored"
+        )
+    answer = payload.get("answer")
+    if not isinstance(answer, str):
+        problem = "answer: Field required" if answer is None else (
+            f"answer: expected a string, got {type(answer).__name__}"
+        )
+        raise ReflectModelError(
+            f"the reflect model's output is not a valid ReflectOutput ({problem}); "
+            "nothing was stored"
+        )
+    observations, dropped = keep_valid_items(
+        "observation", payload.get("observations"), ProposedObservation.model_validate
+    )
+    evidence, dropped_evidence = keep_valid_items(
+        "evidence", payload.get("evidence"), ObservationEvidence.model_validate
+    )
+    output = ReflectOutput(answer=answer, observations=observations, evidence=evidence)
+    return output, [*dropped, *dropped_evidence]
+
+
+def ask_model(model: ReflectModel, prompt: ReflectPrompt) -> tuple[ReflectOutput,
+                                                                   list[DroppedItem]]:
+    """Make the one model call and accept its output item by item.
+
+    Returns:
+        The output (valid items only) and the notes on dropped items
+        (:func:`parse_reflect_output`).
+
+    Raises:
+        ReflectModelError: The reply is unusable as a whole, or the model failed with an
+            error that is not Penchant's.
+        PenchantError: Raised by the model itself (e.g. ``ModelUnavailableError``), as is.
     """
     try:
         output: Any = model.reflect(prompt)
-    except ReflectModelError:
+    except PenchantError:
         raise
     except Exception as exc:  # provider SDK errors of any kind
         raise ReflectModelError(
             f"the reflect model failed ({type(exc).__name__}: {exc}); nothing was stored"
         ) from exc
-    if isinstance(output, ReflectOutput):
-        return output
-    try:
-        return ReflectOutput.model_validate(output)
-    except ValidationError as exc:
-        raise ReflectModelError(
-            f"the reflect model's output is not a valid ReflectOutput ({exc.error_count()} "
-            f"problem(s), first: {exc.errors()[0]['msg']}); nothing was stored"
-        ) from exc
+    parsed, dropped = parse_reflect_output(output)
+    for note in dropped:
+        logger.info("reflect: %s", note.describe())
+    return parsed, dropped
 
 
 def reflect(
@@ -453,19 +608,23 @@ def reflect(
         k: Preferences recalled for the question.
 
     Returns:
-        The answer, the stored observations and the ids of the preferences used.
+        The answer, the stored observations, the ids of the preferences used, and notes on
+        the model's malformed items (``dropped``; the valid ones are kept).
 
     Raises:
         InvalidInputError: Empty question or bad user id.
-        ReflectModelError: The model failed or its output was malformed; nothing stored.
+        ReflectModelError: The model's reply was unusable as a whole; nothing stored.
+        PenchantError: The model could not be used (e.g. ``ModelUnavailableError`` from
+            ``penchant.agent.models``); nothing stored.
         StorageUnavailableError: Redis failed.
     """
     context = gather_context(memory, user_id, question, disposition or Disposition(), k=k)
     used = [p.id for p in context.preferences]
+    dropped: list[DroppedItem] = []
     if model is None:
         answer, proposals, updates = offline_reflect(context)
     else:
-        output = ask_model(model, build_prompt(context))
+        output, dropped = ask_model(model, build_prompt(context))
         answer = output.answer
         proposals = [ObservationCandidate(**o.model_dump()) for o in output.observations]
         updates = [ObservationUpdate(id=e.id, evidence=e.evidence) for e in output.evidence]
@@ -474,7 +633,7 @@ def reflect(
         logger.info("reflect: observation %r rejected: %s", rejection.content, rejection.reason)
     return ReflectResult(
         answer=answer, observations=written.stored, used=used, offline=model is None,
-        write=written,
+        write=written, dropped=dropped,
     )
 
 
@@ -483,6 +642,7 @@ __all__ = [
     "MAX_CONTEXT_PREFERENCES",
     "REFLECT_INSTRUCTIONS",
     "Disposition",
+    "DroppedItem",
     "ObservationEvidence",
     "ProposedObservation",
     "ReflectContext",
@@ -493,8 +653,11 @@ __all__ = [
     "ask_model",
     "build_prompt",
     "gather_context",
+    "keep_valid_items",
     "offline_answer",
     "offline_observations",
     "offline_reflect",
+    "parse_reflect_output",
     "reflect",
+    "validation_reason",
 ]

@@ -46,7 +46,11 @@ class ScriptedChatModel(BaseChatModel):
         return "scripted"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
-        self.bound_tools = [getattr(t, "name", getattr(t, "__name__", str(t))) for t in tools]
+        self.bound_tools = [
+            t.get("title", str(t)) if isinstance(t, dict)
+            else getattr(t, "name", getattr(t, "__name__", str(t)))
+            for t in tools
+        ]
         return self
 
     def _generate(
@@ -407,6 +411,43 @@ def test_summary_capture_adds_only_what_rule_capture_missed(memory: Memory) -> N
     assert prefs[("cotton",)].source == "summary"
     assert PreferenceSummary.__name__ in summary_model.bound_tools
     assert len(state["memory_changes"]["created"]) == 2
+
+
+def summary_call(*items: dict[str, Any]) -> AIMessage:
+    """The summary model's reply as a forced tool call (how non-OpenAI models answer)."""
+    return AIMessage(content="", tool_calls=[
+        ToolCall(name="PreferenceSummary", id="s1", args={"preferences": list(items)})
+    ])
+
+
+def test_a_malformed_summary_item_is_dropped_with_a_note_and_the_rest_stored(
+    memory: Memory,
+) -> None:
+    summary_model = ScriptedChatModel(script=[summary_call(
+        {"content": "Cotton feels nicest", "polarity": "like", "keywords": ["cotton"]},
+        {"content": "Linen maybe", "polarity": "so-so", "keywords": ["linen"]},
+    )])
+    model = ScriptedChatModel(script=[AIMessage(content="ok")])
+    graph = build_chat_graph(memory, model, summary_model=summary_model)
+    state = run_turn(graph, "Cotton feels nicest; linen maybe.")
+    assert [(p.keywords, p.source) for p in memory.preferences(USER)] == [(["cotton"], "summary")]
+    [note] = state["memory_changes"]["dropped"]
+    assert (note["kind"], note["index"], note["content"]) == ("preference", 1, "Linen maybe")
+    assert note["reason"].startswith("polarity: Input should be 'like' or 'dislike'")
+
+
+def test_summary_capture_is_skipped_when_the_chat_model_failed(memory: Memory) -> None:
+    summary_model = ScriptedChatModel(script=[summary_call(
+        {"content": "Cotton feels nicest", "polarity": "like", "keywords": ["cotton"]})])
+    model = ScriptedChatModel(script=[ConnectionError("connection refused")])
+    state = run_turn(build_chat_graph(memory, model, summary_model=summary_model),
+                     "I don't like plastic.")
+    assert summary_model.inputs == []  # the endpoint just failed; don't call it again
+    assert [p.source for p in memory.preferences(USER)] == ["rule"]
+    assert state["memory_changes"]["errors"] == []
+    meta = state["messages"][-1].response_metadata
+    assert (meta["penchant_error"], meta["penchant_error_kind"]) == (
+        "model_unavailable", "unreachable")
 
 
 def test_summary_failure_is_reported_and_the_turn_goes_on(memory: Memory) -> None:

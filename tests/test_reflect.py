@@ -12,6 +12,7 @@ from langchain_core.messages import ToolMessage
 from pydantic import SecretStr
 
 from penchant.agent.hooks import MemoryHooks
+from penchant.agent.models import ModelUnavailableError
 from penchant.agent.reflect_model import LangChainReflectModel, reflect_model_from_settings
 from penchant.memory import Memory, PreferenceCandidate, Settings
 from penchant.memory.errors import InvalidInputError, ReflectModelError
@@ -364,36 +365,103 @@ def test_model_evidence_moves_an_existing_observation(
 
 
 @pytest.mark.parametrize(
-    "reply",
+    ("reply", "problem"),
     [
-        "this is not JSON at all",
-        json.dumps({"observations": []}),
-        json.dumps({"answer": "x", "observations": [{"content": "c", "confidence": 7,
-                                                     "sources": []}]}),
+        ("this is not JSON at all", "Invalid json output"),
+        (json.dumps(["a", "list"]), "expected a JSON object, got list"),
+        (json.dumps({"observations": []}), "answer: Field required"),
+        (json.dumps({"answer": 7}), "answer: expected a string, got int"),
     ],
+    ids=["not-json", "a-list", "no-answer", "answer-not-text"],
 )
-def test_malformed_model_output_is_a_clear_error_and_stores_nothing(
-    memory: Memory, planted: list[str], reply: str
+def test_a_reply_without_a_usable_answer_is_a_clear_error_and_stores_nothing(
+    memory: Memory, planted: list[str], reply: str, problem: str
 ) -> None:
     before = memory.changes(USER, 100)
     with FakeOpenAI(lambda body: text_chunks(reply)) as server:
         model = reflect_model_from_settings(wire_settings(server))
-        with pytest.raises(ReflectModelError, match="not a valid ReflectOutput"):
+        with pytest.raises(ReflectModelError, match="not a valid ReflectOutput") as caught:
             memory.reflect(USER, "what bottle?", None, model)
+    assert problem in str(caught.value) and "nothing was stored" in str(caught.value)
     assert memory.observations(USER) == []
     assert memory.changes(USER, 100) == before
 
 
-def test_provider_failure_is_a_reflect_model_error(memory: Memory, planted: list[str]) -> None:
-    with FakeOpenAI(lambda body: 500) as server:
+def test_observation_without_sources_is_dropped_and_the_valid_ones_are_stored(
+    memory: Memory, planted: list[str]
+) -> None:
+    obs_id = observe(memory, "avoids plastic", planted[:1], confidence=0.5)
+    payload = {
+        "answer": "Choose glass or steel.",
+        "observations": [
+            {"content": "prefers natural materials", "confidence": 0.7, "sources": planted},
+            {"content": "dislikes shopping", "confidence": 0.6},
+            {"content": "is very sure", "confidence": 7, "sources": planted},
+        ],
+        "evidence": [{"id": obs_id, "evidence": "reinforce"},
+                     {"id": obs_id, "evidence": "maybe"}],
+    }
+    with FakeOpenAI(answering(payload)) as server:
+        result = memory.reflect(USER, "what bottle?", None,
+                                reflect_model_from_settings(wire_settings(server)))
+    assert result.answer == "Choose glass or steel."
+    stored = {o.content: o.confidence for o in memory.observations(USER)}
+    assert stored == {"prefers natural materials": 0.7, "avoids plastic": 0.6}
+    dropped = result.public_dict()["dropped"]
+    assert [(d["kind"], d["index"], d["content"]) for d in dropped] == [
+        ("observation", 1, "dislikes shopping"),
+        ("observation", 2, "is very sure"),
+        ("evidence", 1, obs_id),
+    ]
+    assert dropped[0]["reason"] == "sources: Field required"
+    assert dropped[1]["reason"].startswith("confidence: Input should be less than or equal to 1")
+    assert dropped[2]["reason"].startswith("evidence: Input should be")
+
+
+def test_a_field_that_is_not_a_list_is_dropped_whole(memory: Memory, planted: list[str]) -> None:
+    payload = {"answer": "ok", "observations": "natural materials"}
+    with FakeOpenAI(answering(payload)) as server:
+        result = memory.reflect(USER, "what bottle?", None,
+                                reflect_model_from_settings(wire_settings(server)))
+    (note,) = result.dropped
+    assert (note.kind, note.index) == ("observation", None)
+    assert note.reason == "expected a list of observation items, got str"
+    assert memory.observations(USER) == []
+
+
+def test_an_observation_on_unknown_ids_is_reported_as_rejected(
+    memory: Memory, planted: list[str]
+) -> None:
+    payload = {"answer": "ok", "observations": [
+        {"content": "likes hiking", "confidence": 0.6, "sources": ["not-an-id"]}]}
+    with FakeOpenAI(answering(payload)) as server:
+        result = memory.reflect(USER, "what bottle?", None,
+                                reflect_model_from_settings(wire_settings(server)))
+    [rejected] = result.public_dict()["rejected"]
+    assert rejected["content"] == "likes hiking" and result.dropped == []
+    assert memory.observations(USER) == []
+
+
+@pytest.mark.parametrize(("status", "phrase"), [(500, "returned a server error (HTTP 500"),
+                                                (429, "is rate limiting requests (HTTP 429")])
+def test_provider_failure_is_a_model_unavailable_error_naming_the_endpoint(
+    memory: Memory, planted: list[str], status: int, phrase: str
+) -> None:
+    with FakeOpenAI(lambda body: status) as server:
         model = reflect_model_from_settings(wire_settings(server))
-        with pytest.raises(ReflectModelError, match="failed"):
+        with pytest.raises(ModelUnavailableError) as caught:
             memory.reflect(USER, "what bottle?", None, model)
+    assert str(caught.value).startswith(f"model unavailable: {server.base_url} {phrase}")
     assert memory.observations(USER) == []
 
 
 def test_no_api_key_means_the_offline_reflect() -> None:
     assert reflect_model_from_settings(Settings(openai_api_key=None)) is None
+
+
+def test_a_base_url_alone_means_the_model_reflect() -> None:
+    model = reflect_model_from_settings(Settings(openai_base_url="http://127.0.0.1:9/v1"))
+    assert isinstance(model, LangChainReflectModel)
 
 
 def test_langchain_reflect_model_satisfies_the_protocol() -> None:
@@ -434,8 +502,26 @@ def test_reflect_tool_answers_and_reports_the_contract(
     assert "avoid" in str(message.content) and "observation (confidence 0.60)" in str(
         message.content
     )
-    assert set(message.artifact) == {"answer", "observations", "used"}
+    assert set(message.artifact) == {"answer", "observations", "used", "dropped", "rejected"}
     assert "user_id" not in json.dumps(tool.tool_call_schema.model_json_schema())
+
+
+def test_reflect_tool_message_names_the_dropped_items(
+    memory: Memory, planted: list[str]
+) -> None:
+    payload = {"answer": "Go for glass.", "observations": [
+        {"content": "prefers natural materials", "confidence": 0.7, "sources": planted},
+        {"content": "dislikes shopping", "confidence": 0.6}]}
+    with FakeOpenAI(answering(payload)) as server:
+        tool = make_reflect_tool(memory, reflect_model_from_settings(wire_settings(server)))
+        call = {"name": REFLECT_TOOL, "args": {"question": "what bottle?"}, "id": "call_2",
+                "type": "tool_call"}
+        message = tool.invoke(call, {"configurable": {"user_id": USER}})
+    lines = str(message.content).splitlines()
+    assert lines[0] == "Go for glass."
+    assert "observation (confidence 0.70): prefers natural materials" in lines
+    assert "dropped observation 2 ('dislikes shopping'): sources: Field required" in lines
+    assert [d["content"] for d in message.artifact["dropped"]] == ["dislikes shopping"]
 
 
 def test_reflect_tool_can_join_the_chat_graph(memory: Memory) -> None:
@@ -460,7 +546,8 @@ def test_cli_reflect_prints_the_json_contract(cli_env: dict[str, str], cli_memor
                     "--literalism", "4", "--empathy", "5", "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)
-    assert set(document) == {"answer", "observations", "used"}
+    assert set(document) == {"answer", "observations", "used", "dropped", "rejected"}
+    assert document["dropped"] == [] and document["rejected"] == []
     (obs,) = document["observations"]
     assert set(obs) == {"content", "confidence", "sources"}
     assert obs["content"] == "dislikes several materials: plastic, polyester"
@@ -488,3 +575,22 @@ def test_cli_reflect_refuses_a_bad_disposition(
 def test_cli_reflect_refuses_an_empty_question(cli_env: dict[str, str], memory: Memory) -> None:
     proc = run_cli(["reflect", "--user", "ana", "  ", "--json"], cli_env)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_cli_reflect_with_a_keyless_server_reports_dropped_items_in_json(
+    cli_env: dict[str, str], cli_memory: Memory
+) -> None:
+    ids = [p.id for p in cli_memory.preferences("ana")]
+    payload = {"answer": "Cotton.", "observations": [
+        {"content": "prefers natural fibres", "confidence": 0.8, "sources": ids},
+        {"content": "no sources here", "confidence": 0.5}]}
+    with FakeOpenAI(answering(payload)) as server:
+        proc = run_cli(["reflect", "--user", "ana", "what shirt?", "--json"],
+                       {**cli_env, "OPENAI_BASE_URL": server.base_url})
+    assert proc.returncode == 0, proc.stderr
+    document = json.loads(proc.stdout)
+    assert [o["content"] for o in document["observations"]] == ["prefers natural fibres"]
+    assert document["dropped"] == [{"kind": "observation", "index": 1,
+                                    "content": "no sources here",
+                                    "reason": "sources: Field required"}]
+    assert [o.content for o in cli_memory.observations("ana")] == ["prefers natural fibres"]

@@ -266,6 +266,41 @@ async def test_agent_factory_runs_in_a_worker_and_the_app_is_usable_meanwhile(
         assert OFFLINE_LABEL in status_text(app, "model")
 
 
+async def test_a_failing_model_shows_degraded_in_the_status_bar_until_it_answers_again(
+    memory: Memory,
+) -> None:
+    from pydantic import SecretStr
+
+    from penchant.agent.models import chat_model_from_settings
+    from penchant.memory import Settings
+
+    from test_openai_wire import FakeOpenAI, text_chunks
+
+    state = {"down": True}
+    with FakeOpenAI(lambda body: 503 if state["down"] else text_chunks("Back again.")) as srv:
+        model = chat_model_from_settings(Settings(openai_base_url=srv.base_url,
+                                                  openai_api_key=SecretStr("")))
+        app = ChatApp(memory, ChatAgent.build(memory, model), user_id=USER,
+                      health_check_seconds=0, redis_label="test redis")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert "degraded" not in status_text(app, "model")
+            await say(pilot, "I can't stand plastic")
+            role, reply = messages(app)[-1]
+            assert role == "assistant" and reply.startswith("The model is unavailable: ")
+            assert f"{srv.base_url} returned a server error (HTTP 503" in reply
+            status = app.query_one("#status-model")
+            assert status_text(app, "model").endswith("· degraded (server error)")
+            assert status.has_class("-degraded")
+            assert [p.polarity for p in memory.preferences(USER)] == ["dislike"]
+            assert "plastic" in panel_text(app)
+            state["down"] = False
+            await say(pilot, "hello")
+            assert messages(app)[-1] == ("assistant", "Back again.")
+            assert "degraded" not in status_text(app, "model")
+            assert not status.has_class("-degraded")
+
+
 # -- storage trouble ----------------------------------------------------------------------------
 
 

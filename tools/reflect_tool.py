@@ -4,7 +4,8 @@ Model-visible arguments: ``question`` and the CARA disposition (``skepticism``,
 ``literalism``, ``empathy``, each 1–5, default 3; Hindsight: "Hindsight: agent memory that
 retains, recalls, and reflects", 2025). The user id comes from the run's config, never from
 the model. The tool returns ``(text, artifact)``: the answer and the stored observations as
-text, and reflect's JSON contract (``{"answer", "observations", "used"}``) as the artifact.
+text (plus one line per malformed item dropped from the model's output), and reflect's JSON
+contract (``{"answer", "observations", "used", "dropped", "rejected"}``) as the artifact.
 Errors are raised and become tool messages through
 :func:`~penchant.tools.preference_tools.tool_error_message`.
 """
@@ -70,6 +71,7 @@ def make_reflect_tool(memory: Memory, model: ReflectModel | None = None) -> Base
             f"observation (confidence {o.confidence:.2f}): {o.content}"
             for o in result.observations
         ]
+        lines += result.notes()  # malformed items dropped, proposals the gate refused
         return "\n".join(lines), result.public_dict()
 
     return StructuredTool.from_function(

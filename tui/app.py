@@ -7,7 +7,7 @@
     │                                        ││ last changes         │
     │ [Input: message or /command]           ││ recent history       │
     └────────────────────────────────────────┘└──────────────────────┘
-     user · model · redis (connected | degraded) · embedder (loading | ready)
+     user · model (· degraded when it failed) · redis (connected | degraded) · embedder
 
 The :class:`~penchant.memory.Memory` and the agent are injected into
 :class:`ChatApp` (tests run it offline on a real Redis); :func:`run_chat`
@@ -113,12 +113,23 @@ class ChatAgent:
 
     @classmethod
     def from_settings(cls, memory: Memory, settings: Settings) -> ChatAgent:
-        """The agent that settings ask for: a real endpoint when ``OPENAI_API_KEY`` is set."""
+        """The agent that settings ask for: a real endpoint when ``OPENAI_BASE_URL`` or
+        ``OPENAI_API_KEY`` is set (:func:`penchant.agent.models.choose_model` decides)."""
         from penchant.agent import chat_model_from_settings, is_offline
 
         model = chat_model_from_settings(settings)
         summary = None if is_offline(model) else model
         return cls.build(memory, model, summary_model=summary)
+
+
+def model_failure_kind(message: Any) -> str:
+    """The failure kind of a reply that stands in for a failed model (``unreachable``,
+    ``timeout``, ``rate_limited`` …; see :func:`penchant.agent.graph.unavailable_message`),
+    or ``""`` for a real reply."""
+    meta = getattr(message, "response_metadata", None) or {}
+    if meta.get("penchant_error") != "model_unavailable":
+        return ""
+    return str(meta.get("penchant_error_kind") or "failed").replace("_", " ")
 
 
 def model_label(model: Any) -> str:
@@ -204,6 +215,8 @@ class TurnOutcome:
     reply: str
     changes: dict[str, Any] = field(default_factory=dict)
     tools: list[str] = field(default_factory=list)
+    model_failure: str = ""
+    """The kind of the model's failure this turn (``unreachable``, ``timeout`` …), or ``""``."""
 
 
 @dataclass(frozen=True)
@@ -471,7 +484,7 @@ class ChatApp(App[int]):
         thread_id = thread_id_for(user_id)
         config = {"configurable": {"user_id": user_id, "thread_id": thread_id}}
         self._seed_thread(agent, config, user_id, thread_id)
-        reply, changes, tools = "", {}, []
+        reply, changes, tools, failure = "", {}, [], ""
         stream = agent.graph.stream(
             {"messages": [("user", text)]}, config, stream_mode=["messages", "updates"]
         )
@@ -487,9 +500,10 @@ class ChatApp(App[int]):
                         calls = getattr(message, "tool_calls", None) or []
                         tools += [str(c.get("name")) for c in calls]
                         reply = reply if calls else content_text(message.content)
+                        failure = model_failure_kind(message)
                 elif node == "end_of_turn" and isinstance(update, dict):
                     changes = dict(update.get("memory_changes") or {})
-        return TurnOutcome(user_id, reply, changes, tools)
+        return TurnOutcome(user_id, reply, changes, tools, failure)
 
     def _seed_thread(
         self, agent: ChatAgent, config: dict[str, Any], user_id: str, thread_id: str
@@ -590,6 +604,7 @@ class ChatApp(App[int]):
         await self.query_one(ChatLog).add_many(entries, at_top=True)
 
     async def _turn_done(self, outcome: TurnOutcome) -> None:
+        self.query_one(StatusBar).model_problem = outcome.model_failure
         await self._end_reply()
         reply = self._reply
         if reply is not None:

@@ -129,6 +129,7 @@ def cmd_reflect(memory: Memory, args: argparse.Namespace) -> int:
         lines += [
             f"  observation ({o.confidence:.2f}): {o.content}" for o in result.observations
         ]
+        lines += [f"  {note}" for note in result.notes()]
         return "\n".join(lines)
 
     _emit(args, result.public_dict(), human)
@@ -140,6 +141,8 @@ def cmd_checkup(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.memory.checkup import checkup_job
 
     judge = checkup_judge_from_settings(memory.settings)
+    if not args.verbose:  # a failed try is reported below in one line; not twice
+        logging.getLogger("penchant.memory.checkup").setLevel(logging.ERROR)
     outcome = checkup_job(memory, args.user, judge=judge, attempts=1)
     if outcome.status == "busy":
         raise PenchantError(f"another worker is checking {args.user!r} now; try again later")

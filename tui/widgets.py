@@ -232,6 +232,8 @@ class StatusBar(Horizontal):
         user: The current user id.
         model: The model's name; ``offline`` state is styled as such.
         offline: Whether the model is the offline rule-based one.
+        model_problem: How the model failed on the last turn (``unreachable``,
+            ``timeout`` …), shown as ``degraded``; ``""`` while it answers.
         redis: Where the data lives (socket path or URL).
         redis_ok: ``True`` connected, ``False`` degraded.
         embedder: The embedder's state line (``loading …``, ``ready …``, ``none``).
@@ -240,6 +242,7 @@ class StatusBar(Horizontal):
     user: reactive[str] = reactive("")
     model: reactive[str] = reactive("loading…")
     offline: reactive[bool] = reactive(False)
+    model_problem: reactive[str] = reactive("")
     redis: reactive[str] = reactive("")
     redis_ok: reactive[bool] = reactive(True)
     embedder: reactive[str] = reactive("none")
@@ -266,10 +269,15 @@ class StatusBar(Horizontal):
 
     def watch_model(self) -> None:
         if item := self._item("status-model"):
-            item.update(f"model: {self.model}")
+            problem = f" · degraded ({self.model_problem})" if self.model_problem else ""
+            item.update(f"model: {self.model}{problem}")
             item.set_class(self.offline, "-offline")
+            item.set_class(bool(self.model_problem), "-degraded")
 
     def watch_offline(self) -> None:
+        self.watch_model()
+
+    def watch_model_problem(self) -> None:
         self.watch_model()
 
     def watch_redis(self) -> None:
