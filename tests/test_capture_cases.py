@@ -1,4 +1,5 @@
-"""Every case of ``shared/cases/capture.jsonl``: user turns through rule capture and the gate."""
+"""Every case of ``shared/cases/capture.jsonl`` and ``capture-k2.jsonl``: user turns through
+rule capture and the gate, in the library and through the CLI."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from penchant.memory import Memory
 from conftest import load_cases, run_cli
 from expectations import check_expectations
 
-CAPTURE_CASES = load_cases("capture.jsonl")
+CAPTURE_CASES = load_cases("capture.jsonl") + load_cases("capture-k2.jsonl")
 
 
 @pytest.mark.parametrize("case", CAPTURE_CASES, ids=[c["id"] for c in CAPTURE_CASES])

@@ -138,7 +138,7 @@ _EN_AND_VERBS = (
     r"i|i'm|i've|i'd|hate|love|like|prefer|dislike|enjoy|adore|avoid|can'?t|cannot|don'?t|"
     r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
     r"despise|loathe|detest|steer|stay|follow|am|have\s+an?|has\s+an?|get|feel|strictly|"
-    r"much\s+prefer|generally|always|rarely|also|still|usually"
+    r"much\s+prefer|generally|always|rarely|also|still|usually|can|could"
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
     r"\s*[;:]\s*"
@@ -146,6 +146,7 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|,\s*(?=(?:and\s+)?(?:i|i'm|i've|i\s+am|now|these\s+days|nowadays|lately)\b)"
     r"|,\s*(?:and\s+)?(?:so|which\s+is\s+why|that's\s+why|hence|therefore|thus)\s+(?=i\b)"
     r"|\s+(?:so|because|since|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
+    r"|,?\s+(?:because|since|as)\s+(?=(?:they|it)\b)"
     r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
     r"|\s+(?=now\s+i\b)",

@@ -45,8 +45,8 @@ from .objects import (
     strip_zh_subject,
 )
 from .rules import Rule
-from .rules_en import EN_RULES
-from .rules_zh import ZH_RULES
+from .rules_en import EN_TABLE
+from .rules_zh import ZH_TABLE
 
 logger = logging.getLogger(__name__)
 
@@ -93,11 +93,6 @@ class Context:
     speaker: Speaker = "user"
     last_polarity: Polarity | None = None
     found: list[PreferenceCandidate] = field(default_factory=list)
-
-
-def _matches(clause: str, rules: tuple[Rule, ...]) -> list[tuple[re.Match[str], Rule]]:
-    found = [(m, rule) for rule in rules for m in rule.pattern.finditer(clause)]
-    return sorted(found, key=lambda pair: (pair[0].start(), -(pair[0].end() - pair[0].start())))
 
 
 def _comparative(rule: Rule, match: re.Match[str]) -> str:
@@ -167,7 +162,7 @@ def _read_match(match: re.Match[str], rule: Rule, clause: str, context: Context)
 
 def _stance(clause: str, context: Context) -> Stance | None:
     """The first stance in a clause whose object can be resolved."""
-    for match, rule in _matches(clause, ZH_RULES if has_cjk(clause) else EN_RULES):
+    for match, rule in (ZH_TABLE if has_cjk(clause) else EN_TABLE).matches(clause):
         if stance := _read_match(match, rule, clause, context):
             return stance
     return None

@@ -13,6 +13,7 @@ import re
 
 from ..normalize import has_cjk, singular
 from .lexicons import (
+    AND_COMPOUNDS,
     ATTRIBUTE_MODIFIERS,
     CATEGORY_WORDS,
     FRAME_NOUNS,
@@ -48,13 +49,19 @@ _EN_GERUND_RE = re.compile(
     r"^(?:eating|drinking|using|buying|wearing|smoking|watching|playing|reading|listening\s+to|"
     r"going\s+to|attending|visiting|ordering|consuming|purchasing|owning|driving|riding|"
     r"participating\s+in|engaging\s+in|dining\s+(?:at|in)|staying\s+(?:at|in)|shopping\s+"
-    r"(?:at|for)|being\s+(?:in|around|near|on)|adopting|feeding|keeping|having)\s+(?=\S)"
+    r"(?:at|for)|being\s+(?:in|around|near|on)|adopting|feeding|keeping|having|supporting|"
+    r"exploring|trying|joining|practi[cs]ing|taking\s+part\s+in|going\s+on|dealing\s+with|"
+    r"working\s+with|cooking\s+with|learning\s+about|[a-z]+ing\s+(?:through|via|using)|"
+    r"to\s+[a-z]+(?:\s+(?:to|in|at|on|with|for|from|about))?|use|eat|drink|wear|buy|watch|"
+    r"play|read|visit|attend|own|have|get|do|try|adopt|feed|support|explore|keep|take|"
+    r"from|at|in|on|with|for|about|into|through)\s+(?=\S)"
 )
 _EN_QUALIFIER_RE = re.compile(
     r"\s+(?:that|which|who|whose|where|when|involving|containing|featuring|including|requiring|"
     r"using|having|so|due|because|as|relying|is|are|were|was|they|it|i|(?:set|based|focused|"
     r"aimed|designed|meant|tested|derived|sourced|produced|released|inspired|filled|loaded|"
-    r"packed|known|made|marketed|aimed)\s+(?:in|on|at|for|to|by|from|with|during|around|before|"
+    r"packed|known|made|marketed|related|linked|associated|connected|geared|targeted|tailored)\s+"
+    r"(?:in|on|at|for|to|by|from|with|during|around|before|"
     r"after))\b.*$"
 )
 _EN_PREP_RE = re.compile(
@@ -62,6 +69,7 @@ _EN_PREP_RE = re.compile(
     r"like|except|than|of|via|while|through|without|within|across|along|among|beyond)\s+"
 )
 _EN_BY_RE = re.compile(r"\s+by\s+")
+_AND_COMPOUND_RE = re.compile("|".join(map(re.escape, AND_COMPOUNDS)))
 _EN_WORD_RE = re.compile(r"[a-z0-9]+(?:[-'&][a-z0-9]+)*")
 _KEEP_PLURAL = frozenset(
     "blues clothes news series species glasses sunglasses jeans pants shorts trousers leggings "
@@ -140,10 +148,14 @@ def _split_modifiers(words: list[str]) -> list[str]:
     return keywords
 
 
+def _strip_frames(text: str) -> str:
+    return _EN_GERUND_RE.sub("", _EN_FRAME_RE.sub("", _EN_GENERIC_WITH_RE.sub("", text)))
+
+
 def _en_head(text: str) -> str:
     """The noun phrase an English object is about: frames, gerunds and qualifiers dropped."""
-    text = _EN_GENERIC_WITH_RE.sub("", _EN_COLOR_FRAME_RE.sub("", text))
-    while (stripped := _EN_FRAME_RE.sub("", _EN_GERUND_RE.sub("", text))) != text:
+    text = _EN_COLOR_FRAME_RE.sub("", text)
+    while (stripped := _strip_frames(text)) != text:
         text = stripped
     text = _EN_QUALIFIER_RE.sub("", text)
     return _EN_PREP_RE.split(text, maxsplit=1)[0]
@@ -154,8 +166,12 @@ def _en_keywords(phrase: str) -> list[str]:
     text = _EN_MADE_OF_RE.sub(r"\g<material> \g<head>", text)
     free = [f"{en_singular(m.group('x'))}-free" for m in _EN_WITHOUT_RE.finditer(text)]
     text = _EN_SPACED_FREE_RE.sub(r"\1-free", _EN_WITHOUT_RE.sub(" ", text))
-    segments = _EN_BY_RE.split(_en_head(text))
+    text = _AND_COMPOUND_RE.sub(lambda m: m.group(0).replace(" ", "\x00"), text)
+    segments = [part.replace("\x00", " ") for part in _EN_BY_RE.split(_en_head(text))]
     keywords = [kw for segment in segments for kw in _split_modifiers(_en_words(segment))]
+    if not keywords and not free:  # "products tested on animals": the head is generic
+        words = _en_words(_strip_frames(text))
+        keywords = [" ".join([*words[:-1], en_singular(words[-1])])] if len(words) > 1 else []
     return _unique([*keywords, *free])
 
 

@@ -91,7 +91,7 @@ FRAME_NOUNS = (
     "smell|scent|aroma|odou?r|taste|flavou?r|sound|texture|feel|look|sight|idea|thought|"
     "concept|kinds?|sorts?|types?|lots?|bunch|cups?|glass(?:es)?|mugs?|bowls?|pieces?|bits?|"
     "pairs?|bottles?|cans?|slices?|plates?|variety|anything|things|stuff|products|items|"
-    "brands?|styles?|forms?|amounts?|levels?|degrees?"
+    "brands?|styles?|forms?|amounts?|levels?|degrees?|use|usage|presence|inclusion"
 )
 """Nouns that frame the real object: ``the smell of lavender``, ``any form of horror``."""
 

@@ -29,8 +29,8 @@ _EN_HARD_STOP_RE = re.compile(r"[;:()\[\]!?\"“”]|\s[-–—]\s|[–—]|\.\.
 _EN_SOFT_STOP_RE = re.compile(
     r"\s+(?:because|since|as|when|whenever|while|if|unless|so|which|who|where|though|"
     r"although|but|especially|such\s+as|like|for|and\s+then|then|cause|cuz|coz|until|"
-    r"whereas|except|anyway|due\s+to|given|regardless|even\s+if|even\s+though|"
-    r"no\s+matter|whether)\b.*$",
+    r"whereas|except|anyway|due\s+to|given|regardless|even|no\s+matter|whether|including|"
+    r"namely|notably|specifically|e\.g)\b.*$",
     re.IGNORECASE,
 )
 _EN_EXCEPTION_RE = re.compile(
@@ -43,6 +43,11 @@ _EN_COMPARATIVE_RE = re.compile(
     re.IGNORECASE,
 )
 _EN_PREFER_TO_RE = re.compile(r"\s+(?P<word>to)\s+(?P<rest>(?!\w+\s+(?:be|do|go)\b).*)$", re.I)
+_EN_GLOSS_RE = re.compile(r"\s*\((?:[A-Z][A-Za-z]{1,5}|[a-z]{2,5})s?\)")
+_EN_SEGMENT_AUX = frozenset(
+    "i you we they he she it is are was were 's 're do does did can will would has have had "
+    "am be been my me his her our their your".split()
+)
 _EN_CLAUSE_STARTERS = frozenset(
     "they it it's its which that because since so but especially as though although if when "
     "please thanks thank lol haha i i'm you we he she too either anymore really honestly "
@@ -64,7 +69,7 @@ _EN_TRAILING_RE = re.compile(
 _EN_EDGE_SYMBOLS_RE = re.compile(r"^[^\w$£€]+|[^\w)%]+$")
 _EN_LONG_CUT_RE = re.compile(
     r"\s+(?:that|which|who|whose|where|with|involving|containing|featuring|including|made|"
-    r"from|in|on|at|for|of|to|by|as|like|such|or|and)\b",
+    r"from|in|on|at|for|of|to|by|as|like|such)\b",
     re.IGNORECASE,
 )
 _EN_PRONOUN_OBJECTS = frozenset(
@@ -98,9 +103,22 @@ _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过
 _ZH_TRAILING_RE = re.compile(rf"[{ZH_PARTICLES}\s]+$")
 _ZH_PRONOUN_OBJECTS = frozenset("它 它们 这个 那个 这些 那些 这 那 这种 那种".split())
 _COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
+_COORDINATION_SPLIT_RE = re.compile(f"({_COORDINATION_RE.pattern})", re.IGNORECASE)
 _CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor|&)\s", re.IGNORECASE)
 _EN_LEADING_CORRELATIVE_RE = re.compile(r"^(?:both|either|neither)\s+", re.IGNORECASE)
 _ZH_COORDINATION_RE = re.compile(r"、|以及|或者|还有|和|跟|与|及|或")
+_NEGATED_RELATIVE_RE = re.compile(
+    r"(?=\s+(?:(?:that|which|who)\s+(?:do|does|did|are|is|have|has|can|will|would)?\s*"
+    r"(?:n't|not|never)|without)\b)",
+    re.IGNORECASE,
+)
+_CLAUSE_VERBS = frozenset(
+    "involve involves include includes have has require requires use uses contain contains are "
+    "is feature features offer offers make makes rely relies focus focuses take takes allow "
+    "allows let lets come comes need needs do does don't doesn't".split()
+)
+_ADJECTIVE_RE = re.compile(r"(?:ive|ous|ful|less|ed|able|ible|ary|ory|ent|-[a-z]+)$", re.I)
+_AND_COMPOUND_RE = re.compile("|".join(map(re.escape, AND_COMPOUNDS)), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -153,6 +171,13 @@ def _shorten(text: str) -> str:
     return text
 
 
+def _continues_object(words: list[str]) -> bool:
+    """Whether the words after a comma go on naming the object (a list, stacked adjectives)."""
+    if not words or words[0] in _EN_CLAUSE_STARTERS or set(words[:3]) & _EN_SEGMENT_AUX:
+        return False
+    return len(words) <= (12 if words[0] in ("and", "or") else 10)
+
+
 def cut_en(raw: str, comparative: str = "") -> Cut:
     """The object's words at the start of ``raw``: cut at the first clause boundary.
 
@@ -161,12 +186,12 @@ def cut_en(raw: str, comparative: str = "") -> Cut:
         comparative: ``"prefer"`` (``to`` also compares: "prefer tea to coffee"),
             ``"yes"`` (over / than / rather than / instead of) or ``""``.
     """
-    text = _EN_HARD_STOP_RE.split(raw[:OBJECT_WINDOW].strip(), maxsplit=1)[0]
+    text = _EN_GLOSS_RE.sub("", raw[:OBJECT_WINDOW]).strip()
+    text = _EN_HARD_STOP_RE.split(text, maxsplit=1)[0]
     segments = text.split(",")
     kept = [segments[0]]
     for segment in segments[1:]:
-        words = segment.split()
-        if not words or len(words) > 4 or words[0].lower() in _EN_CLAUSE_STARTERS:
+        if not _continues_object(segment.lower().split()):
             break
         kept.append(segment)
     text = ",".join(kept)
@@ -203,12 +228,20 @@ def strip_zh_subject(text: str) -> str:
 
 
 def lower_sentence_start(text: str) -> str:
-    """``Green tea`` at the start of a sentence → ``green tea``; names keep their capital."""
-    first = text.split(" ", 1)[0]
+    """``Green tea`` / ``Loud music`` at the start of a sentence → lower case; names keep theirs.
+
+    The first word is lowered when it is a common word (a lexicon entry) or when the
+    next word is lower case (``Loud music``, not ``Ted Chiang``), unless it is a brand.
+    """
+    words = text.split(" ", 2)
+    first = words[0]
+    if not first[1:].islower() or first.lower() in CATEGORY_WORDS["brand"]:
+        return text
     common = first.lower() in STOP_WORDS or any(
         first.lower() in words for cat, words in CATEGORY_WORDS.items() if cat != "brand"
     )
-    return first.lower() + text[len(first) :] if common and first[1:].islower() else text
+    next_lower = len(words) > 1 and words[1][:1].islower()
+    return first.lower() + text[len(first) :] if common or next_lower else text
 
 
 def avoidance(display: str) -> str | None:
@@ -278,13 +311,40 @@ def items(obj: Object) -> list[str]:
     if obj.zh:
         parts = [p for p in _ZH_COORDINATION_RE.split(obj.display) if p.strip()]
         return parts if len(parts) > 1 else [obj.display]
-    text = obj.display
-    for compound in AND_COMPOUNDS:
-        text = re.sub(re.escape(compound), compound.replace(" ", "\x00"), text, flags=re.I)
-    if not _CONJUNCTION_RE.search(text):
-        return [" ".join(text.replace(",", " ").split()).replace("\x00", " ")]
-    parts = [p.replace("\x00", " ") for p in _COORDINATION_RE.split(text) if p.strip()]
+    text = _AND_COMPOUND_RE.sub(lambda m: m.group(0).replace(" ", "\x00"), obj.display)
+    found = _NEGATED_RELATIVE_RE.search(text)
+    head, relative = (text[: found.start()], text[found.start() :]) if found else (text, "")
+    if not _CONJUNCTION_RE.search(head):
+        return [_restore(" ".join(text.replace(",", " ").split()))]
+    pieces = _COORDINATION_SPLIT_RE.split(head)
+    parts = [pieces[0]] if pieces[0].strip() else []
+    for separator, part in zip(pieces[1::2], pieces[2::2], strict=True):
+        if not part.strip():
+            continue
+        if parts and part.split()[0].lower() in _CLAUSE_VERBS:
+            parts[-1] = f"{parts[-1]}{separator}{part}"  # "… and involve X": still the same object
+        else:
+            parts.append(part)
+    if _stacked_adjectives(parts):  # "smaller, independent and local brands": one object
+        parts = [" ".join(_COORDINATION_RE.sub(" ", head).split())]
+    if relative:
+        parts[-1] = f"{parts[-1]}{relative}"
+    parts = [_restore(p) for p in parts]
     return [_EN_LEADING_CORRELATIVE_RE.sub("", p) for p in parts] if len(parts) > 1 else parts
+
+
+def _stacked_adjectives(parts: list[str]) -> bool:
+    """Every item but the last is one adjective-like word and the last names the noun."""
+    if len(parts) < 2 or len(parts[-1].split()) < 2:
+        return False
+    return all(
+        _ADJECTIVE_RE.search(part.split()[-1]) and (len(part.split()) == 1 or index == 0)
+        for index, part in enumerate(parts[:-1])
+    )
+
+
+def _restore(text: str) -> str:
+    return text.replace("\x00", " ")
 
 
 __all__ = [

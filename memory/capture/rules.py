@@ -15,6 +15,7 @@ present, cut more out of the clause:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -84,4 +85,33 @@ def zh(source: str, polarity: Polarity, label: str = "{verb}{obj}", **options: A
     return Rule(re.compile(source), polarity, label, **options)
 
 
-__all__ = ["Copula", "Rule", "en", "zh"]
+_NAMED_GROUP_RE = re.compile(r"\(\?P<\w+>")
+
+
+class RuleTable:
+    """A language's rules, scanned once per clause for where any of them matches.
+
+    Running every rule over every clause costs a scan per rule; one combined
+    pattern (the union of the rules, groups unnamed) finds the earliest position
+    where some rule matches, and only there is each rule tried, anchored. The
+    order is the tables' contract: earliest match first, then the longest, then
+    the rule listed first.
+    """
+
+    def __init__(self, rules: tuple[Rule, ...], flags: int = 0) -> None:
+        self.rules = rules
+        union = "|".join(f"(?:{_NAMED_GROUP_RE.sub('(?:', r.pattern.pattern)})" for r in rules)
+        self._any = re.compile(union, flags)
+
+    def matches(self, clause: str) -> Iterator[tuple[re.Match[str], Rule]]:
+        """Every (match, rule) in ``clause``, in precedence order, found lazily."""
+        position = 0
+        while position <= len(clause) and (hit := self._any.search(clause, position)):
+            start = hit.start()
+            here = [(m, r) for r in self.rules if (m := r.pattern.match(clause, start))]
+            here.sort(key=lambda pair: pair[0].start() - pair[0].end())
+            yield from here
+            position = start + 1
+
+
+__all__ = ["Copula", "Rule", "RuleTable", "en", "zh"]

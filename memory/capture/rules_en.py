@@ -10,7 +10,9 @@ switching and single-valued slots ("my favourite author is …").
 
 from __future__ import annotations
 
-from .rules import Rule, en
+import re
+
+from .rules import Rule, RuleTable, en
 
 _NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
 _CANT = r"can(?:'?t|not|\s+not)"
@@ -74,24 +76,27 @@ _PRONOUN_SUBJECT = (
     r"(?:'s|'re|\s+is|\s+are|\s+has\s+been|\s+have\s+been|\s+tastes?|\s+feels?|\s+looks?|"
     r"\s+seems?)\s+"
 )
-_SUBJECT = r"(?:^|[,;]\s*)(?P<obj>[^,;]{1,100}?)"
+_SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
 _ME_DISLIKE = (
-    r"bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
-    r"terrif(?:y|ies)|repels?|nauseates?|sickens?|(?:stresses|stress|grosses|gross|freaks|"
-    r"freak)\s+me\s+out|(?:turns?|puts?)\s+me\s+off|makes?\s+me\s+(?:feel\s+)?(?:sick|"
+    r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
+    r"terrif(?:y|ies)|repels?|nauseates?|sickens?|(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?"
+    r"(?:interest|appeal\s+to|excite|suit|agree\s+with))\s+me|(?:stresses|stress|grosses|gross|"
+    r"freaks|freak)\s+me\s+out|(?:turns?|puts?)\s+me\s+off|makes?\s+me\s+(?:feel\s+)?(?:sick|"
     r"nauseous|queasy|uncomfortable|anxious|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
-    r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)|"
-    r"(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?(?:interest|appeal\s+to|excite|suit|agree\s+with)"
+    r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)"
 )
 _ME_LIKE = (
     r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
     r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"
 )
 _NO_GO = (
-    r"(?:an?\s+)?(?:(?:strict|hard|absolute|total|real|complete|definite|big|major|firm)\s+)?"
-    r"(?:deal-?breaker|no-?go|non-?starter|off-?limits|off\s+the\s+table|out\s+of\s+the\s+"
-    r"question|not\s+for\s+me|not\s+my\s+(?:thing|cup\s+of\s+tea|style|jam|scene|kind\s+of\s+"
-    r"thing)|a\s+no\s+for\s+me|never\s+an\s+option)"
+    r"(?:(?:just|really|simply|totally|definitely|honestly)\s+)?(?:(?:is|are|'s|'re)\s+(?:(?:"
+    r"definitely|probably|totally|really|just|simply|always|absolutely)\s+)?(?:an?\s+)?(?:(?:"
+    r"strict|hard|absolute|total|real|complete|definite|big|major|firm)\s+)?(?:deal-?breaker|"
+    r"no-?go|non-?starter|off-?limits|off\s+the\s+table|out\s+of\s+the\s+question|"
+    r"not\s+for\s+me|not\s+my\s+(?:thing|cup\s+of\s+tea|style|jam|scene)|a\s+no\s+for\s+me|"
+    r"never\s+an\s+option)|(?:isn't|aren't|is\s+not|are\s+not|'s\s+not|'re\s+not)\s+(?:really\s+)?"
+    r"(?:for\s+me|my\s+(?:thing|cup\s+of\s+tea|style|jam|scene)))"
 )
 _AVOID = (
     r"avoid(?:ing)?|stay(?:ing)?\s+away\s+from|steer(?:ing)?\s+clear\s+of|keep(?:ing)?\s+"
@@ -167,10 +172,10 @@ _DISLIKES: tuple[Rule, ...] = (
     en(rf"\b{_WANT_TO}(?:{_AVOID})\b", "dislike", "avoids {obj}", copula="modal"),
     en(
         r"\b(?:'d\s+|would\s+)?(?:(?:much|strongly|really|definitely)\s+)?(?:prefer|like|want|"
-        r"choose|try|tend|wish)\s+not\s+(?:to\s+)?(?P<verb>(?!be\b)[a-z]+(?:\s+(?:in|to|at|on|"
+        r"choose|try|tend|wish)\s+not\s+(?P<verb>(?:to\s+)?(?!be\b)[a-z]+(?:\s+(?:in|to|at|on|"
         r"with|from|near|around|through))?)\b",
         "dislike",
-        "prefers not to {verb} {obj}",
+        "prefers not {verb} {obj}",
         copula="modal",
     ),
     en(
@@ -288,7 +293,7 @@ _DISLIKES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(
-        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)[^,;]{1,80}?)\s+(?:to\s+be\s+)?(?:(?:so|very|really|"
+        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?(?:(?:so|very|really|"
         r"quite|rather|pretty|incredibly|extremely|highly|overly|a\s+bit|kind\s+of|sort\s+of|"
         r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|"
         rf"just|too\s+much\s+of\s+a)\s+)*(?P<adj>{_FIND_NEG})\b",
@@ -432,7 +437,8 @@ _LIKES: tuple[Rule, ...] = (
     ),
     en(
         r"\b(?:(?:will|'ll|would|can)\s+)?(?:only|exclusively|solely)\s+(?:want\s+(?:to\s+)?)?"
-        rf"(?P<verb>{_HABIT_VERBS}|own|adopt|feed|choose|book|go\s+for|shop\s+for|want)\b",
+        rf"(?P<verb>{_HABIT_VERBS}|own|adopt|feed(?:\s+(?:my|our|the)\s+\w+)?|choose|book|"
+        r"go\s+for|shop\s+for|want)\b",
         "like",
         "only {verb} {obj}",
     ),
@@ -446,6 +452,7 @@ _LIKES: tuple[Rule, ...] = (
         r"from|using|via|when|at|on)\b",
         "like",
         "{verb}s best with {obj}",
+        comparative=True,
     ),
     en(
         r"\b(?:prioriti[sz]e|favou?r|value|opt\s+for|lean\s+towards?|believe\s+in|appreciate|"
@@ -503,15 +510,14 @@ _SUBJECTS: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(
-        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|totally|really|just|"
-        rf"simply|always|absolutely)\s+)?{_NO_GO}(?!\s+for\s+(?!me\b))",
+        rf"{_SUBJECT}\s+{_NO_GO}(?!\s+for\s+(?!me\b))",
         "dislike",
         "dislikes {obj}",
         first_person=True,
         no_possessive=True,
     ),
     en(
-        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\s+me\b",
+        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\b",
         "dislike",
         "dislikes {obj}",
         first_person=True,
@@ -537,7 +543,7 @@ _SUBJECTS: tuple[Rule, ...] = (
         pronoun_only=True,
     ),
     en(
-        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)[^,;]{1,80}?)\s+(?:to\s+be\s+)?(?:(?:so|very|really|"
+        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?(?:(?:so|very|really|"
         r"quite|rather|pretty|incredibly|extremely|highly|deeply|particularly|genuinely|truly)\s+)*"
         rf"(?P<adj>{_FIND_POS})\b",
         "like",
@@ -554,4 +560,7 @@ _SUBJECTS: tuple[Rule, ...] = (
 EN_RULES: tuple[Rule, ...] = (*_SUBJECTS, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES)
 """English stance rules; the earliest match in a clause wins, then the longest."""
 
-__all__ = ["EN_RULES"]
+EN_TABLE = RuleTable(EN_RULES, re.IGNORECASE)
+"""The English rules, scanned together."""
+
+__all__ = ["EN_RULES", "EN_TABLE"]

@@ -8,7 +8,7 @@ exceptions (``除了Y都喜欢``), single-valued slots (``我最喜欢的X是Y``
 
 from __future__ import annotations
 
-from .rules import Rule, zh
+from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
@@ -83,8 +83,9 @@ ZH_RULES: tuple[Rule, ...] = (
         old_label="宁愿{obj}也不{old}",
     ),
     zh(
-        rf"除了(?P<obj>{_SPAN}{{1,12}}?)(?:以外|之外)?[，,]?我?(?:什么|别的|其他的?|其它的?|啥)?"
-        r"(?:[^，,。都]{0,6})?都(?:很|还|挺)?(?:喜欢|爱|吃|喝|可以|行|穿|用|听|看|能吃|能喝)",
+        r"除了(?P<obj>(?:(?!以外|之外)[^，,。；;我都]){1,12})(?:以外|之外)?[，,]?我?"
+        r"(?:什么|别的|其他的?|其它的?|啥)?(?:[^，,。都]{0,6})?都(?:很|还|挺)?"
+        r"(?:喜欢|爱|吃|喝|可以|行|穿|用|听|看|能吃|能喝)",
         "dislike",
         "{match}",
     ),
@@ -117,4 +118,7 @@ ZH_RULES: tuple[Rule, ...] = (
 )
 """Chinese stance rules; the earliest match in a clause wins, then the longest."""
 
-__all__ = ["ZH_RULES"]
+ZH_TABLE = RuleTable(ZH_RULES)
+"""The Chinese rules, scanned together."""
+
+__all__ = ["ZH_RULES", "ZH_TABLE"]

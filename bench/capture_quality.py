@@ -1,0 +1,308 @@
+"""Rule capture on PrefEval-dev: recall on preference statements, false captures on questions.
+
+Every PrefEval ``preference`` is a plain first-person statement (mostly strong
+dislikes and constraints); rule capture must store at least one preference for
+it, with a polarity the statement expresses. Every ``question`` is a request
+that states no preference of its own; capture must store nothing for it.
+Both are measured for today's rules and, in the same run on the same texts,
+for the rules of commit ``fcc973f`` (the last single-module ``capture.py``),
+loaded from git into a temporary module.
+
+**Right polarity.** PrefEval states what the assistant must respect; a
+statement expresses a *dislike* when it names something to avoid (a negation,
+an avoidance or aversion word, "without"/"-free", the compared-against side of
+"rather than"/"over", an allergy, a negative evaluation such as "boring" or
+"too …") and a *like* when it names something wanted (prefer, love, only,
+follow a diet, learn best through, advocate …) that is not negated and not
+"prefer to avoid". :func:`expressed_polarities` reads these cues; a capture is
+right when at least one stored candidate has an expressed polarity, and
+*contradicting* when a candidate has a polarity the statement does not express
+(e.g. "likes to avoid animated shows"). The cues are kinds of English
+phrasing, not objects of the dev topics.
+
+**Generalisation.** Capture was developed on five topic files
+(:data:`DEV_TOPICS`) and checked on the other five (:data:`HELD_TOPICS`);
+figures are reported for each half and for all ten. PrefEval's own held-out
+topics are not in this repository.
+
+Dataset: Zhao et al., "Do LLMs Recognize Your Preferences? Evaluating
+Personalized Preference Following in LLMs", ICLR 2025 (CC BY-NC 4.0;
+evaluation only).
+
+Usage::
+
+    python bench/capture_quality.py [--quick] [--data DIR]
+
+The last line of output is one JSON object (the dict :func:`run` returns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from penchant.memory.capture import extract_preferences
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "prefeval-dev"
+BASELINE_COMMIT = "fcc973f"
+"""Last commit with the single-module rule capture (``memory/capture.py``)."""
+
+DEV_TOPICS = (
+    "education_learning_styles",
+    "entertain_games",
+    "lifestyle_beauty",
+    "pet_ownership",
+    "travel_activities",
+)
+"""Topic files the rules were developed against."""
+HELD_TOPICS = (
+    "entertain_shows",
+    "lifestyle_fit",
+    "shop_fashion",
+    "shop_motors",
+    "travel_restaurant",
+)
+"""Topic files kept aside while developing, reported separately."""
+
+Extract = Callable[[str], list[Any]]
+
+_NEGATOR = r"(?:\bnot|n't|\bnever|\bno|\bnor|\bwithout|\bhardly|\brarely)\b"
+_LIKE_CUE_RE = re.compile(
+    r"\b(?:prefer\w*|preference|love[sd]?|loving|like[sd]?|enjoy\w*|fan|favou?rite|passion\w*|"
+    r"advocate|interested|into|fond|keen|appreciat\w*|only|exclusively|solely|follow\w*|"
+    r"adhere\w*|diet|best|prioriti[sz]\w*|believe|fascinated|drawn|value|committed|"
+    r"vegan|vegetarian|halal|kosher|want|choose|opt|stick|seek|require|need|favou?r\w*)\b",
+    re.IGNORECASE,
+)
+_AVOIDANCE_AFTER_RE = re.compile(
+    r"^\s+(?:\w+\s+)?(?:to\s+)?(?:avoid|stay\s+away|steer\s+clear|not|skip|keep\s+away|never)",
+    re.IGNORECASE,
+)
+_DISLIKE_CUE_RE = re.compile(
+    rf"{_NEGATOR}|\b(?:cannot|avoid\w*|dislike\w*|hate\w*|loathe\w*|despise\w*|"
+    r"detest\w*|abhor\w*|aversion|averse|refus\w*|against|oppos\w*|objection|bias|phob\w*|"
+    r"fear\w*|scared|afraid|terrified|uncomfortable|uninterested|disinterested|distaste|"
+    r"disdain|stay\s+away|steer\s+clear|free\s+(?:of|from)|[a-z]+-free|allerg\w*|"
+    r"intoleran\w*|deal-?breaker|no-go|rather\s+than|instead\s+of|over|limit\w*|reduc\w*|"
+    r"cut\s+(?:down|back)|quit|gave\s+up|give\s+up|stopped|boring|tedious|ineffective|"
+    r"overwhelming|distract\w*|disorient\w*|demotivat\w*|nause\w*|too|tolerance|sensitive|"
+    r"excessive\w*|sick\s+of|tired\s+of|unenjoyable|strenuous|celiac|coeliac|exclusively|only|"
+    r"strictly|minimal|beyond|uninterested|disengag\w*|monotonous|restrictive|gimmicky|"
+    r"childish|disturb\w*|distress\w*|migraines?|discomfort|concern\w*|harm\w*|exploit\w*|"
+    r"unethical|cruel\w*|hard|difficult|struggl\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def expressed_polarities(statement: str) -> set[str]:
+    """The polarities a PrefEval statement expresses (see the module docstring).
+
+    Args:
+        statement: One ``preference`` text.
+
+    Returns:
+        A subset of ``{"like", "dislike"}``; empty when no cue is found (then any
+        polarity counts as right, and the statement is counted as unjudged).
+    """
+    found: set[str] = set()
+    statement = statement.replace("\u2019", "'")
+    if _DISLIKE_CUE_RE.search(statement):
+        found.add("dislike")
+    for cue in _LIKE_CUE_RE.finditer(statement):
+        before = statement[max(0, cue.start() - 30) : cue.start()]
+        if re.search(rf"{_NEGATOR}(?:\s+\w+){{0,2}}\s*$", before, re.IGNORECASE):
+            continue
+        if _AVOIDANCE_AFTER_RE.match(statement[cue.end() :]):
+            continue
+        found.add("like")
+        break
+    return found
+
+
+def load_topics(data_dir: Path) -> dict[str, list[dict[str, str]]]:
+    """Every ``*.json`` topic file of PrefEval-dev, by topic name.
+
+    Raises:
+        FileNotFoundError: ``data_dir`` holds no topic file (the message says where to get it).
+    """
+    files = sorted(data_dir.glob("*.json"))
+    if not files:
+        raise FileNotFoundError(
+            f"no PrefEval topic files (*.json) in {data_dir}; pass --data DIR pointing at "
+            "shared/data/prefeval-dev"
+        )
+    return {f.stem: json.loads(f.read_text(encoding="utf-8")) for f in files}
+
+
+def load_baseline(commit: str = BASELINE_COMMIT) -> tuple[Extract | None, str]:
+    """Today's rules of ``commit`` as a temporary submodule of ``penchant.memory``.
+
+    Returns:
+        ``(extract_preferences, "")``, or ``(None, reason)`` when git or the
+        old module is unavailable (the bench then reports no baseline).
+    """
+    try:
+        source = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "show", f"{commit}:memory/capture.py"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, (
+            f"baseline skipped: `git show {commit}:memory/capture.py` failed ({exc}); "
+            "run the bench inside the git checkout to compare with the old rules"
+        )
+    name = f"penchant.memory._capture_baseline_{commit}"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "penchant.memory"
+    sys.modules[name] = module
+    try:
+        exec(compile(source, f"{commit}:memory/capture.py", "exec"), module.__dict__)  # noqa: S102
+    except Exception as exc:  # the old module no longer imports against today's helpers
+        del sys.modules[name]
+        return None, f"baseline skipped: {commit}:memory/capture.py does not import ({exc!r})"
+    return module.extract_preferences, ""
+
+
+def score(
+    extract: Extract, statements: Sequence[str], questions: Sequence[str]
+) -> dict[str, float]:
+    """Recall, contradicting captures and false captures of one extractor.
+
+    Returns:
+        ``recall`` (share of statements with a right-polarity candidate),
+        ``recall_any`` (with any candidate), ``contradicting`` (with a
+        candidate of a polarity the statement does not express),
+        ``false_captures`` (share of questions with any candidate), ``unjudged``
+        (statements with no polarity cue).
+    """
+    right = stored = contradicting = unjudged = 0
+    for statement in statements:
+        polarities = {c.polarity for c in extract(statement)}
+        expected = expressed_polarities(statement)
+        unjudged += not expected
+        stored += bool(polarities)
+        right += bool(polarities & expected) if expected else bool(polarities)
+        contradicting += bool(expected and polarities - expected)
+    false = sum(bool(extract(q)) for q in questions)
+    n, m = max(len(statements), 1), max(len(questions), 1)
+    return {
+        "recall": right / n,
+        "recall_any": stored / n,
+        "contradicting": contradicting / n,
+        "false_captures": false / m,
+        "unjudged": unjudged / n,
+    }
+
+
+def microseconds_per_message(extract: Extract, texts: Sequence[str], repeats: int) -> float:
+    """Best-of-``repeats`` mean wall time of one call, in µs."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for text in texts:
+            extract(text)
+        best = min(best, (time.perf_counter() - start) / max(len(texts), 1))
+    return best * 1e6
+
+
+def _split(topics: dict[str, list[dict[str, str]]], names: Sequence[str]) -> tuple[list, list]:
+    rows = [row for name in names if name in topics for row in topics[name]]
+    return [r["preference"] for r in rows], [r["question"] for r in rows]
+
+
+def run(quick: bool = False, data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
+    """Capture figures for today's rules and the baseline, on every split.
+
+    Args:
+        quick: One timing pass instead of five (the quality figures are the same).
+        data_dir: The PrefEval-dev topic files.
+
+    Returns:
+        Flat figures: ``capture_{recall,recall_any,contradicting,false_captures}`` for
+        all ten topics, the same with ``_dev5`` / ``_held5`` suffixes, ``capture_us_per_message``
+        (on the statements), ``capture_statements`` / ``capture_questions`` (counts),
+        ``capture_unjudged``, and every figure again prefixed ``capture_baseline_``
+        (absent, with ``capture_baseline_note`` saying why, when the baseline cannot load).
+        Without data: only ``capture_skipped`` with the reason.
+    """
+    try:
+        topics = load_topics(data_dir)
+    except FileNotFoundError as exc:
+        return {"capture_skipped": str(exc)}
+    splits = {"": list(topics), "_dev5": DEV_TOPICS, "_held5": HELD_TOPICS}
+    baseline, note = load_baseline()
+    extractors: dict[str, Extract] = {"capture": extract_preferences}
+    if baseline is not None:
+        extractors["capture_baseline"] = baseline
+    figures: dict[str, Any] = {}
+    statements_all, questions_all = _split(topics, list(topics))
+    figures["capture_statements"] = len(statements_all)
+    figures["capture_questions"] = len(questions_all)
+    for prefix, extract in extractors.items():
+        for suffix, names in splits.items():
+            statements, questions = _split(topics, names)
+            for key, value in score(extract, statements, questions).items():
+                if key != "unjudged" or not suffix:
+                    figures[f"{prefix}_{key}{suffix}"] = round(value, 4)
+        figures[f"{prefix}_us_per_message"] = round(
+            microseconds_per_message(extract, statements_all, 1 if quick else 5), 1
+        )
+    figures.pop("capture_baseline_unjudged", None)
+    if note:
+        figures["capture_baseline_note"] = note
+    return figures
+
+
+def _print_table(figures: dict[str, Any]) -> None:
+    print(
+        f"PrefEval-dev: {figures['capture_statements']} statements, "
+        f"{figures['capture_questions']} questions"
+    )
+    header = "split   rules     recall  any    contra  false  µs/msg"
+    print(header)
+    for suffix, label in (("_dev5", "dev 5"), ("_held5", "held 5"), ("", "all 10")):
+        for prefix, rules in (("capture", "today"), ("capture_baseline", BASELINE_COMMIT)):
+            if f"{prefix}_recall{suffix}" not in figures:
+                continue
+            micro = figures[f"{prefix}_us_per_message"] if not suffix else ""
+            print(
+                f"{label:<7} {rules:<9} {figures[f'{prefix}_recall{suffix}']:.3f}  "
+                f"{figures[f'{prefix}_recall_any{suffix}']:.3f}  "
+                f"{figures[f'{prefix}_contradicting{suffix}']:.3f}   "
+                f"{figures[f'{prefix}_false_captures{suffix}']:.3f}  {micro}"
+            )
+    if "capture_baseline_note" in figures:
+        print(figures["capture_baseline_note"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the table, then the figures as one JSON line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one timing pass")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="PrefEval-dev JSON files")
+    args = parser.parse_args(argv)
+    figures = run(args.quick, args.data)
+    if "capture_skipped" in figures:
+        print(figures["capture_skipped"], file=sys.stderr)
+    else:
+        _print_table(figures)
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
