@@ -6,16 +6,19 @@ The check-up looks for such pairs off the hot path and **flags** them for the us
 it never deletes a preference. Signals:
 
 * ``embedding``: cosine of the two preferences' vectors (content plus category, as the gate
-  embeds them). Opposite polarities at or above ``Settings.contradiction_cosine`` (0.60) are
-  a possible contradiction; same polarities at or above ``Settings.duplicate_cosine`` (0.80)
-  a near-duplicate. Measured with all-MiniLM-L6-v2 on 26 hand-written preferences (325
-  pairs): "prefers cheap flights" / "avoids budget airlines" 0.71, "likes dark chocolate" /
-  "dislikes milk chocolate" 0.66, "likes apple (food)" / "dislikes Apple products (brand)"
-  0.57 (not a contradiction: kept under 0.60); "likes cotton t-shirts" / "loves cotton
-  shirts" 0.89 (duplicate), "loves wool sweaters" / "loves cotton shirts" 0.73 (not one:
-  kept under 0.80). The planted "likes leather jackets" / "avoids animal products" scores
-  only 0.2–0.3 (leather/animal product 0.40, but leather/synthetic fabric 0.55), so sentence
-  embeddings alone cannot find it without flooding the user with false flags; hence
+  embeds them). Opposite polarities at or above the contradiction floor are a possible
+  contradiction; same polarities at or above the duplicate floor a near-duplicate. Each
+  floor is the embedder's own (``contradiction_cosine`` / ``duplicate_cosine``, measured per
+  model by ``python bench/thresholds.py``: Youden's J on hand-written pairs; the default
+  USE multilingual 0.60 / 0.75, all-MiniLM-L6-v2 0.60 / 0.80), unless
+  ``Settings.contradiction_cosine`` / ``Settings.duplicate_cosine`` override it. With USE:
+  "likes jazz music" / "dislikes jazz" 0.86, "prefers cheap flights" / "avoids budget
+  airlines" 0.69 (contradictions), "likes apple" / "dislikes Apple products" 0.69 (not one,
+  and still flagged: the pairs overlap); "likes cotton t-shirts" / "loves cotton shirts" 0.91
+  (duplicate), "loves wool sweaters" / "loves cotton shirts" 0.75 (not one, at the floor).
+  The planted "likes leather jackets" / "avoids animal products" shares no subject word and
+  scores low with every model measured (all-MiniLM-L6-v2 0.2–0.3), so sentence embeddings
+  alone cannot find it without flooding the user with false flags; hence
 * ``lexicon``: a tiny curated concept lexicon (:data:`CONCEPTS`: leather, wool, silk … →
   animal products; coffee, espresso … → caffeine). A preference about a member and an
   opposite-polarity preference naming its concept are a possible contradiction.
@@ -44,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
-from .embeddings import embedding_text, from_bytes
+from .embeddings import embedding_text, from_bytes, threshold
 from .errors import PenchantError
 from .flags import Flag, Signal, flag_id
 from .keys import UserKeys
@@ -207,6 +210,19 @@ def preference_vectors(memory: Memory, prefs: Sequence[Preference]) -> np.ndarra
 # -- the check -----------------------------------------------------------------------------------
 
 
+def similarity_floors(memory: Memory) -> tuple[float, float]:
+    """``(contradiction, duplicate)`` cosine floors: the settings' overrides, else the
+    embedder's measured ones (:func:`~penchant.memory.embeddings.threshold`)."""
+    settings = memory.settings
+    contradiction = settings.contradiction_cosine
+    duplicate = settings.duplicate_cosine
+    if contradiction is None:
+        contradiction = threshold(memory.embedder, "contradiction_cosine")
+    if duplicate is None:
+        duplicate = threshold(memory.embedder, "duplicate_cosine")
+    return float(contradiction), float(duplicate)
+
+
 @dataclass
 class _Finding:
     kind: Literal["contradiction", "duplicate"]
@@ -238,7 +254,7 @@ def find_issues(
     Raises:
         PenchantError: The embedder failed; exceptions of ``judge`` pass through.
     """
-    settings = memory.settings
+    contradiction_floor, duplicate_floor = similarity_floors(memory)
     vectors = preference_vectors(memory, prefs)
     findings: dict[tuple[str, str], _Finding] = {}
     opposite: list[tuple[float, Preference, Preference]] = []
@@ -250,14 +266,14 @@ def find_issues(
         key = (a.id, b.id)
         if a.polarity != b.polarity:
             opposite.append((score, a, b))
-            if vectors is not None and score >= settings.contradiction_cosine:
+            if vectors is not None and score >= contradiction_floor:
                 _note(findings, key, "contradiction", a, b, score, "embedding",
                       f"similar meaning (cosine {score:.2f}) but opposite polarity")
             concept = lexicon_contradiction(a, b)
             if concept:
                 _note(findings, key, "contradiction", a, b, score, "lexicon",
                       f"one is about {concept}, the other about an instance of it")
-        elif vectors is not None and score >= settings.duplicate_cosine:
+        elif vectors is not None and score >= duplicate_floor:
             _note(findings, key, "duplicate", a, b, score, "embedding",
                   f"nearly the same meaning (cosine {score:.2f})")
     if judge is not None and opposite:

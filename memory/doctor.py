@@ -12,7 +12,9 @@ def diagnose(memory: Memory) -> dict[str, Any]:
     """A flat report: Redis reachability, version, persistence, schema, users, embedder.
 
     ``query_engine`` says whether the server has the Redis Query Engine
-    (``FT.*``: Redis 8 / Redis Stack); Penchant works without it.
+    (``FT.*``: Redis 8 / Redis Stack); Penchant works without it. ``vectors``,
+    ``reembed_needed`` and ``vectors_unusable`` say which models made the stored vectors
+    and how many need ``penchant reembed`` (:func:`~.reembed.vector_report`).
     """
     report: dict[str, Any] = {"redis_location": memory.redis_location}
     try:
@@ -21,6 +23,13 @@ def diagnose(memory: Memory) -> dict[str, Any]:
     except StorageUnavailableError as exc:
         report["redis"] = f"unavailable: {exc}"
     report["embedder"] = getattr(memory.embedder, "name", None) or "none"
+    if report["redis"] == "ok":
+        from .reembed import vector_report
+
+        try:
+            report.update(vector_report(memory))
+        except StorageUnavailableError as exc:
+            report["redis"] = f"unavailable: {exc}"
     report["spooled_writes"] = memory.spool.pending() if memory.spool else 0
     report["penchant_home"] = str(memory.settings.home)
     return report

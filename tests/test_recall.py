@@ -8,7 +8,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from penchant.memory.embeddings import HashEmbedder, LocalEmbedder, embedding_text
+from penchant.memory.embeddings import (
+    Embedder,
+    FusedEmbedder,
+    HashEmbedder,
+    LocalEmbedder,
+    USEEmbedder,
+    block_cosines,
+    embedding_text,
+    zscore_fusion,
+)
 from penchant.memory.errors import InvalidInputError
 from penchant.memory.recall import (
     DEFAULT_FUSION,
@@ -28,12 +37,17 @@ class TableEmbedder:
     """Fake embedder: a fixed vector per text, for exact control of semantic ranks."""
 
     def __init__(
-        self, table: dict[str, list[float]], name: str = "table-3", multilingual: bool = True
+        self,
+        table: dict[str, list[float]],
+        name: str = "table-3",
+        multilingual: bool = True,
+        relevant_cosine: float = 0.0,
     ):
         self.table = {t: np.asarray(v, dtype=np.float32) for t, v in table.items()}
         self.name = name
         self.dim = 3
         self.multilingual = multilingual
+        self.relevant_cosine = relevant_cosine
 
     def embed(self, texts: list[str]) -> np.ndarray:
         rows = [self.table.get(t, np.zeros(3, dtype=np.float32)) for t in texts]
@@ -176,14 +190,81 @@ def test_zero_budget_returns_nothing() -> None:
 # --- vector spaces and languages ----------------------------------------------------------
 
 
-def test_preference_from_another_model_is_left_out_of_the_semantic_channel() -> None:
-    ours, theirs = HashEmbedder(64), HashEmbedder(32)
+def test_vectors_no_install_can_use_are_left_to_the_lexical_channel_and_reported() -> None:
+    ours, theirs = HashEmbedder(64), TableEmbedder({"allergic to wool": [1, 0, 0]}, "mystery")
     prefs = [pref("allergic to wool", theirs), pref("likes jazz", ours)]
     result = Recaller(ours).recall(prefs, "wool sweater", k=2)
     by_content = {item.preference.content: item.channels for item in result.items}
     assert "semantic" not in by_content["allergic to wool"]
     assert "lexical" in by_content["allergic to wool"]
     assert "semantic" in by_content["likes jazz"]
+    assert result.stale == {"mystery": 1}
+    (warning,) = result.public_dict()["warnings"]
+    assert "mystery" in warning and "penchant reembed" in warning
+
+
+def test_vectors_of_another_shipped_model_are_scored_with_that_model() -> None:
+    ours, theirs = HashEmbedder(64), HashEmbedder(32)
+    prefs = [pref("allergic to wool", theirs), pref("likes jazz", ours)]
+    result = Recaller(ours).recall(prefs, "wool sweater", k=2)
+    top = result.items[0]
+    assert top.preference.content == "allergic to wool"
+    assert top.channels["semantic"] == 1 and result.stale == {}
+    assert "warnings" not in result.public_dict()
+
+
+def test_preference_without_a_vector_is_reported_stale() -> None:
+    result = Recaller(HashEmbedder()).recall([pref("allergic to wool")], "wool", k=1)
+    assert result.stale == {"(no vector)": 1}
+    assert "without a vector" in result.warnings[0]
+
+
+def test_scores_of_two_vector_spaces_are_ranked_by_z_scores() -> None:
+    # the current space's cosines are high (0.9 / 0.8 / 0.7), the other's low (0.3 / 0.1 /
+    # -0.1): raw cosines would rank every current preference first; z-scores interleave them.
+    ours = TableEmbedder({"q": [1, 0, 0]}, name="ours")
+    theirs = TableEmbedder({"q": [1, 0, 0]}, name="theirs")
+    prefs = []
+    for name, cosines in (("ours", [0.9, 0.8, 0.7]), ("theirs", [0.3, 0.1, -0.1])):
+        for i, c in enumerate(cosines):
+            p = pref(f"{name} {i}", None, age_days=len(prefs))
+            vec = np.asarray([c, np.sqrt(1 - c * c), 0], np.float32)
+            p.embedding, p.embedding_model, p.embedding_dim = vec.tobytes(), name, 3
+            prefs.append(p)
+    recaller = Recaller(ours, resolver=lambda name, dim: theirs if name == "theirs" else None)
+    got = contents(recaller.recall(prefs, "q", k=6))
+    assert set(got[:2]) == {"ours 0", "theirs 0"}
+    assert set(got[4:]) == {"ours 2", "theirs 2"}
+
+
+def test_fused_space_ranks_by_the_sum_of_its_parts_z_scores() -> None:
+    fused = FusedEmbedder([HashEmbedder(16), HashEmbedder(32)])
+    texts = ["wool socks", "wool hats and scarves", "red wool", "jazz records", "socks"]
+    prefs = [pref(t, fused, age_days=i) for i, t in enumerate(texts)]
+    query = "warm wool socks"
+    ranks = Recaller(fused).channel_ranks(prefs, query)["semantic"]
+    matrix = fused.embed([embedding_text(t) for t in texts])
+    fused_scores = zscore_fusion(block_cosines(matrix, fused.embed([query])[0], fused.blocks))
+    expected = np.empty(len(texts), dtype=np.int32)
+    expected[np.argsort(-fused_scores, kind="stable")] = np.arange(1, len(texts) + 1)
+    assert ranks.tolist() == expected.tolist()
+
+
+def test_a_part_that_cannot_tell_candidates_apart_adds_nothing() -> None:
+    informative = np.array([0.9, 0.2, 0.5])
+    flat = np.array([0.4, 0.4, 0.4])
+    alone = zscore_fusion(informative[None, :])
+    assert zscore_fusion(np.vstack([informative, flat])).tolist() == pytest.approx(alone.tolist())
+
+
+def test_relevance_label_follows_the_embedder_floor_and_ranking_keeps_everything() -> None:
+    emb = TableEmbedder(
+        {"near": [0.9, 0.436, 0], "far": [0.2, 0.98, 0], "q": [1, 0, 0]}, relevant_cosine=0.5
+    )
+    result = Recaller(emb).recall([pref("near", emb), pref("far", emb)], "q", k=2)
+    assert contents(result) == ["near", "far"]
+    assert [item.matched for item in result.items] == [True, False]
+    assert result.items[0].similarity == pytest.approx(0.9, abs=1e-3)
 
 
 def test_same_name_with_another_width_is_another_space() -> None:
@@ -229,14 +310,21 @@ def test_public_dict_has_the_cli_contract() -> None:
 # --- the real model -----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def minilm() -> LocalEmbedder:
-    """The bundled all-MiniLM-L6-v2, loaded once for this module."""
-    return LocalEmbedder()
+_MINILM: list[LocalEmbedder] = []
+
+
+@pytest.fixture(params=["use", pytest.param("minilm", marks=pytest.mark.minilm)])
+def real_embedder(request: pytest.FixtureRequest, use_embedder: USEEmbedder) -> Embedder:
+    """The default USE model (session fixture), and the bundled MiniLM where installed."""
+    if request.param == "use":
+        return use_embedder
+    if not _MINILM:
+        _MINILM.append(LocalEmbedder())
+    return _MINILM[0]
 
 
 @pytest.mark.model
-def test_semantic_recall_without_a_shared_word(minilm: LocalEmbedder) -> None:
+def test_semantic_recall_without_a_shared_word(real_embedder: Embedder) -> None:
     texts = [
         "allergic to wool",
         "listens to jazz while working",
@@ -245,9 +333,20 @@ def test_semantic_recall_without_a_shared_word(minilm: LocalEmbedder) -> None:
         "runs marathons",
         "hates early morning flights",
     ]
-    prefs = [pref(t, minilm, age_days=i) for i, t in enumerate(texts)]
-    result = Recaller(minilm).recall(prefs, "I need a warm sweater for winter", k=3)
+    prefs = [pref(t, real_embedder, age_days=i) for i, t in enumerate(texts)]
+    result = Recaller(real_embedder).recall(prefs, "I need a warm sweater for winter", k=3)
     assert "allergic to wool" in contents(result)
+
+
+@pytest.mark.model
+def test_unrelated_dislike_is_not_labelled_relevant_by_use(use_embedder: USEEmbedder) -> None:
+    prefs = [
+        pref("dislikes plastic", use_embedder, polarity="dislike", category="material"),
+        pref("dislikes cilantro", use_embedder, polarity="dislike", category="food"),
+    ]
+    result = Recaller(use_embedder).recall(prefs, "Can you recommend a water bottle?", k=2)
+    labels = {item.preference.content: item.matched for item in result.items}
+    assert labels == {"dislikes plastic": True, "dislikes cilantro": False}
 
 
 def _recall_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
@@ -263,12 +362,12 @@ def _recall_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     ("label", "case", "query"), _recall_cases(), ids=lambda v: v if isinstance(v, str) else ""
 )
 def test_recall_case(
-    minilm: LocalEmbedder, label: str, case: dict[str, Any], query: dict[str, Any]
+    real_embedder: Embedder, label: str, case: dict[str, Any], query: dict[str, Any]
 ) -> None:
     prefs = [
         pref(
             p["content"],
-            minilm,
+            real_embedder,
             age_days=i,
             polarity=p["polarity"],
             keywords=p.get("keywords", []),
@@ -276,7 +375,7 @@ def test_recall_case(
         )
         for i, p in enumerate(case["prefs"])
     ]
-    got = contents(Recaller(minilm).recall(prefs, query["q"], k=query["k"]))
+    got = contents(Recaller(real_embedder).recall(prefs, query["q"], k=query["k"]))
     for relevant in query["relevant"]:
         assert any(relevant in c for c in got), (
             f"{label}: {relevant!r} not in top {query['k']}: {got}"

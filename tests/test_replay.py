@@ -156,12 +156,14 @@ def test_cli_bad_file_exits_2_with_one_line_and_stores_nothing(
 
 
 @pytest.mark.model
+@pytest.mark.parametrize("model", ["use", pytest.param("minilm", marks=pytest.mark.minilm)])
 def test_recommendations_avoid_the_new_dislikes_with_the_real_embedder(
-    redis_client: redis.Redis, settings: Settings
+    redis_client: redis.Redis, settings: Settings, request: pytest.FixtureRequest, model: str
 ) -> None:
     from penchant.memory.embeddings import LocalEmbedder
 
-    real = Memory(redis_client, settings=settings, embedder=LocalEmbedder())
+    embedder = request.getfixturevalue("use_embedder") if model == "use" else LocalEmbedder()
+    real = Memory(redis_client, settings=settings, embedder=embedder)
     real.storage.ensure_schema()
     document = replay_file(real, CONVERSATION, USER)
     assert "avoid plastic" in reply_to(document, "Can you recommend a water bottle")
