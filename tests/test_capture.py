@@ -16,10 +16,13 @@ from penchant.memory.capture import (
     category_for,
     extract_preferences,
     object_keywords,
+    slot_key,
 )
+from penchant.memory.protection import is_retraction
 from penchant.memory.records import PreferenceCandidate
 
-CASES_FILE = Path(__file__).parent / "cases" / "capture.jsonl"
+CASES_DIR = Path(__file__).parent / "cases"
+CASE_FILES = ("capture.jsonl", "capture-k2.jsonl")
 
 
 def stances(text: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -317,7 +320,12 @@ def test_only_the_head_of_a_very_long_message_is_read() -> None:
 
 @pytest.mark.parametrize(
     "case",
-    [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines() if line],
+    [
+        json.loads(line)
+        for name in CASE_FILES
+        for line in (CASES_DIR / name).read_text(encoding="utf-8").splitlines()
+        if line
+    ],
     ids=lambda case: case["id"],
 )
 def test_shared_capture_case_holds_at_extraction_level(case: dict) -> None:
@@ -531,3 +539,319 @@ def test_a_diet_the_user_keeps_is_a_like(text: str, keyword: str) -> None:
 )
 def test_a_diet_not_kept_by_the_user_is_not_captured(text: str) -> None:
     assert not any("vegetarian" in c.keywords for c in extract_preferences(text))
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 9: how people talk (flips, switches, comparisons, slots, quitting, exceptions,
+# allergies and their retraction, aversion and evaluation phrasing) and what is no preference
+# --------------------------------------------------------------------------------------------
+
+
+def polarity_of(text: str, keyword: str) -> set[str]:
+    """Polarities of the candidates in ``text`` whose keywords contain ``keyword``."""
+    return {c.polarity for c in extract_preferences(text) if keyword in " ".join(c.keywords)}
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword", "polarity"),
+    [
+        ("Okay, I've changed my mind on linen, it's great in summer.", "linen", "like"),
+        ("I've changed my mind: I like olives now.", "olive", "like"),
+        ("I don't watch reality TV anymore, it bores me.", "reality tv", "dislike"),
+        ("I'm not a fan of opera anymore.", "opera", "dislike"),
+        ("I no longer drink coffee.", "coffee", "dislike"),
+        ("These days I'm into bouldering.", "bouldering", "like"),
+        ("I've come around to olives.", "olive", "like"),
+        ("I used to love sushi. Not anymore.", "sushi", "dislike"),
+        ("我现在不喝咖啡了", "咖啡", "dislike"),
+        ("我不再喜欢咖啡了", "咖啡", "dislike"),
+    ],
+)
+def test_flip_in_natural_phrasing_states_the_current_stance(
+    text: str, keyword: str, polarity: str
+) -> None:
+    assert polarity_of(text, keyword) == {polarity}
+
+
+@pytest.mark.parametrize(
+    ("text", "new", "old"),
+    [
+        ("I switched from Kindle to paper books.", "paper", "kindle"),
+        ("I've moved from coffee to green tea.", "green tea", "coffee"),
+        ("I replaced my gas stove with an induction hob.", "induction hob", "gas stove"),
+        ("我从咖啡换成茶了", "茶", "咖啡"),
+    ],
+)
+def test_switch_likes_the_new_and_dislikes_the_old(text: str, new: str, old: str) -> None:
+    assert polarity_of(text, new) == {"like"}
+    assert polarity_of(text, old) == {"dislike"}
+
+
+def test_switch_to_alone_likes_the_new() -> None:
+    assert stances("I switched to decaf.") == [("like", ("decaf",))]
+    assert stances("我换成燕麦奶了") == [("like", ("燕麦奶",))]
+
+
+@pytest.mark.parametrize(
+    ("text", "liked", "other"),
+    [
+        ("I prefer tea over coffee.", "tea", "coffee"),
+        ("I prefer tea to coffee.", "tea", "coffee"),
+        ("I'd rather have tea than coffee.", "tea", "coffee"),
+        ("I like cats more than dogs.", "cat", "dog"),
+        ("I prefer trains rather than planes.", "train", "plane"),
+        ("我更喜欢茶而不是咖啡", "茶", "咖啡"),
+        ("比起咖啡，我更喜欢茶", "茶", "咖啡"),
+    ],
+)
+def test_comparison_likes_one_and_does_not_leave_the_other_liked(
+    text: str, liked: str, other: str
+) -> None:
+    assert polarity_of(text, liked) == {"like"}
+    assert polarity_of(text, other) == {"dislike"}
+
+
+def test_compared_against_object_is_worded_as_the_comparison() -> None:
+    found = [c for c in extract_preferences("I prefer tea over coffee.") if c.polarity == "dislike"]
+    assert [(c.content, c.keywords) for c in found] == [("likes tea over coffee", ["coffee"])]
+
+
+def test_prefer_to_do_something_is_no_comparison() -> None:
+    assert stances("I like going to the beach.") == [("like", ("beach",))]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "keyword"),
+    [
+        ("My favourite author is Ursula Le Guin.", "favorite author", "ursula le guin"),
+        ("These days my favourite author is Ted Chiang.", "favorite author", "ted chiang"),
+        ("My all-time favorite bands is Wilco.", "favorite band", "wilco"),
+        ("Ted Chiang is my favourite author.", "favorite author", "ted chiang"),
+        ("My current phone is a Pixel 8.", "current phone", "pixel 8"),
+        ("我最喜欢的作家是鲁迅。", "最喜欢的作家", "鲁迅"),
+    ],
+)
+def test_single_valued_statement_carries_its_slot(text: str, slot: str, keyword: str) -> None:
+    found = only(text)
+    assert (found.polarity, found.slot, found.keywords) == ("like", slot, [keyword])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I love jazz.", "My favourite bands are Wilco and Low.", "My favourite is tea."],
+)
+def test_a_like_that_fills_no_single_slot_has_none(text: str) -> None:
+    assert [c.slot for c in extract_preferences(text)] == [None] * len(extract_preferences(text))
+
+
+def test_an_evaluation_of_a_current_thing_is_no_slot_value() -> None:
+    assert extract_preferences("My current job is boring.") == []
+
+
+def test_slot_names_are_normalised() -> None:
+    assert slot_key("all-time favourite authors") == "favorite author"
+    assert slot_key("Fave band") == "favorite band"
+    assert slot_key("favourite") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [
+        ("I quit smoking.", "smoking"),
+        ("I gave up red meat this year.", "red meat"),
+        ("I've stopped eating sugar.", "sugar"),
+        ("I'm trying to cut down on coffee.", "coffee"),
+        ("我戒烟斗了。", "烟斗"),
+        ("我已经戒酒了", "酒"),
+        ("我不再喝奶茶了。", "奶茶"),
+    ],
+)
+def test_quitting_is_a_dislike(text: str, keyword: str) -> None:
+    assert polarity_of(text, keyword) == {"dislike"}
+
+
+@pytest.mark.parametrize(
+    "text", ["I quit my job.", "I stopped by the store.", "I gave up on that book.", "我喜欢戒指"]
+)
+def test_quitting_words_that_are_no_preference_yield_no_dislike(text: str) -> None:
+    assert not any(c.polarity == "dislike" for c in extract_preferences(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [
+        ("I like all vegetables except eggplant.", "eggplant"),
+        ("I'll eat anything except mushrooms.", "mushroom"),
+        ("I eat everything but mushrooms.", "mushroom"),
+        ("除了香菜，我什么都吃。", "香菜"),
+        ("除了香菜我都喜欢", "香菜"),
+    ],
+)
+def test_exception_is_stored_as_a_dislike(text: str, keyword: str) -> None:
+    assert polarity_of(text, keyword) == {"dislike"}
+
+
+def test_the_rule_an_exception_breaks_is_kept_without_it() -> None:
+    found = extract_preferences("I like all vegetables except eggplant.")
+    assert [(c.polarity, c.content) for c in found] == [
+        ("like", "likes all vegetables"),
+        ("dislike", "likes all vegetables except eggplant"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm allergic to peanuts.",
+        "I have a severe shellfish allergy.",
+        "I'm lactose intolerant.",
+        "我对花生过敏。",
+        "Please don't recommend anything with nuts, I'm allergic.",
+    ],
+)
+def test_allergy_and_intolerance_are_protected_dislikes(text: str) -> None:
+    found = extract_preferences(text)
+    assert found and all(c.polarity == "dislike" and c.protected for c in found)
+
+
+def test_ordinary_dislike_is_not_protected() -> None:
+    assert only("I hate mushrooms.").protected is False
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [
+        ("I'm no longer allergic to peanuts.", "peanut"),
+        ("I'm not allergic to peanuts anymore.", "peanut"),
+        ("I outgrew my peanut allergy.", "peanut"),
+        ("我对花生不再过敏了", "花生"),
+    ],
+)
+def test_retraction_is_a_like_whose_content_retracts_the_allergy(text: str, keyword: str) -> None:
+    found = only(text)
+    assert (found.polarity, found.keywords, found.protected) == ("like", [keyword], False)
+    assert is_retraction(found.content)
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword", "polarity"),
+    [
+        ("I have a strong aversion to cilantro.", "cilantro", "dislike"),
+        ("I find podcasts boring.", "podcast", "dislike"),
+        ("I find long meetings overwhelming.", "long meeting", "dislike"),
+        ("I prefer to stay away from crowded bars.", "crowded bar", "dislike"),
+        ("I have no interest in golf.", "golf", "dislike"),
+        ("I'm not comfortable with heights.", "height", "dislike"),
+        ("Pineapple on pizza is a deal-breaker for me.", "pineapple", "dislike"),
+        ("I can't do spicy food.", "spicy", "dislike"),
+        ("I'd like to avoid layovers.", "layover", "dislike"),
+        ("I prefer not to watch horror films.", "horror film", "dislike"),
+        ("Loud music gives me headaches.", "loud music", "dislike"),
+        ("Horror films don't interest me.", "horror film", "dislike"),
+        ("Honestly, loud bars just aren't my thing.", "loud bar", "dislike"),
+        ("I refuse to buy fast fashion.", "fast fashion", "dislike"),
+        ("I won't eat anything with mayo.", "mayo", "dislike"),
+        ("I'm against animal testing.", "animal testing", "dislike"),
+        ("I have a phobia of spiders.", "spider", "dislike"),
+        ("我对足球不感兴趣", "足球", "dislike"),
+        ("I have a soft spot for old jazz records.", "old jazz record", "like"),
+        ("I only drink oat milk.", "oat milk", "like"),
+        ("I learn best with hands-on projects.", "hands-on project", "like"),
+        ("I follow a keto diet.", "keto diet", "like"),
+        ("I'm passionate about birdwatching.", "birdwatching", "like"),
+        ("I find gardening relaxing.", "gardening", "like"),
+    ],
+)
+def test_aversion_preference_and_evaluation_phrasing_is_captured(
+    text: str, keyword: str, polarity: str
+) -> None:
+    assert polarity_of(text, keyword) == {polarity}
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [
+        ("I prefer to avoid animated movies.", "animated movie"),
+        ("I strongly prefer not to eat red meat.", "red meat"),
+        ("I'd prefer to steer clear of chain hotels.", "chain hotel"),
+    ],
+)
+def test_preferring_to_avoid_is_a_dislike_not_a_like(text: str, keyword: str) -> None:
+    assert polarity_of(text, keyword) == {"dislike"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Great, I love that suggestion!",
+        "Sounds good to me.",
+        "I like that idea.",
+        "I love your recommendation.",
+        "I like the second option.",
+        "That's great, thanks!",
+        "It's great.",
+        "这个建议不错。",
+        "好主意",
+        "我喜欢这个主意",
+    ],
+)
+def test_reaction_to_the_assistants_suggestion_is_no_preference(text: str) -> None:
+    assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Suppose I liked skiing, where should I go?",
+        "Suppose I liked skiing.",
+        "What if I hated cheese.",
+        "Let's say I love jazz.",
+        "假如我喜欢滑雪",
+    ],
+)
+def test_hypothetical_preference_is_no_preference(text: str) -> None:
+    assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm struggling to stay motivated.",
+        "I need a new laptop for college.",
+        "I'm planning a trip to Colorado.",
+        "I'm looking for a gift for my wife, who loves roses.",
+        "My wife doesn't like spicy food.",
+        "I find it hard to choose.",
+        "I'm excited about my trip.",
+        "Cost is a deal-breaker for my wife.",
+        "I tried sushi, it bores me.",
+    ],
+)
+def test_situation_or_someone_elses_taste_is_no_preference(text: str) -> None:
+    assert extract_preferences(text) == []
+
+
+def test_a_list_closed_by_and_is_several_objects() -> None:
+    assert stances("I don't wear leather, wool, and silk.") == [
+        ("dislike", ("leather",)),
+        ("dislike", ("wool",)),
+        ("dislike", ("silk",)),
+    ]
+
+
+def test_stacked_adjectives_before_one_noun_are_one_object() -> None:
+    assert stances("I prefer traditional, in-person classes.") == [
+        ("like", ("traditional in-person class",))
+    ]
+
+
+def test_a_negated_relative_clause_stays_with_its_object() -> None:
+    assert stances("I only want pets that don't shed fur or dander.") == [("like", ("pet",))]
+
+
+def test_a_long_object_is_cut_at_its_first_qualifier() -> None:
+    found = only(
+        "I strongly dislike online learning platforms that rely heavily on pre-recorded video "
+        "lectures and quizzes."
+    )
+    assert (found.polarity, found.keywords) == ("dislike", ["online learning platform"])

@@ -132,3 +132,94 @@ def test_two_allergies_are_two_dislikes(memory: Memory) -> None:
     prefs = memory.preferences("u")
     assert sorted(k for p in prefs for k in p.keywords) == ["nut", "shellfish"]
     assert {p.polarity for p in prefs} == {"dislike"}
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 9 kinds through the gate: what is active in Redis after each turn
+# --------------------------------------------------------------------------------------------
+
+
+def _state(memory: Memory, user: str) -> list[tuple[str, str]]:
+    return sorted((p.polarity, " ".join(p.keywords)) for p in memory.preferences(user))
+
+
+def test_newer_favourite_supersedes_the_older_in_its_slot_in_chinese(memory: Memory) -> None:
+    memory.capture("u", "我最喜欢的作家是鲁迅。")
+    result = memory.capture("u", "我现在最喜欢的作家是莫言。")
+    assert [s.preference.keywords for s in result.superseded] == [["鲁迅"]]
+    assert [(p.keywords, p.slot) for p in memory.preferences("u")] == [(["莫言"], "最喜欢的作家")]
+
+
+def test_favourites_in_different_slots_are_kept(memory: Memory) -> None:
+    memory.capture("u", "My favourite author is Ted Chiang.")
+    memory.capture("u", "My favourite band is Wilco.")
+    assert {p.slot for p in memory.preferences("u")} == {"favorite author", "favorite band"}
+
+
+def test_switch_supersedes_the_like_of_what_was_left(memory: Memory) -> None:
+    memory.capture("u", "我喜欢喝咖啡。")
+    memory.capture("u", "我从咖啡换成茶了。")
+    assert _state(memory, "u") == [("dislike", "咖啡"), ("like", "茶")]
+
+
+def test_comparison_does_not_leave_the_other_object_liked(memory: Memory) -> None:
+    memory.capture("u", "I love coffee.")
+    memory.capture("u", "I prefer tea over coffee.")
+    assert _state(memory, "u") == [("dislike", "coffee"), ("like", "tea")]
+
+
+def test_exception_supersedes_a_like_of_the_exception(memory: Memory) -> None:
+    memory.capture("u", "I love eggplant.")
+    memory.capture("u", "I like all vegetables except eggplant.")
+    assert _state(memory, "u") == [("dislike", "eggplant"), ("like", "vegetable")]
+
+
+def test_quitting_supersedes_the_like(memory: Memory) -> None:
+    memory.capture("u", "I love smoking cigars.")
+    memory.capture("u", "I quit smoking cigars.")
+    assert _state(memory, "u") == [("dislike", "cigar")]
+
+
+def test_allergy_is_stored_protected(memory: Memory) -> None:
+    memory.capture("u", "I'm allergic to peanuts.")
+    assert [(p.polarity, p.protected) for p in memory.preferences("u")] == [("dislike", True)]
+
+
+def test_broader_like_never_supersedes_a_protected_allergy(memory: Memory) -> None:
+    memory.capture("u", "I'm allergic to tree nuts.")
+    result = memory.capture("u", "I love nuts.")
+    assert result.superseded == []
+    assert _state(memory, "u") == [("dislike", "tree nut"), ("like", "nut")]
+
+
+@pytest.mark.parametrize(
+    ("allergy", "retraction"),
+    [
+        ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts."),
+        ("我对花生过敏。", "我对花生不再过敏了。"),
+    ],
+)
+def test_explicit_retraction_supersedes_the_allergy(
+    memory: Memory, allergy: str, retraction: str
+) -> None:
+    memory.capture("u", allergy)
+    result = memory.capture("u", retraction)
+    assert len(result.superseded) == 1 and result.superseded[0].preference.protected
+    assert [p.polarity for p in memory.preferences("u")] == ["like"]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["I love jazz.", "Great, I love that suggestion!"],
+        ["I love jazz.", "Suppose I hated jazz, what then?"],
+        ["我喜欢爵士乐。", "好主意，这个建议不错。"],
+    ],
+)
+def test_reaction_or_hypothetical_leaves_the_store_unchanged(
+    memory: Memory, turns: list[str]
+) -> None:
+    memory.capture("u", turns[0])
+    before = memory.preferences("u")
+    assert memory.capture("u", turns[1]).unchanged
+    assert memory.preferences("u") == before

@@ -1,0 +1,178 @@
+"""English evaluations and single-valued slots: the object comes first, or is judged.
+
+"My favourite author is …" / "… is my favourite author" (a slot), "… is a
+deal-breaker", "… gives me headaches", "… don't interest me", "I find …
+boring / relaxing", "…, it's great" (a pronoun back to an object named
+before), and "I've changed my mind on …" (names the object the next clause
+judges). Kinds of phrasing, never particular objects.
+"""
+
+from __future__ import annotations
+
+from .rules import Rule, en
+
+_FAV = (
+    r"(?:new\s+|absolute\s+|all[-\s]time\s+|personal\s+|current\s+|very\s+)?(?:favou?rite|fave|fav)"
+)
+_SLOT_KIND = rf"(?:{_FAV}|current|usual|go-to|preferred)"
+_FIND_NEG = (
+    r"ineffective|boring|tedious|overwhelming|distracting|demotivating|disorienting|annoying|"
+    r"frustrating|unpleasant|uncomfortable|unappealing|uninteresting|dull|stressful|exhausting|"
+    r"off-?putting|unbearable|unenjoyable|disgusting|gross|repetitive|monotonous|childish|"
+    r"gimmicky|pointless|useless|unhelpful|confusing|intimidating|scary|creepy|depressing|"
+    r"draining|tiring|restrictive|predictable|cheesy|shallow|unnecessary|excessive|"
+    r"pretentious|irritating|painful|nauseating|sickening|unsettling|disturbing|distressing|"
+    r"isolating|impersonal|overrated|tasteless|bland|dreadful|awful|terrible|horrible|"
+    r"unbearable|inconvenient|unreliable|uninspiring|disengaging|alienating|too\s+[a-z-]+"
+)
+_FIND_POS = (
+    r"relaxing|enjoyable|fun|engaging|fascinating|interesting|helpful|effective|useful|"
+    r"soothing|calming|comfortable|beautiful|delicious|refreshing|inspiring|motivating|"
+    r"rewarding|satisfying|exciting|charming|cozy|cosy|therapeutic|energizing|energising|"
+    r"invigorating|uplifting|stimulating|meditative|peaceful|wonderful|amazing|great"
+)
+_EVAL_POS = (
+    r"great|amazing|awesome|fantastic|wonderful|lovely|excellent|brilliant|perfect|delicious|"
+    r"fun|enjoyable|comfortable|the\s+best|my\s+favou?rite|so\s+good|really\s+good|"
+    r"pretty\s+good|not\s+(?:that\s+|so\s+)?bad|growing\s+on\s+me"
+)
+_EVAL_NEG = (
+    r"awful|terrible|horrible|disgusting|gross|boring|dull|tedious|annoying|overrated|"
+    r"unbearable|the\s+worst|not\s+for\s+me|not\s+my\s+thing|too\s+[a-z-]+|so\s+bad|bad"
+)
+_EVAL_ADV = (
+    r"(?:(?:really|actually|so|pretty|quite|very|just|definitely|totally|absolutely|honestly|"
+    r"now|kind\s+of|kinda|genuinely|truly|always|still)\s+)*"
+)
+_PRONOUN_SUBJECT = (
+    r"^(?:(?:and|but|so|well|honestly|actually|now|though)\s+)*"
+    r"(?P<obj>it|they|that|those|these|this|this\s+one|that\s+one)"
+    r"(?:'s|'re|\s+is|\s+are|\s+has\s+been|\s+have\s+been|\s+tastes?|\s+feels?|\s+looks?|"
+    r"\s+seems?)\s+"
+)
+_SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
+_ME_DISLIKE = (
+    r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
+    r"terrif(?:y|ies)|repels?|nauseates?|sickens?|(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?"
+    r"(?:interest|appeal\s+to|excite|suit|agree\s+with))\s+me|(?:stresses|stress|grosses|gross|"
+    r"freaks|freak)\s+me\s+out|(?:turns?|puts?)\s+me\s+off|makes?\s+me\s+(?:feel\s+)?(?:sick|"
+    r"nauseous|queasy|uncomfortable|anxious|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
+    r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)"
+)
+_ME_LIKE = (
+    r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
+    r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"
+)
+_NO_GO = (
+    r"(?:(?:just|really|simply|totally|definitely|honestly)\s+)?(?:(?:is|are|'s|'re)\s+(?:(?:"
+    r"definitely|probably|totally|really|just|simply|always|absolutely)\s+)?(?:an?\s+)?(?:(?:"
+    r"strict|hard|absolute|total|real|complete|definite|big|major|firm)\s+)?(?:deal-?breaker|"
+    r"no-?go|non-?starter|off-?limits|off\s+the\s+table|out\s+of\s+the\s+question|"
+    r"not\s+for\s+me|not\s+my\s+(?:thing|cup\s+of\s+tea|style|jam|scene)|a\s+no\s+for\s+me|"
+    r"never\s+an\s+option)|(?:isn't|aren't|is\s+not|are\s+not|'s\s+not|'re\s+not)\s+(?:really\s+)?"
+    r"(?:for\s+me|my\s+(?:thing|cup\s+of\s+tea|style|jam|scene)))"
+)
+EVALUATION_RULES: tuple[Rule, ...] = (
+    en(
+        rf"\bmy\s+(?P<slot>{_FAV}\s+[a-z][a-z -]{{0,30}}?)\s+(?:is|has\s+to\s+be|would\s+be)"
+        r"\s+(?:now\s+|currently\s+|still\s+|definitely\s+|probably\s+)?(?P<obj>.+)",
+        "like",
+        "{slot} is {obj}",
+        first_person=True,
+    ),
+    en(  # "my current phone is a Pixel", not "my current job is boring"
+        rf"\bmy\s+(?P<slot>{_SLOT_KIND}\s+[a-z][a-z -]{{0,30}}?)\s+(?:is|would\s+be)\s+"
+        r"(?:now\s+|currently\s+|still\s+)?(?P<obj>(?:an?\s+|the\s+|(?-i:[A-Z0-9])).+)",
+        "like",
+        "{slot} is {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"\bmy\s+{_FAV}s?(?:\s+[a-z][a-z -]{{0,30}}?)?\s+(?:is|are|has\s+to\s+be|would\s+be)\s+"
+        r"(?P<obj>.+)",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|still|totally|always|"
+        rf"really|now)\s+)?my\s+(?P<slot>{_FAV}\s+[a-z][a-z -]{{0,30}}?)(?=\W*$)",
+        "like",
+        "{slot} is {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|still|totally|always|"
+        rf"really|now)\s+)?(?:one\s+of\s+)?my\s+{_FAV}s?\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|totally|really|just|"
+        r"simply|always)\s+)?(?:my\s+(?:thing|jam|go-to)|right\s+up\s+my\s+(?:alley|street))\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+{_NO_GO}(?!\s+for\s+(?!me\b))",
+        "dislike",
+        "dislikes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\b",
+        "dislike",
+        "dislikes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_LIKE})\s+me\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_PRONOUN_SUBJECT}{_EVAL_ADV}(?P<adj>{_EVAL_POS})\b",
+        "like",
+        "finds {obj} {adj}",
+        pronoun_only=True,
+    ),
+    en(
+        rf"{_PRONOUN_SUBJECT}{_EVAL_ADV}(?P<adj>{_EVAL_NEG})\b",
+        "dislike",
+        "finds {obj} {adj}",
+        pronoun_only=True,
+    ),
+    en(
+        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?"
+        r"(?:(?:so|very|really|"
+        r"quite|rather|pretty|incredibly|extremely|highly|deeply|particularly|genuinely|truly)\s+)*"
+        rf"(?P<adj>{_FIND_POS})\b",
+        "like",
+        "finds {obj} {adj}",
+    ),
+    en(
+        r"\bchanged\s+my\s+mind\s+(?:on|about|regarding|over|with)\b",
+        "like",
+        "{obj}",
+        topic=True,
+    ),
+    en(
+        r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?"
+        r"(?:(?:so|very|really|"
+        r"quite|rather|pretty|incredibly|extremely|highly|overly|a\s+bit|kind\s+of|sort\s+of|"
+        r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|"
+        rf"just|too\s+much\s+of\s+a)\s+)*(?P<adj>{_FIND_NEG})\b",
+        "dislike",
+        "finds {obj} {adj}",
+    ),
+)
+"""Rules whose object is the subject or is judged; listed before the verb rules."""
+
+__all__ = ["EVALUATION_RULES"]
