@@ -577,7 +577,7 @@ def test_flip_in_natural_phrasing_states_the_current_stance(
     ("text", "new", "old"),
     [
         ("I switched from Kindle to paper books.", "paper", "kindle"),
-        ("I've moved from coffee to green tea.", "green tea", "coffee"),
+        ("I've changed from coffee to green tea.", "green tea", "coffee"),
         ("I replaced my gas stove with an induction hob.", "induction hob", "gas stove"),
         ("我从咖啡换成茶了", "茶", "咖啡"),
     ],
@@ -825,6 +825,10 @@ def test_hypothetical_preference_is_no_preference(text: str) -> None:
         "I'm excited about my trip.",
         "Cost is a deal-breaker for my wife.",
         "I tried sushi, it bores me.",
+        "I went from Paris to Rome by train.",
+        "Recommending hit series while avoiding violent ones could be hard for you.",
+        "我老公戒烟了。",
+        "他换成了苹果手机。",
     ],
 )
 def test_situation_or_someone_elses_taste_is_no_preference(text: str) -> None:

@@ -56,6 +56,11 @@ RULE_CONFIDENCE = 0.6
 MAX_CAPTURE_CHARS = 20_000
 """Only this many characters of a message are read (capture sits on every turn's hot path)."""
 
+_GERUND_RE = re.compile(
+    r"(?:avoid|stay|steer|keep|shy|quitt|giv|cutt|limit|reduc|minimi[sz]|refus|enjoy|lov|gett|"
+    r"skipp|switch|preferr|hat|lik)ing\b",
+    re.IGNORECASE,
+)
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 _SLOT_DROPPED = frozenset("new absolute all-time all time personal very my".split())
 _SLOT_FAVOURITE = frozenset("favourite favorite fave fav".split())
@@ -156,6 +161,8 @@ def _read_match(match: re.Match[str], rule: Rule, clause: str, context: Context)
     speaker = zh_prefix_speaker(prefix, rule) if zh else en_prefix_speaker(prefix, rule)
     if rule.third_person:
         speaker = "other"
+    elif speaker == "unknown" and _GERUND_RE.match(match.group(0)):
+        return None  # "avoiding X could be hard": a gerund subject, not a statement
     old = _old(match, rule, zh, context)
     return Stance(rule, _words(match, rule), speaker, obj, polarity, cut, old)
 

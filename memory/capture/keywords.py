@@ -76,20 +76,21 @@ _KEEP_PLURAL = frozenset(
     "headphones earphones olympics".split()
 )
 
-ZH_PARTICLES = "了啦呢啊呀哦吧嘛哈哟喔噢咯诶欸"
+ZH_TRAILING_PARTICLE = r"(?:[了啦呢啊呀哦嘛哈哟喔噢咯诶欸]|(?<![酒网书氧茶水贴])吧)"
+"""A sentence-final particle (``吧`` but not the one of ``酒吧``, a bar)."""
 ZH_LEADING_RE = re.compile(
     r"^(?:吃|喝|穿|用|玩|看|听|去|买|戴|坐|住|抽(?![屉奖象签查样筋空])|太|那么|这么|很|都|一些|一点|"
     r"些|那种|这种|各种|所有|任何|一切|再|给我|推荐|被|着|了|的|我|有(?!机)|是|也|还|就|这类|那类)+"
 )
 _ZH_KEYWORD_TRAILING_RE = re.compile(
-    rf"(?:[{ZH_PARTICLES}的]|东西|之类的?|什么的|等等|等|这种|那种|这些|那些|一类|类的)+$"
+    rf"(?:{ZH_TRAILING_PARTICLE}|的|东西|之类的?|什么的|等等|等|这种|那种|这些|那些|一类|类的)+$"
 )
 ZH_GENERIC = frozenset(
     "东西 菜 食物 饭菜 菜肴 口味 味道 产品 款式 款 类型 样式 玩意 玩意儿 种 类 的".split()
 )
 ZH_BAD_OBJECT_RE = re.compile(
     r"^(?:你|您|他|她|自己|别人|紧|客气|担心|着急|忘|说|讲|问|管|打扰|走|生气|害怕|怕|急|"
-    r"骗|这样|那样|谢谢|麻烦|烦|吵|等|回答|解释|重复|"
+    r"骗|这样|那样|谢谢|麻烦|烦(?!人)|吵(?!闹)|等|回答|解释|重复|"
     r"(?:这个|那个|这些|那些|你的|您的|这|那)?(?:建议|主意|想法|推荐|方案|提议|答案|点子|选项|计划|安排))"
 )
 
@@ -230,7 +231,7 @@ __all__ = [
     "ZH_BAD_OBJECT_RE",
     "ZH_GENERIC",
     "ZH_LEADING_RE",
-    "ZH_PARTICLES",
+    "ZH_TRAILING_PARTICLE",
     "en_singular",
     "object_keywords",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_PARTICLES, object_keywords
+from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
 from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, STOP_WORDS
 
 MAX_OBJECT_CHARS = 80
@@ -59,6 +59,7 @@ _EN_TRAILING_RE = re.compile(
     r"honestly|actually|in\s+general|generally|best|more|much|all\s+the\s+time|lol|haha|tbh|"
     r"ok|okay|a\s+ton|personally|myself|instead|again|whatsoever|anyway|either\s+way|"
     r"from\s+now\s+on|ever\s+again|ever|any\s+longer|no\s+more|completely|entirely|altogether|"
+    r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
     r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
     r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
@@ -80,7 +81,9 @@ _EN_BAD_OBJECT_RE = re.compile(
     r"people|everyone|everybody|someone|somebody|nobody|when|"
     r"whenever|how|what|why|where|who|whether|if|not|no|nothing|none|there|here|because|so|"
     r"just|being|it\s+\w|(?:or|and|by|at|in|on|off|for|with|from|up|out|down|about|around|"
-    r"through|well|time|today|tonight|tomorrow|yesterday)(?=\s|$)|"
+    r"through|well|time|today|tonight|tomorrow|yesterday|problem|worries|thanks)(?=\s|$)|"
+    r".*\byou(?:'ve|\s+have|\s+just)?\s+(?:recommended|suggested|mentioned|picked|found|gave|"
+    r"sent|showed|listed|proposed|described)\b|"
     r"(?:that|this)\s+(?:you|i|we|he|she|they|it|people|there)\b|"
     r"(?:(?:that|this|the|your|those|these|such\s+an?|an?)\s+)?(?:(?:first|second|third|last|"
     r"other|latter|former|new|great|good)\s+)?(?:suggestions?|ideas?|recommendations?|advice|"
@@ -100,7 +103,7 @@ _EN_NOT_TO_RE = re.compile(
 
 _ZH_STOP_RE = re.compile(r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且")
 _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过|多于)(?P<rest>.*)$")
-_ZH_TRAILING_RE = re.compile(rf"[{ZH_PARTICLES}\s]+$")
+_ZH_TRAILING_RE = re.compile(rf"(?:{ZH_TRAILING_PARTICLE}|\s)+$")
 _ZH_PRONOUN_OBJECTS = frozenset("它 它们 这个 那个 这些 那些 这 那 这种 那种".split())
 _COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
 _COORDINATION_SPLIT_RE = re.compile(f"({_COORDINATION_RE.pattern})", re.IGNORECASE)

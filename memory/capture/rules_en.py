@@ -42,6 +42,11 @@ _AVOID = (
     r"avoid(?:ing)?|stay(?:ing)?\s+away\s+from|steer(?:ing)?\s+clear\s+of|keep(?:ing)?\s+"
     r"away\s+from|shy(?:ing)?\s+away\s+from|stay(?:ing)?\s+clear\s+of"
 )
+_PERSON_NOUNS = (
+    r"cat|dog|morning|night|beach|mountain|city|country|outdoors?|indoors?|coffee|tea|wine|beer|"
+    r"book|summer|winter|sun|snow|sea|ocean|water|sweet|savou?ry|breakfast|dessert|bath|shower|"
+    r"spring|autumn|fall|rain|museum|party|gym|sports?|car|bike|train|road\s+trip|camping"
+)
 _WANT_TO = (
     r"(?:(?:'d|would)\s+(?:much\s+|really\s+)?(?:like|love|prefer|rather|want)\s+to\s+|"
     r"(?:want|need|have|try|tend|prefer|choose|like|aim|plan|strive|must|should|always|"
@@ -212,6 +217,25 @@ _DISLIKES: tuple[Rule, ...] = (
         copula="ok",
     ),
     en(r"\b(?:sick|tired)\s+of\b", "dislike", "dislikes {obj}", copula="required"),
+    en(r"\b(?:had|'ve\s+had|have\s+had)\s+enough\s+of\b", "dislike", "dislikes {obj}"),
+    en(
+        r"\b(?:'m|am)\s+(?:(?:strictly|completely|fully|totally|mostly)\s+)?(?P<obj>[a-z]+)-free\b",
+        "dislike",
+        "avoids {obj}",
+    ),
+    en(
+        r"^(?:(?:and|but|oh|just|so|please)\s+)*(?:no|nothing)\s+(?P<obj>[^,;]{1,60}?)\s*,?\s+"
+        r"(?:for\s+me|please)\b",
+        "dislike",
+        "doesn't want {obj}",
+    ),
+    en(
+        r"\bnot\s+(?:really\s+|much\s+of\s+)?an?\s+(?:(?:big|huge|real)\s+)?"
+        rf"(?P<obj>{_PERSON_NOUNS}|[a-z]+(?=\s+(?:lover|fan)))\s+(?:person|lover|fan)\b",
+        "dislike",
+        "dislikes {obj}",
+        copula="required",
+    ),
     en(
         r"\bfind\s+it\s+(?:(?:very|really|quite|so|extremely|incredibly|a\s+bit)\s+)?"
         r"(?P<adj>hard|difficult|tough|impossible|tedious|boring|exhausting|stressful|frustrating|"
@@ -279,7 +303,7 @@ _DISLIKES: tuple[Rule, ...] = (
 
 _SWITCHES: tuple[Rule, ...] = (
     en(
-        r"\b(?:switched|changed|converted|migrated|transitioned|moved|gone|went)\s+(?:over\s+)?"
+        r"\b(?:switched|changed|converted|migrated|transitioned)\s+(?:over\s+)?"
         r"from\s+(?P<old>.+?)\s+(?:to|for)\s+(?P<obj>.+)",
         "like",
         "switched to {obj}",
@@ -330,6 +354,33 @@ _LIKES: tuple[Rule, ...] = (
     ),
     en(r"\b(?:keep|eat|observe)\s+(?P<obj>kosher|halal)\b", "like", "keeps {obj}"),
     en(rf"\b{_FAN}\s+of\b", "like", "likes {obj}", copula="ok"),
+    en(
+        r"\ban?\s+(?:(?:big|huge|massive|lifelong|long-?time|die-?hard|true|real|total|avid)\s+)?"
+        r"(?P<obj>(?!big\b|huge\b)[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*)?)\s+(?:fan|lover)\b",
+        "like",
+        "likes {obj}",
+        copula="required",
+    ),
+    en(  # "I'm a cat person", not "I'm a busy person": nouns that name a taste
+        rf"\ban?\s+(?:(?:big|huge|real|total)\s+)?(?P<obj>{_PERSON_NOUNS})\s+person\b",
+        "like",
+        "likes {obj}",
+        copula="required",
+    ),
+    en(
+        r"\b(?:always|usually|generally|normally|typically|mostly)\s+(?:choose|pick|go\s+for|"
+        r"opt\s+for|book|order)\b",
+        "like",
+        "likes {obj}",
+        comparative=True,
+    ),
+    en(
+        r"\b(?:'d|would|will|'ll)\s+(?:always\s+)?(?:pick|choose|take|go\s+for|opt\s+for)\s+"
+        r"(?P<obj>[^,;]{1,60}?\s+over\s+.+)",
+        "like",
+        "likes {obj}",
+        comparative=True,
+    ),
     en(r"\b(?:got|gotten|getting)\s+(?:really\s+)?into\b", "like", "likes {obj}", copula="ok"),
     en(r"\binto\b", "like", "likes {obj}", copula="required"),
     en(
@@ -395,7 +446,7 @@ _LIKES: tuple[Rule, ...] = (
         comparative=True,
     ),
     en(r"\bprefer\b", "like", "likes {obj}", comparative=True),
-    en(r"\b(?:like|love|adore|enjoy)\b", "like", "likes {obj}", comparative=True),
+    en(r"\b(?:like|love|adore|enjoy|loving|enjoying)\b", "like", "likes {obj}", comparative=True),
 )
 
 
