@@ -760,6 +760,16 @@ def test_retraction_is_a_like_whose_content_retracts_the_allergy(text: str, keyw
         ("I follow a keto diet.", "keto diet", "like"),
         ("I'm passionate about birdwatching.", "birdwatching", "like"),
         ("I find gardening relaxing.", "gardening", "like"),
+        ("I only enjoy jazz.", "jazz", "like"),
+        ("I only eat at vegetarian restaurants.", "vegetarian restaurant", "like"),
+        ("I love quiet cafes, avoiding loud chains.", "loud chain", "dislike"),
+        ("I'm a cat person.", "cat", "like"),
+        ("I'm not much of a beach person.", "beach", "dislike"),
+        ("I'm gluten-free.", "gluten", "dislike"),
+        ("No onions for me.", "onion", "dislike"),
+        ("I'd pick the mountains over the beach any day.", "beach", "dislike"),
+        ("我不太能吃辣。", "辣", "dislike"),
+        ("我对咖啡因很敏感。", "咖啡因", "dislike"),
     ],
 )
 def test_aversion_preference_and_evaluation_phrasing_is_captured(
@@ -829,6 +839,9 @@ def test_hypothetical_preference_is_no_preference(text: str) -> None:
         "Recommending hit series while avoiding violent ones could be hard for you.",
         "我老公戒烟了。",
         "他换成了苹果手机。",
+        "I'm a busy person.",
+        "I'm enjoying the book you recommended.",
+        "No problem, please go ahead.",
     ],
 )
 def test_situation_or_someone_elses_taste_is_no_preference(text: str) -> None:

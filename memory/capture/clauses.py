@@ -26,7 +26,7 @@ _EN_FILLERS = frozenset(
     "kind of sort quite pretty very so do and but oh well ok okay yeah yes no hey hmm um uh "
     "now nowadays lately recently today anyway anyways though btw fyi tbh then sometimes often "
     "already simply strongly deeply severely mildly slightly deathly highly extremely super "
-    "terribly think guess believe try tend to all certainly plus especially please strictly "
+    "terribly think guess believe try tend to all certainly plus especially please strictly only "
     "firmly adamantly completely entirely fundamentally ethically morally greatly intensely "
     "passionately wholeheartedly typically much trying tried 've have been increasingly "
     "definitely frankly openly seriously vehemently fiercely staunchly steadfastly generally "
@@ -148,6 +148,8 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|\s+(?:so|because|since|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
     r"|,?\s+(?:because|since|as)\s+(?=(?:they|it)\b)"
     r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b)"
+    r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
+    r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
     r"|\s+(?=now\s+i\b)",
     re.IGNORECASE,

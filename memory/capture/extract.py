@@ -97,6 +97,7 @@ class Context:
     mentioned: Object | None = None  # the last object named, with or without a stance
     speaker: Speaker = "user"
     last_polarity: Polarity | None = None
+    in_sentence: bool = False  # a stance of this sentence came before ("…, avoiding X")
     found: list[PreferenceCandidate] = field(default_factory=list)
 
 
@@ -161,7 +162,7 @@ def _read_match(match: re.Match[str], rule: Rule, clause: str, context: Context)
     speaker = zh_prefix_speaker(prefix, rule) if zh else en_prefix_speaker(prefix, rule)
     if rule.third_person:
         speaker = "other"
-    elif speaker == "unknown" and _GERUND_RE.match(match.group(0)):
+    elif speaker == "unknown" and not context.in_sentence and _GERUND_RE.match(match.group(0)):
         return None  # "avoiding X could be hard": a gerund subject, not a statement
     old = _old(match, rule, zh, context)
     return Stance(rule, _words(match, rule), speaker, obj, polarity, cut, old)
@@ -281,6 +282,7 @@ def _read_clause(clause: str, context: Context) -> None:
     if stance.rule.topic:
         return
     context.last_polarity = stance.polarity
+    context.in_sentence = True
     if speaker == "user":
         context.found.extend(candidates(stance))
 
@@ -335,7 +337,7 @@ def extract_preferences(text: str) -> list[PreferenceCandidate]:
     for sentence in sentences(_prepare(text or "")):
         if is_question_or_hypothetical(sentence):
             continue
-        context.speaker = "user"
+        context.speaker, context.in_sentence = "user", False
         for clause in clauses(sentence):
             _read_clause(clause, context)
     found = _latest_per_object(context.found)

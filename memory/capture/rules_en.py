@@ -27,16 +27,18 @@ _INTENSE = (
     r"[a-z]+-(?:seated|rooted|standing|held|set|term))\s+){0,3}"
 )
 _USE_VERBS = r"eat|drink|wear|use|buy|order|touch|consume|purchase"
-_HABIT_VERBS = (
-    rf"{_USE_VERBS}|watch|play|read|listen\s+to|attend|visit|drive|smoke|ride|cook|trust|"
-    r"go\s+to|go\s+near|participate\s+in|engage\s+in|take\s+part\s+in|believe\s+in|support|"
-    r"consider|dine\s+(?:at|in|out)|eat\s+(?:at|out)|shop\s+at|stay\s+(?:at|in)|fly(?:\s+with)?|"
-    r"travel\s+(?:by|with)|tolerate|do"
+_HABIT_VERBS = (  # multi-word forms first: an alternation takes the first that matches
+    r"listen\s+to|go\s+to|go\s+near|participate\s+in|engage\s+in|take\s+part\s+in|"
+    r"believe\s+in|dine\s+(?:at|in|out)|eat\s+(?:at|out)|shop\s+at|stay\s+(?:at|in)|"
+    r"fly(?:\s+with)?|travel\s+(?:by|with)|"
+    rf"{_USE_VERBS}|watch|play|read|attend|visit|drive|smoke|ride|cook|trust|support|consider|"
+    r"tolerate|do"
 )
 _REFUSE_VERBS = (
-    rf"{_HABIT_VERBS}|try|own|adopt|accept|book|choose|pick|feed(?:\s+\w+)?|put\s+up\s+with|"
-    r"deal\s+with|work\s+with|set\s+foot\s+in|step\s+foot\s+in|sit\s+through|pay\s+for|"
-    r"subscribe\s+to|compromise\s+on|apply|install|stand|bother\s+with"
+    r"feed(?:\s+(?:my|our|the)\s+\w+)?|put\s+up\s+with|deal\s+with|work\s+with|"
+    r"set\s+foot\s+in|step\s+foot\s+in|sit\s+through|pay\s+for|subscribe\s+to|"
+    r"compromise\s+on|bother\s+with|"
+    rf"{_HABIT_VERBS}|try|own|adopt|accept|book|choose|pick|apply|install|stand"
 )
 _AVOID = (
     r"avoid(?:ing)?|stay(?:ing)?\s+away\s+from|steer(?:ing)?\s+clear\s+of|keep(?:ing)?\s+"
