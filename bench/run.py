@@ -1,4 +1,4 @@
-"""Penchant benchmarks: the persistence gate, storage cost and recall.
+"""Penchant benchmarks: the persistence gate, storage cost, recall, capture and footprint.
 
 Usage::
 
@@ -6,8 +6,12 @@ Usage::
     python bench/run.py --quick    # under ~5 minutes on 2 cores
 
 Every figure is measured against a baseline taken in the same run on the same
-server (a plain ``HSET`` of the same record for the gate), and printed as a
-ratio. The last line of output is one JSON object with every figure.
+server: a plain ``HSET`` of the same record for the gate; for recall quality the
+plain cosine of each embedder, BM25 alone, and all-MiniLM-L6-v2 (the embedder
+before USE, when its extra is installed); for capture the rules of an earlier
+commit (``bench/capture_quality.py``); for the CLI a cold ``penchant prefs``
+against a cold ``penchant remember``. The last line of output is one JSON object
+with every figure.
 """
 
 from __future__ import annotations
@@ -54,9 +58,9 @@ def _timed(fn: Callable[[], Any]) -> float:
 
 
 class _RandomEmbedder:
-    """384-d random unit vectors: the stored size of all-MiniLM-L6-v2, at no model cost."""
+    """512-d random unit vectors: the stored size of USE multilingual v3, at no model cost."""
 
-    name, dim = "random-384", 384
+    name, dim = "random-512", 512
 
     def __init__(self) -> None:
         self.rng = np.random.default_rng(7)
@@ -104,14 +108,14 @@ def bench_gate(memory: Memory, existing: int, writes: int) -> dict[str, float]:
 
 
 def bench_bytes(memory: Memory, count: int) -> dict[str, float]:
-    """Redis memory per stored preference, with a 384-d float32 vector each."""
+    """Redis memory per stored preference, with a 512-d float32 vector each."""
     user = "bench-bytes"
     keys = UserKeys.for_user(user)
     gate_memory = Memory(memory.client, settings=memory.settings, embedder=_RandomEmbedder())
     for start in range(0, count, 200):
         gate_memory.remember(user, [_candidate(i) for i in range(start, min(count, start + 200))])
     total = sum(memory.storage.memory_usage(k) for k in (keys.prefs, keys.vectors))
-    vector_only = 384 * 4
+    vector_only = _RandomEmbedder.dim * 4
     return {"bytes_per_pref": total / count, "bytes_per_pref_vector_part": vector_only}
 
 
@@ -119,30 +123,137 @@ def bench_recall(quick: bool, data: Path) -> dict[str, float]:
     """Recall latency and PrefEval-dev quality (see bench/recall_*.py).
 
     Quality needs the PrefEval-dev JSON files under ``data``; without them it is
-    skipped with a message and only latency is reported.
+    skipped with a message and only latency is reported. Quality figures are named
+    ``prefeval_other_<embedder>_<ranking>_<metric>`` (category ``other``: no
+    benchmark labels; ranking ``cosine`` = plain cosine of that model, ``recall`` =
+    ``Memory.recall``'s fusion), plus ``prefeval_other_bm25_<metric>``.
     """
     figures: dict[str, float] = {}
     try:
         from recall_latency import run_latency
-        from recall_quality import run_quality
+        from recall_quality import default_selectors, run_quality
     except ImportError as exc:  # pragma: no cover - reported, not hidden
         print(f"recall benchmarks unavailable: {exc}", file=sys.stderr)
         return figures
+    from penchant.memory.embeddings import build_embedder, minilm_installed
+
+    default = build_embedder("use-multilingual")
     for n, size in ((1_000, "1k"), (10_000, "10k")):
-        lat = run_latency(n, queries=20 if quick else 100)
+        lat = run_latency(n, default, queries=20 if quick else 100)
         figures[f"recall_ms_p50_{size}"] = lat["recall_ms"]
         figures[f"recall_cold_ms_p50_{size}"] = lat["recall_cold_ms"]
         figures[f"recall_embed_query_ms_p50_{size}"] = lat["embed_query_ms"]
         figures[f"recall_baseline_ms_p50_{size}"] = lat["baseline_ms"]
+    figures.update(_query_embedding_p50(quick, minilm_installed()))
+    figures.update(_cross_language(minilm_installed()))
     if not any(data.glob("*.json")):
         print(f"PrefEval-dev data not found under {data}: recall quality skipped "
               "(pass --data DIR)", file=sys.stderr)
         return figures
-    results = run_quality(data, users=25 if quick else 60)["results"]
-    figures["prefeval_dev_recall_at_3"] = results["fused"]["recall@3"]
-    figures["prefeval_dev_mrr"] = results["fused"]["mrr"]
-    figures["prefeval_dev_recall_at_3_bm25"] = results["bm25"]["recall@3"]
-    figures["prefeval_dev_recall_at_3_dense"] = results["embedding"]["recall@3"]
+    report = run_quality(data, users=25 if quick else 60, selectors=default_selectors())
+    short = {"recall@1": "r1", "recall@3": "r3", "recall@5": "r5", "mrr": "mrr"}
+    for name, metrics in report["results"].items():
+        label = name.replace("use-multilingual", "use").replace(" ", "_").replace("+", "_")
+        for metric, value in metrics.items():
+            figures[f"prefeval_other_{label}_{short[metric]}"] = value
+    return figures
+
+
+def _query_embedding_p50(quick: bool, with_minilm: bool) -> dict[str, float]:
+    """p50 ms of embedding one short request, per embedder (warm, one thread)."""
+    from recall_latency import QUERIES
+
+    from penchant.memory.embeddings import build_embedder
+
+    selectors = ["use-multilingual", "use-multilingual+e5"] + (["minilm"] if with_minilm else [])
+    out: dict[str, float] = {}
+    for selector in selectors:
+        try:
+            embedder = build_embedder(selector)
+            embedder.embed(["warm up"])
+        except Exception as exc:  # an extra that is not installed: say so, measure the rest
+            print(f"query embedding of {selector} not measured: {exc}", file=sys.stderr)
+            continue
+        samples = [_timed(functools.partial(embedder.embed, [QUERIES[i % len(QUERIES)]]))
+                   for i in range(50 if quick else 200)]  # fmt: skip
+        label = selector.replace("use-multilingual", "use").replace("+", "_")
+        out[f"embed_query_ms_p50_{label}"] = _percentile(samples, 50)
+    return out
+
+
+def _cross_language(with_minilm: bool) -> dict[str, float]:
+    """Hits of ``recall-k2.jsonl`` (every relevant content in the top k, found by the semantic
+    or lexical channel), per embedder."""
+    from penchant.memory.embeddings import build_embedder, embedding_text
+    from penchant.memory.recall import Recaller
+    from penchant.memory.records import Preference
+
+    path = REPO.parent / "shared" / "cases" / "recall-k2.jsonl"
+    if not path.exists():
+        path = REPO / "tests" / "cases" / "recall-k2.jsonl"
+    cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    out: dict[str, float] = {}
+    for selector in ["use-multilingual"] + (["minilm"] if with_minilm else []):
+        embedder = build_embedder(selector)
+        hits = total = 0
+        for case in cases:
+            texts = [embedding_text(p["content"], p.get("category")) for p in case["prefs"]]
+            prefs = [
+                Preference(user_id=case["id"], content=p["content"], polarity=p["polarity"],
+                           keywords=p.get("keywords", []), category=p.get("category", "other"),
+                           embedding=v.astype(np.float32).tobytes(),
+                           embedding_model=embedder.name, embedding_dim=embedder.dim)
+                for p, v in zip(case["prefs"], embedder.embed(texts), strict=True)
+            ]  # fmt: skip
+            for query in case["queries"]:
+                items = Recaller(embedder).recall(prefs, query["q"], k=query["k"]).items
+                # a hit is found by meaning or words, not a recency fill of the top k
+                got = [i.preference.content for i in items if set(i.channels) - {"recency"}]
+                total += 1
+                hits += all(any(r in c for c in got) for r in query["relevant"])
+        label = selector.replace("use-multilingual", "use")
+        out[f"xlang_recall_k2_hits_{label}"] = float(hits)
+        out["xlang_recall_k2_queries"] = float(total)
+    return out
+
+
+def bench_capture(quick: bool, data: Path) -> dict[str, float]:
+    """Capture quality (``bench/capture_quality.py``'s ``run``), when that module exists."""
+    try:
+        import capture_quality
+    except ImportError:
+        print("bench/capture_quality.py not found: capture figures skipped", file=sys.stderr)
+        return {}
+    import inspect
+
+    takes_data = "data_dir" in inspect.signature(capture_quality.run).parameters
+    run = capture_quality.run
+    figures = run(quick, data_dir=data) if takes_data else run(quick)
+    for key, value in figures.items():
+        if not isinstance(value, int | float):
+            print(f"{key}: {value}", file=sys.stderr)  # notes, e.g. why a baseline is missing
+    return {k: float(v) for k, v in figures.items() if isinstance(v, int | float)}
+
+
+def bench_footprint(quick: bool) -> dict[str, float]:
+    """Installed size of the default environment and cold CLI write vs read (bench/footprint.py)."""
+    from footprint import cold_cli, installed_size
+
+    from penchant.memory.embeddings import minilm_installed
+
+    default, minilm = installed_size(), installed_size(("minilm",))
+    figures = {
+        "installed_mb_default": default["mb"],
+        "installed_default_has_torch": float(default["torch"]),
+        "installed_mb_with_minilm": minilm["mb"],
+    }
+    selectors = ["use-multilingual"] + (["minilm"] if minilm_installed() else [])
+    for selector in selectors:
+        cli = cold_cli(selector, runs=3 if quick else 5)
+        label = selector.replace("use-multilingual", "use")
+        figures[f"cli_cold_remember_s_{label}"] = cli["remember_s"]
+        figures[f"cli_cold_prefs_s_{label}"] = cli["prefs_s"]
+        figures[f"cli_remember_vs_prefs_{label}"] = cli["ratio"]
     return figures
 
 
@@ -151,6 +262,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples (~5 minutes)")
     parser.add_argument("--no-recall", action="store_true", help="skip the recall benchmarks")
+    parser.add_argument("--no-capture", action="store_true", help="skip the capture benchmark")
+    parser.add_argument("--no-footprint", action="store_true",
+                        help="skip installed size and cold CLI timings")  # fmt: skip
     parser.add_argument(
         "--data", type=Path, default=REPO.parent / "shared" / "data" / "prefeval-dev",
         help="PrefEval-dev JSON files (default: ../shared/data/prefeval-dev)",
@@ -170,6 +284,10 @@ def main() -> int:
             server.release(client)
     if not args.no_recall:
         figures.update(bench_recall(args.quick, args.data))
+    if not args.no_capture:
+        figures.update(bench_capture(args.quick, args.data))
+    if not args.no_footprint:
+        figures.update(bench_footprint(args.quick))
     _print_table(figures)
     print(json.dumps({k: round(v, 4) for k, v in figures.items()}))
     return 0
@@ -184,7 +302,8 @@ def _print_table(figures: dict[str, float]) -> None:
         ("gate writes/s (1 process)", figures["gate_writes_per_s"], None),
         ("Redis bytes per preference", figures["bytes_per_pref"], None),
     ]
-    for key in sorted(k for k in figures if k.startswith(("recall_", "prefeval_"))):
+    prefixes = ("recall_", "prefeval_", "embed_", "xlang_", "capture_", "installed_", "cli_")
+    for key in sorted(k for k in figures if k.startswith(prefixes)):
         rows.append((key, figures[key], None))
     print(f"{'figure':42} {'value':>12} {'x baseline':>11}")
     for name, value, ratio in rows:

@@ -6,10 +6,14 @@ already fetched; no Redis, no I/O beyond embedding the query.
 Channels, each an independent ranking of candidates (rank 1 = best):
 
 * ``semantic``: cosine of the query vector with each preference vector (numpy, in-process).
-  Only preferences embedded by the same model and width as the current embedder take part:
-  vector spaces are never mixed. An English-only model (``multilingual = False``) is not
-  trusted on CJK text, which it reads as ``[UNK]`` tokens: a CJK query turns the channel
-  off and CJK preferences are left out of it.
+  Vector spaces are never mixed: preferences embedded by the current embedder are scored
+  with its query vector; preferences of another space that ships with Penchant (a store
+  made before ``PENCHANT_EMBEDDINGS`` changed) with that model's query vector, each space's
+  scores z-scored before they are ranked together; vectors no installed model can score are
+  reported in :attr:`RecallResult.stale` (``penchant reembed`` moves them). A fused embedder
+  (``use-multilingual+e5``) ranks by the sum of its parts' z-scored cosines. An English-only
+  model (``multilingual = False``) is not trusted on CJK text, which it reads as ``[UNK]``
+  tokens: a CJK query turns its space off and CJK preferences are left out of it.
 * ``lexical``: BM25 over CJK-aware tokens of content plus keywords (:mod:`.lexical`);
   preferences sharing no term are not candidates.
 * ``recency``: ``last_seen_at``, newest first; every preference is a candidate.
@@ -22,7 +26,8 @@ only fill the remaining places up to ``k``. The ranked list is then packed greed
 optional token budget.
 
 Weights were chosen by measurement (``python bench/recall_quality.py --sweep``, PrefEval
-dev, 25 users × 20 preferences, 500 queries, all-MiniLM-L6-v2); see :data:`DEFAULT_FUSION`.
+dev, 25 users × 20 preferences, 500 queries), first with all-MiniLM-L6-v2 and again with the
+default USE multilingual v3; see :data:`DEFAULT_FUSION`.
 
 Per-list work is cached under the caller's ``cache_key`` (:class:`Recaller`), so a repeat
 recall over an unchanged list costs the query embedding, one matrix-vector product over the
@@ -156,17 +161,38 @@ Fusion Functions for Hybrid Retrieval", TOIS: convex combination of normalised s
 within that noise and mixed in sign across seeds, so the rank fusion above is kept
 unchanged. Stance-stripped text and second "views" of the preference (max-pooled) lose or tie,
 and a second view would need a second stored vector per preference.
+
+Third round, with USE multilingual v3, the default since MiniLM moved to an extra (category
+``other``: no benchmark labels; R@1 / R@3 / MRR; ``bench/recall_quality.py --sweep --seeds 1
+2 7``):
+
+==================================  ==================  ==================  ==================
+variant                             seed 1              seed 2              seed 7
+==================================  ==================  ==================  ==================
+cosine = DEFAULT_FUSION (fallback)  0.628 0.942 0.787   0.616 0.918 0.771   0.632 0.948 0.790
+lexical always, weight 1            0.566 0.930 0.748   0.550 0.908 0.732   0.580 0.930 0.757
+lexical always, weight 0.2          0.590 0.938 0.762   0.568 0.908 0.742   0.604 0.932 0.770
+lexical always, weight 0.05         0.608 0.946 0.776   0.586 0.914 0.755   0.614 0.948 0.779
+recency 0.1                         0.616 0.944 0.780   0.608 0.922 0.766   0.604 0.944 0.773
+USE + e5, z-scored (fused space)    0.644 0.948 0.801   0.650 0.938 0.799   0.654 0.960 0.808
+==================================  ==================  ==================  ==================
+
+The lexical channel still costs R@1 whatever its weight (also as a z-scored score added to
+the cosine, 0.3 × z(BM25): −0.5 to −1 point of MRR, measured offline), so it stays a
+fallback, now chiefly for vectors of a model this install cannot run. What helps is a second,
+independent embedder: USE + multilingual-e5-small, each part's cosines z-scored over the
+candidates and summed (:mod:`.embeddings.fused`), gains 1.4–2.8 points of MRR on every seed
+and on both 5-topic halves of the dev set (``--split``), at ≈16–25 ms more per query; it is
+the opt-in ``PENCHANT_EMBEDDINGS=use-multilingual+e5``, not the default (whose query
+embedding is ≈1.3 ms).
 """
 
 
 RELEVANT_COSINE = USE_RELEVANT_COSINE
-"""Cosine (all-MiniLM-L6-v2) from which a semantically ranked preference counts as relevant.
-
-Measured: "Can you recommend a water bottle for hiking?" vs "dislikes plastic (material)"
-0.154, vs "likes wool sweaters (material)" 0.181, vs "dislikes cilantro (food)" 0.015;
-"book me a flight to Berlin" vs "prefers aisle seats (travel)" 0.247, vs "dislikes cilantro
-(food)" 0.045. Relevant and unrelated pairs overlap above ~0.15, so the floor only drops the
-clearly unrelated; it labels, it does not rank."""
+"""Cosine (USE multilingual v3, the default) from which a semantically ranked preference
+counts as relevant; every embedder declares its own ``relevant_cosine`` (all-MiniLM-L6-v2:
+0.1). Measured by ``bench/thresholds.py``: see :data:`~.embeddings.use.USE_RELEVANT_COSINE`.
+It labels, it does not rank."""
 
 
 @dataclass
@@ -177,6 +203,9 @@ class RecallItem:
         preference: The stored preference.
         score: Fused RRF score (larger is better; at most ``Σ w_c / (k + 1)``).
         channels: Channel name → 1-based rank of this preference in that channel.
+        similarity: Cosine with the query in the preference's vector space (the mean of
+            the parts' cosines for a fused space); ``None`` when not scored by meaning.
+        relevant: Whether it bears on the query (see :attr:`matched`).
     """
 
     preference: Preference
@@ -190,12 +219,12 @@ class RecallItem:
         """Whether the item bears on the query, not merely ranks for it.
 
         Set by the recaller (``relevant``): found by the lexical channel, or a
-        cosine of at least the embedder's ``relevant_cosine`` (all-MiniLM-L6-v2:
-        :data:`RELEVANT_COSINE`; embedders that declare none: any semantic
-        candidate). Ranking keeps every candidate (a floor on ranking cost
-        PrefEval-dev recall@3: 0.986 → 0.982 at 0.15, 0.946 at 0.25), so
-        relevance for labelling — the injector's "constraints" — is this
-        separate test.
+        cosine of at least the ``relevant_cosine`` of the embedder of its vector
+        space (USE: :data:`RELEVANT_COSINE`; all-MiniLM-L6-v2: 0.1; embedders that
+        declare none: any semantic candidate). Ranking keeps every candidate (with
+        MiniLM a floor on ranking cost PrefEval-dev recall@3: 0.986 → 0.982 at 0.15,
+        0.946 at 0.25), so relevance for labelling — the injector's "constraints" —
+        is this separate test.
         """
         if self.relevant is not None:
             return self.relevant
