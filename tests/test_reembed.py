@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from penchant.memory import InvalidInputError, Memory, PenchantError, PreferenceCandidate, Settings
-from penchant.memory.embeddings import HashEmbedder
+from penchant.memory.embeddings import Embedder, HashEmbedder
 from penchant.memory.keys import UserKeys
 from penchant.memory.reembed import reembed, vector_report
 
@@ -156,3 +156,24 @@ def test_cli_recall_and_doctor_say_reembed_is_needed_until_it_runs(
         "ana", with_embeddings=True
     )
     assert all(len(np.frombuffer(p.embedding or b"", np.float32)) == 64 for p in stored)
+
+
+@pytest.mark.minilm
+@pytest.mark.model
+def test_minilm_store_is_recalled_with_minilm_under_the_use_default(
+    redis_client: redis.Redis, settings: Settings, use_embedder: Embedder
+) -> None:
+    from penchant.memory.embeddings import MINILM_MODEL, LocalEmbedder
+
+    old = Memory(redis_client, settings=settings, embedder=LocalEmbedder())
+    old.remember("m", [
+        PreferenceCandidate(content="allergic to wool", polarity="dislike", keywords=["wool"]),
+        PreferenceCandidate(content="listens to jazz", polarity="like", keywords=["jazz"]),
+    ])  # fmt: skip
+    new = Memory(redis_client, settings=settings, embedder=use_embedder)
+    result = new.recall("m", "I need a warm sweater for winter", k=1)
+    assert result.items[0].preference.content == "allergic to wool"
+    assert "semantic" in result.items[0].channels and result.stale == {}
+    assert vector_report(new)["vectors"] == {f"{MINILM_MODEL} (384-d)": 2}
+    assert reembed(new, ["m"])["reembedded"] == 2
+    assert vector_report(new)["reembed_needed"] == 0
