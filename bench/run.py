@@ -114,7 +114,7 @@ def bench_bytes(memory: Memory, count: int) -> dict[str, float]:
     gate_memory = Memory(memory.client, settings=memory.settings, embedder=_RandomEmbedder())
     for start in range(0, count, 200):
         gate_memory.remember(user, [_candidate(i) for i in range(start, min(count, start + 200))])
-    total = sum(memory.storage.memory_usage(k) for k in (keys.prefs, keys.vectors))
+    total = sum(memory.backend.memory_usage(k) for k in (keys.prefs, keys.vectors))
     vector_only = _RandomEmbedder.dim * 4
     return {"bytes_per_pref": total / count, "bytes_per_pref_vector_part": vector_only}
 
@@ -277,7 +277,7 @@ def main() -> int:
         client = server.connect()
         try:
             memory = Memory(client, settings=settings, embedder=None)
-            memory.storage.ensure_schema()
+            memory.backend.ensure_schema()
             figures = bench_gate(memory, 1_000, writes)
             figures.update(bench_bytes(memory, 1_000))
         finally:

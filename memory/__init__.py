@@ -1,4 +1,6 @@
-"""Penchant's memory library: records, the persistence gate, storage, capture and recall.
+"""Penchant's memory library: records, the pure gate, the Redis backends, capture and recall.
+
+The public surface is :data:`__all__`; every other module is private.
 
 Nothing here imports LangGraph, Textual or OpenAI, and nothing loads a model or
 opens a connection at import.
@@ -6,13 +8,14 @@ opens a connection at import.
 
 import logging
 
-from .client import Memory
+from .client import AsyncMemory, Memory, MemoryContext
 from .errors import (
     ConcurrencyError,
     InvalidInputError,
     ModelIntegrityError,
     PenchantError,
     SchemaVersionError,
+    StorageFullError,
     StorageUnavailableError,
 )
 from .gate import PersistenceGate
@@ -31,6 +34,7 @@ from .settings import Settings
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
+    "AsyncMemory",
     "ChangeEvent",
     "ConcurrencyError",
     "ForgetResult",
@@ -38,6 +42,7 @@ __all__ = [
     "HistorySnapshot",
     "InvalidInputError",
     "Memory",
+    "MemoryContext",
     "ModelIntegrityError",
     "PenchantError",
     "PersistenceGate",
@@ -46,6 +51,7 @@ __all__ = [
     "Rejection",
     "SchemaVersionError",
     "Settings",
+    "StorageFullError",
     "StorageUnavailableError",
     "Superseded",
 ]

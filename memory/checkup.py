@@ -52,7 +52,7 @@ from .errors import PenchantError
 from .flags import Flag, Signal, flag_id
 from .keys import UserKeys
 from .normalize import singular
-from .records import ChangeEvent, Preference, utcnow
+from .records import Preference, utcnow
 
 if TYPE_CHECKING:
     from .client import Memory
@@ -335,18 +335,9 @@ def run_checkup(
         StorageUnavailableError: Redis failed.
         PenchantError: The embedder failed; a failing ``judge``'s exception passes through.
     """
-    keys = UserKeys.for_user(user_id)
-    prefs = memory.storage.preferences(keys, with_embeddings=True)
+    prefs = memory.preferences(user_id, with_embeddings=True)
     found, pairs = find_issues(memory, prefs, judge=judge)
-    active = {p.id for p in prefs}
-    stale = {f.id for f in memory.storage.flags(keys) if not set(f.preference_ids) <= active}
-    now = utcnow()
-    events = [
-        ChangeEvent(op="flagged", after=f.public_dict(), content=f.describe(), reason=f.reason,
-                    source="checkup", at=now)
-        for f in found
-    ]
-    new = memory.storage.put_flags(keys, found, stale, events)
+    new = memory.write_flags(user_id, found)
     return CheckupReport(user_id=user_id, flags=memory.flags(user_id), new=new, pairs=pairs)
 
 
@@ -407,7 +398,7 @@ def checkup_job(
     lease = lease_ms or settings.checkup_lease_ms
     tries = attempts or settings.checkup_attempts
     delay = settings.checkup_backoff_seconds if backoff_seconds is None else backoff_seconds
-    storage = memory.storage
+    storage = memory
     if not storage.acquire_lease(keys.checkup_lease, token, lease):
         return JobOutcome(user_id=user_id, status="busy")
     error = ""
@@ -439,7 +430,7 @@ def schedule_checkup(memory: Memory, user_id: str, *, delay_ms: int = 0) -> int:
     """
     UserKeys.for_user(user_id)
     due = int(time.time() * 1000) + max(0, delay_ms)
-    memory.storage.schedule_checkup(user_id, due)
+    memory.schedule_checkup(user_id, due)
     return due
 
 
@@ -461,10 +452,10 @@ def run_due_checkups(
     now = int(time.time() * 1000) if now_ms is None else now_ms
     token = worker_id or uuid.uuid4().hex
     outcomes = []
-    for user_id, due in memory.storage.due_checkups(now, limit):
+    for user_id, due in memory.due_checkups(now, limit):
         outcome = checkup_job(memory, user_id, judge=judge, worker_id=token, sleep=sleep)
         if outcome.status == "done":
-            memory.storage.complete_checkup(user_id, due)
+            memory.complete_checkup(user_id, due)
         outcomes.append(outcome)
     return outcomes
 

@@ -18,7 +18,7 @@ def diagnose(memory: Memory) -> dict[str, Any]:
     """
     report: dict[str, Any] = {"redis_location": memory.redis_location}
     try:
-        report.update(memory.storage.server_report())
+        report.update(memory.server_report())
         report["redis"] = "ok"
     except StorageUnavailableError as exc:
         report["redis"] = f"unavailable: {exc}"

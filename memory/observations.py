@@ -37,10 +37,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .matching import forget_matches
 from .records import (
     SCHEMA_VERSION,
     ChangeEvent,
     ChangeOp,
+    Preference,
     Rejection,
     new_id,
     utcnow,
@@ -381,12 +383,20 @@ def _collect_stored(work: _Working) -> None:
             getattr(result, work.kinds.get(obs_id, "updated")).append(obs)
 
 
+def _names(obs: Observation, pref: Preference) -> bool:
+    """Whether an observation's statement names what a (forgotten) preference is about."""
+    objects = pref.keywords or [pref.content]
+    return any(forget_matches(obj, [], obs.content) for obj in objects)
+
+
 def plan_cascade(
     write: WritePlan, existing: dict[str, Observation], *, alpha: float, now: datetime
 ) -> ObservationPlan:
     """How a preference write bears on the observations that rest on what it touched.
 
-    * A source that was **forgotten** is removed from the observation, which is weakened (−α).
+    * A source that was **forgotten** is removed from the observation, which is weakened (−α);
+      when the statement itself names what was forgotten, the observation is retired instead,
+      so no forgotten text survives in a derived one (DESIGN.md §7).
     * A source that was **superseded** (a newer preference contradicts it) is removed, and the
       observation is contradicted (−2α).
     * An observation left with no source is removed (no orphans).
@@ -405,6 +415,7 @@ def plan_cascade(
     if not existing:
         return plan
     superseded = {s.preference.id for s in write.superseded if s.replaced_by}
+    forgotten = {s.preference.id: s.preference for s in write.superseded if not s.replaced_by}
     deleted = set(write.deletes)
     merged = {p.id for p in write.merged}
     work = _Working(existing, plan)
@@ -416,6 +427,8 @@ def plan_cascade(
                 "superseded" if gone <= superseded else "forgotten or superseded"
             )
             work.drop(obs, reason, now)
+        elif any(_names(obs, forgotten[g]) for g in gone if g in forgotten):
+            work.drop(obs, "its statement names a forgotten preference", now)
         elif gone:
             evidence: Evidence = "contradict" if gone & superseded else "weaken"
             after = obs.model_copy(

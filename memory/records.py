@@ -33,6 +33,8 @@ ChangeOp = Literal[
     "contradicted",
     "dropped",
     "flagged",
+    "unflagged",
+    "reembedded",
 ]
 
 _CATEGORY_RE = re.compile(r"^[^\W\d_][\w-]{0,31}$")
@@ -90,6 +92,11 @@ class PreferenceCandidate(BaseModel):
         protected: An allergy or intolerance, a hard constraint that a like of a
             broader or overlapping object never supersedes. ``None``: the gate
             derives it from content (``allergic to``, ``intolerant``, ``过敏``).
+        at: When the user said it (UTC); ``None``: now. A spooled write keeps its
+            original time, so an older statement never beats a newer one.
+        mention_count: A restored record's count (import); ``None``: 1.
+        created_at: A restored record's creation time (import); ``None``: ``at``.
+        last_seen_at: A restored record's last mention (import); ``None``: ``at``.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -102,11 +109,22 @@ class PreferenceCandidate(BaseModel):
     source: Source = "tool"
     slot: str | None = None
     protected: bool | None = None
+    at: datetime | None = None
+    mention_count: int | None = Field(default=None, ge=1)
+    created_at: datetime | None = None
+    last_seen_at: datetime | None = None
 
     @field_validator("category", mode="before")
     @classmethod
     def _category(cls, value: Any) -> str:
         return normalise_category(value if isinstance(value, str) or value is None else str(value))
+
+    @field_validator("at", "created_at", "last_seen_at")
+    @classmethod
+    def _aware_times(cls, value: datetime | None) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
 
 
 class Preference(BaseModel):

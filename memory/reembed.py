@@ -22,7 +22,6 @@ import numpy as np
 from .client import Memory
 from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError, PenchantError
-from .keys import UserKeys
 from .records import Preference
 
 logger = logging.getLogger(__name__)
@@ -100,7 +99,7 @@ def vector_report(memory: Memory, users: Sequence[str] | None = None) -> dict[st
 
     embedder = memory.embedder
     spaces: Counter[tuple[str | None, int | None]] = Counter()
-    for user in memory.storage.users() if users is None else users:
+    for user in memory.users() if users is None else users:
         spaces.update((p.embedding_model, p.embedding_dim) for p in memory.preferences(user))
     current = (embedder.name, embedder.dim) if embedder is not None else None
     needed = unusable = 0
@@ -149,7 +148,7 @@ def _rewrite(
             })
             for p, v in zip(batch, vectors, strict=True)
         }  # fmt: skip
-        written += memory.storage.replace_vectors(UserKeys.for_user(user), updates)
+        written += memory.replace_vectors(user, updates)
         if progress:
             progress(user, min(start + BATCH, len(stale)), len(stale))
     return written

@@ -13,7 +13,7 @@ history and the stored observations; then either
   polyester" when at least two preferences of a category share a polarity).
 
 The observations then go through the persistence gate
-(:meth:`~.gate.PersistenceGate.write_observations`: screened, deduplicated, confidence moved
+(:meth:`~.client.Memory.write_observations`: screened, deduplicated, confidence moved
 by ±α / −2α). The model's output is accepted item by item (:func:`parse_reflect_output`): a
 malformed observation or evidence item (no ``sources``, a confidence of 7, an unknown kind of
 evidence) is dropped with a note in :attr:`ReflectResult.dropped` and the valid ones are
@@ -628,7 +628,7 @@ def reflect(
         answer = output.answer
         proposals = [ObservationCandidate(**o.model_dump()) for o in output.observations]
         updates = [ObservationUpdate(id=e.id, evidence=e.evidence) for e in output.evidence]
-    written = memory.gate.write_observations(user_id, proposals, updates)
+    written = memory.write_observations(user_id, proposals, updates)
     for rejection in written.rejected:
         logger.info("reflect: observation %r rejected: %s", rejection.content, rejection.reason)
     return ReflectResult(

@@ -68,6 +68,8 @@ class WritePlan:
         deletes: Ids to remove from the active set.
         events: Change events to append, in order.
         created / merged / superseded: For the caller's :class:`GateResult`.
+        outdated: Candidates stated before a newer, conflicting stored preference (a spooled
+            or imported statement), with that preference: not written (recency wins).
     """
 
     upserts: dict[str, Preference] = field(default_factory=dict)
@@ -76,6 +78,7 @@ class WritePlan:
     created: list[Preference] = field(default_factory=list)
     merged: list[Preference] = field(default_factory=list)
     superseded: list[Superseded] = field(default_factory=list)
+    outdated: list[tuple[PreferenceCandidate, Preference]] = field(default_factory=list)
     after: ActiveSet | None = None
 
 
@@ -205,6 +208,9 @@ def _fills_same_slot(pref: Preference, prepared: PreparedCandidate) -> bool:
 
 def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Preference:
     cand = prepared.candidate
+    if cand.at is not None and cand.at < pref.updated_at:  # an older statement of the same
+        now = pref.updated_at
+        cand = cand.model_copy(update={"content": pref.content})
     keywords = list(dict.fromkeys([*pref.keywords, *prepared.keywords]))
     merged = pref.model_copy(
         update={
@@ -228,8 +234,25 @@ def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Pref
     return merged
 
 
+def _restore(pref: Preference, prepared: PreparedCandidate) -> Preference | None:
+    """An imported record matched a stored one: keep the stored one, taking the larger count
+    and the later times of the two; ``None`` when the backup adds nothing (idempotent import)."""
+    cand = prepared.candidate
+    update: dict[str, object] = {}
+    if (cand.mention_count or 1) > pref.mention_count:
+        update["mention_count"] = cand.mention_count
+    if cand.last_seen_at is not None and cand.last_seen_at > pref.last_seen_at:
+        update["last_seen_at"] = cand.last_seen_at
+    if not update:
+        return None
+    restored = pref.model_copy(update=update)
+    restored.embedding = pref.embedding
+    return restored
+
+
 def _create(user_id: str, prepared: PreparedCandidate, now: datetime) -> Preference:
     cand = prepared.candidate
+    at = cand.at or now
     return Preference(
         user_id=user_id,
         content=cand.content,
@@ -240,9 +263,10 @@ def _create(user_id: str, prepared: PreparedCandidate, now: datetime) -> Prefere
         source=cand.source,
         slot=prepared.slot,
         protected=prepared.protected,
-        created_at=now,
-        updated_at=now,
-        last_seen_at=now,
+        mention_count=cand.mention_count or 1,
+        created_at=cand.created_at or at,
+        updated_at=at,
+        last_seen_at=cand.last_seen_at or at,
         embedding=prepared.embedding,
         embedding_model=prepared.embedding_model,
         embedding_dim=prepared.embedding_dim,
@@ -284,7 +308,19 @@ def plan_write(
     for prepared in candidates:
         source = prepared.candidate.source
         related = state.related(prepared.keywords, prepared.candidate.content, prepared.slot)
+        newer = _newer_conflict(related, prepared)
+        if newer is not None:
+            plan.outdated.append((prepared.candidate, newer))
+            continue
         target = next((p for p in related if _is_same(p, prepared)), None)
+        if target is not None and created_op == "imported":
+            restored = _restore(target, prepared)
+            if restored is None:
+                continue
+            _record_merge(plan, target, restored, source, now)
+            state.add(restored)
+            plan.upserts[restored.id] = restored
+            continue
         if target is not None:
             winner = _merge(target, prepared, now)
             _record_merge(plan, target, winner, source, now)
@@ -308,6 +344,17 @@ def plan_write(
             _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
     return plan
+
+
+def _newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:
+    """A stored preference the candidate would supersede but that was stated after it."""
+    at = prepared.candidate.at
+    if at is None:
+        return None
+    for old in related:
+        if old.updated_at > at and (_contradicts(old, prepared) or _fills_same_slot(old, prepared)):
+            return old
+    return None
 
 
 def _record_merge(

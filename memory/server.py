@@ -28,12 +28,11 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
-import redis
-
+from .backends.sync import StorageClientError, client_names, open_client, probe_socket, shutdown
 from .errors import StorageUnavailableError
 from .filelock import exclusive_lock
-from .storage import open_client
 
 logger = logging.getLogger(__name__)
 
@@ -102,16 +101,9 @@ class EmbeddedRedis:
         never start a second server on its files.
         """
         if self.socket_path.exists():
-            probe = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1.0)
-            try:
-                probe.ping()
-                return "up", ""
-            except redis.ResponseError as exc:  # BusyLoadingError, MISCONF …
-                return "unhealthy", str(exc)
-            except (redis.RedisError, OSError) as exc:
-                reason = str(exc)
-            finally:
-                probe.close()
+            state, reason = probe_socket(str(self.socket_path))
+            if state != "down":  # "unhealthy": BusyLoadingError, MISCONF …
+                return state, reason
         else:
             reason = "no socket"
         pid = self.pid()
@@ -182,7 +174,7 @@ class EmbeddedRedis:
         elif state == "unhealthy":
             self._wait_until_up("is running but not serving")
 
-    def connect(self) -> redis.Redis:
+    def connect(self) -> Any:
         """Return a client of the shared server, starting it if none is running.
 
         Raises:
@@ -236,7 +228,7 @@ class EmbeddedRedis:
                 others.add(pid)
         return others
 
-    def other_clients(self, client: redis.Redis) -> int:
+    def other_clients(self, client: Any) -> int:
         """How many other Penchant processes use the server.
 
         Counts both the processes registered under ``clients/`` that are still
@@ -244,16 +236,12 @@ class EmbeddedRedis:
         counts) and connections named ``penchant-<pid>``.
         """
         own = client_name()
-        names = {
-            str(entry.get("name", ""))
-            for entry in client.client_list()
-            if str(entry.get("name", "")).startswith(CLIENT_PREFIX)
-        }
+        names = {n for n in client_names(client) if n.startswith(CLIENT_PREFIX)}
         names.discard(own)
         pids = {int(n[len(CLIENT_PREFIX):]) for n in names if n[len(CLIENT_PREFIX):].isdigit()}
         return len(pids | self._other_processes())
 
-    def release(self, client: redis.Redis) -> bool:
+    def release(self, client: Any) -> bool:
         """Close ``client``; stop the server when no other Penchant process uses it.
 
         Returns:
@@ -266,19 +254,16 @@ class EmbeddedRedis:
                     self._shutdown(client)
                     return True
                 return False
-            except (redis.RedisError, OSError) as exc:
+            except StorageClientError as exc:
                 logger.warning("embedded Redis: release failed: %s", exc)
                 return False
             finally:
                 client.close()
 
-    def _shutdown(self, client: redis.Redis) -> None:
-        try:
-            client.shutdown(save=True)
-        except redis.ConnectionError:
-            pass  # the server closes the connection as it exits
-        except redis.ResponseError as exc:  # e.g. it cannot save on a full disk
-            logger.warning("embedded valkey-server refused to shut down: %s", exc)
+    def _shutdown(self, client: Any) -> None:
+        refused = shutdown(client)
+        if refused:  # e.g. it cannot save on a full disk
+            logger.warning("embedded valkey-server refused to shut down: %s", refused)
             return
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while self._probe()[0] != "down" and time.monotonic() < deadline:

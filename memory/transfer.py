@@ -15,11 +15,10 @@ contradictions like every other write path.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .client import Memory
 from .errors import InvalidInputError
@@ -38,9 +37,20 @@ FORMAT_VERSION = 1
 
 
 class ImportedPreference(PreferenceCandidate):
-    """One preference of an import document; extra fields (ids, dates) are ignored."""
+    """One preference of an import document; its count and times are kept, ids are ignored.
+
+    ``updated_at`` of an exported record becomes the statement's time (``at``), so a restored
+    record never beats a newer statement made since the backup.
+    """
 
     model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _statement_time(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("at") is None and data.get("updated_at"):
+            data = {**data, "at": data["updated_at"]}
+        return data
 
 
 class ImportDocument(BaseModel):
@@ -110,22 +120,17 @@ def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     """Write a validated document through the gate; history snapshots are appended.
 
     :func:`parse_document` has already screened the history, so nothing here
-    fails half-way on bad input. Importing the same document again changes
-    nothing: the preferences' write carries the document's digest as its
-    idempotency key (remembered for ``settings.idempotency_ttl_seconds``), and
+    fails half-way on bad input. Import is idempotent by content against the
+    current state (:meth:`Memory.import_preferences`): importing the same
+    document again creates nothing, a restore after a forget restores, and
     history snapshots already present are skipped.
 
     Returns:
         The gate's result for the preferences (rejected ones included).
     """
-    candidates = [item.model_copy(update={"source": "import"}) for item in document.preferences]
-    digest = hashlib.sha256(document.model_dump_json().encode()).hexdigest()
     result = (
-        memory.gate.write(
-            document.user_id, candidates, created_op="imported",
-            idempotency_key=f"import-{digest}",
-        )
-        if candidates
+        memory.import_preferences(document.user_id, document.preferences)
+        if document.preferences
         else GateResult()
     )
     seen = {(h.kind, h.summary, h.at) for h in memory.history(document.user_id, 10_000)}

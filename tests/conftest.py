@@ -90,7 +90,7 @@ def settings(tmp_path: Path, redis_url: str) -> Settings:
 def memory(redis_client: redis.Redis, settings: Settings) -> Iterator[Memory]:
     """A ``Memory`` on a clean keyspace with the deterministic fake embedder."""
     mem = Memory(redis_client, settings=settings, embedder=HashEmbedder())
-    mem.storage.ensure_schema()
+    mem.backend.ensure_schema()
     yield mem
     mem.close()
 

@@ -94,7 +94,7 @@ def test_flag_goes_away_when_a_preference_is_forgotten(memory: Memory) -> None:
     memory.forget(USER, "leather jacket")
     assert memory.flags(USER) == []
     assert run_checkup(memory, USER).flags == []
-    assert memory.storage.flags(UserKeys.for_user(USER)) == []
+    assert memory.flags(USER) == []
 
 
 def test_model_judge_adds_its_verdicts(memory: Memory) -> None:
@@ -151,28 +151,28 @@ def test_job_takes_and_returns_the_lease(memory: Memory) -> None:
     memory.remember(USER, [LEATHER, VEGAN])
     outcome = checkup_job(memory, USER, worker_id="w1")
     assert outcome.status == "done" and outcome.attempts == 1 and outcome.report is not None
-    assert memory.storage.lease_holder(UserKeys.for_user(USER).checkup_lease) is None
+    assert memory.backend.lease_holder(UserKeys.for_user(USER).checkup_lease) is None
 
 
 def test_job_is_busy_while_another_worker_holds_the_lease(memory: Memory) -> None:
     key = UserKeys.for_user(USER).checkup_lease
-    assert memory.storage.acquire_lease(key, "other", 10_000)
+    assert memory.backend.acquire_lease(key, "other", 10_000)
     assert checkup_job(memory, USER, worker_id="w1").status == "busy"
-    assert memory.storage.lease_holder(key) == "other"
+    assert memory.backend.lease_holder(key) == "other"
 
 
 def test_crashed_workers_lease_expires_and_another_worker_takes_over(memory: Memory) -> None:
     memory.remember(USER, [LEATHER, VEGAN])
     due = schedule_checkup(memory, USER)
     key = UserKeys.for_user(USER).checkup_lease
-    assert memory.storage.acquire_lease(key, "crashed-worker", 200)  # then it dies
+    assert memory.backend.acquire_lease(key, "crashed-worker", 200)  # then it dies
     (busy,) = run_due_checkups(memory, worker_id="w2", now_ms=due)
     assert busy.status == "busy"
-    assert memory.storage.due_checkups(due) == [(USER, due)]  # not stranded
+    assert memory.backend.due_checkups(due) == [(USER, due)]  # not stranded
     time.sleep(0.3)
     (done,) = run_due_checkups(memory, worker_id="w2", now_ms=due)
     assert done.status == "done" and len(memory.flags(USER)) == 1
-    assert memory.storage.due_checkups(due) == []
+    assert memory.backend.due_checkups(due) == []
 
 
 def test_failing_check_is_retried_with_backoff(memory: Memory) -> None:
@@ -203,8 +203,8 @@ def test_job_that_keeps_failing_reports_and_stays_scheduled(memory: Memory) -> N
     due = schedule_checkup(memory, USER)
     (outcome,) = run_due_checkups(memory, judge=BrokenJudge(), now_ms=due, sleep=lambda s: None)
     assert outcome.status == "failed" and "boom" in outcome.error and outcome.attempts == 3
-    assert memory.storage.due_checkups(due) == [(USER, due)]
-    assert memory.storage.lease_holder(UserKeys.for_user(USER).checkup_lease) is None
+    assert memory.backend.due_checkups(due) == [(USER, due)]
+    assert memory.backend.lease_holder(UserKeys.for_user(USER).checkup_lease) is None
 
 
 def test_job_that_lost_its_lease_stops(memory: Memory) -> None:
@@ -218,13 +218,13 @@ def test_job_that_lost_its_lease_stops(memory: Memory) -> None:
 
     outcome = checkup_job(memory, USER, judge=Thief(), worker_id="w1", sleep=lambda s: None)
     assert outcome.status == "busy" and outcome.attempts == 1
-    assert memory.storage.lease_holder(key) == "thief"  # never released someone else's lease
+    assert memory.backend.lease_holder(key) == "thief"  # never released someone else's lease
 
 
 def test_rescheduled_user_stays_due_after_an_older_run(memory: Memory) -> None:
     due = schedule_checkup(memory, USER)
-    assert not memory.storage.complete_checkup(USER, due - 1)
-    assert memory.storage.due_checkups(due) == [(USER, due)]
+    assert not memory.backend.complete_checkup(USER, due - 1)
+    assert memory.backend.due_checkups(due) == [(USER, due)]
 
 
 # -- CLI -----------------------------------------------------------------------------------------

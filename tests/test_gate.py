@@ -214,7 +214,7 @@ def test_change_log_stays_bounded_under_a_thousand_flips(
         make = like if i % 2 == 0 else dislike
         memory.remember("u", make(f"flip {i % 2}", "plastic"))
     assert len(memory.preferences("u")) == 1
-    assert memory.storage.change_count(UserKeys.for_user("u")) == 100
+    assert memory.backend.change_count(UserKeys.for_user("u")) == 100
     assert redis_client.hlen(UserKeys.for_user("u").vectors) == 1
 
 

@@ -79,7 +79,7 @@ def test_english_preference_is_recalled_for_a_chinese_request_through_memory(
     redis_client: redis.Redis, settings: Settings, use_embedder: USEEmbedder
 ) -> None:
     memory = Memory(redis_client, settings=settings, embedder=use_embedder)
-    memory.storage.ensure_schema()
+    memory.backend.ensure_schema()
     memory.remember("xl", [
         PreferenceCandidate(content="likes bamboo products", polarity="like",
                             keywords=["bamboo"], category="material"),
@@ -98,7 +98,7 @@ def test_chinese_preference_is_recalled_for_an_english_request_through_memory(
     redis_client: redis.Redis, settings: Settings, use_embedder: USEEmbedder
 ) -> None:
     memory = Memory(redis_client, settings=settings, embedder=use_embedder)
-    memory.storage.ensure_schema()
+    memory.backend.ensure_schema()
     memory.remember("xl2", [
         PreferenceCandidate(content="喜欢竹制品", polarity="like", keywords=["竹制品"],
                             category="material"),

@@ -61,10 +61,10 @@ def test_dry_run_writes_nothing(redis_client: redis.Redis, settings: Settings) -
     _seed(Memory(redis_client, settings=settings, embedder=HashEmbedder(64)))
     new = Memory(redis_client, settings=settings, embedder=HashEmbedder(32))
     keys = UserKeys.for_user("u")
-    before, revision = _vectors(new), new.storage.revision(keys)
+    before, revision = _vectors(new), new.snapshot("u").revision
     reembed(new, ["u"], dry_run=True)
     assert _vectors(new) == before
-    assert new.storage.revision(keys) == revision
+    assert new.snapshot("u").revision == revision
 
 
 def test_reembed_keeps_everything_but_the_vector(memory: Memory, redis_client: redis.Redis,
@@ -131,7 +131,7 @@ def test_cli_recall_and_doctor_say_reembed_is_needed_until_it_runs(
     redis_client: redis.Redis, settings: Settings, cli_env: dict[str, str]
 ) -> None:
     old = Memory(redis_client, settings=settings, embedder=RetiredEmbedder())
-    old.storage.ensure_schema()
+    old.backend.ensure_schema()
     _seed(old, "ana")
 
     recalled = run_cli(["recall", "--user", "ana", "green tea", "--json"], cli_env)

@@ -164,7 +164,7 @@ def test_recommendations_avoid_the_new_dislikes_with_the_real_embedder(
 
     embedder = request.getfixturevalue("use_embedder") if model == "use" else LocalEmbedder()
     real = Memory(redis_client, settings=settings, embedder=embedder)
-    real.storage.ensure_schema()
+    real.backend.ensure_schema()
     document = replay_file(real, CONVERSATION, USER)
     assert "avoid plastic" in reply_to(document, "Can you recommend a water bottle")
     assert "避开辣" in reply_to(document, "推荐")

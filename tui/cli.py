@@ -236,7 +236,7 @@ def cmd_import(memory: Memory, args: argparse.Namespace) -> int:
 def cmd_reembed(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.memory.reembed import reembed
 
-    users = [args.user] if args.user else memory.storage.users()
+    users = [args.user] if args.user else memory.users()
     report = reembed(memory, users, dry_run=args.dry_run)
     _emit(args, report, lambda: json.dumps(report, indent=2))
     return EXIT_OK

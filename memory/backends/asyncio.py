@@ -1,0 +1,153 @@
+"""The async Redis backend (``redis.asyncio``): the twin of :mod:`.sync`.
+
+Same scripts, encodings and error translation (:mod:`.wire`, :func:`.sync.translate`); only
+the I/O is awaited.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+import redis
+import redis.asyncio as aioredis
+
+from ..errors import StorageUnavailableError
+from ..keys import META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
+from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
+from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
+from ..settings import Settings
+from . import wire
+from .sync import bad_url, check_decoding, client_options, schema_of, translate
+
+logger = logging.getLogger(__name__)
+
+
+async def open_async_client(url: str, name: str) -> aioredis.Redis:
+    """An async client for ``url`` named ``name``, checked with a ``PING``.
+
+    Raises:
+        InvalidInputError: The URL is malformed.
+        StorageUnavailableError: The server does not answer.
+    """
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialWithJitterBackoff
+
+    retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), 3)
+    try:
+        client = aioredis.Redis.from_url(url, retry=retry, **client_options(name))
+    except ValueError as exc:
+        raise bad_url(url, exc) from exc
+    try:
+        await client.ping()
+    except (redis.RedisError, OSError) as exc:
+        await client.aclose()
+        raise translate(exc, f"connect to {url}") from exc
+    return client
+
+
+class AsyncBackend:
+    """Async twin of :class:`~.sync.SyncBackend` (the parts :class:`AsyncMemory` uses).
+
+    Args:
+        client: A ``redis.asyncio`` client (borrowed unless ``owned``), with
+            ``decode_responses=False``.
+        settings: Caps and idempotency lifetime.
+        owned: Close the client in :meth:`aclose`.
+    """
+
+    def __init__(self, client: aioredis.Redis, settings: Settings, *, owned: bool = False) -> None:
+        check_decoding(client)
+        self.client = client
+        self.settings = settings
+        self.owned = owned
+        self._commit = client.register_script(wire.COMMIT_SCRIPT)
+        self._read = client.register_script(wire.READ_SCRIPT)
+
+    async def aclose(self) -> None:
+        """Close the client if this backend owns it."""
+        if self.owned:
+            self.owned = False
+            await self.client.aclose()
+
+    async def _run(self, action: str, call: Any) -> Any:
+        try:
+            return await call
+        except (redis.RedisError, OSError) as exc:
+            raise translate(exc, action) from exc
+
+    async def read(
+        self, keys: UserKeys, known: UserSnapshot | None = None, *, history_limit: int = 0
+    ) -> tuple[UserSnapshot, list[HistorySnapshot]]:
+        """See :meth:`.sync.SyncBackend.read`."""
+        reply = await self._run("read memory", self._read(
+            keys=wire.read_keys(keys), args=wire.read_args(known, history_limit)))
+        return wire.decode_read(keys, reply, known)
+
+    async def commit(
+        self,
+        keys: UserKeys,
+        ops: list[Op],
+        expected_revision: str | None,
+        idempotency: Idempotency | None = None,
+    ) -> CommitResult:
+        """See :meth:`.sync.SyncBackend.commit`."""
+        new_rev = uuid.uuid4().hex if touches_snapshot(ops) else ""
+        script_keys, args = wire.encode_commit(
+            keys, ops, expected_revision=expected_revision, new_revision=new_rev,
+            idempotency=idempotency, settings=self.settings,
+        )  # fmt: skip
+        reply = await self._run("write memory", self._commit(keys=script_keys, args=args))
+        status, value = wire.decode_commit(reply)
+        if status == "replayed":
+            return CommitResult(status, replay=value)
+        return CommitResult(status, revision=value)
+
+    async def register_user(self, keys: UserKeys) -> None:
+        """Add the user to ``penchant:users`` (a global key, never inside a commit)."""
+        await self._run("register the user",
+                        self.client.sadd(USERS_KEY, encode_user_id(keys.user_id)))
+
+    async def history(self, keys: UserKeys, limit: int = 20) -> list[HistorySnapshot]:
+        """Recent history snapshots, newest first."""
+        raw = await self._run("read history",
+                              self.client.lrange(keys.history, 0, max(0, limit - 1)))
+        return [HistorySnapshot.model_validate_json(r) for r in raw]
+
+    async def changes(self, keys: UserKeys, limit: int = 50) -> list[ChangeEvent]:
+        """Recent change events, newest first."""
+        entries = await self._run("read the change log",
+                                  self.client.xrevrange(keys.changes, count=limit))
+        return wire.decode_changes(entries)
+
+    async def transcript(
+        self, keys: UserKeys, thread_id: str, limit: int = 200
+    ) -> list[dict[str, Any]]:
+        """The last ``limit`` messages of a thread, oldest first."""
+        raw = await self._run("read the transcript",
+                              self.client.lrange(keys.transcript(thread_id), -limit, -1))
+        return wire.decode_transcript(raw)
+
+    async def users(self) -> list[str]:
+        """Every user id that has stored something."""
+        members = await self._run("list users", self.client.smembers(USERS_KEY))
+        return sorted(decode_user_id(wire.text(u)) for u in members)
+
+    async def ensure_schema(self) -> int:
+        """See :meth:`.sync.SyncBackend.ensure_schema`."""
+        await self._run("check the schema version",
+                        self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION))
+        stored = await self._run("check the schema version",
+                                 self.client.hget(META_KEY, "schema_version"))
+        return schema_of(stored)
+
+    async def ping(self) -> bool:
+        """Whether Redis answers."""
+        try:
+            return bool(await self.client.ping())
+        except (redis.RedisError, OSError, StorageUnavailableError):
+            return False
+
+
+__all__ = ["AsyncBackend", "open_async_client"]

@@ -1,0 +1,417 @@
+"""The sync Redis backend: with :mod:`.asyncio`, the only modules that import redis-py.
+
+:class:`SyncBackend` offers what :class:`~penchant.memory.client.Memory` needs: ``read`` (one
+user's snapshot and recent history in one round trip), ``commit`` (one atomic script, see
+:mod:`.wire`), the other reads, the registry of users, leases and the check-up schedule.
+Every redis-py error is translated here, once, into the :class:`~penchant.memory.errors
+.PenchantError` tree (:func:`translate`), which the async backend reuses.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import redis
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry
+
+from ..errors import (
+    InvalidInputError,
+    SchemaVersionError,
+    StorageFullError,
+    StorageUnavailableError,
+)
+from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
+from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
+from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
+from ..settings import Settings
+from . import wire
+
+logger = logging.getLogger(__name__)
+
+_RELEASE_LEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+_RENEW_LEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+_COMPLETE_DUE = """
+local score = redis.call('zscore', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('zrem', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
+
+def client_retry() -> Retry:
+    """Retry policy of Penchant's own connections: 3 tries within about half a second.
+
+    redis-py's default (10 tries, several seconds) would freeze a chat turn while Redis is
+    down; the spool and the degraded status take over instead. (Write *conflicts* are not
+    retried here but by the gate's loop, :class:`~penchant.memory.retry.RetryPolicy`.)
+    """
+    return Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), 3)
+
+
+def client_options(name: str) -> dict[str, Any]:
+    """Connection options of Penchant's own clients, sync and async."""
+    return {
+        "client_name": name, "socket_timeout": 5.0, "socket_connect_timeout": 2.0,
+        "health_check_interval": 30,
+    }  # fmt: skip
+
+
+def open_client(url: str, name: str) -> redis.Redis:
+    """A client for ``url`` (``redis://``, ``rediss://``, ``unix://``) named ``name``.
+
+    Raises:
+        InvalidInputError: The URL is malformed.
+        StorageUnavailableError: The server does not answer.
+    """
+    try:
+        client = redis.Redis.from_url(url, retry=client_retry(), **client_options(name))
+    except ValueError as exc:
+        raise bad_url(url, exc) from exc
+    try:
+        with storage_errors(f"connect to {url}"):
+            client.ping()
+    except StorageUnavailableError:
+        client.close()
+        raise
+    return client
+
+
+def bad_url(url: str, exc: Exception) -> InvalidInputError:
+    """The error for a malformed ``PENCHANT_REDIS_URL``."""
+    return InvalidInputError(
+        f"PENCHANT_REDIS_URL {url!r} is not a Redis URL ({exc}); use redis://, rediss:// "
+        "or unix://"
+    )
+
+
+def translate(exc: BaseException, action: str, location: str = "") -> StorageUnavailableError:
+    """The Penchant error for a redis-py (or socket) error raised while doing ``action``.
+
+    A server that refuses writes because it cannot persist (``MISCONF``: a full disk or an
+    unwritable data directory) or is out of memory (``OOM``: ``maxmemory``) gets a
+    :class:`StorageFullError` that names the place and the fix; the write was not stored.
+    """
+    reason = str(exc).rstrip(". ")
+    where = f" at {location}" if location else ""
+    if isinstance(exc, redis.ResponseError) and reason.startswith("MISCONF"):
+        return StorageFullError(
+            f"Redis{where} refused to {action}: it cannot write its data to disk ({reason}). "
+            "Nothing was stored. Free space on the disk of its data directory (the embedded "
+            "server's is <PENCHANT_HOME>/redis; see CONFIG GET dir), then retry."
+        )
+    if isinstance(exc, redis.ResponseError) and reason.startswith("OOM"):
+        return StorageFullError(
+            f"Redis{where} refused to {action}: it is out of memory ({reason}). Nothing was "
+            "stored. Raise its 'maxmemory' setting or free memory, then retry."
+        )
+    return StorageUnavailableError(
+        f"Redis{where} unavailable while trying to {action}: {reason}. Check "
+        "PENCHANT_REDIS_URL, or run 'penchant doctor'."
+    )
+
+
+@contextmanager
+def storage_errors(action: str, location: str = "") -> Iterator[None]:
+    """Translate redis-py errors raised inside into the :class:`PenchantError` tree."""
+    try:
+        yield
+    except (redis.RedisError, OSError) as exc:
+        raise translate(exc, action, location) from exc
+
+
+def check_decoding(client: Any) -> None:
+    """Refuse a client that decodes responses (stored vectors are raw bytes).
+
+    Raises:
+        InvalidInputError: The client was made with ``decode_responses=True``.
+    """
+    if client.get_connection_kwargs().get("decode_responses"):
+        raise InvalidInputError(
+            "Penchant needs a redis client with decode_responses=False (the default); "
+            "stored vectors are raw bytes"
+        )
+
+
+def schema_of(stored: Any) -> int:
+    """Check a stored schema version against this release's.
+
+    Raises:
+        SchemaVersionError: The data was written by a newer, incompatible release.
+    """
+    version = int(stored or SCHEMA_VERSION)
+    if version > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"stored schema version {version} is newer than this release's {SCHEMA_VERSION}; "
+            "upgrade penchant"
+        )
+    return version
+
+
+class SyncBackend:
+    """One user's snapshot read and atomic commit, plus the other reads, over redis-py.
+
+    Args:
+        client: A redis-py client (borrowed: :meth:`close` closes it only when ``owned``),
+            with ``decode_responses=False`` (redis-py's default).
+        settings: Caps of the change log and the history, idempotency lifetime.
+        owned: Close the client in :meth:`close`.
+
+    Raises:
+        InvalidInputError: The client decodes responses.
+    """
+
+    def __init__(self, client: redis.Redis, settings: Settings, *, owned: bool = False) -> None:
+        check_decoding(client)
+        self.client = client
+        self.settings = settings
+        self.owned = owned
+        self._commit = client.register_script(wire.COMMIT_SCRIPT)
+        self._read = client.register_script(wire.READ_SCRIPT)
+
+    @classmethod
+    def from_url(cls, url: str, settings: Settings, name: str) -> SyncBackend:
+        """An owned backend on a new client for ``url`` (see :func:`open_client`)."""
+        return cls(open_client(url, name), settings, owned=True)
+
+    def close(self) -> None:
+        """Close the client if this backend owns it."""
+        if self.owned:
+            self.owned = False
+            self.client.close()
+
+    # -- the snapshot and the commit ------------------------------------------------------------
+
+    def read(
+        self, keys: UserKeys, known: UserSnapshot | None = None, *, history_limit: int = 0
+    ) -> tuple[UserSnapshot, list[HistorySnapshot]]:
+        """The user's snapshot (``known`` when still current) and last history snapshots,
+        in one round trip."""
+        with storage_errors("read memory"):
+            reply = self._read(keys=wire.read_keys(keys), args=wire.read_args(known, history_limit))
+        return wire.decode_read(keys, reply, known)
+
+    def commit(
+        self,
+        keys: UserKeys,
+        ops: list[Op],
+        expected_revision: str | None,
+        idempotency: Idempotency | None = None,
+    ) -> CommitResult:
+        """Apply ``ops`` atomically if the user's revision is ``expected_revision``.
+
+        Returns:
+            ``committed`` with the new revision, ``conflict`` with the current one (nothing
+            written), or ``replayed`` with an earlier identical write's result.
+
+        Raises:
+            StorageUnavailableError: Redis failed; nothing was written
+                (:class:`StorageFullError` when it refuses writes: full disk, no memory).
+        """
+        new_rev = uuid.uuid4().hex if touches_snapshot(ops) else ""
+        script_keys, args = wire.encode_commit(
+            keys, ops, expected_revision=expected_revision, new_revision=new_rev,
+            idempotency=idempotency, settings=self.settings,
+        )  # fmt: skip
+        with storage_errors("write memory"):
+            reply = self._commit(keys=script_keys, args=args)
+        status, value = wire.decode_commit(reply)
+        if status == "replayed":
+            return CommitResult(status, replay=value)
+        return CommitResult(status, revision=value)
+
+    def register_user(self, keys: UserKeys) -> None:
+        """Add the user to ``penchant:users`` (a global key, so never inside a commit)."""
+        with storage_errors("register the user"):
+            self.client.sadd(USERS_KEY, encode_user_id(keys.user_id))
+
+    # -- other reads ----------------------------------------------------------------------------
+
+    def history(self, keys: UserKeys, limit: int = 20) -> list[HistorySnapshot]:
+        """Recent history snapshots, newest first."""
+        with storage_errors("read history"):
+            raw = self.client.lrange(keys.history, 0, max(0, limit - 1))
+        return [HistorySnapshot.model_validate_json(r) for r in raw]
+
+    def changes(self, keys: UserKeys, limit: int = 50) -> list[ChangeEvent]:
+        """Recent change events, newest first."""
+        with storage_errors("read the change log"):
+            entries: Any = self.client.xrevrange(keys.changes, count=limit)
+        return wire.decode_changes(entries)
+
+    def change_count(self, keys: UserKeys) -> int:
+        """Number of change events kept (bounded by ``settings.change_log_max``)."""
+        with storage_errors("read the change log"):
+            return int(self.client.xlen(keys.changes))
+
+    def transcript(self, keys: UserKeys, thread_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The last ``limit`` messages of a thread, oldest first."""
+        with storage_errors("read the transcript"):
+            raw: Any = self.client.lrange(keys.transcript(thread_id), -limit, -1)
+        return wire.decode_transcript(raw)
+
+    def users(self) -> list[str]:
+        """Every user id that has stored something."""
+        with storage_errors("list users"):
+            members: Any = self.client.smembers(USERS_KEY)
+        return sorted(decode_user_id(wire.text(u)) for u in members)
+
+    def ensure_schema(self) -> int:
+        """Record the schema version on first use; refuse data of an unknown version.
+
+        Raises:
+            SchemaVersionError: The data was written by an incompatible release.
+            StorageUnavailableError: Redis cannot be reached.
+        """
+        with storage_errors("check the schema version"):
+            self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION)
+            stored = self.client.hget(META_KEY, "schema_version")
+        return schema_of(stored)
+
+    def ping(self) -> bool:
+        """Whether Redis answers."""
+        try:
+            return bool(self.client.ping())
+        except (redis.RedisError, OSError):
+            return False
+
+    def server_report(self) -> dict[str, Any]:
+        """Version, persistence, schema, user count and Query Engine availability.
+
+        Raises:
+            StorageUnavailableError: Redis does not answer.
+        """
+        with storage_errors("read server info"):
+            info: Any = self.client.info()
+            persistence: Any = self.client.info("persistence")
+            schema = self.client.hget(META_KEY, "schema_version")
+            try:
+                self.client.execute_command("FT._LIST")
+                query_engine = True
+            except redis.ResponseError:
+                query_engine = False
+        return {
+            "server": f"{info.get('server_name', 'redis')} {info.get('redis_version')}",
+            "aof_enabled": bool(persistence.get("aof_enabled")),
+            "schema_version": int(schema) if schema is not None else None,
+            "users": len(self.users()),
+            "query_engine": query_engine,
+        }
+
+    def memory_usage(self, key: str) -> int:
+        """Bytes Redis attributes to ``key`` (``MEMORY USAGE``)."""
+        with storage_errors("measure memory"):
+            return int(self.client.memory_usage(key, samples=0) or 0)
+
+    # -- leases and the check-up schedule (global coordination keys) ----------------------------
+
+    def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """Take a lease: ``SET key token NX PX ttl_ms``; False when someone else holds it."""
+        with storage_errors("take a lease"):
+            return bool(self.client.set(key, token, nx=True, px=ttl_ms))
+
+    def release_lease(self, key: str, token: str) -> bool:
+        """Give a lease back if it is still ours (compare-and-delete in one Lua script)."""
+        with storage_errors("release a lease"):
+            return bool(self.client.eval(_RELEASE_LEASE, 1, key, token))
+
+    def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """Extend a lease we still hold to ``ttl_ms`` from now; False when it is not ours."""
+        with storage_errors("renew a lease"):
+            return bool(self.client.eval(_RENEW_LEASE, 1, key, token, ttl_ms))
+
+    def lease_holder(self, key: str) -> str | None:
+        """The token of the lease's current holder, or None when it is free (or expired)."""
+        with storage_errors("read a lease"):
+            value: Any = self.client.get(key)
+        return None if value is None else wire.text(value)
+
+    def schedule_checkup(self, user_id: str, due_ms: int) -> None:
+        """Mark a user's check-up due at ``due_ms`` (epoch ms); an earlier due time is kept."""
+        with storage_errors("schedule a check-up"):
+            self.client.zadd(CHECKUP_DUE_KEY, {encode_user_id(user_id): due_ms}, lt=True)
+
+    def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """Users whose check-up is due by ``now_ms``, earliest first: ``[(user_id, due_ms)]``."""
+        with storage_errors("read due check-ups"):
+            rows: Any = self.client.zrangebyscore(
+                CHECKUP_DUE_KEY, "-inf", now_ms, start=0, num=limit, withscores=True
+            )
+        return [(decode_user_id(wire.text(member)), int(score)) for member, score in rows]
+
+    def complete_checkup(self, user_id: str, due_ms: int) -> bool:
+        """Remove a done check-up from the schedule unless it was rescheduled meanwhile."""
+        with storage_errors("complete a check-up"):
+            member = encode_user_id(user_id)
+            done = self.client.eval(_COMPLETE_DUE, 1, CHECKUP_DUE_KEY, member, due_ms)
+        return bool(done)
+
+
+# -- the embedded server's process helpers --------------------------------------------------------
+
+
+def probe_socket(socket_path: str) -> tuple[str, str]:
+    """``("up", "")``, ``("unhealthy", why)`` (answers with an error: ``LOADING``,
+    ``MISCONF``) or ``("down", why)`` for the server on a unix socket."""
+    probe = redis.Redis(unix_socket_path=socket_path, socket_timeout=1.0)
+    try:
+        probe.ping()
+        return "up", ""
+    except redis.ResponseError as exc:
+        return "unhealthy", str(exc)
+    except (redis.RedisError, OSError) as exc:
+        return "down", str(exc)
+    finally:
+        probe.close()
+
+
+def client_names(client: redis.Redis) -> set[str]:
+    """Names of the connections the server has (``CLIENT LIST``)."""
+    return {str(entry.get("name", "")) for entry in client.client_list()}
+
+
+def shutdown(client: redis.Redis) -> str:
+    """Ask the server to save and stop.
+
+    Returns:
+        ``""`` when it is stopping, else why it refused (e.g. it cannot save on a full disk).
+    """
+    try:
+        client.shutdown(save=True)
+    except redis.ConnectionError:
+        pass  # the server closes the connection as it exits
+    except redis.ResponseError as exc:
+        return str(exc)
+    return ""
+
+
+StorageClientError = (redis.RedisError, OSError)
+"""Errors of a raw client, for callers that must not fail (logging paths)."""
+
+
+__all__ = [
+    "StorageClientError",
+    "SyncBackend",
+    "bad_url",
+    "check_decoding",
+    "client_names",
+    "client_options",
+    "client_retry",
+    "open_client",
+    "probe_socket",
+    "schema_of",
+    "shutdown",
+    "storage_errors",
+    "translate",
+]

@@ -1,0 +1,300 @@
+"""The pure core's vocabulary: small typed write operations and the per-user snapshot.
+
+Every change of a user's memory is planned (by :class:`~.gate.PersistenceGate`) as a list of
+the operations below, then committed by a backend in one transaction (DESIGN.md §2, §6).
+Nothing here does I/O or imports redis-py: a backend encodes the operations into Redis
+commands, and :func:`apply_ops` replays committed operations onto a cached
+:class:`UserSnapshot` so that Penchant's own writes update the snapshot in place instead of
+reloading it.
+
+Operation → what it changes (all keys of one user, one hash tag):
+
+=====================  ============================================================
+``PutPreference``      the active set (``prefs`` hash), record without its vector
+``DeletePreference``   the active set and the vector of that id
+``PutVector``          the ``vectors`` hash (``float32[dim]`` bytes)
+``AppendEvent``        the capped change stream
+``PutObservation``     reflect's observations
+``DeleteObservation``  reflect's observations
+``PutFlag``            the check-up's open flags
+``DeleteFlag``         the check-up's open flags
+``PushHistory``        the bounded history list and the last snapshot per kind
+``AppendTranscript``   one thread's bounded transcript
+=====================  ============================================================
+
+The revision bump and the idempotency record are arguments of the commit, not operations:
+a backend bumps the revision exactly when an operation touches the snapshot
+(:func:`touches_snapshot`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .flags import Flag
+from .observations import Observation
+from .records import ChangeEvent, HistorySnapshot, Preference
+from .resolution import ActiveSet
+
+
+@dataclass(frozen=True)
+class PutPreference:
+    """Write a preference record (its vector travels in :class:`PutVector`)."""
+
+    preference: Preference
+
+
+@dataclass(frozen=True)
+class DeletePreference:
+    """Remove a preference and its vector from the active set."""
+
+    preference_id: str
+
+
+@dataclass(frozen=True)
+class PutVector:
+    """Store a preference's embedding: ``vector`` is ``float32[dim]`` as raw bytes."""
+
+    preference_id: str
+    vector: bytes
+
+
+@dataclass(frozen=True)
+class AppendEvent:
+    """Append a change event to the user's capped change stream."""
+
+    event: ChangeEvent
+
+
+@dataclass(frozen=True)
+class PutObservation:
+    """Write one of reflect's observations."""
+
+    observation: Observation
+
+
+@dataclass(frozen=True)
+class DeleteObservation:
+    """Remove an observation."""
+
+    observation_id: str
+
+
+@dataclass(frozen=True)
+class PutFlag:
+    """Write a check-up flag."""
+
+    flag: Flag
+
+
+@dataclass(frozen=True)
+class DeleteFlag:
+    """Remove a check-up flag."""
+
+    flag_id: str
+
+
+@dataclass(frozen=True)
+class PushHistory:
+    """Push a behaviour history snapshot (newest first, bounded; last write wins per kind)."""
+
+    snapshot: HistorySnapshot
+
+
+@dataclass(frozen=True)
+class AppendTranscript:
+    """Append one message ``{"role", "text", "at"}`` to a thread's bounded transcript."""
+
+    thread_id: str
+    entry: dict[str, Any]
+
+
+Op = (
+    PutPreference
+    | DeletePreference
+    | PutVector
+    | AppendEvent
+    | PutObservation
+    | DeleteObservation
+    | PutFlag
+    | DeleteFlag
+    | PushHistory
+    | AppendTranscript
+)
+"""One small write operation of a plan."""
+
+_SNAPSHOT_OPS = (
+    PutPreference, DeletePreference, PutVector, PutObservation, DeleteObservation, PutFlag,
+    DeleteFlag,
+)  # fmt: skip
+
+
+def touches_snapshot(ops: list[Op]) -> bool:
+    """Whether committing ``ops`` changes the user's snapshot (and so bumps its revision)."""
+    return any(isinstance(op, _SNAPSHOT_OPS) for op in ops)
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    """The idempotency record of one write.
+
+    Attributes:
+        key: ``sha256(caller's key) : sha256(payload)`` in hex, never truncated: the same key
+            with another payload is another write (:func:`idempotency_for`).
+        result: The write's encoded result, returned instead of writing again.
+        ttl_seconds: How long the record is kept.
+    """
+
+    key: str
+    result: str
+    ttl_seconds: int
+
+
+def idempotency_key(key: str, payload_digest: str) -> str:
+    """The stored form of a caller's idempotency key bound to its payload.
+
+    Args:
+        key: The caller's key (a tool-call id, ``thread:turn``, a spool entry id), any length.
+        payload_digest: SHA-256 hex digest of the write's canonical payload.
+
+    Returns:
+        ``"<sha256(key)>:<payload_digest>"`` (129 characters).
+    """
+    return f"{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()}:{payload_digest}"
+
+
+def payload_digest(*parts: str) -> str:
+    """SHA-256 hex digest of a write's canonical payload parts (joined with NUL)."""
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class UserSnapshot:
+    """Everything per-user that planning and recall read, at one revision.
+
+    Attributes:
+        user_id: Owner.
+        revision: The revision token it was read at (``""``: the user has none yet).
+        active: The active preferences (each with its vector bytes, when stored).
+        observations: Reflect's observations by id.
+        flags: Open check-up flags by id.
+    """
+
+    user_id: str
+    revision: str = ""
+    active: ActiveSet = field(default_factory=ActiveSet)
+    observations: dict[str, Observation] = field(default_factory=dict)
+    flags: dict[str, Flag] = field(default_factory=dict)
+
+    def preferences(self) -> list[Preference]:
+        """The active preferences, oldest first (``created_at``, then id)."""
+        return sorted(self.active.prefs.values(), key=lambda p: (p.created_at, p.id))
+
+    def observations_by_confidence(self) -> list[Observation]:
+        """Observations, most confident first."""
+        found = self.observations.values()
+        return sorted(found, key=lambda o: (-o.confidence, o.created_at, o.id))
+
+    def open_flags(self) -> list[Flag]:
+        """Flags whose preferences are all still active, oldest first."""
+        active = set(self.active.prefs)
+        found = [f for f in self.flags.values() if set(f.preference_ids) <= active]
+        return sorted(found, key=lambda f: (f.created_at, f.id))
+
+    @classmethod
+    def from_records(
+        cls,
+        user_id: str,
+        revision: str,
+        prefs: dict[str, str | bytes],
+        vectors: dict[str, bytes],
+        observations: dict[str, str | bytes],
+        flags: dict[str, str | bytes],
+    ) -> UserSnapshot:
+        """Build a snapshot from the raw hashes a backend read (ids → JSON, ids → bytes)."""
+        active = ActiveSet.build(
+            Preference.from_json(raw, vectors.get(pid)) for pid, raw in prefs.items()
+        )
+        return cls(
+            user_id=user_id,
+            revision=revision,
+            active=active,
+            observations={k: Observation.from_json(v) for k, v in observations.items()},
+            flags={k: Flag.from_json(v) for k, v in flags.items()},
+        )
+
+
+def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnapshot:
+    """The snapshot after ``ops`` were committed at ``revision`` (``snapshot`` is unchanged).
+
+    Used after Penchant's own commit, so its cache follows its writes without a re-read.
+    """
+    active = snapshot.active.clone()
+    observations = dict(snapshot.observations)
+    flags = dict(snapshot.flags)
+    vectors: dict[str, bytes] = {}
+    for op in ops:
+        if isinstance(op, PutPreference):
+            active.add(op.preference)
+        elif isinstance(op, DeletePreference):
+            active.remove(op.preference_id)
+        elif isinstance(op, PutVector):
+            vectors[op.preference_id] = op.vector
+        elif isinstance(op, PutObservation):
+            observations[op.observation.id] = op.observation
+        elif isinstance(op, DeleteObservation):
+            observations.pop(op.observation_id, None)
+        elif isinstance(op, PutFlag):
+            flags[op.flag.id] = op.flag
+        elif isinstance(op, DeleteFlag):
+            flags.pop(op.flag_id, None)
+    for pref_id, vector in vectors.items():
+        pref = active.prefs.get(pref_id)
+        if pref is not None and pref.embedding != vector:
+            copy = pref.model_copy()
+            copy.embedding = vector
+            active.add(copy)
+    return UserSnapshot(
+        user_id=snapshot.user_id, revision=revision, active=active,
+        observations=observations, flags=flags,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """How one commit ended.
+
+    Attributes:
+        status: ``committed``; ``conflict`` (the revision moved: re-read, re-plan, retry);
+            ``replayed`` (an idempotency record of the same write exists: nothing written).
+        revision: The user's revision after the commit (``committed``) or the one found.
+        replay: The stored result of the earlier write (``replayed``).
+    """
+
+    status: str
+    revision: str = ""
+    replay: str | None = None
+
+
+__all__ = [
+    "AppendEvent",
+    "AppendTranscript",
+    "CommitResult",
+    "DeleteFlag",
+    "DeleteObservation",
+    "DeletePreference",
+    "Idempotency",
+    "Op",
+    "PushHistory",
+    "PutFlag",
+    "PutObservation",
+    "PutPreference",
+    "PutVector",
+    "UserSnapshot",
+    "apply_ops",
+    "idempotency_key",
+    "payload_digest",
+    "touches_snapshot",
+]
