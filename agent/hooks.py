@@ -50,7 +50,7 @@ from .models import ModelFailure
 from .summary import drop_already_captured, summarise_preferences
 
 if TYPE_CHECKING:
-    from penchant.memory import Memory
+    from penchant.memory import Memory, MemoryContext
 
 logger = logging.getLogger(__name__)
 
@@ -178,19 +178,38 @@ class MemoryHooks:
         Raises:
             PenchantError: Memory could not be read.
         """
-        recalled = self.memory.recall(user_id, query, k=self.k, token_budget=self.token_budget)
+        context = self.memory.context(
+            user_id, query, k=self.k, token_budget=self.token_budget,
+            history_limit=self.history_limit,
+        )  # fmt: skip
+        return self.render(context)
+
+    async def amemory_context(self, user_id: str, query: str) -> str:
+        """Async :meth:`memory_context` over an :class:`~penchant.memory.AsyncMemory`."""
+        context = await self.memory.context(  # type: ignore[misc]
+            user_id, query, k=self.k, token_budget=self.token_budget,
+            history_limit=self.history_limit,
+        )  # fmt: skip
+        return self.render(context)
+
+    def render(self, context: MemoryContext) -> str:
+        """The memory blocks of one turn's :class:`~penchant.memory.MemoryContext`."""
+        recalled = context.recall
+        assert recalled is not None
         relevant = [item.preference for item in recalled.items if item.matched]
         relevant_ids = {p.id for p in relevant}
-        others = [p for p in self.memory.preferences(user_id) if p.id not in relevant_ids]
+        others = [p for p in context.preferences if p.id not in relevant_ids]
         blocks = [
             render_preferences(relevant, _shown_others(others, self.max_other_preferences)),
-            render_history(self.memory.history(user_id, limit=self.history_limit)),
+            render_history(context.history),
             render_recall(recalled),
-            render_reflection(self.relevant_observations(user_id, relevant_ids)),
+            render_reflection(self.relevant_observations(context.observations, relevant_ids)),
         ]
         return "\n\n".join(b for b in blocks if b)
 
-    def relevant_observations(self, user_id: str, relevant_ids: set[str]) -> list[Observation]:
+    def relevant_observations(
+        self, observations: Sequence[Observation], relevant_ids: set[str]
+    ) -> list[Observation]:
         """Reflect's observations that rest on a preference relevant to this request.
 
         Relevant means sharing a source with the preferences recall matched; most confident
@@ -198,17 +217,24 @@ class MemoryHooks:
         """
         if not relevant_ids or self.max_observations < 1:
             return []
-        found = [o for o in self.memory.observations(user_id) if set(o.sources) & relevant_ids]
+        found = [o for o in observations if set(o.sources) & relevant_ids]
         return found[: self.max_observations]
 
     def inject(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
         """Node: recall for the last user message into ``state["memory_context"]``."""
-        user_id = user_id_from_config(config)
-        messages = state.get("messages") or []
-        index = last_human_index(messages)
-        query = strip_injected_blocks(message_text(messages[index])) if index is not None else ""
+        user_id, query = user_id_from_config(config), _query_of(state)
         try:
             context = self.memory_context(user_id, query)
+        except Exception as exc:  # memory trouble must not end the turn
+            _log_failure("inject", exc)
+            context = MEMORY_UNAVAILABLE_NOTE
+        return {"memory_context": context}
+
+    async def ainject(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
+        """Async node of :meth:`inject`, for graphs run with ``ainvoke`` over an AsyncMemory."""
+        user_id, query = user_id_from_config(config), _query_of(state)
+        try:
+            context = await self.amemory_context(user_id, query)
         except Exception as exc:  # memory trouble must not end the turn
             _log_failure("inject", exc)
             context = MEMORY_UNAVAILABLE_NOTE
@@ -234,7 +260,8 @@ class MemoryHooks:
         tool_stored = self._collect_tool_results(turn, changes)
         text = strip_injected_blocks(message_text(human)).strip()
         if text and not tool_stored:
-            captured = self._rule_capture(user_id, text, changes)
+            turn_key = f"capture:{thread_id}:{human.id or index}"
+            captured = self._rule_capture(user_id, text, turn_key, changes)
             if model_failure_in(turn) is None:
                 self._summary_capture(
                     user_id, text, captured, f"summary:{thread_id}:{human.id}", changes
@@ -255,9 +282,11 @@ class MemoryHooks:
                 )
         return stored
 
-    def _rule_capture(self, user_id: str, text: str, changes: dict[str, Any]) -> list[Preference]:
+    def _rule_capture(
+        self, user_id: str, text: str, turn_key: str, changes: dict[str, Any]
+    ) -> list[Preference]:
         try:
-            result = self.memory.capture(user_id, text)
+            result = self.memory.capture(user_id, text, idempotency_key=turn_key)
         except Exception as exc:  # the reply exists already; report, don't crash
             changes["errors"].append(_log_failure("rule capture", exc))
             return []
@@ -306,6 +335,12 @@ class MemoryHooks:
                     self.memory.append_transcript(user_id, thread_id, role, text)
         except Exception as exc:
             changes["errors"].append(_log_failure("transcript append", exc))
+
+
+def _query_of(state: NodeState) -> str:
+    messages = state.get("messages") or []
+    index = last_human_index(messages)
+    return strip_injected_blocks(message_text(messages[index])) if index is not None else ""
 
 
 def _log_failure(step: str, exc: Exception) -> str:

@@ -21,7 +21,7 @@ from penchant.memory.capture import (
 from penchant.memory.protection import is_retraction
 from penchant.memory.records import PreferenceCandidate
 
-CASES_DIR = Path(__file__).parent / "cases"
+CASES_DIR = Path(__file__).parents[1] / "cases"
 CASE_FILES = ("capture.jsonl", "capture-k2.jsonl")
 
 
