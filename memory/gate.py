@@ -78,6 +78,7 @@ T = TypeVar("T")
 MAX_TRANSCRIPT_CHARS = 8_000
 """Longest transcript message kept, in characters (longer ones are cut, marked ``…``)."""
 TRANSCRIPT_ROLES = ("user", "assistant", "system", "tool")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -345,7 +346,7 @@ class PersistenceGate:
         self, thread_id: str, role: str, text: str, now: datetime
     ) -> Plan[dict[str, str] | None]:
         """One transcript message, screened: our injected blocks stripped (a recalled memory
-        is never kept as the user's words), control characters removed, at most
+        is never kept as the user's words), control characters removed (line breaks kept), at most
         :data:`MAX_TRANSCRIPT_CHARS`. The result is the stored entry, ``None`` when nothing
         is left to store.
 
@@ -356,7 +357,7 @@ class PersistenceGate:
             raise InvalidInputError("transcript needs a thread id, e.g. 'default'")
         if role not in TRANSCRIPT_ROLES:
             raise InvalidInputError(f"transcript role {role!r} is not one of {TRANSCRIPT_ROLES}")
-        cleaned = clean_text(strip_injected_blocks(_printable(text or "")))
+        cleaned = _CONTROL_RE.sub("", strip_injected_blocks(_printable(text or ""))).strip()
         if len(cleaned) > MAX_TRANSCRIPT_CHARS:
             cleaned = cleaned[: MAX_TRANSCRIPT_CHARS - 1] + "…"
         if not cleaned:

@@ -105,13 +105,15 @@ def translate(exc: BaseException, action: str, location: str = "") -> StorageUna
     """
     reason = str(exc).rstrip(". ")
     where = f" at {location}" if location else ""
-    if isinstance(exc, redis.ResponseError) and reason.startswith("MISCONF"):
+    if isinstance(exc, redis.ResponseError) and "MISCONF" in reason:
         return StorageFullError(
             f"Redis{where} refused to {action}: it cannot write its data to disk ({reason}). "
             "Nothing was stored. Free space on the disk of its data directory (the embedded "
             "server's is <PENCHANT_HOME>/redis; see CONFIG GET dir), then retry."
         )
-    if isinstance(exc, redis.ResponseError) and reason.startswith("OOM"):
+    if isinstance(exc, redis.exceptions.OutOfMemoryError) or (
+        isinstance(exc, redis.ResponseError) and ("OOM" in reason or "'maxmemory'" in reason)
+    ):
         return StorageFullError(
             f"Redis{where} refused to {action}: it is out of memory ({reason}). Nothing was "
             "stored. Raise its 'maxmemory' setting or free memory, then retry."
