@@ -261,9 +261,10 @@ _WRITER = """
 import sys
 from penchant.memory import Memory, PreferenceCandidate, Settings
 memory = Memory.from_settings(Settings(redis_url=sys.argv[1]), embedder=None)
+tag = sys.argv[2]
 for i in range(int(sys.argv[3])):
     memory.remember("shared", PreferenceCandidate(
-        content=f"likes item {sys.argv[2]} {i}", polarity="like", keywords=[f"item {sys.argv[2]} {i}"]))
+        content=f"likes item {tag} {i}", polarity="like", keywords=[f"item {tag} {i}"]))
     memory.remember("shared", PreferenceCandidate(
         content=f"likes common {i}", polarity="like", keywords=[f"common {i}"]))
 memory.close()

@@ -60,7 +60,6 @@ def test_model_change_is_detected_and_reembed_moves_every_vector(
 def test_dry_run_writes_nothing(redis_client: redis.Redis, settings: Settings) -> None:
     _seed(Memory(redis_client, settings=settings, embedder=HashEmbedder(64)))
     new = Memory(redis_client, settings=settings, embedder=HashEmbedder(32))
-    keys = UserKeys.for_user("u")
     before, revision = _vectors(new), new.snapshot("u").revision
     reembed(new, ["u"], dry_run=True)
     assert _vectors(new) == before
