@@ -247,26 +247,64 @@ class MemoryHooks:
     # -- end of turn ----------------------------------------------------------
 
     def end_of_turn(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
-        """Node: capture the user's last message; report changes in ``memory_changes``."""
-        user_id = user_id_from_config(config)
-        thread_id = str(((config or {}).get("configurable") or {}).get("thread_id", "default"))
-        messages: list[AnyMessage] = list(state.get("messages") or [])
-        changes = empty_changes()
-        index = last_human_index(messages)
-        if index is None:
-            return {"memory_changes": changes}
-        human = messages[index]
-        turn = messages[index + 1 :]
-        tool_stored = self._collect_tool_results(turn, changes)
-        text = strip_injected_blocks(message_text(human)).strip()
-        if text and not tool_stored:
-            turn_key = f"capture:{thread_id}:{human.id or index}"
-            captured = self._rule_capture(user_id, text, turn_key, changes)
-            if model_failure_in(turn) is None:
+        """Node: capture the user's last message; report changes in ``memory_changes``.
+
+        The rule capture is keyed by ``(thread, turn)``: a retried node does not count the
+        user's mention twice.
+        """
+        turn = _Turn.of(state, config)
+        if turn.human is None:
+            return {"memory_changes": turn.changes}
+        if turn.text and not self._collect_tool_results(turn.replies, turn.changes):
+            captured = self._rule_capture(turn.user_id, turn.text, turn.key("capture"),
+                                          turn.changes)
+            if model_failure_in(turn.replies) is None:
                 self._summary_capture(
-                    user_id, text, captured, f"summary:{thread_id}:{human.id}", changes
+                    turn.user_id, turn.text, captured, turn.key("summary"), turn.changes
                 )
-        self._append_transcript(user_id, thread_id, text, turn, changes)
+        self._append_transcript(
+            turn.user_id, turn.thread_id, turn.text, turn.replies, turn.changes
+        )
+        return {"memory_changes": turn.changes}
+
+    async def aend_of_turn(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
+        """Async node of :meth:`end_of_turn` over an :class:`~penchant.memory.AsyncMemory`
+        (the summary model, when set, runs in a worker thread)."""
+        import asyncio
+
+        memory: Any = self.memory
+        turn = _Turn.of(state, config)
+        if turn.human is None:
+            return {"memory_changes": turn.changes}
+        changes = turn.changes
+        if turn.text and not self._collect_tool_results(turn.replies, changes):
+            captured: list[Preference] = []
+            try:
+                result = await memory.capture(turn.user_id, turn.text,
+                                              idempotency_key=turn.key("capture"))
+                add_changes(changes, result.public_dict())
+                captured = [*result.created, *result.merged]
+            except Exception as exc:  # the reply exists already; report, don't crash
+                changes["errors"].append(_log_failure("rule capture", exc))
+            if self.summary_model is not None and model_failure_in(turn.replies) is None:
+                try:
+                    summary = await asyncio.to_thread(
+                        summarise_preferences, self.summary_model, turn.text
+                    )
+                    changes["dropped"].extend(d.public_dict() for d in summary.dropped)
+                    candidates = drop_already_captured(summary.candidates, captured)
+                    if candidates:
+                        stored = await memory.remember(
+                            turn.user_id, candidates, idempotency_key=turn.key("summary")
+                        )
+                        add_changes(changes, stored.public_dict())
+                except Exception as exc:  # the model or memory failed; the turn goes on
+                    changes["errors"].append(_log_failure("summary capture", exc))
+        try:
+            for role, text in _transcript_entries(turn.text, turn.replies):
+                await memory.append_transcript(turn.user_id, turn.thread_id, role, text)
+        except Exception as exc:
+            changes["errors"].append(_log_failure("transcript append", exc))
         return {"memory_changes": changes}
 
     @staticmethod
@@ -325,16 +363,45 @@ class MemoryHooks:
         turn: Sequence[BaseMessage],
         changes: dict[str, Any],
     ) -> None:
-        replies = [m for m in turn if isinstance(m, AIMessage) and not m.tool_calls]
-        entries = [("user", user_text)]
-        if replies:
-            entries.append(("assistant", message_text(replies[-1])))
         try:
-            for role, text in entries:
-                if text:
-                    self.memory.append_transcript(user_id, thread_id, role, text)
+            for role, text in _transcript_entries(user_text, turn):
+                self.memory.append_transcript(user_id, thread_id, role, text)
         except Exception as exc:
             changes["errors"].append(_log_failure("transcript append", exc))
+
+
+class _Turn:
+    """The parts of one finished turn that the end-of-turn step reads."""
+
+    def __init__(self, state: NodeState, config: RunnableConfig) -> None:
+        self.user_id = user_id_from_config(config)
+        self.thread_id = str(((config or {}).get("configurable") or {}).get("thread_id",
+                                                                             "default"))
+        messages: list[AnyMessage] = list(state.get("messages") or [])
+        self.changes = empty_changes()
+        self.index = last_human_index(messages)
+        self.human = messages[self.index] if self.index is not None else None
+        self.replies = messages[self.index + 1 :] if self.index is not None else []
+        self.text = (
+            strip_injected_blocks(message_text(self.human)).strip() if self.human else ""
+        )
+
+    @classmethod
+    def of(cls, state: NodeState, config: RunnableConfig) -> _Turn:
+        return cls(state, config)
+
+    def key(self, step: str) -> str:
+        """Idempotency key of a step of this turn: ``step:thread:message id (or index)``."""
+        turn_id = (self.human.id if self.human is not None else None) or self.index
+        return f"{step}:{self.thread_id}:{turn_id}"
+
+
+def _transcript_entries(user_text: str, turn: Sequence[BaseMessage]) -> list[tuple[str, str]]:
+    replies = [m for m in turn if isinstance(m, AIMessage) and not m.tool_calls]
+    entries = [("user", user_text)]
+    if replies:
+        entries.append(("assistant", message_text(replies[-1])))
+    return [(role, text) for role, text in entries if text]
 
 
 def _query_of(state: NodeState) -> str:

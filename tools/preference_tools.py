@@ -39,7 +39,7 @@ from penchant.memory.records import PreferenceCandidate
 from .prompt_blocks import render_recall
 
 if TYPE_CHECKING:
-    from penchant.memory import Memory
+    from penchant.memory import AsyncMemory, Memory
 
 logger = logging.getLogger(__name__)
 
@@ -155,8 +155,32 @@ def tool_error_message(error: Exception) -> str:
     return f"Error: the tool failed unexpectedly ({type(error).__name__}: {error})."
 
 
-def make_preference_tools(memory: Memory) -> list[BaseTool]:
-    """Build the three preference tools bound to one :class:`Memory`.
+def _candidate(content: str, polarity: str, keywords: list[str], category: str) -> Any:
+    return PreferenceCandidate(
+        content=content, polarity=polarity, keywords=keywords, category=category,  # type: ignore[arg-type]
+        source="tool",
+    )
+
+
+def _described(result: Any) -> tuple[str, dict[str, Any]]:
+    return result.describe(), result.public_dict()
+
+
+def _recalled(result: Any) -> tuple[str, dict[str, Any]]:
+    if not result.items:
+        return "no stored preference matches that query", {"items": [], "tokens": 0}
+    artifact = {
+        "items": [{**item.preference.public_dict(), "score": item.score} for item in result.items],
+        "tokens": result.tokens,
+    }
+    return render_recall(result), artifact
+
+
+def make_preference_tools(memory: Memory | AsyncMemory) -> list[BaseTool]:
+    """Build the three preference tools bound to one :class:`Memory` or :class:`AsyncMemory`.
+
+    Over an ``AsyncMemory`` the tools are coroutines (``StructuredTool(coroutine=…)``), for
+    graphs run with ``ainvoke`` / ``astream``; over a ``Memory`` they are plain functions.
 
     Args:
         memory: The memory the tools read and write (borrowed, never closed).
@@ -164,6 +188,11 @@ def make_preference_tools(memory: Memory) -> list[BaseTool]:
     Returns:
         ``[remember_preference, forget_preference, recall_memory]``.
     """
+    from penchant.memory import AsyncMemory
+
+    if isinstance(memory, AsyncMemory):
+        return _async_tools(memory)
+    sync_memory = memory
 
     def remember_preference(
         content: str,
@@ -174,49 +203,61 @@ def make_preference_tools(memory: Memory) -> list[BaseTool]:
         config: RunnableConfig,
     ) -> tuple[str, dict[str, Any]]:
         user_id = user_id_from_config(config)
-        candidate = PreferenceCandidate(
-            content=content,
-            polarity=polarity,
-            keywords=keywords,
-            category=category,
-            source="tool",
-        )
-        result = memory.remember(user_id, candidate, idempotency_key=tool_call_id)
-        return result.describe(), result.public_dict()
+        candidate = _candidate(content, polarity, keywords, category)
+        return _described(sync_memory.remember(user_id, candidate, idempotency_key=tool_call_id))
 
     def forget_preference(
         query: str, config: RunnableConfig, polarity: Literal["like", "dislike"] | None = None
     ) -> tuple[str, dict[str, Any]]:
-        result = memory.forget(user_id_from_config(config), query, polarity)
-        return result.describe(), result.public_dict()
+        return _described(sync_memory.forget(user_id_from_config(config), query, polarity))
 
     def recall_memory(query: str, config: RunnableConfig) -> tuple[str, dict[str, Any]]:
-        result = memory.recall(user_id_from_config(config), query)
-        if not result.items:
-            return "no stored preference matches that query", {"items": [], "tokens": 0}
-        artifact = {
-            "items": [
-                {**item.preference.public_dict(), "score": item.score} for item in result.items
-            ],
-            "tokens": result.tokens,
-        }
-        return render_recall(result), artifact
+        return _recalled(sync_memory.recall(user_id_from_config(config), query))
 
-    specs: list[tuple[Any, str, str, type[BaseModel]]] = [
-        (remember_preference, REMEMBER_TOOL, _REMEMBER_DESCRIPTION, RememberArgs),
-        (forget_preference, FORGET_TOOL, _FORGET_DESCRIPTION, ForgetArgs),
-        (recall_memory, RECALL_TOOL, _RECALL_DESCRIPTION, RecallArgs),
+    return _structured([remember_preference, forget_preference, recall_memory], coroutine=False)
+
+
+def _async_tools(memory: AsyncMemory) -> list[BaseTool]:
+    async def remember_preference(
+        content: str,
+        polarity: Literal["like", "dislike"],
+        keywords: list[str],
+        category: str,
+        tool_call_id: str,
+        config: RunnableConfig,
+    ) -> tuple[str, dict[str, Any]]:
+        user_id = user_id_from_config(config)
+        candidate = _candidate(content, polarity, keywords, category)
+        return _described(await memory.remember(user_id, candidate, idempotency_key=tool_call_id))
+
+    async def forget_preference(
+        query: str, config: RunnableConfig, polarity: Literal["like", "dislike"] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        return _described(await memory.forget(user_id_from_config(config), query, polarity))
+
+    async def recall_memory(query: str, config: RunnableConfig) -> tuple[str, dict[str, Any]]:
+        return _recalled(await memory.recall(user_id_from_config(config), query))
+
+    return _structured([remember_preference, forget_preference, recall_memory], coroutine=True)
+
+
+def _structured(functions: list[Any], *, coroutine: bool) -> list[BaseTool]:
+    specs: list[tuple[str, str, type[BaseModel]]] = [
+        (REMEMBER_TOOL, _REMEMBER_DESCRIPTION, RememberArgs),
+        (FORGET_TOOL, _FORGET_DESCRIPTION, ForgetArgs),
+        (RECALL_TOOL, _RECALL_DESCRIPTION, RecallArgs),
     ]
     return [
         StructuredTool.from_function(
-            func=func,
+            func=None if coroutine else function,
+            coroutine=function if coroutine else None,
             name=name,
             description=description,
             args_schema=schema,
             response_format="content_and_artifact",
             infer_schema=False,
         )
-        for func, name, description, schema in specs
+        for function, (name, description, schema) in zip(functions, specs, strict=True)
     ]
 
 
