@@ -124,8 +124,9 @@ def test_the_assistants_chinese_turns_find_english_preferences_and_back(
     with Memory(redis_client, settings=settings, embedder=use_embedder) as memory:
         log = assistant.run(memory, "bilingual", out=quiet)
     replies = {text: reply for text, reply, _ in log}
-    assert "loud restaurants" in replies["给我推荐一家餐厅吧。"]  # an English dislike, asked in Chinese
-    assert "香菜" in replies["Can you suggest a soup recipe?"]  # a Chinese dislike, asked in English
+    # an English dislike found by a Chinese request, and a Chinese one by an English request
+    assert "loud restaurants" in replies["给我推荐一家餐厅吧。"]
+    assert "香菜" in replies["Can you suggest a soup recipe?"]
 
 
 # -- embedding in other graphs --------------------------------------------------------------------
