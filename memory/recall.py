@@ -17,7 +17,7 @@ Channels, each an independent ranking of candidates (rank 1 = best):
   The ranking score (not the reported cosine) carries a generic-request correction for
   embedders that declare ``generic_penalty`` (USE: :data:`~.embeddings.use.USE_GENERIC_PENALTY`):
   ``cos(q, p) − λ·cos(g, p)``, ``g`` the mean vector of :data:`GENERIC_REQUESTS`, so a
-  preference that looks like an answer to any request ("I only use Fair Trade products")
+  preference that looks like an answer to any request ("I like getting suggestions")
   stops outranking the one the request is about (:func:`generic_prior`).
 * ``lexical``: BM25 over CJK-aware tokens of content plus keywords (:mod:`.lexical`);
   preferences sharing no term are not candidates.
