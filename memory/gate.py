@@ -23,7 +23,7 @@ from .errors import InvalidInputError
 from .keys import UserKeys
 from .matching import forget_matches, slot_key
 from .normalize import clean_text, normalise_keywords
-from .objects import derive_objects
+from .objects import derive_objects, retracted_objects
 from .observations import (
     Observation,
     ObservationCandidate,
@@ -33,7 +33,7 @@ from .observations import (
     plan_cascade,
     plan_observations,
 )
-from .protection import is_protected, is_retraction
+from .protection import is_protected
 from .records import (
     MAX_SUMMARY_CHARS,
     ChangeEvent,
@@ -325,7 +325,7 @@ def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
 
     Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
     the extractor capture uses) when it has none; the slot likewise; ``protected`` and
-    ``retraction`` from :mod:`.protection` unless the candidate says.
+    the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`).
     """
     keywords = normalise_keywords(candidate.keywords)
     slot = candidate.slot
@@ -343,7 +343,7 @@ def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
         keywords,
         slot=slot_key(slot),
         protected=protected and candidate.polarity == "dislike",
-        retraction=candidate.polarity == "like" and is_retraction(candidate.content),
+        retracted=retracted_objects(candidate.content) if candidate.polarity == "like" else [],
     )
 
 

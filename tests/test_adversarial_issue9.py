@@ -62,3 +62,36 @@ def test_a_message_padded_with_blanks_is_still_read() -> None:
 
 def test_stripping_injected_blocks_is_linear_on_a_long_run_of_spaces() -> None:
     assert elapsed(strip_injected_blocks, "a" + " " * 50_000 + "b") < PATHOLOGICAL_SECONDS
+
+
+# -- protected preferences ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("allergy", "bypass"),
+    [
+        ("allergic to tree nuts", like("I love tree nuts, I'm not allergic to cats", "tree nut")),
+        ("allergic to tree nuts", like("not allergic to cats; tree nuts are great", "tree nut")),
+        ("对花生过敏", like("不再对猫过敏了，爱吃花生", "花生")),
+    ],
+    ids=["en-comma", "en-semicolon", "zh"],
+)
+def test_retracting_another_allergy_never_lifts_a_protected_one(
+    memory: Memory, allergy: str, bypass: PreferenceCandidate
+) -> None:
+    memory.remember("u", dislike(allergy))
+    result = memory.remember("u", bypass)
+    assert result.superseded == []
+    assert ("dislike", allergy) in active(memory)
+
+
+def test_retracting_one_of_two_allergies_keeps_the_record_of_both(memory: Memory) -> None:
+    memory.remember("u", dislike("allergic to peanuts and tree nuts", "peanut", "tree nut"))
+    memory.remember("u", like("no longer allergic to tree nuts"))
+    assert ("dislike", "allergic to peanuts and tree nuts") in active(memory)
+
+
+def test_a_retraction_of_the_same_allergy_still_lifts_it(memory: Memory) -> None:
+    memory.remember("u", dislike("allergic to tree nuts"))
+    memory.remember("u", like("I love cashews again: I'm no longer allergic to tree nuts"))
+    assert [p for p in active(memory) if p[0] == "dislike"] == []
