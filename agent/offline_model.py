@@ -169,7 +169,7 @@ def _list_known(prefs: ParsedPreferences, s: dict[str, str]) -> str:
     for polarity, header in (("like", s["likes"]), ("dislike", s["dislikes"])):
         chosen = [p for p in every if p.polarity == polarity][:MAX_LISTED]
         if chosen:
-            lines.append(header)
+            lines.append(f"\n{header}")  # a blank line: Markdown would run it into the list
             lines.extend(f"- {p.content}" for p in chosen)
     return "\n".join(lines)
 

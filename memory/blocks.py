@@ -30,8 +30,12 @@ _TAG_RE = re.compile(
     rf"<\s*(?P<close>/)?\s*(?P<name>{_TAG_NAMES})\b[^<>]*?(?P<empty>/)?\s*(?:>|$)",
     re.IGNORECASE,
 )
+# A leading run of blanks is tried once, from its start: ``[ \t]*`` tried at every blank of a
+# long run costs quadratic time.
 _NOTE_RE = re.compile(
-    r"[ \t]*" + r"\s+".join(re.escape(word) for word in DATA_NOTE.split()) + r"[ \t]*\n?",
+    r"(?<![ \t])[ \t]*+"
+    + r"\s+".join(re.escape(word) for word in DATA_NOTE.split())
+    + r"[ \t]*\n?",
     re.IGNORECASE,
 )
 _BLANK_LINES_RE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")

@@ -30,7 +30,7 @@ from .errors import InvalidInputError
 from .flags import Flag
 from .matching import forget_matches, slot_key
 from .normalize import clean_text, normalise_keywords
-from .objects import derive_objects
+from .objects import derive_objects, retracted_objects
 from .observations import (
     ObservationCandidate,
     ObservationPlan,
@@ -53,7 +53,7 @@ from .ops import (
     PutVector,
     UserSnapshot,
 )
-from .protection import is_protected, is_retraction
+from .protection import is_protected
 from .records import (
     MAX_SUMMARY_CHARS,
     ChangeEvent,
@@ -416,7 +416,7 @@ def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
 
     Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
     the extractor capture uses) when it has none; the slot likewise; ``protected`` and
-    ``retraction`` from :mod:`.protection` unless the candidate says.
+    the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`).
     """
     keywords = normalise_keywords(candidate.keywords)
     slot = candidate.slot
@@ -434,7 +434,7 @@ def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
         keywords,
         slot=slot_key(slot),
         protected=protected and candidate.polarity == "dislike",
-        retraction=candidate.polarity == "like" and is_retraction(candidate.content),
+        retracted=retracted_objects(candidate.content) if candidate.polarity == "like" else [],
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .capture import extract_preferences
 from .normalize import clean_text, has_cjk, normalise_keyword
+from .protection import is_retraction
 from .records import Polarity
 
 _LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -45,7 +46,9 @@ _NEGATORS = re.compile(
     r"anything\s+but|nothing\s+with)\s+(?:(?:allergic|intolerant)\s+(?:to|of)\s+)?",
     re.IGNORECASE,
 )
-_ZH_STANCE_RE = re.compile(r"喜欢|爱|讨厌|厌恶|反感|不要|不想|不吃|不喝|不用|不穿|不买|过敏|受不了|戒|偏好")
+_ZH_STANCE_RE = re.compile(
+    r"喜欢|爱|讨厌|厌恶|反感|不要|不想|不吃|不喝|不用|不穿|不买|过敏|受不了|戒|偏好"
+)
 
 
 @dataclass(frozen=True)
@@ -110,4 +113,30 @@ def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     return DerivedObjects([])
 
 
-__all__ = ["DerivedObjects", "derive_objects"]
+def retracted_objects(content: str) -> list[str]:
+    """Keywords of the allergies or intolerances a sentence explicitly takes back.
+
+    Only the retraction's own clause counts: ``I love tree nuts, I'm not allergic to
+    cats`` retracts ``cat``, never ``tree nut``, so a like that merely mentions some
+    other retraction cannot lift a protected allergy (DESIGN.md §6.3).
+
+    Args:
+        content: A preference sentence, e.g. ``"no longer allergic to peanuts"``.
+
+    Returns:
+        Normalised keywords of the retracted objects; empty when nothing is retracted.
+    """
+    text = clean_text(content)
+    if not text or not is_retraction(text):
+        return []
+    found = extract_preferences(_first_person(text))
+    keywords = [
+        normalise_keyword(k)
+        for c in found
+        if c.polarity == "like" and is_retraction(c.content)
+        for k in c.keywords
+    ]
+    return list(dict.fromkeys(k for k in keywords if k))
+
+
+__all__ = ["DerivedObjects", "derive_objects", "retracted_objects"]

@@ -14,6 +14,11 @@ Channels, each an independent ranking of candidates (rank 1 = best):
   (``use-multilingual+e5``) ranks by the sum of its parts' z-scored cosines. An English-only
   model (``multilingual = False``) is not trusted on CJK text, which it reads as ``[UNK]``
   tokens: a CJK query turns its space off and CJK preferences are left out of it.
+  The ranking score (not the reported cosine) carries a generic-request correction for
+  embedders that declare ``generic_penalty`` (USE: :data:`~.embeddings.use.USE_GENERIC_PENALTY`):
+  ``cos(q, p) − λ·cos(g, p)``, ``g`` the mean vector of :data:`GENERIC_REQUESTS`, so a
+  preference that looks like an answer to any request ("I like getting suggestions")
+  stops outranking the one the request is about (:func:`generic_prior`).
 * ``lexical``: BM25 over CJK-aware tokens of content plus keywords (:mod:`.lexical`);
   preferences sharing no term are not candidates.
 * ``recency``: ``last_seen_at``, newest first; every preference is a candidate.
@@ -85,6 +90,9 @@ class FusionConfig:
         min_similarity: Cosine below which a preference is not a semantic candidate.
         lexical_min_share: A preference is a lexical candidate only when its BM25 score is at
             least this share of the best score for the query (0 keeps any shared term).
+        generic_penalty: Apply the generic-request correction (:func:`generic_prior`) in
+            the spaces of single embedders that declare a ``generic_penalty``; ``False``
+            ranks by plain cosine.
     """
 
     rrf_k: int = 60
@@ -94,6 +102,7 @@ class FusionConfig:
     lexical_mode: Literal["fallback", "always"] = "fallback"
     min_similarity: float = 0.0
     lexical_min_share: float = 0.0
+    generic_penalty: bool = True
 
     def weight(self, channel: str) -> float:
         """The weight of ``channel`` (one of :data:`CHANNELS`)."""
@@ -185,7 +194,97 @@ candidates and summed (:mod:`.embeddings.fused`), gains 1.4–2.8 points of MRR 
 and on both 5-topic halves of the dev set (``--split``), at ≈16–25 ms more per query; it is
 the opt-in ``PENCHANT_EMBEDDINGS=use-multilingual+e5``, not the default (whose query
 embedding is ≈1.3 ms).
+
+Fourth round, USE, ways to keep the other preference of the same topic (134 of 165 rank-1
+misses at seed 7) from ranking first; R@3 / MRR change averaged over seeds 1 / 2 / 7, on the
+full dev set and on each 5-topic half (``--split``); measured offline on the bench's vectors,
+script not kept:
+
+=====================================================  =====================================
+variant                                                ΔMRR full / half 1 / half 2 (points)
+=====================================================  =====================================
+second stored vector: derived objects, max / +0.5·cos  +0.2 −0.1 −0.5 / +0.6 −0.3 +0.2
+second vector: "I don't want <objects>.", max          +0.8 +0.7 +0.6
+second vector: "Can you recommend <objects>?", max     −4.5 −4.5 −4.1
+one vector per object, max with the content's         +0.4 +0.0 −0.5
+query prefixed "Question: " / lower-cased              +0.1 −0.3 +0.5 / −0.6 −0.1 −1.0
+query boilerplate ("can you suggest …") stripped       +0.3 +0.3 +0.2
+CSLS over the user's own preferences, k 3–19, β .25    −1.1 … +0.3 (mixed in sign)
+user's preferences centred (mean removed)              −0.3 +0.2 +0.4
+generic-request correction, λ 0.5 (chosen)             +1.3 +1.7 +1.9
+=====================================================  =====================================
+
+The generic-request correction is the one change that helps on every seed and both halves;
+λ was chosen on half 1 and holds on half 2 (:data:`~.embeddings.use.USE_GENERIC_PENALTY`).
+It is CSLS (Conneau et al. 2018, "Word translation without parallel data", ICLR) with the
+query-side neighbourhood replaced by a fixed background of generic requests, since a store
+has no query log: preferences close to every request are hubs (Radovanović et al. 2010,
+"Hubs in space", JMLR) and are demoted. It costs one matrix-vector product per list (cached
+with the list) and, once per process and model, embedding the nine sentences of
+:data:`GENERIC_REQUESTS` (≈12 ms). Second stored vectors gain less than a point and would
+double the stored bytes (2 KB more per preference at 512-d), so none is stored. With the
+correction USE reaches R@3 .956 / .940 / .960, MRR .798 / .785 / .804 on the full set
+(seeds 1 / 2 / 7; before: .942 / .918 / .948, .787 / .771 / .790): short of the target MRR
+0.85, which every single embedder here misses by 5 points or more.
 """
+
+GENERIC_REQUESTS = (
+    "Can you recommend something for me?",
+    "What would you suggest for me?",
+    "Do you have any suggestions?",
+    "What should I do?",
+    "Can you help me with this?",
+    "What are some good options?",
+    "你能给我推荐一下吗？",
+    "有什么建议？",
+    "我该怎么办？",
+)
+"""Requests that name no object, the background of the generic-request correction
+(:func:`generic_prior`): English and Chinese, as a multilingual store is queried. Written for
+the purpose, not taken from any benchmark; other sets (one sentence, other wording) move
+PrefEval-dev MRR by under a point (:data:`~.embeddings.use.USE_GENERIC_PENALTY`)."""
+
+_GENERIC_VECTORS: dict[tuple[str, int], np.ndarray] = {}
+_GENERIC_LOCK = threading.Lock()
+
+
+def generic_vector(embedder: Embedder) -> np.ndarray:
+    """Unit mean vector of :data:`GENERIC_REQUESTS` in ``embedder``'s space (cached per
+    vector space, ``(name, dim)``).
+
+    Returns:
+        ``float32[dim]``.
+    """
+    key = (embedder.name, embedder.dim)
+    with _GENERIC_LOCK:
+        found = _GENERIC_VECTORS.get(key)
+    if found is None:
+        mean = l2_normalise(np.asarray(embedder.embed(list(GENERIC_REQUESTS)))).mean(axis=0)
+        found = l2_normalise(mean[None, :])[0]
+        with _GENERIC_LOCK:
+            _GENERIC_VECTORS[key] = found
+    return found
+
+
+def generic_prior(embedder: Embedder, matrix: np.ndarray) -> np.ndarray | None:
+    """The generic-request correction of each stored vector: ``λ·cos(g, p)``.
+
+    Subtracted from the query's cosines before ranking, ``g`` being
+    :func:`generic_vector` and ``λ`` the embedder's ``generic_penalty``; query-independent,
+    so it is computed once per cached list.
+
+    Args:
+        embedder: A single (not fused) embedder.
+        matrix: ``float32[n, dim]`` unit vectors of that embedder's space.
+
+    Returns:
+        ``float64[n]``, or ``None`` when the embedder declares no ``generic_penalty``
+        (it has not been measured for it).
+    """
+    weight = threshold(embedder, "generic_penalty")
+    if weight <= 0.0:
+        return None
+    return weight * np.einsum("ij,j->i", matrix, generic_vector(embedder)).astype(np.float64)
 
 
 RELEVANT_COSINE = USE_RELEVANT_COSINE
@@ -332,7 +431,7 @@ class _Space:
         blocks: Part widths of a fused space (``()`` for a single model).
     """
 
-    __slots__ = ("blocks", "embedder", "matrix")
+    __slots__ = ("_prior", "blocks", "embedder", "matrix")
 
     def __init__(self, embedder: Embedder, matrix: np.ndarray) -> None:
         self.embedder = embedder
@@ -340,6 +439,14 @@ class _Space:
         self.blocks: tuple[int, ...] = tuple(getattr(embedder, "blocks", ())) if is_fused(
             embedder
         ) else ()
+        self._prior: tuple[np.ndarray | None] | None = None
+
+    def prior(self) -> np.ndarray | None:
+        """:func:`generic_prior` of the matrix (computed on first use); ``None`` for a fused
+        space or an embedder without a ``generic_penalty``."""
+        if self._prior is None:
+            self._prior = (None if self.blocks else generic_prior(self.embedder, self.matrix),)
+        return self._prior[0]
 
 
 class _ListData:
@@ -670,6 +777,9 @@ class Recaller:
             q = self._query_vector(space.embedder, query, query_vector if s == 0 else None)
             matrix = space.matrix if pool.whole[s] else space.matrix[pool.sem_rows[s]]
             sims, fused = _space_scores(matrix, q, space.blocks)
+            prior = space.prior() if self.fusion.generic_penalty else None
+            if prior is not None:
+                fused = fused - (prior if pool.whole[s] else prior[pool.sem_rows[s]])
             keep = sims >= self.fusion.min_similarity
             cosine[pos] = sims
             relevant[pos] = sims >= threshold(space.embedder, "relevant_cosine")
@@ -811,6 +921,7 @@ def _pack(
 __all__ = [
     "CHANNELS",
     "DEFAULT_FUSION",
+    "GENERIC_REQUESTS",
     "RELEVANT_COSINE",
     "FusionConfig",
     "Recaller",
@@ -818,5 +929,7 @@ __all__ = [
     "RecallResult",
     "cjk_dominant",
     "estimate_tokens",
+    "generic_prior",
+    "generic_vector",
     "readable_by",
 ]

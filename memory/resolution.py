@@ -19,6 +19,7 @@ from .matching import (
     TYPO_MIN_LEN,
     categories_compatible,
     is_transposition_typo,
+    keyword_covers,
     same_object,
     spelling_key,
     supersedes,
@@ -44,9 +45,10 @@ class PreparedCandidate:
         embedding_dim: Its length.
         slot: Normalised single-valued slot (:func:`~.matching.slot_key`), if any.
         protected: An allergy or intolerance (:func:`~.protection.is_protected`).
-        retraction: Explicitly takes back an allergy or intolerance
-            (:func:`~.protection.is_retraction`): the only like that may supersede
-            a protected dislike.
+        retracted: Normalised keywords of the allergies or intolerances this like
+            explicitly takes back, read from the retraction's own clause
+            (:func:`~.objects.retracted_objects`): a protected dislike gives way only
+            when these cover every one of its keywords.
     """
 
     candidate: PreferenceCandidate
@@ -56,7 +58,7 @@ class PreparedCandidate:
     embedding_dim: int = 0
     slot: str | None = None
     protected: bool = False
-    retraction: bool = False
+    retracted: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -192,12 +194,21 @@ def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
     """Opposite polarity about the same or a narrower object; a protected dislike
     gives way only to an explicit retraction (DESIGN.md §6.3)."""
     cand = prepared.candidate
-    if pref.protected and not prepared.retraction:
+    if pref.polarity == cand.polarity or not categories_compatible(pref.category, cand.category):
         return False
-    return (
-        pref.polarity != cand.polarity
-        and categories_compatible(pref.category, cand.category)
-        and supersedes(prepared.keywords, pref.keywords)
+    if pref.protected:
+        return _retracts(prepared.retracted, pref.keywords)
+    return supersedes(prepared.keywords, pref.keywords)
+
+
+def _retracts(retracted: list[str], protected_keywords: list[str]) -> bool:
+    """Whether the retracted objects cover every keyword of a protected dislike.
+
+    ``no longer allergic to tree nuts`` lifts ``allergic to tree nuts`` but not
+    ``allergic to peanuts and tree nuts``: the peanut allergy was not taken back.
+    """
+    return bool(retracted) and all(
+        any(keyword_covers(r, k) for r in retracted) for k in protected_keywords
     )
 
 

@@ -30,8 +30,10 @@ class Settings(BaseSettings):
             ``openai:<model>``, ``hash``, or a sentence-transformers name or directory; see
             :mod:`penchant.memory.embeddings`.
         model: Chat model name for an OpenAI-compatible endpoint.
-        openai_api_key: ``OPENAI_API_KEY``; a real model is used only when set.
-        openai_base_url: ``OPENAI_BASE_URL`` for OpenAI-compatible servers.
+        openai_api_key: ``OPENAI_API_KEY``; with it (or ``openai_base_url``) the agent uses
+            a real model instead of the offline one.
+        openai_base_url: ``OPENAI_BASE_URL`` of an OpenAI-compatible server (Ollama,
+            llama.cpp, vLLM); alone, without a key, it selects that server.
         max_content_chars: Longest preference sentence the gate accepts.
         max_keywords: Most keywords one preference may carry.
         change_log_max: Entries kept in each user's change stream.

@@ -731,8 +731,9 @@ class ChatApp(App[int]):
 
 
 def short_name(name: str) -> str:
-    """The last path part of a model name (``sentence-transformers/x`` → ``x``)."""
-    return name.rstrip("/").rsplit("/", 1)[-1]
+    """The last path part of each model in a name (``sentence-transformers/x`` → ``x``;
+    a fused ``a/x+b/y`` → ``x+y``)."""
+    return "+".join(part.rstrip("/").rsplit("/", 1)[-1] for part in name.split("+"))
 
 
 def one_line(error: BaseException | None) -> str:

@@ -2,7 +2,7 @@
 
 Every data command takes ``--json`` and then prints exactly one JSON document
 on stdout. Exit status: 0 success (a forget that matched nothing included),
-2 invalid input (one-line reason on stderr), 1 storage unavailable.
+2 invalid input (one-line reason on stderr), 1 storage or the configured model unavailable.
 """
 
 from __future__ import annotations

@@ -283,7 +283,7 @@ class StatusBar(Horizontal):
     def watch_redis(self) -> None:
         if item := self._item("status-redis"):
             state = "connected" if self.redis_ok else "degraded"
-            item.update(f"redis: {self.redis} · {state}")
+            item.update(f"redis: {state} · {self.redis}")  # the state first: a long path wraps
             item.set_class(not self.redis_ok, "-degraded")
 
     def watch_redis_ok(self) -> None:

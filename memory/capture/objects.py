@@ -67,7 +67,8 @@ _EN_TRAILING_RE = re.compile(
     r"in\s+summer|in\s+winter|in\s+my\s+life))+\s*$",
     re.IGNORECASE,
 )
-_EN_EDGE_SYMBOLS_RE = re.compile(r"^[^\w$£€]+|[^\w)%]+$")
+_EN_EDGE_SYMBOLS_RE = re.compile(r"^[^\w$£€]++|(?<![^\w)%])[^\w)%]++$")
+"""Symbols at either edge; a trailing run is tried once, from its start (linear time)."""
 _EN_LONG_CUT_RE = re.compile(
     r"\s+(?:that|which|who|whose|where|with|involving|containing|featuring|including|made|"
     r"from|in|on|at|for|of|to|by|as|like|such)\b",

@@ -77,16 +77,19 @@ def threshold(embedder: Any, attribute: str) -> float:
 
     Args:
         embedder: Any :class:`Embedder`.
-        attribute: ``"relevant_cosine"``, ``"contradiction_cosine"`` or ``"duplicate_cosine"``.
+        attribute: ``"relevant_cosine"``, ``"contradiction_cosine"``, ``"duplicate_cosine"``
+            or ``"generic_penalty"`` (recall's generic-request correction; 0 turns it off).
 
     Returns:
-        The embedder's attribute when it declares one, else 0.0 (relevance: any candidate),
-        :data:`FALLBACK_CONTRADICTION_COSINE` or :data:`FALLBACK_DUPLICATE_COSINE`.
+        The embedder's attribute when it declares one, else 0.0 (relevance: any candidate;
+        no generic-request correction), :data:`FALLBACK_CONTRADICTION_COSINE` or
+        :data:`FALLBACK_DUPLICATE_COSINE`.
     """
     fallback = {
         "relevant_cosine": 0.0,
         "contradiction_cosine": FALLBACK_CONTRADICTION_COSINE,
         "duplicate_cosine": FALLBACK_DUPLICATE_COSINE,
+        "generic_penalty": 0.0,
     }[attribute]
     return float(getattr(embedder, attribute, fallback))
 

@@ -83,6 +83,8 @@ class USEEmbedder:
         relevant_cosine: Recall's relevance floor, :data:`USE_RELEVANT_COSINE`.
         contradiction_cosine: Check-up floor, :data:`USE_CONTRADICTION_COSINE`.
         duplicate_cosine: Check-up floor, :data:`USE_DUPLICATE_COSINE`.
+        generic_penalty: Recall's weight of the generic-request correction,
+            :data:`USE_GENERIC_PENALTY`.
     """
 
     multilingual = True
@@ -102,6 +104,7 @@ class USEEmbedder:
         self.relevant_cosine = USE_RELEVANT_COSINE
         self.contradiction_cosine = USE_CONTRADICTION_COSINE
         self.duplicate_cosine = USE_DUPLICATE_COSINE
+        self.generic_penalty = USE_GENERIC_PENALTY
 
     @property
     def name(self) -> str:
@@ -177,6 +180,15 @@ kept: "Suggest a toy for my nephew" / "dislikes jazz (music)" 0.153). USE scores
 preferences lower than all-MiniLM-L6-v2 does (medians 0.13 vs 0.23); the same rule gives
 MiniLM 0.11, beside its hand-measured 0.1. On PrefEval-dev (long sentences, content only) it
 keeps 99.8 % of questions' own preferences and drops 33 % of other topics' ones."""
+USE_GENERIC_PENALTY = 0.5
+"""Weight λ of recall's generic-request correction for USE: a preference is ranked by
+``cos(query, p) − λ·cos(g, p)``, ``g`` the mean vector of
+:data:`~penchant.memory.recall.GENERIC_REQUESTS` (:func:`~penchant.memory.recall.generic_prior`).
+Chosen on one 5-topic half of PrefEval-dev (``bench/recall_quality.py --split``, seeds 1 / 2 /
+7; MRR gain on that half at λ 0.3 / 0.4 / 0.5 / 0.6 / 0.75: +1.4 / +1.3 / +1.7 / +1.6 / +0.9
+points) and checked on the other half (+1.9 points at 0.5); four different background sets
+(English, English + Chinese, one sentence, other wording) gave +0.6 to +2.3 points at
+λ 0.3–0.6, so the figure does not hinge on the exact sentences."""
 USE_CONTRADICTION_COSINE = 0.60
 """Check-up floor (opposite polarities) for USE (``python bench/thresholds.py``): the floor
 maximising Youden's J on 14 hand-written contradictory pairs (English, Chinese, mixed; e.g.

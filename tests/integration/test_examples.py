@@ -117,6 +117,18 @@ def test_the_assistant_flips_forgets_and_honours_dislikes(memory: Memory) -> Non
     assert not any("loud" in content for _, content in prefs)  # /forget removed it
 
 
+def test_the_assistants_chinese_turns_find_english_preferences_and_back(
+    redis_client: Any, settings: Any, use_embedder: Any
+) -> None:
+    assistant = load_example("assistant_bot")
+    with Memory(redis_client, settings=settings, embedder=use_embedder) as memory:
+        log = assistant.run(memory, "bilingual", out=quiet)
+    replies = {text: reply for text, reply, _ in log}
+    # an English dislike found by a Chinese request, and a Chinese one by an English request
+    assert "loud restaurants" in replies["给我推荐一家餐厅吧。"]
+    assert "香菜" in replies["Can you suggest a soup recipe?"]
+
+
 # -- embedding in other graphs --------------------------------------------------------------------
 
 

@@ -27,3 +27,11 @@ def test_prefs_text_names_slot_and_protection(memory: Memory, cli_env: dict[str,
     assert proc.returncode == 0, proc.stderr
     assert "protected" in next(line for line in proc.stdout.splitlines() if "sesame" in line)
     assert "slot favorite band" in next(line for line in proc.stdout.splitlines() if "Blur" in line)
+
+
+def test_status_bar_names_every_part_of_a_fused_embedder() -> None:
+    from penchant.tui.app import short_name
+
+    fused = "google/universal-sentence-encoder-multilingual-3+intfloat/multilingual-e5-small"
+    assert short_name(fused) == "universal-sentence-encoder-multilingual-3+multilingual-e5-small"
+    assert short_name("sentence-transformers/all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from penchant.memory.embeddings import (
 from penchant.memory.errors import InvalidInputError
 from penchant.memory.recall import (
     DEFAULT_FUSION,
+    GENERIC_REQUESTS,
     FusionConfig,
     Recaller,
     RecallResult,
@@ -347,6 +349,77 @@ def test_unrelated_dislike_is_not_labelled_relevant_by_use(use_embedder: USEEmbe
     result = Recaller(use_embedder).recall(prefs, "Can you recommend a water bottle?", k=2)
     labels = {item.preference.content: item.matched for item in result.items}
     assert labels == {"dislikes plastic": True, "dislikes cilantro": False}
+
+
+class GenericAwareEmbedder(TableEmbedder):
+    """A table embedder that declares a generic-request correction; every text of
+    :data:`GENERIC_REQUESTS` maps to the same vector."""
+
+    def __init__(self, table: dict[str, list[float]], generic: list[float], penalty: float):
+        super().__init__({**table, **{t: generic for t in GENERIC_REQUESTS}}, name="generic-aware")
+        self.generic_penalty = penalty
+
+
+def test_preference_close_to_every_request_is_ranked_below_the_specific_one() -> None:
+    # cos(q, hub) = 0.8, cos(q, specific) = 0.6; cos(g, hub) = 0.8, cos(g, specific) = 0.
+    emb = GenericAwareEmbedder(
+        {"hub": [0.8, 0.6, 0.0], "specific": [0.6, 0.0, 0.8], "query": [1.0, 0.0, 0.0]},
+        generic=[0.0, 1.0, 0.0],
+        penalty=0.5,
+    )
+    prefs = [pref("hub", emb), pref("specific", emb)]
+    corrected = Recaller(emb).recall(prefs, "query", k=2)
+    plain = Recaller(emb, replace(DEFAULT_FUSION, generic_penalty=False)).recall(
+        prefs, "query", k=2
+    )
+    assert contents(corrected) == ["specific", "hub"]  # 0.6 − 0 > 0.8 − 0.5·0.6
+    assert contents(plain) == ["hub", "specific"]
+    # The reported similarity stays the plain cosine (relevance floors are measured on it).
+    assert {i.preference.content: round(i.similarity or 0, 4) for i in corrected.items} == {
+        "hub": 0.8,
+        "specific": 0.6,
+    }
+
+
+def test_embedder_without_generic_penalty_ranks_by_plain_cosine() -> None:
+    emb = TableEmbedder(
+        {"hub": [0.8, 0.6, 0.0], "specific": [0.6, 0.0, 0.8], "query": [1.0, 0.0, 0.0],
+         **{t: [0.0, 1.0, 0.0] for t in GENERIC_REQUESTS}}  # fmt: skip
+    )
+    prefs = [pref("hub", emb), pref("specific", emb)]
+    assert contents(Recaller(emb).recall(prefs, "query", k=2)) == ["hub", "specific"]
+
+
+def test_generic_correction_applies_to_a_filtered_pool() -> None:
+    emb = GenericAwareEmbedder(
+        {"hub": [0.8, 0.6, 0.0], "specific": [0.6, 0.0, 0.8], "other": [0.0, 0.0, 1.0],
+         "query": [1.0, 0.0, 0.0]},
+        generic=[0.0, 1.0, 0.0],
+        penalty=0.5,
+    )  # fmt: skip
+    prefs = [
+        pref("other", emb, polarity="like"),
+        pref("hub", emb, polarity="dislike"),
+        pref("specific", emb, polarity="dislike"),
+    ]
+    recaller = Recaller(emb)
+    result = recaller.recall(prefs, "query", k=2, polarity="dislike", cache_key="u1")
+    assert contents(result) == ["specific", "hub"]
+
+
+@pytest.mark.model
+def test_use_demotes_a_preference_that_fits_any_request(use_embedder: USEEmbedder) -> None:
+    prefs = [
+        pref("I like getting suggestions for new things to try.", use_embedder),
+        pref("I dislike spicy food.", use_embedder, polarity="dislike", age_days=1),
+        pref("I prefer aisle seats on flights.", use_embedder, age_days=2),
+    ]
+    query = "What should I cook for dinner tonight?"
+    plain = Recaller(use_embedder, replace(DEFAULT_FUSION, generic_penalty=False))
+    assert contents(plain.recall(prefs, query, k=1)) == [
+        "I like getting suggestions for new things to try."
+    ]
+    assert contents(Recaller(use_embedder).recall(prefs, query, k=1)) == ["I dislike spicy food."]
 
 
 def _recall_cases() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:

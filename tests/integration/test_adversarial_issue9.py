@@ -1,0 +1,97 @@
+"""Adversarial regressions for issue 9: derived objects, slots, protection and rule capture.
+
+Each test is one kind of input that broke the gate's first rule (better to miss a
+contradiction than to delete an unrelated preference), capture's rule (say nothing
+rather than something wrong), or the hot path's time budget.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from penchant.memory import Memory, PreferenceCandidate
+from penchant.memory.blocks import strip_injected_blocks
+from penchant.memory.capture import extract_preferences
+
+PATHOLOGICAL_SECONDS = 1.0
+"""Generous bound for one call on a pathological input; the quadratic cases took 1–8 s,
+the linear ones take a few milliseconds."""
+
+
+def like(content: str, *keywords: str) -> PreferenceCandidate:
+    return PreferenceCandidate(content=content, polarity="like", keywords=list(keywords))
+
+
+def dislike(content: str, *keywords: str) -> PreferenceCandidate:
+    return PreferenceCandidate(content=content, polarity="dislike", keywords=list(keywords))
+
+
+def active(memory: Memory, user: str = "u") -> list[tuple[str, str]]:
+    return sorted((p.polarity, p.content) for p in memory.preferences(user))
+
+
+def elapsed(call: object, *args: object) -> float:
+    start = time.perf_counter()
+    call(*args)  # type: ignore[operator]
+    return time.perf_counter() - start
+
+
+# -- robustness ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like" + " " * 20_000 + "jazz",
+        "I like" + "\n \t" * 6_000 + "jazz",
+        "I like " + "\"'" * 10_000 + "jazz",
+        "I like " + "(" * 5_000 + "jazz" + ")" * 5_000,
+    ],
+    ids=["spaces", "mixed-whitespace", "quotes", "parentheses"],
+)
+def test_capture_is_linear_on_long_runs_of_blanks_and_symbols(text: str) -> None:
+    assert elapsed(extract_preferences, text) < PATHOLOGICAL_SECONDS
+
+
+def test_a_message_padded_with_blanks_is_still_read() -> None:
+    (found,) = extract_preferences("I like" + " " * 5_000 + "jazz")
+    assert (found.polarity, found.keywords) == ("like", ["jazz"])
+
+
+def test_stripping_injected_blocks_is_linear_on_a_long_run_of_spaces() -> None:
+    assert elapsed(strip_injected_blocks, "a" + " " * 50_000 + "b") < PATHOLOGICAL_SECONDS
+
+
+# -- protected preferences ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("allergy", "bypass"),
+    [
+        ("allergic to tree nuts", like("I love tree nuts, I'm not allergic to cats", "tree nut")),
+        ("allergic to tree nuts", like("not allergic to cats; tree nuts are great", "tree nut")),
+        ("对花生过敏", like("不再对猫过敏了，爱吃花生", "花生")),
+    ],
+    ids=["en-comma", "en-semicolon", "zh"],
+)
+def test_retracting_another_allergy_never_lifts_a_protected_one(
+    memory: Memory, allergy: str, bypass: PreferenceCandidate
+) -> None:
+    memory.remember("u", dislike(allergy))
+    result = memory.remember("u", bypass)
+    assert result.superseded == []
+    assert ("dislike", allergy) in active(memory)
+
+
+def test_retracting_one_of_two_allergies_keeps_the_record_of_both(memory: Memory) -> None:
+    memory.remember("u", dislike("allergic to peanuts and tree nuts", "peanut", "tree nut"))
+    memory.remember("u", like("no longer allergic to tree nuts"))
+    assert ("dislike", "allergic to peanuts and tree nuts") in active(memory)
+
+
+def test_a_retraction_of_the_same_allergy_still_lifts_it(memory: Memory) -> None:
+    memory.remember("u", dislike("allergic to tree nuts"))
+    memory.remember("u", like("I love cashews again: I'm no longer allergic to tree nuts"))
+    assert [p for p in active(memory) if p[0] == "dislike"] == []
