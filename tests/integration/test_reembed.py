@@ -11,7 +11,6 @@ import redis
 
 from penchant.memory import InvalidInputError, Memory, PenchantError, PreferenceCandidate, Settings
 from penchant.memory.embeddings import Embedder, HashEmbedder
-from penchant.memory.keys import UserKeys
 from penchant.memory.reembed import reembed, vector_report
 
 from conftest import run_cli
