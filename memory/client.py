@@ -143,7 +143,7 @@ class BaseMemory:
         self.embedder = embedder
         self.spool = spool
         self.gate = PersistenceGate(self.settings)
-        self.retry = RetryPolicy()
+        self.retry = RetryPolicy(budget_seconds=self.settings.write_retry_seconds)
         self._snapshots: OrderedDict[str, UserSnapshot] = OrderedDict()
         self._registered: set[str] = set()
         self._recaller: Any = None

@@ -38,7 +38,8 @@ class Settings(BaseSettings):
         max_keywords: Most keywords one preference may carry.
         change_log_max: Entries kept in each user's change stream.
         history_max: History snapshots kept per user.
-        gate_retries: Optimistic-lock retries before a gate write gives up.
+        write_retry_seconds: How long a write that keeps losing its optimistic lock to other
+            writers backs off and retries before it gives up (:class:`~.retry.RetryPolicy`).
         idempotency_ttl_seconds: How long a retried write with the same key is
             recognised as a duplicate.
         observation_alpha: Step α by which evidence moves an observation's confidence:
@@ -74,7 +75,7 @@ class Settings(BaseSettings):
     max_keywords: int = Field(default=12, ge=1)
     change_log_max: int = Field(default=1000, ge=10)
     history_max: int = Field(default=50, ge=1)
-    gate_retries: int = Field(default=50, ge=1)
+    write_retry_seconds: float = Field(default=10.0, gt=0.0)
     idempotency_ttl_seconds: int = Field(default=86_400, ge=1)
     observation_alpha: float = Field(default=0.1, gt=0.0, le=0.5)
     max_observations: int = Field(default=200, ge=1)
