@@ -222,3 +222,27 @@ async def test_a_write_by_another_client_is_seen_on_the_next_read(
     assert len(await door.preferences(USER)) == 2
     result = await door.remember(USER, dislike("I dislike rum", "rum"))  # plans on fresh data
     assert [s.preference.content for s in result.superseded] == ["I like rum"]
+
+
+async def test_async_memory_from_settings_is_an_async_context_manager(
+    settings: Settings, redis_client: redis.Redis
+) -> None:
+    from penchant.memory.server import client_name
+
+    def ours() -> int:
+        return sum(c.get("name") == client_name() for c in redis_client.client_list())
+
+    before = ours()
+    async with AsyncMemory.from_settings(settings, embedder=None) as memory:
+        await memory.remember(USER, like("I like tea", "tea"))
+        assert ours() == before + 1
+    assert len(stored(redis_client)) == 1
+    assert ours() == before  # the owned client is closed on exit
+
+
+async def test_async_memory_from_settings_shares_the_embedded_server(tmp_path: Any) -> None:
+    settings = Settings(home=tmp_path / "home", embeddings="hash")
+    async with AsyncMemory.from_settings(settings, embedder=None) as memory:
+        await memory.remember(USER, like("I like tea", "tea"))
+        with Memory.from_settings(settings, embedder=None) as sync_memory:
+            assert [p.content for p in sync_memory.preferences(USER)] == ["I like tea"]
