@@ -108,6 +108,21 @@ def cli_env(settings: Settings) -> dict[str, str]:
     return env
 
 
+def wait_until(condition: Any, timeout: float = 5.0, what: str = "condition") -> None:
+    """Poll ``condition()`` every 10 ms until it is true (no fixed sleeps in tests).
+
+    Raises:
+        AssertionError: It is still false after ``timeout`` seconds.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} still false after {timeout} s")
+        time.sleep(0.01)
+
+
 def run_cli(args: list[str], env: dict[str, str], stdin: str | None = None) -> Any:
     """Run ``python -m penchant.tui.cli ARGS``; returns the CompletedProcess."""
     import subprocess

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ from penchant.memory.errors import StorageUnavailableError
 from penchant.memory.keys import UserKeys
 from penchant.memory.records import Preference
 
-from conftest import run_cli
+from conftest import run_cli, wait_until
 
 USER = "checkup-user"
 LEATHER = PreferenceCandidate(content="likes leather jackets", polarity="like",
@@ -169,7 +168,7 @@ def test_crashed_workers_lease_expires_and_another_worker_takes_over(memory: Mem
     (busy,) = run_due_checkups(memory, worker_id="w2", now_ms=due)
     assert busy.status == "busy"
     assert memory.backend.due_checkups(due) == [(USER, due)]  # not stranded
-    time.sleep(0.3)
+    wait_until(lambda: memory.backend.lease_holder(key) is None, what="lease expired")
     (done,) = run_due_checkups(memory, worker_id="w2", now_ms=due)
     assert done.status == "done" and len(memory.flags(USER)) == 1
     assert memory.backend.due_checkups(due) == []

@@ -6,13 +6,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
 from penchant.memory.server import EmbeddedRedis
+
+from conftest import wait_until
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("PENCHANT_TEST_REDIS_URL")), reason="embedded-server tests"
@@ -39,14 +40,12 @@ def test_data_survives_a_clean_stop_and_start(tmp_path: Path) -> None:
 def test_data_survives_kill_9_of_the_server(tmp_path: Path) -> None:
     memory = Memory.from_settings(_settings(tmp_path), embedder=None)
     memory.remember("u", _like("likes tea", "tea"))
-    time.sleep(1.5)  # appendfsync everysec
+    assert memory.client.execute_command("WAITAOF", 1, 0, 5000)[0] == 1  # fsynced locally
     server = EmbeddedRedis(tmp_path / "redis")
     pid = server.pid()
     assert pid is not None
     os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 5
-    while server._alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: not server._alive(), what="server down")
     memory.client.close()
     with Memory.from_settings(_settings(tmp_path), embedder=None) as again:
         assert [p.content for p in again.preferences("u")] == ["likes tea"]
@@ -146,7 +145,7 @@ def test_server_restarted_under_a_live_process_is_kept_for_it(tmp_path: Path) ->
         pid = server.pid()
         assert pid is not None
         os.kill(pid, signal.SIGKILL)
-        time.sleep(0.3)
+        wait_until(lambda: server._probe()[0] == "down", what="server down")
         with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
             assert len(memory.preferences("u")) == 1  # restarted, data from the AOF
         assert server._probe()[0] == "up"  # the child still uses it
@@ -161,11 +160,12 @@ def test_server_restarted_under_a_live_process_is_kept_for_it(tmp_path: Path) ->
 def test_long_lived_memory_revives_a_killed_server(tmp_path: Path) -> None:
     memory = Memory.from_settings(_settings(tmp_path), embedder=None)
     memory.remember("u", _like("likes tea", "tea"))
-    time.sleep(1.2)
-    pid = EmbeddedRedis(tmp_path / "redis").pid()
+    assert memory.client.execute_command("WAITAOF", 1, 0, 5000)[0] == 1  # fsynced locally
+    server = EmbeddedRedis(tmp_path / "redis")
+    pid = server.pid()
     assert pid is not None
     os.kill(pid, signal.SIGKILL)
-    time.sleep(0.3)
+    wait_until(lambda: server._probe()[0] == "down", what="server down")
     result = memory.remember("u", _like("likes jazz", "jazz"))
     assert [p.content for p in result.created] == ["likes jazz"]
     assert {p.content for p in memory.preferences("u")} == {"likes tea", "likes jazz"}
