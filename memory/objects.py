@@ -91,12 +91,14 @@ def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     like X``); the sentence with leading negators stripped, restated in the
     candidate's polarity (``no plastic please`` → ``I don't want plastic
     please.``, ``皮鞋`` → ``我喜欢皮鞋。``). Pronouns without an antecedent
-    (``likes it``) give nothing.
+    (``likes it``) give nothing. Only stances of the candidate's own polarity count:
+    ``likes everything except pizza`` is not a like of pizza, and ``prefers tea over
+    coffee`` is a like of tea alone.
 
     Args:
         content: The preference sentence, e.g. ``"does not want velvet curtains"``
             or ``"不要皮鞋"``.
-        polarity: The candidate's polarity (only used to restate a bare label).
+        polarity: The candidate's polarity: the stances kept, and how a bare label is restated.
 
     Returns:
         The objects; ``keywords`` is empty when nothing specific remains.
@@ -105,7 +107,7 @@ def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     if not text:
         return DerivedObjects([])
     for attempt in (_first_person(text), _restated(text, polarity)):
-        found = extract_preferences(attempt)
+        found = [c for c in extract_preferences(attempt) if c.polarity == polarity]
         keywords = [normalise_keyword(k) for c in found for k in c.keywords]
         if any(keywords):
             slot = next((c.slot for c in found if getattr(c, "slot", None)), None)

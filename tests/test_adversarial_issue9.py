@@ -95,3 +95,24 @@ def test_a_retraction_of_the_same_allergy_still_lifts_it(memory: Memory) -> None
     memory.remember("u", dislike("allergic to tree nuts"))
     memory.remember("u", like("I love cashews again: I'm no longer allergic to tree nuts"))
     assert [p for p in active(memory) if p[0] == "dislike"] == []
+
+
+# -- derived objects ----------------------------------------------------------------------------
+
+
+def test_a_like_of_everything_but_x_is_not_merged_with_a_like_of_x(memory: Memory) -> None:
+    memory.remember("u", like("likes pizza"))
+    memory.remember("u", like("likes everything except pizza"))
+    assert ("like", "likes pizza") in active(memory)
+
+
+def test_the_object_compared_against_is_not_part_of_a_like(memory: Memory) -> None:
+    memory.remember("u", like("prefers tea over coffee"))
+    memory.remember("u", dislike("dislikes coffee"))
+    assert active(memory) == [("dislike", "dislikes coffee"), ("like", "prefers tea over coffee")]
+
+
+def test_the_object_switched_from_is_not_part_of_a_like(memory: Memory) -> None:
+    memory.remember("u", like("switched from coffee to tea"))
+    (pref,) = memory.preferences("u")
+    assert pref.keywords == ["tea"]
