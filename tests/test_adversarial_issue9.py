@@ -116,3 +116,32 @@ def test_the_object_switched_from_is_not_part_of_a_like(memory: Memory) -> None:
     memory.remember("u", like("switched from coffee to tea"))
     (pref,) = memory.preferences("u")
     assert pref.keywords == ["tea"]
+
+
+@pytest.mark.parametrize(
+    ("several", "one", "kept"),
+    [
+        ("likes coffee and tea", "dislikes tea", "coffee"),
+        ("likes coffee, tea and juice", "dislikes juice", "coffee"),
+        ("喜欢咖啡和茶", "不喝茶", "咖啡"),
+    ],
+)
+def test_a_dislike_of_one_object_leaves_a_like_of_several_alone(
+    memory: Memory, several: str, one: str, kept: str
+) -> None:
+    memory.remember("u", like(several))
+    memory.remember("u", dislike(one))
+    assert ("like", several) in active(memory)
+    assert [p.content for p in memory.forget("u", kept).removed] == [several]
+
+
+def test_a_dislike_of_several_objects_supersedes_a_like_of_one_of_them(memory: Memory) -> None:
+    memory.remember("u", like("likes tea"))
+    memory.remember("u", dislike("hates coffee and tea"))
+    assert active(memory) == [("dislike", "hates coffee and tea")]
+
+
+def test_one_object_with_several_facets_is_still_superseded_by_its_head(memory: Memory) -> None:
+    memory.remember("u", like("likes plastic water bottles"))
+    memory.remember("u", dislike("no plastic please"))
+    assert active(memory) == [("dislike", "no plastic please")]
