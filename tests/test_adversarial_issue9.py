@@ -145,3 +145,14 @@ def test_one_object_with_several_facets_is_still_superseded_by_its_head(memory: 
     memory.remember("u", like("likes plastic water bottles"))
     memory.remember("u", dislike("no plastic please"))
     assert active(memory) == [("dislike", "no plastic please")]
+
+
+def test_an_allergy_that_is_over_is_not_captured_as_an_allergy() -> None:
+    assert [c for c in extract_preferences("我对花生过敏好了。") if c.polarity == "dislike"] == []
+
+
+def test_the_exception_to_no_allergies_is_a_protected_allergy() -> None:
+    found = extract_preferences("Not allergic to anything except peanuts.")
+    assert [(c.polarity, c.keywords, c.protected) for c in found] == [
+        ("dislike", ["peanut"], True)
+    ]
