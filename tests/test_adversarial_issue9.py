@@ -156,3 +156,33 @@ def test_the_exception_to_no_allergies_is_a_protected_allergy() -> None:
     assert [(c.polarity, c.keywords, c.protected) for c in found] == [
         ("dislike", ["peanut"], True)
     ]
+
+
+# -- qualified and substituted objects -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (like("likes pizza"), dislike("dislikes pizza with pineapple")),
+        (dislike("dislikes pizza with pineapple"), like("likes pizza with mushrooms")),
+        (like("likes movies"), dislike("hates movies with horror")),
+        (like("likes coffee with tea flavour"), dislike("dislikes coffee")),
+        (dislike("dislikes tea with milk"), like("loves tea")),
+    ],
+    ids=["bare-then-with", "with-then-other-with", "movies-horror", "with-then-bare", "tea-milk"],
+)
+def test_an_object_with_a_qualifier_and_the_bare_object_stay_apart(
+    memory: Memory, older: PreferenceCandidate, newer: PreferenceCandidate
+) -> None:
+    memory.remember("u", older)
+    result = memory.remember("u", newer)
+    assert result.superseded == []
+    assert active(memory) == sorted([(older.polarity, older.content), (newer.polarity, newer.content)])
+
+
+def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> None:
+    memory.remember("u", dislike("dislikes pizza with pineapple"))
+    assert [p.content for p in memory.forget("u", "pizza").removed] == [
+        "dislikes pizza with pineapple"
+    ]
