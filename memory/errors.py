@@ -4,6 +4,7 @@ Every error Penchant raises on purpose derives from :class:`PenchantError`::
 
     PenchantError
     ├── InvalidInputError        bad user id, polarity, content, file … (CLI exit 2)
+    │   └── MissingExtraError    the configured model needs an optional extra that is absent
     ├── StorageUnavailableError  Redis cannot be reached or started (CLI exit 1)
     │   └── StorageFullError     Redis refuses writes: full disk (MISCONF) or out of memory
     ├── ConcurrencyError         a gate write lost its optimistic lock too many times
@@ -24,6 +25,11 @@ class PenchantError(Exception):
 
 class InvalidInputError(PenchantError, ValueError):
     """Input that Penchant refuses; the message names the bad value and the fix."""
+
+
+class MissingExtraError(InvalidInputError):
+    """The configuration names something (``PENCHANT_EMBEDDINGS=minilm``) whose optional
+    extra is not installed; the message gives the install command."""
 
 
 class StorageUnavailableError(PenchantError):
@@ -54,6 +60,7 @@ class ReflectModelError(PenchantError):
 __all__ = [
     "ConcurrencyError",
     "InvalidInputError",
+    "MissingExtraError",
     "ModelIntegrityError",
     "PenchantError",
     "ReflectModelError",

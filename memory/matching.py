@@ -119,10 +119,29 @@ def _same_word(x: str, y: str) -> bool:
     return x.isalpha() and y.isalpha() and is_transposition_typo(x, y)
 
 
+_WITH = " with "
+"""Joins a head and its qualifier in one keyword (``pizza with pineapple``, see capture)."""
+
+
 def keyword_covers(general: str, specific: str) -> bool:
-    """Whether normalised ``general`` is the same object as, or the head of, ``specific``."""
+    """Whether normalised ``general`` is the same object as, or the head of, ``specific``.
+
+    A qualified keyword (``pizza with pineapple``) is another object than its bare
+    head: neither covers the other. Two qualified keywords compare head by head,
+    the qualifiers equal (``chocolate with sea salt`` covers ``dark chocolate with
+    sea salt``).
+    """
     if keywords_equal(general, specific):
         return True
+    general_qualified, specific_qualified = _WITH in general, _WITH in specific
+    if general_qualified or specific_qualified:
+        if not (general_qualified and specific_qualified):
+            return False
+        general_head, general_with = general.split(_WITH, 1)
+        specific_head, specific_with = specific.split(_WITH, 1)
+        return keywords_equal(general_with, specific_with) and keyword_covers(
+            general_head, specific_head
+        )
     if has_cjk(general) or has_cjk(specific):
         return len(general) >= CJK_HEAD_MIN_CHARS and specific.endswith(general)
     general_words, specific_words = general.split(" "), specific.split(" ")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .capture import extract_preferences
 from .normalize import clean_text, has_cjk, normalise_keyword
@@ -59,10 +60,14 @@ class DerivedObjects:
         keywords: Normalised keywords (``["velvet", "curtain"]``); empty when
             nothing specific was found (then the gate takes no action on it).
         slot: The single-valued slot the sentence fills, if capture read one.
+        groups: The keywords object by object: ``likes coffee and tea`` is two
+            objects (``[["coffee"], ["tea"]]``), ``likes plastic water bottles``
+            one object with two facets (``[["plastic", "water bottle"]]``).
     """
 
     keywords: list[str]
     slot: str | None = None
+    groups: tuple[tuple[str, ...], ...] = ()
 
 
 def _first_person(content: str) -> str:
@@ -91,12 +96,14 @@ def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     like X``); the sentence with leading negators stripped, restated in the
     candidate's polarity (``no plastic please`` → ``I don't want plastic
     please.``, ``皮鞋`` → ``我喜欢皮鞋。``). Pronouns without an antecedent
-    (``likes it``) give nothing.
+    (``likes it``) give nothing. Only stances of the candidate's own polarity count:
+    ``likes everything except pizza`` is not a like of pizza, and ``prefers tea over
+    coffee`` is a like of tea alone.
 
     Args:
         content: The preference sentence, e.g. ``"does not want velvet curtains"``
             or ``"不要皮鞋"``.
-        polarity: The candidate's polarity (only used to restate a bare label).
+        polarity: The candidate's polarity: the stances kept, and how a bare label is restated.
 
     Returns:
         The objects; ``keywords`` is empty when nothing specific remains.
@@ -105,12 +112,42 @@ def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     if not text:
         return DerivedObjects([])
     for attempt in (_first_person(text), _restated(text, polarity)):
-        found = extract_preferences(attempt)
-        keywords = [normalise_keyword(k) for c in found for k in c.keywords]
-        if any(keywords):
+        found = [c for c in extract_preferences(attempt) if c.polarity == polarity]
+        groups = [
+            tuple(dict.fromkeys(k for k in map(normalise_keyword, c.keywords) if k)) for c in found
+        ]
+        keywords = [k for group in groups for k in group]
+        if keywords:
             slot = next((c.slot for c in found if getattr(c, "slot", None)), None)
-            return DerivedObjects(list(dict.fromkeys(k for k in keywords if k)), slot)
+            return DerivedObjects(
+                list(dict.fromkeys(keywords)), slot, tuple(dict.fromkeys(g for g in groups if g))
+            )
     return DerivedObjects([])
+
+
+@lru_cache(maxsize=4096)
+def object_groups(content: str, polarity: Polarity, keywords: tuple[str, ...]) -> list[list[str]]:
+    """The objects a stored preference is about, each a list of normalised keywords.
+
+    A preference whose keywords are the ones its content derives keeps the content's
+    objects apart (``likes coffee and tea`` → ``[["coffee"], ["tea"]]``); keywords given
+    by the writer are one object, as they always were. The gate supersedes a preference
+    only when a newer statement covers *every* one of its objects, so ``dislikes tea``
+    leaves ``likes coffee and tea`` alone (DESIGN.md §6.3).
+
+    Args:
+        content: The preference sentence.
+        polarity: Its polarity.
+        keywords: Its normalised keywords.
+
+    Returns:
+        One or more keyword lists; ``[list(keywords)]`` when the content shows no
+        separate objects.
+    """
+    derived = derive_objects(content, polarity)
+    if len(derived.groups) > 1 and set(derived.keywords) == set(keywords):
+        return [list(g) for g in derived.groups]
+    return [list(keywords)]
 
 
 def retracted_objects(content: str) -> list[str]:
@@ -139,4 +176,4 @@ def retracted_objects(content: str) -> list[str]:
     return list(dict.fromkeys(k for k in keywords if k))
 
 
-__all__ = ["DerivedObjects", "derive_objects", "retracted_objects"]
+__all__ = ["DerivedObjects", "derive_objects", "object_groups", "retracted_objects"]

@@ -25,6 +25,7 @@ from .matching import (
     supersedes,
 )
 from .normalize import has_cjk, normalise_keyword
+from .objects import object_groups
 from .records import ChangeEvent, Preference, PreferenceCandidate, Superseded
 
 MERGE_CONFIDENCE_STEP = 0.1
@@ -192,13 +193,19 @@ def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
 
 def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
     """Opposite polarity about the same or a narrower object; a protected dislike
-    gives way only to an explicit retraction (DESIGN.md §6.3)."""
+    gives way only to an explicit retraction (DESIGN.md §6.3).
+
+    A preference about several objects (``likes coffee and tea``) is superseded only
+    when every one of them is covered by one object of the newer statement.
+    """
     cand = prepared.candidate
     if pref.polarity == cand.polarity or not categories_compatible(pref.category, cand.category):
         return False
     if pref.protected:
         return _retracts(prepared.retracted, pref.keywords)
-    return supersedes(prepared.keywords, pref.keywords)
+    new_objects = object_groups(cand.content, cand.polarity, tuple(prepared.keywords))
+    old_objects = object_groups(pref.content, pref.polarity, tuple(pref.keywords))
+    return all(any(supersedes(new, old) for new in new_objects) for old in old_objects)
 
 
 def _retracts(retracted: list[str], protected_keywords: list[str]) -> bool:

