@@ -1,0 +1,354 @@
+"""``AsyncMemory``: the gate's async door, driving :class:`~.base.BaseMemory`'s write loop
+with the async backend (``redis.asyncio``): the same methods as :class:`~.sync.Memory`, as
+coroutines. CPU work (screening, embedding, ranking) and small local file I/O (the spool,
+the embedded server's start) run in worker threads."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..embeddings import Embedder
+from ..errors import PenchantError
+from ..keys import UserKeys
+from ..ops import UserSnapshot
+from ..records import (
+    ChangeEvent,
+    ForgetResult,
+    GateResult,
+    HistorySnapshot,
+    Polarity,
+    Preference,
+    PreferenceCandidate,
+)
+from ..settings import Settings
+from .base import BaseMemory, Commit, MemoryContext, Read, Steps, T, prime, resume
+
+if TYPE_CHECKING:
+    from ..backends.asyncio import AsyncBackend
+    from ..flags import Flag
+    from ..observations import (
+        Observation,
+        ObservationCandidate,
+        ObservationResult,
+        ObservationUpdate,
+    )
+    from ..recall import RecallResult
+    from ..server import EmbeddedRedis
+
+logger = logging.getLogger(__name__)
+
+class AsyncMemory(BaseMemory):
+    """The async twin of :class:`Memory`: the same methods as coroutines, over
+    ``redis.asyncio``; the planning is shared, only the I/O differs.
+
+    Args:
+        client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`).
+        settings: Limits and configuration.
+        embedder: Optional embedder (its ``embed`` runs in a worker thread).
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        from ..backends.asyncio import AsyncBackend
+
+        super().__init__(settings=settings, embedder=embedder)
+        self.backend: AsyncBackend = AsyncBackend(client, self.settings)
+        self.client = client
+        self._server: EmbeddedRedis | None = None
+        self._server_client: Any = None
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings | None = None, *, embedder: Embedder | None | str = "auto"
+    ) -> _AsyncMemoryOpener:
+        """``async with AsyncMemory.from_settings(settings) as memory: …``
+
+        Connects to ``PENCHANT_REDIS_URL`` or starts/attaches the embedded server (sharing it
+        with the other Penchant processes), and releases it on exit.
+        """
+        return _AsyncMemoryOpener(cls, settings or Settings(), embedder)
+
+    async def aclose(self) -> None:
+        """Close an owned client (and release the embedded server)."""
+        await self.backend.aclose()
+        if self._server is not None and self._server_client is not None:
+            server, client = self._server, self._server_client
+            self._server = self._server_client = None
+            await asyncio.to_thread(server.release, client)
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _run(self, steps: Steps[T]) -> T:
+        reply: Any = None
+        try:
+            while True:
+                request = steps.send(reply)
+                if isinstance(request, Read):
+                    reply = (await self.backend.read(request.keys, None))[0]
+                elif isinstance(request, Commit):
+                    reply = await self.backend.commit(
+                        request.keys, request.ops, request.expected_revision,
+                        request.idempotency,
+                    )  # fmt: skip
+                    if reply.status == "committed":
+                        await self._register(request.keys, request.ops)
+                else:
+                    await asyncio.sleep(request.seconds)
+                    reply = None
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+    async def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
+        if not self._needs_registration(keys, ops):
+            return
+        try:
+            await self.backend.register_user(keys)
+            self._registered.add(keys.tag)
+        except PenchantError as exc:
+            logger.warning("write committed, but the user registry was not updated: %s", exc)
+
+    async def _snapshot(self, keys: UserKeys, history_limit: int = 0) -> tuple[
+        UserSnapshot, list[HistorySnapshot]
+    ]:
+        snapshot, history = await self.backend.read(
+            keys, self._cached(keys), history_limit=history_limit
+        )
+        return self._keep(keys, snapshot), history
+
+    async def _steps_embedded(self, make: Callable[[], Steps[T]]) -> T:
+        """Build the steps (screening and embedding, CPU work) in a thread, then run them."""
+        steps = make()
+        first = await asyncio.to_thread(prime, steps)
+        return await self._run(resume(steps, first))
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    async def remember(
+        self,
+        user_id: str,
+        candidates: PreferenceCandidate | Sequence[PreferenceCandidate],
+        *,
+        idempotency_key: str | None = None,
+    ) -> GateResult:
+        """See :meth:`Memory.remember` (no spool: a failed write raises)."""
+        batch = self._batch(candidates)
+        return await self._steps_embedded(
+            lambda: self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
+        )
+
+    async def capture(
+        self, user_id: str, text: str, *, idempotency_key: str | None = None
+    ) -> GateResult:
+        """See :meth:`Memory.capture`."""
+        from ..capture import extract_preferences
+
+        UserKeys.for_user(user_id)
+        candidates = extract_preferences(text or "")
+        if not candidates:
+            return GateResult()
+        return await self.remember(user_id, candidates, idempotency_key=idempotency_key)
+
+    async def import_preferences(
+        self, user_id: str, candidates: Sequence[PreferenceCandidate]
+    ) -> GateResult:
+        """See :meth:`Memory.import_preferences`."""
+        batch = [c.model_copy(update={"source": "import"}) for c in candidates]
+        return await self._steps_embedded(
+            lambda: self._remember_steps(
+                user_id, batch, idempotency_key=None, created_op="imported"
+            )
+        )
+
+    async def forget(
+        self, user_id: str, text: str, polarity: Polarity | None = None
+    ) -> ForgetResult:
+        """See :meth:`Memory.forget`."""
+        result: ForgetResult = await self._run(self._forget_steps(user_id, text, polarity))
+        return result
+
+    async def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
+        """See :meth:`Memory.record_history`."""
+        await self._run(self._history_steps(user_id, snapshot))
+
+    async def append_transcript(self, user_id: str, thread_id: str, role: str, text: str) -> None:
+        """See :meth:`Memory.append_transcript`."""
+        await self._run(self._transcript_steps(user_id, thread_id, role, text))
+
+    async def write_observations(
+        self,
+        user_id: str,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate] = (),
+    ) -> ObservationResult:
+        """See :meth:`Memory.write_observations`."""
+        result: ObservationResult = await self._run(
+            self._observation_steps(user_id, candidates, updates)
+        )
+        return result
+
+    async def write_flags(self, user_id: str, found: Sequence[Flag]) -> list[Flag]:
+        """See :meth:`Memory.write_flags`."""
+        result: list[Flag] = await self._run(self._flag_steps(user_id, found))
+        return result
+
+    async def replace_vectors(self, user_id: str, updates: dict[str, Preference]) -> int:
+        """See :meth:`Memory.replace_vectors`."""
+        result: int = await self._run(self._vector_steps(user_id, updates))
+        return result
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    async def snapshot(self, user_id: str) -> UserSnapshot:
+        """See :meth:`Memory.snapshot`."""
+        return (await self._snapshot(UserKeys.for_user(user_id)))[0]
+
+    async def preferences(
+        self, user_id: str, *, with_embeddings: bool = False
+    ) -> list[Preference]:
+        """See :meth:`Memory.preferences`."""
+        del with_embeddings
+        return (await self.snapshot(user_id)).preferences()
+
+    async def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
+        """See :meth:`Memory.history`."""
+        return await self.backend.history(UserKeys.for_user(user_id), limit)
+
+    async def changes(self, user_id: str, limit: int = 50) -> list[ChangeEvent]:
+        """See :meth:`Memory.changes`."""
+        return await self.backend.changes(UserKeys.for_user(user_id), limit)
+
+    async def transcript(
+        self, user_id: str, thread_id: str, limit: int = 200
+    ) -> list[dict[str, Any]]:
+        """See :meth:`Memory.transcript`."""
+        return await self.backend.transcript(UserKeys.for_user(user_id), thread_id, limit)
+
+    async def observations(self, user_id: str) -> list[Observation]:
+        """See :meth:`Memory.observations`."""
+        return (await self.snapshot(user_id)).observations_by_confidence()
+
+    async def flags(self, user_id: str) -> list[Flag]:
+        """See :meth:`Memory.flags`."""
+        return (await self.snapshot(user_id)).open_flags()
+
+    async def users(self) -> list[str]:
+        """See :meth:`Memory.users`."""
+        return await self.backend.users()
+
+    async def recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 5,
+        token_budget: int | None = None,
+        polarity: Polarity | None = None,
+        category: str | None = None,
+    ) -> RecallResult:
+        """See :meth:`Memory.recall` (the ranking runs in a worker thread)."""
+        keys = UserKeys.for_user(user_id)
+        snapshot = (await self._snapshot(keys))[0]
+        return await asyncio.to_thread(
+            self._recall_on, keys, snapshot, query, k=k, token_budget=token_budget,
+            polarity=polarity, category=category,
+        )  # fmt: skip
+
+    async def context(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 5,
+        token_budget: int | None = None,
+        history_limit: int = 5,
+    ) -> MemoryContext:
+        """See :meth:`Memory.context`: one round trip."""
+        keys = UserKeys.for_user(user_id)
+        snapshot, history = await self._snapshot(keys, history_limit)
+        recalled = await asyncio.to_thread(
+            self._recall_on, keys, snapshot, query, k=k, token_budget=token_budget,
+            polarity=None, category=None,
+        )  # fmt: skip
+        return MemoryContext(snapshot, history, recalled)
+
+    @property
+    def redis_location(self) -> str:
+        """See :attr:`Memory.redis_location`."""
+        if self._server is not None:
+            return f"embedded {self._server.socket_path}"
+        return self.settings.redis_url or "borrowed client"
+
+    async def ping(self) -> bool:
+        """Whether Redis answers; restarts the embedded server (in a thread) if it died."""
+        if await self.backend.ping():
+            return True
+        server = self._server
+        return (
+            server is not None
+            and await asyncio.to_thread(server.revive)
+            and await self.backend.ping()
+        )
+
+
+
+class _AsyncMemoryOpener:
+    """The async context manager :meth:`AsyncMemory.from_settings` returns."""
+
+    def __init__(
+        self, cls: type[AsyncMemory], settings: Settings, embedder: Embedder | None | str
+    ) -> None:
+        self._cls, self._settings, self._embedder = cls, settings, embedder
+        self._memory: AsyncMemory | None = None
+
+    async def __aenter__(self) -> AsyncMemory:
+        from ..backends.asyncio import open_async_client
+        from ..server import EmbeddedRedis, client_name
+
+        settings = self._settings
+        server: EmbeddedRedis | None = None
+        server_client: Any = None
+        if settings.redis_url:
+            url = settings.redis_url
+        else:
+            server = EmbeddedRedis(settings.redis_dir)
+            server_client = await asyncio.to_thread(server.connect)
+            url = server.url
+        client = await open_async_client(url, client_name())
+        chosen: Embedder | None
+        if isinstance(self._embedder, str):
+            from ..embeddings import embedder_from_settings
+
+            chosen = embedder_from_settings(settings, cache_redis=server_client)
+        else:
+            chosen = self._embedder
+        memory = self._cls(client, settings=settings, embedder=chosen)
+        memory.backend.owned = True
+        memory._server, memory._server_client = server, server_client
+        try:
+            await memory.backend.ensure_schema()
+        except PenchantError:
+            await memory.aclose()
+            raise
+        self._memory = memory
+        return memory
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._memory is not None:
+            await self._memory.aclose()
+            self._memory = None
+
+
+
+__all__ = ["AsyncMemory"]

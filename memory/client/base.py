@@ -1,0 +1,371 @@
+"""What :class:`~.sync.Memory` and :class:`~.asyncio.AsyncMemory` share: the write loop as a
+generator of I/O requests, the planning of every write, the snapshot cache. No I/O.
+
+Every write of a user's memory runs the same loop, written once
+(:meth:`BaseMemory._write_steps`): take the user's snapshot (the cached one, or one
+round-trip read), let the pure gate plan small typed operations, commit them in one atomic
+script at the snapshot's revision, and on a conflict back off (:class:`~..retry.RetryPolicy`)
+and plan again on fresh data. The loop *yields* its I/O (:class:`Read`, :class:`Commit`,
+:class:`Sleep`); :class:`~.sync.Memory` answers with the sync backend, and
+:class:`~.asyncio.AsyncMemory` with the async one, so the two share all logic and duplicate
+only the I/O (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient``; LangGraph's
+``BaseStore.batch`` / ``abatch``).
+
+One :class:`~..ops.UserSnapshot` per user and revision is cached (LRU): after Penchant's own
+commit it is updated in place from the committed operations; after another process's write
+the next read sees the new revision and reloads it, in the same round trip.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..embeddings import Embedder
+from ..errors import StorageFullError
+from ..gate import PersistenceGate, Plan, embed_prepared
+from ..keys import UserKeys
+from ..ops import (
+    CommitResult,
+    Idempotency,
+    PutPreference,
+    UserSnapshot,
+    apply_ops,
+    idempotency_key,
+    payload_digest,
+    touches_snapshot,
+)
+from ..records import (
+    GateResult,
+    HistorySnapshot,
+    Polarity,
+    Preference,
+    PreferenceCandidate,
+    utcnow,
+)
+from ..retry import RetryPolicy
+from ..settings import Settings
+from ..spool import WriteSpool
+
+if TYPE_CHECKING:
+    from ..flags import Flag
+    from ..observations import Observation, ObservationCandidate, ObservationUpdate
+    from ..recall import RecallResult
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+SNAPSHOT_CACHE_USERS = 256
+"""Users whose snapshot is kept in-process (least recently used dropped first)."""
+
+
+@dataclass(frozen=True)
+class Read:
+    keys: UserKeys
+
+
+@dataclass(frozen=True)
+class Commit:
+    keys: UserKeys
+    ops: list[Any]
+    expected_revision: str | None
+    idempotency: Idempotency | None
+
+
+@dataclass(frozen=True)
+class Sleep:
+    seconds: float
+
+
+Request = Read | Commit | Sleep
+Steps = Generator[Request, Any, T]
+
+
+@dataclass
+class MemoryContext:
+    """Everything one turn's injection needs, read in one round trip.
+
+    Attributes:
+        snapshot: The user's memory at one revision.
+        history: Recent history snapshots, newest first.
+        recall: The preferences recalled for the query.
+    """
+
+    snapshot: UserSnapshot
+    history: list[HistorySnapshot] = field(default_factory=list)
+    recall: RecallResult | None = None
+
+    @property
+    def preferences(self) -> list[Preference]:
+        """The active preferences, oldest first."""
+        return self.snapshot.preferences()
+
+    @property
+    def observations(self) -> list[Observation]:
+        """Reflect's observations, most confident first."""
+        return self.snapshot.observations_by_confidence()
+
+
+class BaseMemory:
+    """What :class:`Memory` and :class:`AsyncMemory` share: validation, planning, the write
+    loop and the snapshot cache. No I/O.
+
+    Args:
+        settings: Limits and configuration; ``Settings()`` by default.
+        embedder: Optional embedder; with one, preferences are stored with vectors and recall
+            has a semantic channel.
+        spool: Optional local spool for writes made while Redis is unreachable.
+    """
+
+    def __init__(
+        self,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        spool: WriteSpool | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.embedder = embedder
+        self.spool = spool
+        self.gate = PersistenceGate(self.settings)
+        self.retry = RetryPolicy(budget_seconds=self.settings.write_retry_seconds)
+        self._snapshots: OrderedDict[str, UserSnapshot] = OrderedDict()
+        self._registered: set[str] = set()
+        self._recaller: Any = None
+
+    # -- the snapshot cache ---------------------------------------------------------------------
+
+    def _cached(self, keys: UserKeys) -> UserSnapshot | None:
+        snapshot = self._snapshots.get(keys.tag)
+        if snapshot is not None:
+            self._snapshots.move_to_end(keys.tag)
+        return snapshot
+
+    def _keep(self, keys: UserKeys, snapshot: UserSnapshot) -> UserSnapshot:
+        self._snapshots[keys.tag] = snapshot
+        self._snapshots.move_to_end(keys.tag)
+        while len(self._snapshots) > SNAPSHOT_CACHE_USERS:
+            self._snapshots.popitem(last=False)
+        return snapshot
+
+    # -- the write loop (sans I/O) --------------------------------------------------------------
+
+    def _write_steps(
+        self,
+        keys: UserKeys,
+        plan: Callable[[UserSnapshot], Plan[T]],
+        *,
+        what: str,
+        idempotency: tuple[str, Callable[[T], str], Callable[[str], T]] | None = None,
+    ) -> Steps[T]:
+        """Plan against the snapshot and commit at its revision, re-planning after conflicts.
+
+        Args:
+            keys: The user's keys.
+            plan: The gate's planning step for this write.
+            what: The write, for a :class:`ConcurrencyError`.
+            idempotency: ``(stored key, encode result, decode result)`` for a keyed write.
+        """
+        delays = self.retry.delays(what)
+        fresh = False
+        while True:
+            snapshot = None if fresh else self._cached(keys)
+            if snapshot is None:
+                snapshot = self._keep(keys, (yield Read(keys)))
+            planned = plan(snapshot)
+            if not planned.ops:
+                return planned.result
+            idem = None
+            if idempotency is not None:
+                key, encode, _decode = idempotency
+                idem = Idempotency(
+                    key, encode(planned.result), self.settings.idempotency_ttl_seconds
+                )
+            expected = snapshot.revision if planned.guarded else None
+            outcome: CommitResult = yield Commit(keys, planned.ops, expected, idem)
+            if outcome.status == "committed":
+                self._committed(keys, snapshot, planned, outcome.revision)
+                return planned.result
+            if outcome.status == "replayed" and idempotency is not None:
+                logger.info("idempotent replay of a write for %s", keys.user_id)
+                return idempotency[2](outcome.replay or "")
+            fresh = True
+            yield Sleep(next(delays))
+
+    def _committed(self, keys: UserKeys, snapshot: UserSnapshot, plan: Plan[Any], rev: str) -> None:
+        if touches_snapshot(plan.ops):
+            self._keep(keys, apply_ops(snapshot, plan.ops, rev))
+
+    def _needs_registration(self, keys: UserKeys, plan_ops: Sequence[Any]) -> bool:
+        return keys.tag not in self._registered and any(
+            isinstance(op, PutPreference) for op in plan_ops
+        )
+
+    # -- planning helpers -----------------------------------------------------------------------
+
+    def _remember_steps(
+        self,
+        user_id: str,
+        batch: list[PreferenceCandidate],
+        *,
+        idempotency_key: str | None,
+        created_op: str = "created",
+    ) -> Steps[GateResult]:
+        keys = UserKeys.for_user(user_id)
+        prepared, rejections = self.gate.prepare(batch)
+        embed_prepared(self.embedder, prepared)
+        now = utcnow()
+        idem = None
+        if idempotency_key:
+            digest = payload_digest(created_op, *(c.model_dump_json() for c in batch))
+            idem = (idempotency_key_for(idempotency_key, digest), _encode_gate, _decode_gate)
+
+        def plan(snapshot: UserSnapshot) -> Plan[GateResult]:
+            return self.gate.plan_remember(
+                snapshot, prepared, rejections, now, created_op=created_op
+            )
+
+        return (yield from self._write_steps(
+            keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
+
+    def _forget_steps(self, user_id: str, text: str, polarity: Polarity | None) -> Steps[Any]:
+        keys = UserKeys.for_user(user_id)
+        self.gate.check_forget(text, polarity)
+        now = utcnow()
+        return (yield from self._write_steps(
+            keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
+            what=f"forget for {user_id!r}"))
+
+    def _observation_steps(
+        self,
+        user_id: str,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate],
+    ) -> Steps[Any]:
+        keys = UserKeys.for_user(user_id)
+        accepted, kept, rejections = self.gate.screen_observations(candidates, updates)
+        now = utcnow()
+        return (yield from self._write_steps(
+            keys, lambda s: self.gate.plan_observations(s, accepted, kept, rejections, now),
+            what=f"write observations of {user_id!r}"))
+
+    def _flag_steps(self, user_id: str, found: Sequence[Flag]) -> Steps[Any]:
+        keys = UserKeys.for_user(user_id)
+        now = utcnow()
+        return (yield from self._write_steps(
+            keys, lambda s: self.gate.plan_flags(s, found, now),
+            what=f"write check-up flags of {user_id!r}"))
+
+    def _vector_steps(self, user_id: str, updates: dict[str, Preference]) -> Steps[Any]:
+        keys = UserKeys.for_user(user_id)
+        now = utcnow()
+        return (yield from self._write_steps(
+            keys, lambda s: self.gate.plan_vectors(s, updates, now),
+            what=f"write embeddings of {user_id!r}"))
+
+    def _history_steps(self, user_id: str, snapshot: HistorySnapshot) -> Steps[Any]:
+        keys = UserKeys.for_user(user_id)
+        planned = self.gate.plan_history(snapshot)
+        return (yield from self._write_steps(keys, lambda _s: planned, what="write history"))
+
+    def _transcript_steps(self, user_id: str, thread_id: str, role: str, text: str) -> Steps[Any]:
+        keys = UserKeys.for_user(user_id)
+        planned = self.gate.plan_transcript(thread_id, role, text, utcnow())
+        return (yield from self._write_steps(keys, lambda _s: planned, what="write transcript"))
+
+    @staticmethod
+    def _batch(candidates: PreferenceCandidate | Sequence[PreferenceCandidate]) -> list[
+        PreferenceCandidate
+    ]:
+        return [candidates] if isinstance(candidates, PreferenceCandidate) else list(candidates)
+
+    def _spool_remember(self, user_id: str, batch: list[PreferenceCandidate]) -> GateResult:
+        """Save a write that cannot reach Redis, stamped with its original time."""
+        assert self.spool is not None
+        now = utcnow()
+        stamped = [c.model_copy(update={"at": c.at or now}) for c in batch]
+        try:
+            self.spool.append(
+                "remember", user_id, {"candidates": [c.model_dump(mode="json") for c in stamped]}
+            )
+        except OSError as exc:
+            raise StorageFullError(
+                f"Redis is unreachable and the local spool {self.spool.path} cannot be written "
+                f"({exc.strerror or exc}); the write was NOT stored. Free space on that disk or "
+                "set PENCHANT_HOME to a writable directory."
+            ) from exc
+        return GateResult(deferred=[c.content for c in batch])
+
+    def _recall_on(
+        self,
+        keys: UserKeys,
+        snapshot: UserSnapshot,
+        query: str,
+        *,
+        k: int,
+        token_budget: int | None,
+        polarity: Polarity | None,
+        category: str | None,
+    ) -> RecallResult:
+        from ..recall import Recaller
+
+        if self._recaller is None:
+            self._recaller = Recaller(self.embedder)
+        result: RecallResult = self._recaller.recall(
+            snapshot.preferences(), query, k=k, token_budget=token_budget, polarity=polarity,
+            category=category, cache_key=(keys.tag, snapshot.revision),
+        )  # fmt: skip
+        return result
+
+
+def idempotency_key_for(key: str, digest: str) -> str:
+    """The stored idempotency key of a caller's key bound to its payload digest."""
+    return idempotency_key(key, digest)
+
+
+def _encode_gate(result: GateResult) -> str:
+    return result.model_dump_json()
+
+
+def _decode_gate(raw: str) -> GateResult:
+    return GateResult.model_validate_json(raw)
+
+
+
+def prime(steps: Steps[Any]) -> Any:
+    """Run a steps generator to its first I/O request (screening, embedding happen here)."""
+    try:
+        return ("request", steps.send(None))
+    except StopIteration as stop:
+        return ("done", stop.value)
+
+
+def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
+    kind, value = first
+    if kind == "done":
+        return value  # type: ignore[no-any-return]
+    reply = yield value
+    while True:
+        try:
+            request = steps.send(reply)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        reply = yield request
+
+
+
+__all__ = [
+    "BaseMemory",
+    "Commit",
+    "MemoryContext",
+    "Read",
+    "Request",
+    "Sleep",
+    "Steps",
+    "idempotency_key_for",
+    "prime",
+    "resume",
+]

@@ -1,0 +1,468 @@
+"""``Memory``: the gate's sync door, driving :class:`~.base.BaseMemory`'s write loop with the
+sync backend (redis-py), the embedded server's revive and the local spool."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..embeddings import Embedder
+from ..errors import PenchantError, StorageFullError, StorageUnavailableError
+from ..keys import UserKeys
+from ..ops import UserSnapshot
+from ..records import (
+    ChangeEvent,
+    ForgetResult,
+    GateResult,
+    HistorySnapshot,
+    Polarity,
+    Preference,
+    PreferenceCandidate,
+)
+from ..settings import Settings
+from ..spool import WriteSpool
+from .base import BaseMemory, Commit, MemoryContext, Read, Steps, T
+
+if TYPE_CHECKING:
+    from ..backends.sync import SyncBackend
+    from ..flags import Flag
+    from ..observations import (
+        Observation,
+        ObservationCandidate,
+        ObservationResult,
+        ObservationUpdate,
+    )
+    from ..recall import RecallResult
+    from ..reflect import Disposition, ReflectModel, ReflectResult
+    from ..server import EmbeddedRedis
+
+logger = logging.getLogger(__name__)
+
+class Memory(BaseMemory):
+    """Long-term preference memory of many users on one Redis (sync).
+
+    Args:
+        client: redis-py client; borrowed (not closed by :meth:`close`) unless built by
+            :meth:`from_settings`.
+        settings: Limits and configuration; defaults to ``Settings()``.
+        embedder: Optional embedder; with one, preferences are stored with vectors and
+            recall has a semantic channel.
+        spool: Optional local spool: with one, a preference write that cannot reach Redis is
+            saved there (reported as ``deferred``) with its original time, and replayed
+            through the gate on the next successful write.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        spool: WriteSpool | None = None,
+    ) -> None:
+        from ..backends.sync import SyncBackend
+
+        super().__init__(settings=settings, embedder=embedder, spool=spool)
+        self.backend: SyncBackend = SyncBackend(client, self.settings)
+        self.client = client
+        self._server: EmbeddedRedis | None = None
+        self._owns_client = False
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None | str = "auto",
+        spool: bool = False,
+    ) -> Memory:
+        """Connect to ``PENCHANT_REDIS_URL`` or start/attach the embedded server.
+
+        Args:
+            settings: Configuration; ``Settings()`` (the environment) by default.
+            embedder: An embedder, ``None`` for none, or ``"auto"`` for the one
+                ``settings.embeddings`` names (its model loads lazily on first use).
+            spool: Keep writes made while Redis is down in
+                ``<home>/spool/writes.jsonl`` (for agents; the CLI reports failure).
+
+        Raises:
+            StorageUnavailableError: Redis cannot be reached or started.
+            SchemaVersionError: The data was written by an incompatible release.
+        """
+        from ..backends.sync import open_client
+        from ..server import EmbeddedRedis, client_name
+
+        settings = settings or Settings()
+        server: EmbeddedRedis | None = None
+        if settings.redis_url:
+            client = open_client(settings.redis_url, client_name())
+        else:
+            server = EmbeddedRedis(settings.redis_dir)
+            client = server.connect()
+        chosen: Embedder | None
+        if isinstance(embedder, str):
+            from ..embeddings import embedder_from_settings
+
+            chosen = embedder_from_settings(settings, cache_redis=client)
+        else:
+            chosen = embedder
+        memory = cls(
+            client,
+            settings=settings,
+            embedder=chosen,
+            spool=WriteSpool(settings.home / "spool" / "writes.jsonl") if spool else None,
+        )
+        memory._server, memory._owns_client = server, True
+        memory.backend.ensure_schema()
+        return memory
+
+    @property
+    def redis_location(self) -> str:
+        """Where the data lives, for status lines (socket path or URL)."""
+        if self._server is not None:
+            return f"embedded {self._server.socket_path}"
+        return self.settings.redis_url or "borrowed client"
+
+    def close(self) -> None:
+        """Release an owned client (stopping the embedded server if no one else uses it)."""
+        if not self._owns_client:
+            return
+        self._owns_client = False
+        if self._server is not None:
+            self._server.release(self.client)
+        else:
+            self.client.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- driving the loop -----------------------------------------------------------------------
+
+    def _run(self, steps: Steps[T]) -> T:
+        reply: Any = None
+        try:
+            while True:
+                request = steps.send(reply)
+                if isinstance(request, Read):
+                    reply = self.backend.read(request.keys, None)[0]
+                elif isinstance(request, Commit):
+                    reply = self.backend.commit(
+                        request.keys, request.ops, request.expected_revision,
+                        request.idempotency,
+                    )  # fmt: skip
+                    if reply.status == "committed":
+                        self._register(request.keys, request.ops)
+                else:
+                    time.sleep(request.seconds)
+                    reply = None
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+    def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
+        """Record the user in the global registry; a failure is logged, never raised (the
+        write itself is committed)."""
+        if not self._needs_registration(keys, ops):
+            return
+        try:
+            self.backend.register_user(keys)
+            self._registered.add(keys.tag)
+        except PenchantError as exc:
+            logger.warning("write committed, but the user registry was not updated: %s", exc)
+
+    def _snapshot(self, keys: UserKeys, history_limit: int = 0) -> tuple[
+        UserSnapshot, list[HistorySnapshot]
+    ]:
+        snapshot, history = self.backend.read(keys, self._cached(keys), history_limit=history_limit)
+        return self._keep(keys, snapshot), history
+
+    # -- writes ---------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        user_id: str,
+        candidates: PreferenceCandidate | Sequence[PreferenceCandidate],
+        *,
+        idempotency_key: str | None = None,
+    ) -> GateResult:
+        """Store preferences through the gate and report exactly what happened.
+
+        Args:
+            user_id: Owner of the preferences.
+            candidates: One candidate or several, applied in order.
+            idempotency_key: A retried call with the same key *and the same candidates*
+                returns the first call's result and writes nothing; the same key with other
+                candidates is another write.
+
+        Returns:
+            What was created, merged, superseded and rejected (with reasons); with a spool,
+            a write that cannot reach Redis comes back in ``deferred``.
+
+        Raises:
+            InvalidInputError: ``user_id`` is invalid; nothing was stored.
+            StorageUnavailableError: Redis failed; nothing was stored.
+            ConcurrencyError: Other writers kept winning for the whole retry budget.
+        """
+        batch = self._batch(candidates)
+        UserKeys.for_user(user_id)
+        self.replay_spool()
+        try:
+            return self._run(self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
+        except StorageFullError:
+            raise
+        except StorageUnavailableError:
+            if self._server is not None and self._server.revive():
+                return self._run(
+                    self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
+                )
+            if self.spool is None:
+                raise
+            return self._spool_remember(user_id, batch)
+
+    def capture(
+        self, user_id: str, text: str, *, idempotency_key: str | None = None
+    ) -> GateResult:
+        """Rule capture of one user message (en + zh), through the gate.
+
+        Our own injected blocks are stripped first, so a recalled memory is never stored
+        again as a new one. A message with no first-person preference stores nothing.
+
+        Args:
+            user_id: Owner.
+            text: The user's message.
+            idempotency_key: The turn's key (e.g. ``capture:<thread>:<message id>``): a
+                retried end-of-turn node does not count the mention twice.
+        """
+        from ..capture import extract_preferences
+
+        UserKeys.for_user(user_id)  # validate before doing any work
+        candidates = extract_preferences(text or "")
+        if not candidates:
+            return GateResult()
+        return self.remember(user_id, candidates, idempotency_key=idempotency_key)
+
+    def import_preferences(
+        self, user_id: str, candidates: Sequence[PreferenceCandidate]
+    ) -> GateResult:
+        """Restore preferences from a backup through the gate (``imported`` events).
+
+        Idempotent by content against the current state: a record that is already active is
+        left alone (or gets the backup's larger count and later times), a forgotten one is
+        restored, and re-importing an unchanged backup creates nothing. Counts and times of
+        the backup's records are kept.
+        """
+        batch = [c.model_copy(update={"source": "import"}) for c in candidates]
+        return self._run(
+            self._remember_steps(user_id, batch, idempotency_key=None, created_op="imported")
+        )
+
+    def replay_spool(self) -> int:
+        """Write spooled preferences through the gate, oldest first, each at its original time.
+
+        Returns:
+            How many spooled writes were replayed (0 without a spool, or while Redis is still
+            unreachable).
+        """
+        if self.spool is None or not self.spool.path.exists():
+            return 0
+
+        def apply(entry: dict[str, Any]) -> None:
+            batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
+            self._run(self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"]))
+
+        replayed = self.spool.drain(apply)
+        if replayed:
+            logger.info("replayed %d spooled writes", replayed)
+        return replayed
+
+    def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
+        """Remove what ``text`` names (DESIGN.md §7); observations that name it go too.
+
+        Returns:
+            Exactly the removed preferences; empty when nothing matched.
+
+        Raises:
+            InvalidInputError: Empty ``text`` or an unknown polarity.
+        """
+        result: ForgetResult = self._run(self._forget_steps(user_id, text, polarity))
+        return result
+
+    def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
+        """Store a behaviour history snapshot (never a preference).
+
+        Raises:
+            InvalidInputError: The summary is refused by the screen or the payload is bad.
+        """
+        self._run(self._history_steps(user_id, snapshot))
+
+    def append_transcript(self, user_id: str, thread_id: str, role: str, text: str) -> None:
+        """Append one message, screened (see :meth:`PersistenceGate.plan_transcript`)."""
+        self._run(self._transcript_steps(user_id, thread_id, role, text))
+
+    def write_observations(
+        self,
+        user_id: str,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate] = (),
+    ) -> ObservationResult:
+        """Store reflect's observations: screened, deduplicated, moved by evidence, one commit
+        (see :meth:`PersistenceGate.plan_observations`)."""
+        result: ObservationResult = self._run(
+            self._observation_steps(user_id, candidates, updates)
+        )
+        return result
+
+    def write_flags(self, user_id: str, found: Sequence[Flag]) -> list[Flag]:
+        """Store the check-up's findings as flags; stale flags are dropped. Returns the new."""
+        result: list[Flag] = self._run(self._flag_steps(user_id, found))
+        return result
+
+    def replace_vectors(self, user_id: str, updates: dict[str, Preference]) -> int:
+        """Re-embedded vectors of still-active, unchanged preferences (``reembedded`` events).
+
+        Returns:
+            How many vectors were replaced.
+        """
+        result: int = self._run(self._vector_steps(user_id, updates))
+        return result
+
+    # -- reads ----------------------------------------------------------------------------------
+
+    def snapshot(self, user_id: str) -> UserSnapshot:
+        """The user's memory at its current revision (one round trip)."""
+        return self._snapshot(UserKeys.for_user(user_id))[0]
+
+    def preferences(self, user_id: str, *, with_embeddings: bool = False) -> list[Preference]:
+        """The user's active preferences, oldest first (vectors attached when stored)."""
+        del with_embeddings  # the snapshot always carries the vectors
+        return self.snapshot(user_id).preferences()
+
+    def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
+        """Recent behaviour history snapshots, newest first."""
+        return self.backend.history(UserKeys.for_user(user_id), limit)
+
+    def changes(self, user_id: str, limit: int = 50) -> list[ChangeEvent]:
+        """Recent change events, newest first."""
+        return self.backend.changes(UserKeys.for_user(user_id), limit)
+
+    def transcript(self, user_id: str, thread_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The last messages of a thread, oldest first: ``[{"role", "text", "at"}]``."""
+        return self.backend.transcript(UserKeys.for_user(user_id), thread_id, limit)
+
+    def observations(self, user_id: str) -> list[Observation]:
+        """The user's observations, most confident first."""
+        return self.snapshot(user_id).observations_by_confidence()
+
+    def flags(self, user_id: str) -> list[Flag]:
+        """The user's open check-up flags whose preferences are all still active."""
+        return self.snapshot(user_id).open_flags()
+
+    def users(self) -> list[str]:
+        """Every user id that has stored something."""
+        return self.backend.users()
+
+    def recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 5,
+        token_budget: int | None = None,
+        polarity: Polarity | None = None,
+        category: str | None = None,
+    ) -> RecallResult:
+        """The user's preferences most relevant to ``query`` (see :mod:`.recall`).
+
+        One round trip (the snapshot's revision check, or its reload) plus the ranking.
+
+        Raises:
+            InvalidInputError: Bad ``user_id``, ``k``, budget, polarity or category.
+            StorageUnavailableError: Redis failed.
+        """
+        keys = UserKeys.for_user(user_id)
+        snapshot = self._snapshot(keys)[0]
+        return self._recall_on(
+            keys, snapshot, query, k=k, token_budget=token_budget, polarity=polarity,
+            category=category,
+        )  # fmt: skip
+
+    def context(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        k: int = 5,
+        token_budget: int | None = None,
+        history_limit: int = 5,
+    ) -> MemoryContext:
+        """What one turn's injection needs — snapshot, history and recall — in one round trip."""
+        keys = UserKeys.for_user(user_id)
+        snapshot, history = self._snapshot(keys, history_limit)
+        recalled = self._recall_on(
+            keys, snapshot, query, k=k, token_budget=token_budget, polarity=None, category=None
+        )
+        return MemoryContext(snapshot, history, recalled)
+
+    # -- reflect and check-up -------------------------------------------------------------------
+
+    def reflect(
+        self,
+        user_id: str,
+        question: str,
+        disposition: Disposition | None = None,
+        model: ReflectModel | None = None,
+    ) -> ReflectResult:
+        """Answer a question about the user from memory and store observations.
+
+        See :func:`penchant.memory.reflect.reflect`; offline (deterministic) without a model.
+        """
+        from ..reflect import reflect
+
+        return reflect(self, user_id, question, disposition, model)
+
+    def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """Take a check-up lease (``SET NX PX``); False when another worker holds it."""
+        return self.backend.acquire_lease(key, token, ttl_ms)
+
+    def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """Extend a lease we hold; False when it is not ours any more."""
+        return self.backend.renew_lease(key, token, ttl_ms)
+
+    def release_lease(self, key: str, token: str) -> bool:
+        """Give a lease back if it is still ours."""
+        return self.backend.release_lease(key, token)
+
+    def schedule_checkup(self, user_id: str, due_ms: int) -> None:
+        """Put a user's check-up on the schedule (an earlier due time is kept)."""
+        self.backend.schedule_checkup(user_id, due_ms)
+
+    def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """Users whose check-up is due: ``[(user_id, due_ms)]``, earliest first."""
+        return self.backend.due_checkups(now_ms, limit)
+
+    def complete_checkup(self, user_id: str, due_ms: int) -> bool:
+        """Take a done check-up off the schedule unless it was rescheduled meanwhile."""
+        return self.backend.complete_checkup(user_id, due_ms)
+
+    def server_report(self) -> dict[str, Any]:
+        """Server version, persistence, schema, users, Query Engine (for ``doctor``)."""
+        return self.backend.server_report()
+
+    def ping(self) -> bool:
+        """Whether Redis answers; restarts the embedded server if it died meanwhile."""
+        if self.backend.ping():
+            return True
+        return self._server is not None and self._server.revive() and self.backend.ping()
+
+    def require(self) -> None:
+        """Raise :class:`StorageUnavailableError` unless Redis answers."""
+        if not self.ping():
+            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
+
+
+
+__all__ = ["Memory"]
