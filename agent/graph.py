@@ -48,7 +48,7 @@ from .models import describe_model_error
 from .offline_model import OfflineChatModel
 
 if TYPE_CHECKING:
-    from penchant.memory import Memory
+    from penchant.memory import AsyncMemory, Memory
     from penchant.memory.reflect import ReflectModel
 
 logger = logging.getLogger(__name__)
@@ -137,16 +137,38 @@ class ModelStep:
         return [system, *state.get("messages", [])]
 
     def __call__(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
-        tools_allowed = tool_rounds_this_turn(state.get("messages", [])) < self.max_tool_rounds
+        tools_allowed = self._tools_allowed(state)
         runnable = self.bound if tools_allowed else self.model
         try:
             reply = runnable.invoke(self.model_input(state), config)
         except GraphBubbleUp:
             raise
         except Exception as exc:  # provider errors of any SDK; the turn must go on
-            reply = unavailable_message(exc, self.model)
-            # info, not warning: the reply itself reports it (and the CLI keeps stderr to one line)
-            logger.info("chat model failed: %s", reply.response_metadata["penchant_error_line"])
+            reply = self._failed(exc)
+        return self._reply(reply, tools_allowed)
+
+    async def acall(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
+        """The node for async graphs (``ainvoke``/``astream``): the model's ``ainvoke``."""
+        tools_allowed = self._tools_allowed(state)
+        runnable = self.bound if tools_allowed else self.model
+        try:
+            reply = await runnable.ainvoke(self.model_input(state), config)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:  # provider errors of any SDK; the turn must go on
+            reply = self._failed(exc)
+        return self._reply(reply, tools_allowed)
+
+    def _tools_allowed(self, state: NodeState) -> bool:
+        return tool_rounds_this_turn(state.get("messages", [])) < self.max_tool_rounds
+
+    def _failed(self, exc: Exception) -> AIMessage:
+        reply = unavailable_message(exc, self.model)
+        # info, not warning: the reply itself reports it (and the CLI keeps stderr to one line)
+        logger.info("chat model failed: %s", reply.response_metadata["penchant_error_line"])
+        return reply
+
+    def _reply(self, reply: Any, tools_allowed: bool) -> dict[str, Any]:
         if not tools_allowed and isinstance(reply, AIMessage) and reply.tool_calls:
             reply = _without_tool_calls(reply, self.max_tool_rounds)
         return {"messages": [reply]}
@@ -163,7 +185,7 @@ def _after_model(state: NodeState) -> Literal["tools", "end_of_turn"]:
 
 
 def build_chat_graph(
-    memory: Memory,
+    memory: Memory | AsyncMemory,
     model: BaseChatModel | None = None,
     *,
     checkpointer: BaseCheckpointSaver[Any] | Literal[False] | None = None,
@@ -178,7 +200,9 @@ def build_chat_graph(
     """Compile Penchant's chat graph.
 
     Args:
-        memory: The memory to recall from and write to (borrowed).
+        memory: The memory to recall from and write to (borrowed). Over an
+            :class:`~penchant.memory.AsyncMemory` every node is a coroutine: run the graph
+            with ``ainvoke``/``astream``.
         model: The chat model; the offline model when ``None``.
         checkpointer: Keeps each ``thread_id``'s messages; an ``InMemorySaver``
             when ``None``; ``False`` compiles without one (a subgraph then uses
@@ -194,7 +218,20 @@ def build_chat_graph(
     Returns:
         The compiled graph; invoke with ``{"messages": [("user", text)]}`` and
         ``config={"configurable": {"user_id": …, "thread_id": …}}``.
+
+    Raises:
+        InvalidInputError: ``with_reflect`` over an ``AsyncMemory`` (the reflect tool is
+            sync only).
     """
+    from penchant.memory import AsyncMemory
+    from penchant.memory.errors import InvalidInputError
+
+    is_async = isinstance(memory, AsyncMemory)
+    if is_async and with_reflect:
+        raise InvalidInputError(
+            "with_reflect=True needs a sync Memory (the reflect tool has no async path); "
+            "build the graph over Memory, or leave with_reflect off"
+        )
     hooks = MemoryHooks(
         memory,
         summary_model=summary_model,
@@ -203,14 +240,14 @@ def build_chat_graph(
         system_prompt=system_prompt,
     )
     tools = make_preference_tools(memory)
-    if with_reflect:
+    if with_reflect and not isinstance(memory, AsyncMemory):
         tools.append(make_reflect_tool(memory, reflect_model))
     builder = StateGraph(ChatState)
     step = ModelStep(model or OfflineChatModel(), hooks, tools, max_tool_rounds)
-    builder.add_node("inject", hooks.inject)
-    builder.add_node("model", step)
+    builder.add_node("inject", hooks.ainject if is_async else hooks.inject)
+    builder.add_node("model", step.acall if is_async else step)
     builder.add_node("tools", ToolNode(tools, handle_tool_errors=tool_error_message))
-    builder.add_node("end_of_turn", hooks.end_of_turn)
+    builder.add_node("end_of_turn", hooks.aend_of_turn if is_async else hooks.end_of_turn)
     builder.add_edge(START, "inject")
     builder.add_edge("inject", "model")
     builder.add_conditional_edges("model", _after_model)
