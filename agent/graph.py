@@ -233,7 +233,7 @@ def build_chat_graph(
             "build the graph over Memory, or leave with_reflect off"
         )
     hooks = MemoryHooks(
-        memory,
+        memory,  # type: ignore[arg-type]  # its a-nodes take the AsyncMemory (hooks.py)
         summary_model=summary_model,
         k=k,
         token_budget=token_budget,

@@ -9,27 +9,27 @@
     └────────────────────────────────────────┘└──────────────────────┘
      user · model (· degraded when it failed) · redis (connected | degraded) · embedder
 
-The :class:`~penchant.memory.Memory` and the agent are injected into
-:class:`ChatApp` (tests run it offline on a real Redis); :func:`run_chat`
-builds the real ones from ``Settings()``. Everything slow — model turns,
-memory reads and writes, building the agent, warming the embedding model —
-runs in thread workers, so the screen never freezes. Workers return their
-results; :meth:`ChatApp.on_worker_state_changed` routes them to the widgets.
+The :class:`~penchant.memory.AsyncMemory` and the agent are injected into :class:`ChatApp`
+(tests run it offline on a real Redis); :func:`penchant.tui.wiring.run_chat` builds the real
+ones. The app's parts:
+
+* this module — the app: layout, reactive state, input and the workers;
+* :mod:`.commands` — the slash commands and the panel's reads, as coroutines over the memory;
+* :mod:`.wiring` — settings, the memory, the agent and its turn, status probes, the exit;
+* :mod:`.widgets` and ``chat.tcss`` — what is drawn, and how.
+
+Everything slow runs in async workers (``@work``) over the async memory and the graph's
+``astream``, so the event loop never waits on Redis or the model; only the agent's build
+(imports) and the embedding model's warm-up run in worker threads. Workers update the
+widgets themselves when their awaits return; the turn's reply pieces come up as
+:class:`ReplyChunk` messages.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
-import os
-import sys
-import threading
-from collections.abc import Callable, Coroutine, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -37,297 +37,67 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Input, Markdown
 from textual.widgets.markdown import MarkdownStream
 from textual.worker import Worker, WorkerState
 
-from penchant.memory import Memory, Settings
+from penchant.memory import AsyncMemory
 from penchant.memory.errors import InvalidInputError
-from penchant.memory.flags import Flag
 from penchant.memory.keys import UserKeys
-from penchant.memory.records import ChangeEvent, HistorySnapshot, Preference
 
+from .commands import (
+    COMMAND_USAGE,
+    CommandOutcome,
+    SlashCommand,
+    parse_command,
+    read_panel,
+    read_transcript,
+    run_memory_command,
+    thread_id_for,
+)
 from .widgets import ChatLog, ChatMessage, HelpScreen, MemoryPanel, Role, StatusBar
+from .wiring import (
+    OFFLINE_LABEL,
+    AgentSource,
+    ChatAgent,
+    TurnOutcome,
+    embedder_status,
+    run_chat,
+    short_name,
+    warm_embedder,
+)
 
 logger = logging.getLogger(__name__)
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-OFFLINE_LABEL = "offline (rule-based, no LLM)"
-"""How the status bar names the offline model; it must never pass for a real one."""
 QUIT_GRACE_SECONDS = 3.0
 """How long a quit waits for a running turn to finish its memory writes."""
 HEALTH_CHECK_SECONDS = 5.0
 """Interval of the Redis ping that moves the status between connected and degraded."""
-RESTORED_MESSAGES = 40
-"""Most messages of the previous transcript shown at start or on ``/user``."""
-PANEL_HISTORY = 5
-"""History snapshots shown in the panel."""
-EXIT_INTERRUPTED = 130
-"""Exit status after a Ctrl+C that came before the app took the terminal (128 + SIGINT)."""
-THREAD_JOIN_SECONDS = 1.0
-"""How long ``run_chat`` waits at exit for worker threads before leaving without them."""
-LISTED_CHANGES = 15
-"""Change events listed by ``/changes``."""
-
-
-def thread_id_for(user_id: str) -> str:
-    """The conversation thread of a user's terminal chat, e.g. ``chat-alice``."""
-    return f"chat-{user_id}"
-
-
-# -- the agent -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ChatAgent:
-    """The compiled chat graph, and how the status bar names its model.
-
-    Attributes:
-        graph: A compiled LangGraph graph with the contract of
-            :func:`penchant.agent.build_chat_graph` (``stream`` over
-            ``{"messages": […]}``, ``memory_changes`` from ``end_of_turn``).
-        model_label: The model's name for the status bar.
-        offline: Whether the model is the offline rule-based one.
-    """
-
-    graph: Any
-    model_label: str
-    offline: bool
-
-    @classmethod
-    def build(cls, memory: Memory, model: Any = None, **graph_options: Any) -> ChatAgent:
-        """Compile Penchant's chat graph around ``model`` (the offline model when ``None``).
-
-        Args:
-            memory: The memory the graph recalls from and writes to (borrowed).
-            model: A LangChain chat model, or ``None``.
-            **graph_options: Passed to :func:`penchant.agent.build_chat_graph`.
-        """
-        from penchant.agent import build_chat_graph, is_offline
-
-        offline = model is None or is_offline(model)
-        graph = build_chat_graph(memory, model, **graph_options)
-        return cls(graph, OFFLINE_LABEL if offline else model_label(model), offline)
-
-    @classmethod
-    def from_settings(cls, memory: Memory, settings: Settings) -> ChatAgent:
-        """The agent that settings ask for: a real endpoint when ``OPENAI_BASE_URL`` or
-        ``OPENAI_API_KEY`` is set (:func:`penchant.agent.models.choose_model` decides)."""
-        from penchant.agent import chat_model_from_settings, is_offline
-
-        model = chat_model_from_settings(settings)
-        summary = None if is_offline(model) else model
-        return cls.build(memory, model, summary_model=summary)
-
-
-def model_failure_kind(message: Any) -> str:
-    """The failure kind of a reply that stands in for a failed model (``unreachable``,
-    ``timeout``, ``rate_limited`` …; see :func:`penchant.agent.graph.unavailable_message`),
-    or ``""`` for a real reply."""
-    meta = getattr(message, "response_metadata", None) or {}
-    if meta.get("penchant_error") != "model_unavailable":
-        return ""
-    return str(meta.get("penchant_error_kind") or "failed").replace("_", " ")
-
-
-def model_label(model: Any) -> str:
-    """``name @ endpoint`` of a real chat model (``ChatOpenAI`` attributes, when present)."""
-    name = getattr(model, "model_name", None) or getattr(model, "model", None) or type(model)
-    base = getattr(model, "openai_api_base", None)
-    return f"{name} @ {base}" if base else str(name)
-
-
-AgentSource = ChatAgent | Callable[[], ChatAgent]
-"""A ready agent, or a factory called once in a worker (keeps start-up under 2 s)."""
-
-
-# -- slash commands ------------------------------------------------------------------------------
-
-
-COMMAND_USAGE: dict[str, str] = {
-    "prefs": "/prefs",
-    "forget": "/forget TEXT",
-    "history": "/history",
-    "changes": "/changes",
-    "user": "/user ID",
-    "clear": "/clear",
-    "help": "/help",
-}
-"""Every slash command and its usage line."""
-_ARGUMENT_EXAMPLES = {"forget": "/forget plastic", "user": "/user alice"}
-
-
-@dataclass(frozen=True)
-class SlashCommand:
-    """A parsed ``/name argument`` line."""
-
-    name: str
-    argument: str = ""
-
-
-def parse_command(line: str) -> SlashCommand:
-    """Parse a slash command and check its argument.
-
-    Args:
-        line: The input line, starting with ``/``.
-
-    Returns:
-        The command.
-
-    Raises:
-        InvalidInputError: Unknown command, missing argument, or an argument
-            given to a command that takes none; the message says what to type.
-    """
-    head, _, rest = line.strip().lstrip("/").partition(" ")
-    name, argument = head.lower(), rest.strip()
-    if name not in COMMAND_USAGE:
-        raise InvalidInputError(f"unknown command '/{head}'; type /help for the list of commands")
-    takes_argument = name in _ARGUMENT_EXAMPLES
-    if takes_argument and not argument:
-        raise InvalidInputError(
-            f"{COMMAND_USAGE[name]} needs an argument, e.g. {_ARGUMENT_EXAMPLES[name]}"
-        )
-    if not takes_argument and argument:
-        raise InvalidInputError(f"/{name} takes no argument (got {argument!r})")
-    return SlashCommand(name, argument)
-
-
-# -- worker results and messages -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PanelData:
-    """What the memory panel shows for one user."""
-
-    user_id: str
-    preferences: list[Preference]
-    history: list[HistorySnapshot]
-    flags: list[Flag] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class TurnOutcome:
-    """The end of one chat turn: the final reply and what memory did."""
-
-    user_id: str
-    reply: str
-    changes: dict[str, Any] = field(default_factory=dict)
-    tools: list[str] = field(default_factory=list)
-    model_failure: str = ""
-    """The kind of the model's failure this turn (``unreachable``, ``timeout`` …), or ``""``."""
-
-
-@dataclass(frozen=True)
-class CommandOutcome:
-    """What a memory command shows: a note in the conversation, changes in the panel."""
-
-    user_id: str
-    note: str
-    changes: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class Transcript:
-    """The previous messages of a user's thread, oldest first."""
-
-    user_id: str
-    entries: list[dict[str, Any]]
 
 
 class ReplyChunk(Message):
-    """A piece of the assistant's reply, streamed from the turn worker."""
+    """A piece of the assistant's reply, posted by the turn worker as it streams."""
 
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
 
 
-def content_text(content: Any) -> str:
-    """The text of a message's content (a string, or a list of text parts)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
-    return ""
-
-
-class JobCounter:
-    """Counts worker-thread jobs in flight, so the exit can tell busy threads from idle ones."""
-
-    def __init__(self) -> None:
-        self._count = 0
-        self._idle = threading.Condition()
-
-    @contextlib.contextmanager
-    def running(self) -> Iterator[None]:
-        """Count the enclosed job."""
-        with self._idle:
-            self._count += 1
-        try:
-            yield
-        finally:
-            with self._idle:
-                self._count -= 1
-                self._idle.notify_all()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for every job to end; whether they all did."""
-        with self._idle:
-            return self._idle.wait_for(lambda: self._count == 0, timeout)
-
-
-def in_daemon_thread(
-    method: Callable[Concatenate[ChatApp, P], R],
-) -> Callable[Concatenate[ChatApp, P], Coroutine[Any, Any, R]]:
-    """Run a blocking method in a daemon thread and await its result (apply below ``@work``).
-
-    Textual's thread workers run in asyncio's default executor, which ``asyncio.run``
-    joins at exit: a model call or the embedding model's import would hold the quit
-    for as long as it runs. A daemon thread is not joined; :attr:`ChatApp.jobs`
-    counts it, so :func:`run_chat` can still let a running write finish.
-    """
-
-    @functools.wraps(method)
-    async def run(self: ChatApp, *args: P.args, **kwargs: P.kwargs) -> R:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[R] = loop.create_future()
-
-        def settle(outcome: Callable[[], None]) -> None:
-            if not future.done():
-                outcome()
-
-        def target() -> None:
-            with self.jobs.running():
-                try:
-                    result = method(self, *args, **kwargs)
-                except BaseException as exc:  # handed to the awaiting worker
-                    done = functools.partial(settle, functools.partial(future.set_exception, exc))
-                else:
-                    done = functools.partial(settle, functools.partial(future.set_result, result))
-                with contextlib.suppress(RuntimeError):  # the loop is gone: the app has exited
-                    loop.call_soon_threadsafe(done)
-
-        threading.Thread(target=target, name=f"penchant-{method.__name__}", daemon=True).start()
-        return await future
-
-    return run
-
-
-# -- the app -------------------------------------------------------------------------------------
-
-
 class ChatApp(App[int]):
     """Penchant's terminal chat.
 
     Args:
-        memory: The memory (borrowed; :func:`run_chat` closes it after the app).
-        agent: A :class:`ChatAgent`, or a factory that builds one in a worker.
+        memory: The memory (borrowed; :func:`~penchant.tui.wiring.run_chat` closes it).
+        agent: A :class:`~penchant.tui.wiring.ChatAgent`, or a factory that builds one
+            (called once, in a worker thread).
         user_id: The user to start as.
         redis_label: How the status bar names the Redis (default
             ``memory.redis_location``).
         health_check_seconds: Interval of the Redis ping; ``0`` disables it.
+
+    Raises:
+        InvalidInputError: ``user_id`` cannot be used as a user id.
     """
 
     CSS_PATH = Path(__file__).with_name("chat.tcss")
@@ -338,9 +108,12 @@ class ChatApp(App[int]):
         Binding("f1", "help", "Help"),
     ]
 
+    user_id: var[str] = var("me", init=False)
+    """The user chatting; the status bar, the panel and the thread follow it."""
+
     def __init__(
         self,
-        memory: Memory,
+        memory: AsyncMemory,
         agent: AgentSource,
         *,
         user_id: str = "me",
@@ -350,11 +123,10 @@ class ChatApp(App[int]):
         super().__init__()
         UserKeys.for_user(user_id)
         self.memory = memory
-        self.user_id = user_id
+        self.set_reactive(ChatApp.user_id, user_id)
         self._agent: ChatAgent | None = agent if isinstance(agent, ChatAgent) else None
         self._agent_factory = None if isinstance(agent, ChatAgent) else agent
-        self._agent_lock = threading.Lock()
-        self._seeded: set[str] = set()
+        self._agent_lock = asyncio.Lock()
         self._redis_label = redis_label or memory.redis_location
         self._health_seconds = health_check_seconds
         self._reply: ChatMessage | None = None
@@ -362,8 +134,10 @@ class ChatApp(App[int]):
         self._streamed = ""
         self.busy = False
         """Whether a chat turn is running."""
-        self.jobs = JobCounter()
-        """Worker-thread jobs in flight (a turn, a memory read, the embedding model load …)."""
+        self._uncaptured: str | None = None
+        """The running turn's message until its end-of-turn capture is done."""
+        self.unsaved_turn: str | None = None
+        """The message of a turn that a quit cut off before its capture finished."""
         self._quitting = False
 
     def compose(self) -> ComposeResult:
@@ -378,7 +152,9 @@ class ChatApp(App[int]):
         status = self.query_one(StatusBar)
         status.user, status.redis = self.user_id, self._redis_label
         self._show_agent_status()
-        self._show_embedder_status()
+        status.embedder, needs_warm_up = embedder_status(self.memory.embedder)
+        if needs_warm_up:
+            self.warm_up_embedder()
         self.query_one("#prompt", Input).focus()
         self.load_transcript(self.user_id)
         self.refresh_panel(self.user_id)
@@ -386,6 +162,9 @@ class ChatApp(App[int]):
             self.build_agent()
         if self._health_seconds > 0:
             self.set_interval(self._health_seconds, self.check_health)
+
+    def watch_user_id(self, user_id: str) -> None:
+        self.query_one(StatusBar).user = user_id
 
     # -- status ---------------------------------------------------------------------------------
 
@@ -396,192 +175,100 @@ class ChatApp(App[int]):
         else:
             status.model, status.offline = self._agent.model_label, self._agent.offline
 
-    def _show_embedder_status(self) -> None:
-        embedder = self.memory.embedder
+    def _set_redis_ok(self, ok: bool, *, refresh: bool = True) -> None:
+        """Show Redis as connected or degraded; coming back refreshes the panel."""
         status = self.query_one(StatusBar)
-        if embedder is None:
-            status.embedder = "none (lexical recall only)"
-        elif getattr(embedder, "loaded", True):
-            status.embedder = f"ready {short_name(embedder.name)}"
-        else:
-            status.embedder = f"loading {short_name(embedder.name)}…"
-            self.warm_embedder()
-
-    def _set_redis_ok(self, ok: bool) -> None:
-        status = self.query_one(StatusBar)
-        if ok and not status.redis_ok:
+        if ok and not status.redis_ok and refresh:
             self.refresh_panel(self.user_id)
         status.redis_ok = ok
 
-    # -- workers (run in threads; results arrive in on_worker_state_changed) --------------------
+    async def _memory_unavailable(self, what: str, error: Exception, *, say: bool) -> None:
+        reason = one_line(error)
+        logger.warning("%s: memory is unavailable: %s", what, reason, exc_info=error)
+        self._set_redis_ok(False)
+        self.query_one(MemoryPanel).show_unavailable()
+        if say:
+            await self.note(f"Memory is unavailable: {reason}", "error")
 
-    @work(exclusive=True, group="agent", name="agent", exit_on_error=False)
-    @in_daemon_thread
-    def build_agent(self) -> ChatAgent:
-        """Build the agent from its factory (imports LangGraph; seconds)."""
-        return self._ensure_agent()
+    # -- workers (async, in the event loop; each updates the screen when its awaits return) ----
 
-    def _ensure_agent(self) -> ChatAgent:
-        with self._agent_lock:
+    @work(exclusive=True, group="agent", exit_on_error=False)
+    async def build_agent(self) -> None:
+        """Build the agent from its factory in a worker thread (imports LangGraph; seconds)."""
+        try:
+            await self._ready_agent()
+        except Exception as exc:  # shown in the status bar and the conversation
+            reason = one_line(exc)
+            logger.warning("the chat model could not be set up: %s", reason, exc_info=exc)
+            self.query_one(StatusBar).model = f"failed ({reason})"
+            await self.note(f"The chat model could not be set up: {reason}", "error")
+        else:
+            self._show_agent_status()
+
+    async def _ready_agent(self) -> ChatAgent:
+        """The agent; the first caller builds it from the factory in a worker thread, the
+        others wait for that (after a failed build, the next caller tries again)."""
+        async with self._agent_lock:
             if self._agent is None:
                 assert self._agent_factory is not None
-                self._agent = self._agent_factory()
+                self._agent = await asyncio.to_thread(self._agent_factory)
             return self._agent
 
-    @work(exclusive=True, group="embedder", name="embedder", exit_on_error=False)
-    @in_daemon_thread
-    def warm_embedder(self) -> str:
+    @work(exclusive=True, group="embedder", exit_on_error=False)
+    async def warm_up_embedder(self) -> None:
         """Load the embedding model now, so the first turn does not wait for it."""
         embedder = self.memory.embedder
         assert embedder is not None
-        embedder.embed(["warm-up"])
-        return str(embedder.name)
+        status = self.query_one(StatusBar)
+        try:
+            status.embedder = await warm_embedder(embedder)
+        except Exception as exc:  # recall goes on lexically; the status bar says so
+            logger.warning("embedding model failed to load: %s", one_line(exc), exc_info=exc)
+            status.embedder = f"failed ({one_line(exc)}); lexical recall only"
 
-    @work(exclusive=True, group="panel", name="panel", exit_on_error=False)
-    @in_daemon_thread
-    def refresh_panel(self, user_id: str) -> PanelData:
-        """Read a user's preferences and recent history for the panel."""
-        return PanelData(
-            user_id,
-            self.memory.preferences(user_id),
-            self.memory.history(user_id, PANEL_HISTORY),
-            self.memory.flags(user_id),
-        )
-
-    @work(exclusive=True, group="health", name="health", exit_on_error=False)
-    @in_daemon_thread
-    def check_health(self) -> bool:
-        """Ping Redis."""
-        return self.memory.ping()
-
-    @work(exclusive=True, group="transcript", name="transcript", exit_on_error=False)
-    @in_daemon_thread
-    def load_transcript(self, user_id: str) -> Transcript:
-        """Read the last messages of the user's thread."""
-        entries = self.memory.transcript(user_id, thread_id_for(user_id), RESTORED_MESSAGES)
-        return Transcript(user_id, entries)
-
-    @work(group="command", name="command", exit_on_error=False)
-    @in_daemon_thread
-    def run_command(self, command: SlashCommand, user_id: str) -> CommandOutcome:
-        """Run a memory command (``/prefs``, ``/forget``, ``/history``, ``/changes``)."""
-        if command.name == "forget":
-            result = self.memory.forget(user_id, command.argument)
-            return CommandOutcome(
-                user_id, forget_note(command.argument, result.removed), result.public_dict()
-            )
-        if command.name == "prefs":
-            return CommandOutcome(user_id, prefs_note(self.memory.preferences(user_id)))
-        if command.name == "history":
-            return CommandOutcome(user_id, history_note(self.memory.history(user_id)))
-        return CommandOutcome(user_id, changes_note(self.memory.changes(user_id, LISTED_CHANGES)))
-
-    @work(group="turn", name="turn", exit_on_error=False)
-    @in_daemon_thread
-    def run_turn(self, user_id: str, text: str) -> TurnOutcome:
-        """One chat turn through the graph; reply pieces are posted as :class:`ReplyChunk`."""
-        agent = self._ensure_agent()
-        thread_id = thread_id_for(user_id)
-        config = {"configurable": {"user_id": user_id, "thread_id": thread_id}}
-        self._seed_thread(agent, config, user_id, thread_id)
-        reply, changes, tools, failure = "", {}, [], ""
-        stream = agent.graph.stream(
-            {"messages": [("user", text)]}, config, stream_mode=["messages", "updates"]
-        )
-        for mode, payload in stream:
-            if mode == "messages":
-                chunk, meta = payload
-                if meta.get("langgraph_node") == "model" and (piece := content_text(chunk.content)):
-                    self.post_message(ReplyChunk(piece))
-                continue
-            for node, update in (payload or {}).items():
-                if node == "model" and isinstance(update, dict):
-                    for message in update.get("messages") or []:
-                        calls = getattr(message, "tool_calls", None) or []
-                        tools += [str(c.get("name")) for c in calls]
-                        reply = reply if calls else content_text(message.content)
-                        failure = model_failure_kind(message)
-                elif node == "end_of_turn" and isinstance(update, dict):
-                    changes = dict(update.get("memory_changes") or {})
-        return TurnOutcome(user_id, reply, changes, tools, failure)
-
-    def _seed_thread(
-        self, agent: ChatAgent, config: dict[str, Any], user_id: str, thread_id: str
-    ) -> None:
-        """Give a fresh checkpointer thread the stored transcript, so the model sees it."""
-        if thread_id in self._seeded:
+    @work(exclusive=True, group="panel", exit_on_error=False)
+    async def refresh_panel(self, user_id: str) -> None:
+        """Read a user's preferences, recent history and flags into the panel."""
+        try:
+            data = await read_panel(self.memory, user_id)
+        except Exception as exc:
+            await self._memory_unavailable("panel", exc, say=False)
             return
-        self._seeded.add(thread_id)
-        try:
-            if agent.graph.get_state(config).values.get("messages"):
-                return
-            entries = self.memory.transcript(user_id, thread_id)
-            messages = [transcript_message(e) for e in entries if e.get("text")]
-            if messages:
-                agent.graph.update_state(config, {"messages": messages}, as_node="end_of_turn")
-        except Exception as exc:  # no checkpointer, or memory down: start the thread empty
-            logger.info("thread %s not seeded from its transcript: %s", thread_id, exc)
-
-    # -- worker results -------------------------------------------------------------------------
-
-    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker, state = event.worker, event.state
-        try:
-            if state == WorkerState.SUCCESS:
-                await self._worker_done(worker.name, worker.result)
-            elif state == WorkerState.ERROR:
-                await self._worker_failed(worker.name, worker.error)
-            elif state == WorkerState.CANCELLED and worker.name == "turn":
-                self.busy = False
-        except NoMatches:  # the app is shutting down; its widgets are gone
-            logger.debug("%s finished after the screen closed", worker.name)
-
-    async def _worker_done(self, name: str, result: Any) -> None:
-        if name == "turn":
-            await self._turn_done(result)
-        elif name == "panel":
-            self._panel_done(result)
-        elif name == "command":
-            await self._command_done(result)
-        elif name == "transcript":
-            await self._transcript_done(result)
-        elif name == "health":
-            self._set_redis_ok(bool(result))
-        elif name == "agent":
-            self._show_agent_status()
-        elif name == "embedder":
-            self.query_one(StatusBar).embedder = f"ready {short_name(str(result))}"
-
-    async def _worker_failed(self, name: str, error: BaseException | None) -> None:
-        reason = one_line(error)
-        logger.warning("%s worker failed: %s", name, reason, exc_info=error)
-        if name == "turn":
-            await self._end_reply()
-            if self._reply is not None:
-                await self._reply.update(f"The turn failed: {reason}")
-                self._reply.set_class(True, "-error")
-            self._reply, self.busy = None, False
-            self._quit_if_pending()
-        elif name == "agent":
-            self.query_one(StatusBar).model = f"failed ({reason})"
-            await self.note(f"The chat model could not be set up: {reason}", "error")
-        elif name == "embedder":
-            self.query_one(StatusBar).embedder = f"failed ({reason}); lexical recall only"
-        elif name == "command" and isinstance(error, InvalidInputError):
-            await self.note(reason, "error")
-        else:  # panel, transcript, health, or a command: memory cannot be read
-            self._set_redis_ok(False)
-            self.query_one(MemoryPanel).show_unavailable()
-            if name in ("command", "transcript"):
-                await self.note(f"Memory is unavailable: {reason}", "error")
-
-    def _panel_done(self, data: PanelData) -> None:
-        self._set_redis_ok(True)
+        self._set_redis_ok(True, refresh=False)
         if data.user_id == self.user_id:
             self.query_one(MemoryPanel).show_memory(data.preferences, data.history, data.flags)
 
-    async def _command_done(self, outcome: CommandOutcome) -> None:
+    @work(exclusive=True, group="health", exit_on_error=False)
+    async def check_health(self) -> None:
+        """Ping Redis (reviving the embedded server if it died)."""
+        self._set_redis_ok(await self.memory.ping())
+
+    @work(exclusive=True, group="transcript", exit_on_error=False)
+    async def load_transcript(self, user_id: str) -> None:
+        """Show the last messages of the user's thread above the conversation."""
+        try:
+            transcript = await read_transcript(self.memory, user_id)
+        except Exception as exc:
+            await self._memory_unavailable("transcript", exc, say=True)
+            return
+        if transcript.user_id == self.user_id and transcript.entries:
+            await self.query_one(ChatLog).add_many(transcript.chat_entries(), at_top=True)
+
+    @work(group="command", exit_on_error=False)
+    async def run_command(self, command: SlashCommand, user_id: str) -> None:
+        """Run a memory command (``/prefs``, ``/forget``, ``/history``, ``/changes``)."""
+        try:
+            outcome = await run_memory_command(self.memory, command, user_id)
+        except InvalidInputError as exc:
+            await self.note(one_line(exc), "error")
+            return
+        except Exception as exc:
+            await self._memory_unavailable(f"/{command.name}", exc, say=True)
+            return
         self._set_redis_ok(True)
+        await self._show_command(outcome)
+
+    async def _show_command(self, outcome: CommandOutcome) -> None:
         if outcome.user_id != self.user_id:
             return
         await self.note(outcome.note)
@@ -589,19 +276,21 @@ class ChatApp(App[int]):
             self.query_one(MemoryPanel).show_changes(outcome.changes)
             self.refresh_panel(self.user_id)
 
-    async def _transcript_done(self, transcript: Transcript) -> None:
-        if transcript.user_id != self.user_id or not transcript.entries:
-            return
-        count = len(transcript.entries)
-        entries: list[tuple[Role, str]] = [
-            (
-                "note",
-                f"Previous conversation in thread `{thread_id_for(self.user_id)}` "
-                f"({count} message{'s' if count != 1 else ''}):",
+    @work(group="turn", exit_on_error=False)
+    async def run_turn(self, user_id: str, text: str) -> None:
+        """One chat turn; reply pieces come up as :class:`ReplyChunk` while it streams."""
+        self._uncaptured = text
+        try:
+            agent = await self._ready_agent()
+            outcome = await agent.run_turn(
+                user_id, text, lambda piece: self.post_message(ReplyChunk(piece))
             )
-        ]
-        entries += [(transcript_role(e), str(e.get("text", ""))) for e in transcript.entries]
-        await self.query_one(ChatLog).add_many(entries, at_top=True)
+        except Exception as exc:  # the graph itself failed: the turn says so
+            self._uncaptured = None
+            await self._turn_failed(exc)
+            return
+        self._uncaptured = None
+        await self._turn_done(outcome)
 
     async def _turn_done(self, outcome: TurnOutcome) -> None:
         self.query_one(StatusBar).model_problem = outcome.model_failure
@@ -618,6 +307,26 @@ class ChatApp(App[int]):
             self.query_one(MemoryPanel).show_changes(outcome.changes)
             self.refresh_panel(self.user_id)
         self._quit_if_pending()
+
+    async def _turn_failed(self, error: Exception) -> None:
+        reason = one_line(error)
+        logger.warning("the turn failed: %s", reason, exc_info=error)
+        await self._end_reply()
+        if self._reply is not None:
+            await self._reply.update(f"The turn failed: {reason}")
+            self._reply.set_class(True, "-error")
+        self._reply, self.busy = None, False
+        self._quit_if_pending()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Workers handle their own failures; one that still raised is a bug: log and show it."""
+        if event.state == WorkerState.CANCELLED and event.worker.group == "turn":
+            self.busy = False
+        elif event.state == WorkerState.ERROR:
+            error = event.worker.error
+            logger.error("%s worker failed: %s", event.worker.name, one_line(error),
+                         exc_info=error)
+            self.notify(f"{event.worker.name} failed: {one_line(error)}", severity="error")
 
     # -- streaming ------------------------------------------------------------------------------
 
@@ -693,9 +402,7 @@ class ChatApp(App[int]):
             await self.note(str(exc), "error")
             return
         self.user_id = user_id
-        self.query_one(StatusBar).user = user_id
-        panel = self.query_one(MemoryPanel)
-        panel.clear()
+        self.query_one(MemoryPanel).clear()
         await self.query_one(ChatLog).clear()
         await self.note(f"Now chatting as **{user_id}** (thread `{thread_id_for(user_id)}`).")
         self.load_transcript(user_id)
@@ -703,7 +410,10 @@ class ChatApp(App[int]):
 
     async def note(self, text: str, role: Role = "note") -> None:
         """Show a command's output or an error in the conversation."""
-        await self.query_one(ChatLog).add(role, text)
+        try:
+            await self.query_one(ChatLog).add(role, text)
+        except NoMatches:  # the screen closed while a worker was finishing
+            logger.info("not shown (the screen is closed): %s", text)
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -713,27 +423,26 @@ class ChatApp(App[int]):
             self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
-        """Quit; a running turn gets :data:`QUIT_GRACE_SECONDS` to finish its writes."""
+        """Quit; a running turn gets :data:`QUIT_GRACE_SECONDS` to finish its writes, and a
+        second press quits at once."""
         logger.info("quit requested (turn running: %s)", self.busy)
         if self.busy and not self._quitting:
             self._quitting = True
             self.notify("Finishing the current turn… press Ctrl+Q again to quit now.")
-            self.set_timer(QUIT_GRACE_SECONDS, lambda: self.exit(0))
+            self.set_timer(QUIT_GRACE_SECONDS, self._quit_now)
             return
-        self.exit(0)
+        self._quit_now()
 
     def _quit_if_pending(self) -> None:
         if self._quitting:
-            self.exit(0)
+            self._quit_now()
 
-
-# -- formatting of command output ----------------------------------------------------------------
-
-
-def short_name(name: str) -> str:
-    """The last path part of each model in a name (``sentence-transformers/x`` → ``x``;
-    a fused ``a/x+b/y`` → ``x+y``)."""
-    return "+".join(part.rstrip("/").rsplit("/", 1)[-1] for part in name.split("+"))
+    def _quit_now(self) -> None:
+        """Exit; a turn whose capture has not finished is named in :attr:`unsaved_turn`."""
+        if self._uncaptured is not None:
+            self.unsaved_turn = self._uncaptured
+            logger.warning("quit before the turn's memory capture finished: %r", self._uncaptured)
+        self.exit(0)
 
 
 def one_line(error: BaseException | None) -> str:
@@ -743,144 +452,17 @@ def one_line(error: BaseException | None) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-def transcript_role(entry: Mapping[str, Any]) -> Role:
-    """The chat role of a stored transcript entry."""
-    return "user" if entry.get("role") == "user" else "assistant"
-
-
-def transcript_message(entry: Mapping[str, Any]) -> Any:
-    """A stored transcript entry as a LangChain message (for seeding a thread)."""
-    from langchain_core.messages import AIMessage, HumanMessage
-
-    text = str(entry.get("text", ""))
-    return HumanMessage(text) if entry.get("role") == "user" else AIMessage(text)
-
-
-def prefs_note(prefs: list[Preference]) -> str:
-    """``/prefs`` output in Markdown."""
-    if not prefs:
-        return "No preferences stored yet. Tell me what you like or dislike."
-    lines = ["**Your preferences**", ""]
-    for polarity in ("like", "dislike"):
-        lines += [
-            f"- {polarity}: {p.content} ({', '.join(p.keywords) or 'no keywords'})"
-            for p in prefs
-            if p.polarity == polarity
-        ]
-    return "\n".join(lines)
-
-
-def forget_note(text: str, removed: list[Preference]) -> str:
-    """``/forget`` output in Markdown: exactly what was removed, or that nothing matched."""
-    if not removed:
-        return f"Nothing matched {text!r}; no preference was removed."
-    lines = [f"**Forgot {len(removed)} preference{'s' if len(removed) != 1 else ''}**", ""]
-    return "\n".join(lines + [f"- {p.polarity}: {p.content}" for p in removed])
-
-
-def history_note(items: list[HistorySnapshot]) -> str:
-    """``/history`` output in Markdown."""
-    if not items:
-        return "No history snapshots yet."
-    lines = ["**Recent history**", ""]
-    return "\n".join(lines + [f"- {h.at:%Y-%m-%d %H:%M} {h.kind}: {h.summary}" for h in items])
-
-
-def changes_note(events: list[ChangeEvent]) -> str:
-    """``/changes`` output in Markdown, newest first."""
-    if not events:
-        return "No memory changes yet."
-    lines = ["**Recent memory changes**", ""]
-    for e in events:
-        subject = (e.after or e.before or {}).get("content") or e.content or ""
-        reason = f" — {e.reason}" if e.reason else ""
-        lines.append(f"- {e.at:%H:%M:%S} **{e.op}** {subject}{reason}")
-    return "\n".join(lines)
-
-
-# -- entry point ---------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def log_to_file(path: Path) -> Iterator[None]:
-    """Send the root logger to ``path`` while the app owns the terminal."""
-    root = logging.getLogger()
-    saved = root.handlers[:]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root.handlers = [handler]
-    try:
-        yield
-    finally:
-        root.handlers = saved
-        handler.close()
-
-
-def run_chat(user_id: str = "me") -> int:
-    """Run ``penchant chat``: the real memory and agent from ``Settings()``.
-
-    Args:
-        user_id: The user to start as.
-
-    Returns:
-        The exit status (0 after a normal quit).
-
-    Raises:
-        InvalidInputError: ``user_id`` cannot be used as a user id.
-        StorageUnavailableError: Redis cannot be reached or started.
-    """
-    UserKeys.for_user(user_id)
-    settings = Settings()
-    with log_to_file(settings.home / "chat.log"):
-        try:
-            memory = Memory.from_settings(settings)
-        except KeyboardInterrupt:  # Ctrl+C before the app owns the terminal
-            return EXIT_INTERRUPTED
-        try:
-            app = ChatApp(
-                memory, lambda: ChatAgent.from_settings(memory, settings), user_id=user_id
-            )
-            status = app.run()
-            logger.info("chat screen closed")
-        except KeyboardInterrupt:
-            return EXIT_INTERRUPTED
-        finally:
-            memory.close()
-            logger.info("memory closed")
-        code = status if status is not None else (app.return_code or 0)
-        if not app.jobs.wait_idle(THREAD_JOIN_SECONDS):
-            leave_now(code)
-    return code
-
-
-def leave_now(code: int) -> NoReturn:
-    """End the process at once, past worker threads that are still running.
-
-    A turn still waiting on the model (or on the embedding model's load) would go on
-    after the app, against a closed memory, and the interpreter would wait at exit
-    for the thread pools it started. Everything already written is in Redis and the
-    memory is closed, so there is nothing left to save.
-    """
-    logger.info("worker threads still busy at exit; leaving without them")
-    logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
-
-
 __all__ = [
     "COMMAND_USAGE",
     "OFFLINE_LABEL",
     "AgentSource",
     "ChatAgent",
     "ChatApp",
-    "CommandOutcome",
-    "PanelData",
     "ReplyChunk",
     "SlashCommand",
     "TurnOutcome",
     "parse_command",
     "run_chat",
+    "short_name",
     "thread_id_for",
 ]

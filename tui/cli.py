@@ -251,7 +251,7 @@ def cmd_doctor(memory: Memory, args: argparse.Namespace) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from penchant.tui.app import run_chat
+    from penchant.tui.wiring import run_chat
 
     return run_chat(user_id=args.user)
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.retry import Retry
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from penchant.memory import Memory, PreferenceCandidate
+from penchant.agent.offline_model import OfflineChatModel
+from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
+from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.errors import InvalidInputError
 from penchant.tui.app import (
     OFFLINE_LABEL,
@@ -36,7 +39,23 @@ USER = "ana"
 SIZE = (120, 40)
 
 
-def make_app(memory: Memory, user: str = USER, **options: Any) -> ChatApp:
+def async_memory(redis_url: str, settings: Settings, **client_options: Any) -> AsyncMemory:
+    """An ``AsyncMemory`` on the test Redis; it connects on first use, in the loop that uses it."""
+    client = aioredis.Redis.from_url(redis_url, **client_options)
+    return AsyncMemory(client, settings=settings, embedder=HashEmbedder())
+
+
+@pytest.fixture
+async def amemory(memory: Memory, redis_url: str, settings: Settings) -> AsyncIterator[
+    AsyncMemory
+]:
+    """The app's memory: async, on the same clean keyspace as ``memory`` (which checks it)."""
+    amem = async_memory(redis_url, settings)
+    yield amem
+    await amem.client.aclose()
+
+
+def make_app(memory: AsyncMemory, user: str = USER, **options: Any) -> ChatApp:
     """The chat on the test memory with the offline model; no periodic ping by default."""
     options.setdefault("health_check_seconds", 0)
     options.setdefault("redis_label", "test redis")
@@ -82,8 +101,10 @@ def status_text(app: ChatApp, item: str) -> str:
 # -- the main flow ------------------------------------------------------------------------------
 
 
-async def test_stated_dislike_shows_in_the_panel_and_lands_in_redis(memory: Memory) -> None:
-    app = make_app(memory)
+async def test_stated_dislike_shows_in_the_panel_and_lands_in_redis(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         assert app.focused is app.query_one("#prompt", Input)
         await say(pilot, "I don't want anything made of plastic")
@@ -106,8 +127,10 @@ class RecordingChatApp(ChatApp):
         await super().on_reply_chunk(message)
 
 
-async def test_assistant_reply_streams_into_the_conversation(memory: Memory) -> None:
-    app = RecordingChatApp(memory, ChatAgent.build(memory), user_id=USER, health_check_seconds=0)
+async def test_assistant_reply_streams_into_the_conversation(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
+    app = RecordingChatApp(amemory, ChatAgent.build(amemory), user_id=USER, health_check_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "hello")
         streamed = "".join(app.chunks)
@@ -116,9 +139,9 @@ async def test_assistant_reply_streams_into_the_conversation(memory: Memory) -> 
 
 
 async def test_flip_from_like_to_dislike_supersedes_and_says_what_it_replaced(
-    memory: Memory,
+    memory: Memory, amemory: AsyncMemory
 ) -> None:
-    app = make_app(memory)
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "I love plastic toys")
         assert "Likes (1)" in panel_text(app)
@@ -131,7 +154,7 @@ async def test_flip_from_like_to_dislike_supersedes_and_says_what_it_replaced(
 
 
 async def test_forget_command_removes_and_reports_exactly_what_it_removed(
-    memory: Memory,
+    memory: Memory, amemory: AsyncMemory
 ) -> None:
     memory.remember(
         USER,
@@ -139,7 +162,7 @@ async def test_forget_command_removes_and_reports_exactly_what_it_removed(
             content="likes wool", polarity="like", keywords=["wool"], category="material"
         ),
     )
-    app = make_app(memory)
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert "likes wool" in panel_text(app)
@@ -152,10 +175,12 @@ async def test_forget_command_removes_and_reports_exactly_what_it_removed(
         assert messages(app)[-1] == ("note", "Nothing matched 'velvet'; no preference was removed.")
 
 
-async def test_user_switch_moves_panel_status_and_thread(memory: Memory) -> None:
+async def test_user_switch_moves_panel_status_and_thread(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
     memory.remember("bo", PreferenceCandidate(content="likes tea", polarity="like"))
     memory.append_transcript("bo", thread_id_for("bo"), "user", "earlier question from bo")
-    app = make_app(memory)
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "I don't like coffee")
         await say(pilot, "/user bo")
@@ -173,16 +198,16 @@ async def test_user_switch_moves_panel_status_and_thread(memory: Memory) -> None
     assert ["coffee" in p.content for p in memory.preferences(USER)] == [True]
 
 
-async def test_bad_user_id_is_refused_in_the_ui(memory: Memory) -> None:
-    app = make_app(memory)
+async def test_bad_user_id_is_refused_in_the_ui(memory: Memory, amemory: AsyncMemory) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "/user")
         assert messages(app)[-1][0] == "error" and "/user ID" in messages(app)[-1][1]
         assert app.user_id == USER
 
 
-async def test_unknown_command_gets_a_clear_message(memory: Memory) -> None:
-    app = make_app(memory)
+async def test_unknown_command_gets_a_clear_message(memory: Memory, amemory: AsyncMemory) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "/frobnicate now")
         role, text = messages(app)[-1]
@@ -190,8 +215,10 @@ async def test_unknown_command_gets_a_clear_message(memory: Memory) -> None:
         assert memory.preferences(USER) == []
 
 
-async def test_prefs_history_and_changes_commands_list_memory(memory: Memory) -> None:
-    app = make_app(memory)
+async def test_prefs_history_and_changes_commands_list_memory(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "I don't want anything made of plastic")
         await say(pilot, "/prefs")
@@ -202,8 +229,8 @@ async def test_prefs_history_and_changes_commands_list_memory(memory: Memory) ->
         assert messages(app)[-1][0] == "note"
 
 
-async def test_clear_and_help(memory: Memory) -> None:
-    app = make_app(memory)
+async def test_clear_and_help(memory: Memory, amemory: AsyncMemory) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "hello")
         await say(pilot, "/clear")
@@ -215,12 +242,12 @@ async def test_clear_and_help(memory: Memory) -> None:
 
 
 async def test_previous_transcript_is_shown_on_restart_and_reaches_the_model(
-    memory: Memory,
+    memory: Memory, amemory: AsyncMemory
 ) -> None:
-    first = make_app(memory)
+    first = make_app(amemory)
     async with first.run_test(size=SIZE) as pilot:
         await say(pilot, "I love wool")
-    second = make_app(memory)
+    second = make_app(amemory)
     async with second.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert ("user", "I love wool") in messages(second)
@@ -232,8 +259,10 @@ async def test_previous_transcript_is_shown_on_restart_and_reaches_the_model(
         assert texts[0] == "I love wool" and "hello again" in texts
 
 
-async def test_status_bar_labels_offline_model_redis_and_embedder(memory: Memory) -> None:
-    app = make_app(memory, redis_label=None)
+async def test_status_bar_labels_offline_model_redis_and_embedder(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
+    app = make_app(amemory, redis_label=None)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert OFFLINE_LABEL in status_text(app, "model")
@@ -243,7 +272,7 @@ async def test_status_bar_labels_offline_model_redis_and_embedder(memory: Memory
 
 
 async def test_agent_factory_runs_in_a_worker_and_the_app_is_usable_meanwhile(
-    memory: Memory,
+    memory: Memory, amemory: AsyncMemory
 ) -> None:
     import threading
 
@@ -251,9 +280,9 @@ async def test_agent_factory_runs_in_a_worker_and_the_app_is_usable_meanwhile(
 
     def slow_factory() -> ChatAgent:
         release.wait(5)
-        return ChatAgent.build(memory)
+        return ChatAgent.build(amemory)
 
-    app = ChatApp(memory, slow_factory, user_id=USER, health_check_seconds=0)
+    app = ChatApp(amemory, slow_factory, user_id=USER, health_check_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "loading" in status_text(app, "model")
@@ -267,7 +296,7 @@ async def test_agent_factory_runs_in_a_worker_and_the_app_is_usable_meanwhile(
 
 
 async def test_a_failing_model_shows_degraded_in_the_status_bar_until_it_answers_again(
-    memory: Memory,
+    memory: Memory, amemory: AsyncMemory
 ) -> None:
     from pydantic import SecretStr
 
@@ -280,7 +309,7 @@ async def test_a_failing_model_shows_degraded_in_the_status_bar_until_it_answers
     with FakeOpenAI(lambda body: 503 if state["down"] else text_chunks("Back again.")) as srv:
         model = chat_model_from_settings(Settings(openai_base_url=srv.base_url,
                                                   openai_api_key=SecretStr("")))
-        app = ChatApp(memory, ChatAgent.build(memory, model), user_id=USER,
+        app = ChatApp(amemory, ChatAgent.build(amemory, model), user_id=USER,
                       health_check_seconds=0, redis_label="test redis")
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
@@ -308,8 +337,11 @@ ACL_USER = "penchant-tui-test"
 
 
 @pytest.fixture
-def app_memory(memory: Memory, redis_url: str) -> Iterator[Memory]:
-    """A second ``Memory`` on the same real Redis and keyspace, logged in as its own ACL user.
+async def app_memory(
+    memory: Memory, redis_url: str, settings: Settings
+) -> AsyncIterator[AsyncMemory]:
+    """The app's ``AsyncMemory`` on the same real Redis and keyspace, logged in as its own
+    ACL user.
 
     :func:`cut_off` disables that user and drops its connections: Redis then really
     refuses the app (not a mock), while the ``memory`` fixture still reads the data.
@@ -324,15 +356,16 @@ def app_memory(memory: Memory, redis_url: str) -> Iterator[Memory]:
         commands=["+@all"],
         reset=True,
     )
-    client = redis.Redis.from_url(
+    amem = async_memory(
         redis_url,
+        settings,
         username=ACL_USER,
         password="secret",
         retry=Retry(NoBackoff(), 0),
         socket_timeout=2,
     )
-    yield Memory(client, settings=memory.settings, embedder=memory.embedder)
-    client.close()
+    yield amem
+    await amem.client.aclose()
     memory.client.acl_deluser(ACL_USER)
 
 
@@ -343,7 +376,7 @@ def cut_off(memory: Memory) -> None:
 
 
 async def test_storage_unavailable_mid_session_degrades_status_but_chat_answers(
-    memory: Memory, app_memory: Memory
+    memory: Memory, app_memory: AsyncMemory
 ) -> None:
     app = make_app(app_memory)
     async with app.run_test(size=SIZE) as pilot:
@@ -362,7 +395,9 @@ async def test_storage_unavailable_mid_session_degrades_status_but_chat_answers(
         assert role == "error" and "Memory is unavailable" in text
 
 
-async def test_health_check_notices_redis_going_away(memory: Memory, app_memory: Memory) -> None:
+async def test_health_check_notices_redis_going_away(
+    memory: Memory, app_memory: AsyncMemory
+) -> None:
     app = make_app(app_memory, health_check_seconds=0.1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -377,8 +412,8 @@ async def test_health_check_notices_redis_going_away(memory: Memory, app_memory:
 
 
 @pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
-async def test_quit_keys_exit_cleanly(memory: Memory, key: str) -> None:
-    app = make_app(memory)
+async def test_quit_keys_exit_cleanly(memory: Memory, amemory: AsyncMemory, key: str) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press(key)
@@ -386,8 +421,68 @@ async def test_quit_keys_exit_cleanly(memory: Memory, key: str) -> None:
     assert app.return_code == 0
 
 
-async def test_quit_during_a_turn_lets_the_turn_finish_its_writes(memory: Memory) -> None:
-    app = make_app(memory)
+class GatedModel(OfflineChatModel):
+    """The offline model, answering only once its gate opens (a turn that stays running)."""
+
+    gate: Any = None
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
+        await self.gate.wait()
+        return await super()._agenerate(*args, **kwargs)
+
+    async def _astream(self, *args: Any, **kwargs: Any) -> Any:
+        await self.gate.wait()
+        async for chunk in super()._astream(*args, **kwargs):
+            yield chunk
+
+
+async def start_stuck_turn(pilot: Pilot[Any], text: str) -> None:
+    """Send ``text`` and wait until its turn runs (its model is gated shut)."""
+    pilot.app.query_one("#prompt", Input).value = text
+    await pilot.press("enter")
+    await pilot.pause()
+    assert pilot.app.busy  # type: ignore[attr-defined]
+
+
+async def test_quit_now_mid_turn_says_the_turn_was_not_stored(
+    memory: Memory, amemory: AsyncMemory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from penchant.tui.wiring import report_unsaved_turn
+
+    app = ChatApp(amemory, ChatAgent.build(amemory, GatedModel(gate=asyncio.Event())),
+                  user_id=USER, health_check_seconds=0, redis_label="test redis")
+    async with app.run_test(size=SIZE) as pilot:
+        await start_stuck_turn(pilot, "I don't want anything made of plastic")
+        await pilot.press("ctrl+q", "ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert app.unsaved_turn == "I don't want anything made of plastic"
+    assert memory.preferences(USER) == []
+    report_unsaved_turn(app)
+    said = capsys.readouterr().err
+    assert "\"I don't want anything made of plastic\"" in said and "may not be stored" in said
+
+
+async def test_quit_grace_running_out_names_the_turn_as_not_stored(
+    memory: Memory, amemory: AsyncMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("penchant.tui.app.QUIT_GRACE_SECONDS", 0.2)
+    app = ChatApp(amemory, ChatAgent.build(amemory, GatedModel(gate=asyncio.Event())),
+                  user_id=USER, health_check_seconds=0, redis_label="test redis")
+    async with app.run_test(size=SIZE) as pilot:
+        await start_stuck_turn(pilot, "I love wool")
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.05)
+        assert app.is_running and app.unsaved_turn is None
+        await pilot.pause(0.5)
+    assert app.unsaved_turn == "I love wool"
+    assert memory.preferences(USER) == []
+
+
+async def test_quit_during_a_turn_lets_the_turn_finish_its_writes(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         app.query_one("#prompt", Input).value = "I don't want anything made of plastic"
         await pilot.press("enter", "ctrl+q")
@@ -434,7 +529,20 @@ def test_superseded_change_names_its_replacement() -> None:
 # -- snapshots ----------------------------------------------------------------------------------
 
 
-def test_snapshot_main_screen_after_a_turn(memory: Memory, snap_compare: Any) -> None:
+def snapshot_app(redis_url: str, settings: Settings) -> ChatApp:
+    """The chat for ``snap_compare``, which runs it in an event loop of its own: the async
+    client is made here and connects in that loop (:func:`close_memory` ends it there)."""
+    return make_app(async_memory(redis_url, settings))
+
+
+async def close_memory(pilot: Pilot[Any]) -> None:
+    """Close the app's client in the loop it connected in (before ``snap_compare`` drops it)."""
+    await pilot.app.memory.client.aclose()  # type: ignore[attr-defined]
+
+
+def test_snapshot_main_screen_after_a_turn(
+    memory: Memory, redis_url: str, settings: Settings, snap_compare: Any
+) -> None:
     memory.remember(
         USER,
         PreferenceCandidate(
@@ -444,19 +552,27 @@ def test_snapshot_main_screen_after_a_turn(memory: Memory, snap_compare: Any) ->
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await say(pilot, "I don't want anything made of plastic")
+        await close_memory(pilot)
 
-    assert snap_compare(make_app(memory), terminal_size=SIZE, run_before=run_before)
+    app = snapshot_app(redis_url, settings)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_snapshot_help(memory: Memory, snap_compare: Any) -> None:
+def test_snapshot_help(
+    memory: Memory, redis_url: str, settings: Settings, snap_compare: Any
+) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await say(pilot, "/help")
+        await close_memory(pilot)
 
-    assert snap_compare(make_app(memory), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(snapshot_app(redis_url, settings), terminal_size=SIZE,
+                        run_before=run_before)
 
 
-async def test_checkup_flags_appear_in_the_panel_and_nothing_is_deleted(memory: Memory) -> None:
+async def test_checkup_flags_appear_in_the_panel_and_nothing_is_deleted(
+    memory: Memory, amemory: AsyncMemory
+) -> None:
     from penchant.memory.checkup import run_checkup
     from penchant.tui.widgets import FlagList
 
@@ -467,7 +583,7 @@ async def test_checkup_flags_appear_in_the_panel_and_nothing_is_deleted(memory: 
                             keywords=["animal product"], category="other"),
     ])
     assert run_checkup(memory, USER).flags
-    app = make_app(memory)
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         flags = app.query_one(FlagList)
@@ -477,10 +593,10 @@ async def test_checkup_flags_appear_in_the_panel_and_nothing_is_deleted(memory: 
     assert len(memory.preferences(USER)) == 2
 
 
-async def test_flag_section_is_hidden_without_flags(memory: Memory) -> None:
+async def test_flag_section_is_hidden_without_flags(memory: Memory, amemory: AsyncMemory) -> None:
     from penchant.tui.widgets import FlagList
 
-    app = make_app(memory)
+    app = make_app(amemory)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert not app.query_one(FlagList).display
