@@ -8,10 +8,13 @@ Debian's redis-server.
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +100,7 @@ def memory(redis_client: redis.Redis, settings: Settings) -> Iterator[Memory]:
 
 @pytest.fixture
 def cli_env(settings: Settings) -> dict[str, str]:
-    """Environment for running the ``penchant`` CLI in a subprocess against the test Redis."""
+    """Environment for the ``penchant`` CLI against the test Redis (``cli`` or ``run_cli``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PENCHANT_", "OPENAI_"))}
     env.update(
         PENCHANT_HOME=str(settings.home),
@@ -124,7 +127,11 @@ def wait_until(condition: Any, timeout: float = 5.0, what: str = "condition") ->
 
 
 def run_cli(args: list[str], env: dict[str, str], stdin: str | None = None) -> Any:
-    """Run ``python -m penchant.tui.cli ARGS``; returns the CompletedProcess."""
+    """Run ``python -m penchant.tui.cli ARGS`` in a new process; returns the CompletedProcess.
+
+    For the few smoke tests of the real process (argv bytes, stdin, exit statuses); the
+    contract tests use the in-process ``cli`` fixture, which skips the package import.
+    """
     import subprocess
 
     return subprocess.run(
@@ -135,3 +142,81 @@ def run_cli(args: list[str], env: dict[str, str], stdin: str | None = None) -> A
         text=True,
         timeout=120,
     )
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """What one in-process ``penchant`` command did: the fields of a ``CompletedProcess``."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+CliRunner = Callable[..., CliResult]
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """Run ``penchant.tui.cli.main(ARGS)`` in this process, as a fresh process would.
+
+    ``cli(args, env, stdin=None) -> CliResult`` takes the same ``env`` as :func:`run_cli`
+    (the ``cli_env`` fixture): for the call only, the process environment becomes ``env``
+    where they differ, ``PENCHANT_*`` / ``OPENAI_*`` variables missing from ``env`` are
+    unset, ``sys.stdin`` reads ``stdin`` and ``sys.stdout`` / ``sys.stderr`` are captured.
+    The root logger is emptied for the call so that ``main``'s ``logging.basicConfig``
+    installs its stderr handler as it does in a new process; every handler and logger level
+    is put back afterwards. An argparse exit (``SystemExit``) becomes the return code.
+    ``main`` closes the ``Memory`` it opens; with ``PENCHANT_REDIS_URL`` required here it
+    never starts an embedded server. A subprocess pays the package import on every call
+    (1.3 s wall for ``python -c "import penchant.tui.cli"`` on the 2-core dev machine);
+    this pays it once per session.
+
+    Raises:
+        ValueError: ``env`` has no ``PENCHANT_REDIS_URL`` (the call would start an
+            embedded server that outlives the test); pass ``cli_env``.
+    """
+    from penchant.tui import cli as cli_module
+
+    def run(args: Sequence[str], env: dict[str, str], stdin: str | None = None) -> CliResult:
+        if not env.get("PENCHANT_REDIS_URL"):
+            raise ValueError("cli(): env has no PENCHANT_REDIS_URL; pass the cli_env fixture")
+        out, err = io.StringIO(), io.StringIO()
+        root = logging.getLogger()
+        saved_handlers, saved_level = root.handlers[:], root.level
+        manager = logging.Logger.manager
+        saved_levels = {
+            name: lg.level for name, lg in manager.loggerDict.items()
+            if isinstance(lg, logging.Logger)
+        }  # fmt: skip
+        with monkeypatch.context() as mp:
+            for key in list(os.environ):
+                if key.startswith(("PENCHANT_", "OPENAI_")) and key not in env:
+                    mp.delenv(key)
+            for key, value in env.items():
+                if os.environ.get(key) != value:
+                    mp.setenv(key, value)
+            mp.setattr(sys, "stdin", io.StringIO(stdin or ""))
+            mp.setattr(sys, "stdout", out)
+            mp.setattr(sys, "stderr", err)
+            root.handlers = []
+            try:
+                code = cli_module.main(list(args))
+            except SystemExit as exc:
+                if exc.code is None or isinstance(exc.code, int):
+                    code = exc.code or 0
+                else:
+                    err.write(f"{exc.code}\n")
+                    code = 1
+            finally:
+                for handler in root.handlers:
+                    if handler not in saved_handlers:
+                        handler.close()
+                root.handlers = saved_handlers
+                root.setLevel(saved_level)
+                for name, lg in list(manager.loggerDict.items()):
+                    if isinstance(lg, logging.Logger):
+                        lg.setLevel(saved_levels.get(name, logging.NOTSET))
+        return CliResult(code, out.getvalue(), err.getvalue())
+
+    return run

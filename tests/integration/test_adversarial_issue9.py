@@ -178,7 +178,8 @@ def test_an_object_with_a_qualifier_and_the_bare_object_stay_apart(
     memory.remember("u", older)
     result = memory.remember("u", newer)
     assert result.superseded == []
-    assert active(memory) == sorted([(older.polarity, older.content), (newer.polarity, newer.content)])
+    expected = [(older.polarity, older.content), (newer.polarity, newer.content)]
+    assert active(memory) == sorted(expected)
 
 
 def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from penchant.memory import Memory
 
-from conftest import load_cases, run_cli
+from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
 CAPTURE_CASES = load_cases("capture.jsonl") + load_cases("capture-k2.jsonl")
@@ -25,10 +25,12 @@ def test_capture_case_library(memory: Memory, case: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("case", CAPTURE_CASES, ids=[c["id"] for c in CAPTURE_CASES])
-def test_capture_case_cli(memory: Memory, cli_env: dict[str, str], case: dict[str, Any]) -> None:
+def test_capture_case_cli(
+    cli: CliRunner, memory: Memory, cli_env: dict[str, str], case: dict[str, Any]
+) -> None:
     user = f"cli-capture-{case['id']}"
     for turn in case["user_turns"]:
-        proc = run_cli(["capture", "--user", user, "--text", turn, "--json"], cli_env)
+        proc = cli(["capture", "--user", user, "--text", turn, "--json"], cli_env)
         assert proc.returncode == 0, proc.stderr
         assert set(json.loads(proc.stdout)) == {"created", "merged", "superseded", "rejected"}
     check_expectations(memory.preferences(user), case["expect"], 0)

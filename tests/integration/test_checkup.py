@@ -25,7 +25,7 @@ from penchant.memory.errors import StorageUnavailableError
 from penchant.memory.keys import UserKeys
 from penchant.memory.records import Preference
 
-from conftest import run_cli, wait_until
+from conftest import CliRunner, wait_until
 
 USER = "checkup-user"
 LEATHER = PreferenceCandidate(content="likes leather jackets", polarity="like",
@@ -229,9 +229,11 @@ def test_rescheduled_user_stays_due_after_an_older_run(memory: Memory) -> None:
 # -- CLI -----------------------------------------------------------------------------------------
 
 
-def test_cli_checkup_json_lists_flags(cli_env: dict[str, str], memory: Memory) -> None:
+def test_cli_checkup_json_lists_flags(
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
+) -> None:
     memory.remember(USER, [LEATHER, VEGAN])
-    proc = run_cli(["checkup", "--user", USER, "--json"], cli_env)
+    proc = cli(["checkup", "--user", USER, "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)
     (flag,) = document["flags"]
@@ -240,19 +242,21 @@ def test_cli_checkup_json_lists_flags(cli_env: dict[str, str], memory: Memory) -
 
 
 def test_cli_prefs_shows_flags_and_its_json_stays_a_list(
-    cli_env: dict[str, str], memory: Memory
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
 ) -> None:
     memory.remember(USER, [LEATHER, VEGAN])
     run_checkup(memory, USER)
-    human = run_cli(["prefs", "--user", USER], cli_env)
+    human = cli(["prefs", "--user", USER], cli_env)
     assert "flags (to confirm" in human.stdout and "contradiction?" in human.stdout
-    document = json.loads(run_cli(["prefs", "--user", USER, "--json"], cli_env).stdout)
+    document = json.loads(cli(["prefs", "--user", USER, "--json"], cli_env).stdout)
     assert isinstance(document, list) and {d["content"] for d in document} == {
         "likes leather jackets", "avoids animal products"}
 
 
-def test_cli_checkup_refuses_a_bad_user(cli_env: dict[str, str], memory: Memory) -> None:
-    proc = run_cli(["checkup", "--user", "", "--json"], cli_env)
+def test_cli_checkup_refuses_a_bad_user(
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
+) -> None:
+    proc = cli(["checkup", "--user", "", "--json"], cli_env)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 

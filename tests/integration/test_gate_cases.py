@@ -12,7 +12,7 @@ import pytest
 
 from penchant.memory import Memory, PreferenceCandidate
 
-from conftest import load_cases, run_cli
+from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
 GATE_CASES = load_cases("gate.jsonl") + [
@@ -55,15 +55,17 @@ def _cli_step(step: dict[str, Any], user: str) -> list[str]:
 
 
 @pytest.mark.parametrize("case", GATE_CASES, ids=[c["id"] for c in GATE_CASES])
-def test_gate_case_cli(memory: Memory, cli_env: dict[str, str], case: dict[str, Any]) -> None:
+def test_gate_case_cli(
+    cli: CliRunner, memory: Memory, cli_env: dict[str, str], case: dict[str, Any]
+) -> None:
     user = f"cli-{case['id']}"
     rejected = 0
     for step in case["steps"]:
-        proc = run_cli(_cli_step(step, user), cli_env)
+        proc = cli(_cli_step(step, user), cli_env)
         assert proc.returncode == 0, proc.stderr
         document = json.loads(proc.stdout)
         rejected += len(document.get("rejected", []))
-    proc = run_cli(["prefs", "--user", user, "--json"], cli_env)
+    proc = cli(["prefs", "--user", user, "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     listed = json.loads(proc.stdout)
     check_expectations(memory.preferences(user), case["expect"], rejected)

@@ -12,7 +12,7 @@ from penchant.memory import Memory, PreferenceCandidate
 from penchant.memory.objects import derive_objects
 from penchant.memory.transfer import import_document, parse_document
 
-from conftest import run_cli
+from conftest import CliRunner
 
 
 def like(content: str, *keywords: str, **fields: object) -> PreferenceCandidate:
@@ -89,13 +89,15 @@ def test_import_without_keywords_resolves_a_flip(memory: Memory) -> None:
     assert active(memory) == [("dislike", "dislikes reality TV")]
 
 
-def test_readme_cli_example_flips_without_keywords(cli_env: dict[str, str], memory: Memory) -> None:
-    first = run_cli(
+def test_readme_cli_example_flips_without_keywords(
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
+) -> None:
+    first = cli(
         ["remember", "--user", "ana", "--polarity", "like", "--content", "likes plastic boxes",
          "--json"], cli_env,
     )
     assert first.returncode == 0, first.stderr
-    second = run_cli(
+    second = cli(
         ["remember", "--user", "ana", "--polarity", "dislike", "--content", "no plastic please",
          "--json"], cli_env,
     )
@@ -206,9 +208,11 @@ def test_a_slot_never_supersedes_an_allergy(memory: Memory) -> None:
     assert len(memory.preferences("u")) == 2
 
 
-def test_protected_flag_is_listed_by_prefs(cli_env: dict[str, str], memory: Memory) -> None:
+def test_protected_flag_is_listed_by_prefs(
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
+) -> None:
     memory.remember("u", dislike("allergic to sesame"))
-    proc = run_cli(["prefs", "--user", "u", "--json"], cli_env)
+    proc = cli(["prefs", "--user", "u", "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     (listed,) = json.loads(proc.stdout)
     assert listed["protected"] is True and listed["slot"] is None

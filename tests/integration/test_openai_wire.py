@@ -38,7 +38,7 @@ from penchant.agent.models import (
 )
 from penchant.memory import InvalidInputError, Memory, PreferenceCandidate, Settings
 
-from conftest import run_cli
+from conftest import CliRunner
 
 USER = "wire-user"
 Responder = Callable[[dict[str, Any]], list[dict[str, Any]] | int]
@@ -439,12 +439,12 @@ def test_summary_endpoint_failure_after_a_good_reply_is_one_error_line(memory: M
 
 
 def test_cli_reflect_against_a_dead_endpoint_exits_1_with_one_line(
-    cli_env: dict[str, str], memory: Memory
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
 ) -> None:
     url = closed_port_url()
     memory.remember("ana", PreferenceCandidate(content="I hate plastic", polarity="dislike",
                                                keywords=["plastic"], category="material"))
-    proc = run_cli(["reflect", "--user", "ana", "what bottle?", "--json"],
+    proc = cli(["reflect", "--user", "ana", "what bottle?", "--json"],
                    {**cli_env, "OPENAI_BASE_URL": url})
     assert proc.returncode == 1 and proc.stdout == ""
     [line] = proc.stderr.strip().splitlines()
@@ -454,13 +454,13 @@ def test_cli_reflect_against_a_dead_endpoint_exits_1_with_one_line(
 
 
 def test_cli_replay_stops_at_a_failing_endpoint_and_exits_1(
-    cli_env: dict[str, str], memory: Memory, tmp_path: Any
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory, tmp_path: Any
 ) -> None:
     conversation = tmp_path / "talk.json"
     conversation.write_text(json.dumps({"turns": ["I really dislike plastic packaging.",
                                                   "Which bottle should I buy?"]}))
     with FakeOpenAI(lambda body: 503) as failing:
-        proc = run_cli(["replay", str(conversation), "--user", "ana", "--json"],
+        proc = cli(["replay", str(conversation), "--user", "ana", "--json"],
                        {**cli_env, "OPENAI_BASE_URL": failing.base_url})
         sent = len(failing.requests)
     assert proc.returncode == 1 and proc.stdout == ""
@@ -473,11 +473,11 @@ def test_cli_replay_stops_at_a_failing_endpoint_and_exits_1(
 
 
 def test_cli_replay_with_a_keyless_local_server_answers(
-    cli_env: dict[str, str], memory: Memory, tmp_path: Any, server: FakeOpenAI
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory, tmp_path: Any, server: FakeOpenAI
 ) -> None:
     conversation = tmp_path / "talk.json"
     conversation.write_text(json.dumps({"turns": ["Which bottle should I buy?"]}))
-    proc = run_cli(["replay", str(conversation), "--user", "ana", "--json"],
+    proc = cli(["replay", str(conversation), "--user", "ana", "--json"],
                    {**cli_env, "OPENAI_BASE_URL": server.base_url})
     assert proc.returncode == 0, proc.stderr
     [only] = json.loads(proc.stdout)["turns"]
@@ -485,7 +485,7 @@ def test_cli_replay_with_a_keyless_local_server_answers(
 
 
 def test_cli_checkup_against_a_dead_endpoint_exits_1_with_one_line(
-    cli_env: dict[str, str], memory: Memory
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
 ) -> None:
     url = closed_port_url()
     memory.remember("ana", [
@@ -493,7 +493,7 @@ def test_cli_checkup_against_a_dead_endpoint_exits_1_with_one_line(
         PreferenceCandidate(content="hates long drives", polarity="dislike",
                             keywords=["long drive"]),
     ])
-    proc = run_cli(["checkup", "--user", "ana", "--json"], {**cli_env, "OPENAI_BASE_URL": url})
+    proc = cli(["checkup", "--user", "ana", "--json"], {**cli_env, "OPENAI_BASE_URL": url})
     assert proc.returncode == 1 and proc.stdout == ""
     [line] = proc.stderr.strip().splitlines()
     assert f"model unavailable: {url} is unreachable (connection refused)" in line

@@ -6,7 +6,7 @@ from penchant.memory import Memory, PreferenceCandidate
 from penchant.memory.records import Preference
 from penchant.tui.widgets import preferences_text
 
-from conftest import run_cli
+from conftest import CliRunner
 
 
 def test_panel_marks_an_allergy_and_names_a_slot() -> None:
@@ -19,11 +19,13 @@ def test_panel_marks_an_allergy_and_names_a_slot() -> None:
     assert "favourite author is Ted Chiang (favorite author)" in plain
 
 
-def test_prefs_text_names_slot_and_protection(memory: Memory, cli_env: dict[str, str]) -> None:
+def test_prefs_text_names_slot_and_protection(
+    cli: CliRunner, memory: Memory, cli_env: dict[str, str]
+) -> None:
     memory.remember("u", PreferenceCandidate(content="allergic to sesame", polarity="dislike"))
     memory.remember("u", PreferenceCandidate(content="favourite band is Blur", polarity="like",
                                              keywords=["blur"], slot="favourite band"))
-    proc = run_cli(["prefs", "--user", "u"], cli_env)
+    proc = cli(["prefs", "--user", "u"], cli_env)
     assert proc.returncode == 0, proc.stderr
     assert "protected" in next(line for line in proc.stdout.splitlines() if "sesame" in line)
     assert "slot favorite band" in next(line for line in proc.stdout.splitlines() if "Blur" in line)

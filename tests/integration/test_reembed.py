@@ -13,7 +13,7 @@ from penchant.memory import InvalidInputError, Memory, PenchantError, Preference
 from penchant.memory.embeddings import Embedder, HashEmbedder
 from penchant.memory.reembed import reembed, vector_report
 
-from conftest import run_cli
+from conftest import CliRunner
 
 
 class RetiredEmbedder(HashEmbedder):
@@ -126,29 +126,29 @@ def test_store_of_an_unusable_model_is_found_by_words_and_says_reembed(
 
 
 def test_cli_recall_and_doctor_say_reembed_is_needed_until_it_runs(
-    redis_client: redis.Redis, settings: Settings, cli_env: dict[str, str]
+    cli: CliRunner, redis_client: redis.Redis, settings: Settings, cli_env: dict[str, str]
 ) -> None:
     old = Memory(redis_client, settings=settings, embedder=RetiredEmbedder())
     old.backend.ensure_schema()
     _seed(old, "ana")
 
-    recalled = run_cli(["recall", "--user", "ana", "green tea", "--json"], cli_env)
+    recalled = cli(["recall", "--user", "ana", "green tea", "--json"], cli_env)
     assert recalled.returncode == 0, recalled.stderr
     document = json.loads(recalled.stdout)
     assert document["items"][0]["content"] == "likes green tea"
     assert any("penchant reembed" in w for w in document["warnings"])
     assert "penchant reembed" in recalled.stderr
 
-    doctor = json.loads(run_cli(["doctor", "--json"], cli_env).stdout)
+    doctor = json.loads(cli(["doctor", "--json"], cli_env).stdout)
     assert doctor["reembed_needed"] == 2 and doctor["vectors_unusable"] == 2
 
-    dry = json.loads(run_cli(["reembed", "--dry-run", "--json"], cli_env).stdout)
+    dry = json.loads(cli(["reembed", "--dry-run", "--json"], cli_env).stdout)
     assert dry["stale"] == 2 and dry["reembedded"] == 0
-    done = json.loads(run_cli(["reembed", "--json"], cli_env).stdout)
+    done = json.loads(cli(["reembed", "--json"], cli_env).stdout)
     assert done["reembedded"] == 2
-    doctor = json.loads(run_cli(["doctor", "--json"], cli_env).stdout)
+    doctor = json.loads(cli(["doctor", "--json"], cli_env).stdout)
     assert doctor["reembed_needed"] == 0 and doctor["vectors"] == {"hash-64 (64-d)": 2}
-    again = json.loads(run_cli(["recall", "--user", "ana", "green tea", "--json"], cli_env).stdout)
+    again = json.loads(cli(["recall", "--user", "ana", "green tea", "--json"], cli_env).stdout)
     assert "warnings" not in again
     stored = Memory(redis_client, settings=settings, embedder=None).preferences(
         "ana", with_embeddings=True

@@ -24,7 +24,7 @@ from penchant.memory.observations import (
 from penchant.memory.reflect import Disposition, ReflectModel
 from penchant.tools.reflect_tool import REFLECT_TOOL, make_reflect_tool
 
-from conftest import run_cli
+from conftest import CliRunner
 from test_openai_wire import FakeOpenAI, text_chunks
 
 USER = "reflect-user"
@@ -541,8 +541,10 @@ def cli_memory(memory: Memory) -> Iterator[Memory]:
     yield memory
 
 
-def test_cli_reflect_prints_the_json_contract(cli_env: dict[str, str], cli_memory: Memory) -> None:
-    proc = run_cli(["reflect", "--user", "ana", "what shirt should I buy?", "--skepticism", "2",
+def test_cli_reflect_prints_the_json_contract(
+    cli: CliRunner, cli_env: dict[str, str], cli_memory: Memory
+) -> None:
+    proc = cli(["reflect", "--user", "ana", "what shirt should I buy?", "--skepticism", "2",
                     "--literalism", "4", "--empathy", "5", "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)
@@ -555,8 +557,10 @@ def test_cli_reflect_prints_the_json_contract(cli_env: dict[str, str], cli_memor
     assert [o.content for o in cli_memory.observations("ana")] == [obs["content"]]
 
 
-def test_cli_reflect_human_output(cli_env: dict[str, str], cli_memory: Memory) -> None:
-    proc = run_cli(["reflect", "--user", "ana", "what shirt?"], cli_env)
+def test_cli_reflect_human_output(
+    cli: CliRunner, cli_env: dict[str, str], cli_memory: Memory
+) -> None:
+    proc = cli(["reflect", "--user", "ana", "what shirt?"], cli_env)
     assert proc.returncode == 0 and "observation (0.60)" in proc.stdout
 
 
@@ -564,28 +568,30 @@ def test_cli_reflect_human_output(cli_env: dict[str, str], cli_memory: Memory) -
     "flag", [["--skepticism", "0"], ["--literalism", "6"], ["--empathy", "high"]]
 )
 def test_cli_reflect_refuses_a_bad_disposition(
-    cli_env: dict[str, str], cli_memory: Memory, flag: list[str]
+    cli: CliRunner, cli_env: dict[str, str], cli_memory: Memory, flag: list[str]
 ) -> None:
-    proc = run_cli(["reflect", "--user", "ana", "what shirt?", *flag, "--json"], cli_env)
+    proc = cli(["reflect", "--user", "ana", "what shirt?", *flag, "--json"], cli_env)
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("penchant")
     assert cli_memory.observations("ana") == []
 
 
-def test_cli_reflect_refuses_an_empty_question(cli_env: dict[str, str], memory: Memory) -> None:
-    proc = run_cli(["reflect", "--user", "ana", "  ", "--json"], cli_env)
+def test_cli_reflect_refuses_an_empty_question(
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory
+) -> None:
+    proc = cli(["reflect", "--user", "ana", "  ", "--json"], cli_env)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_cli_reflect_with_a_keyless_server_reports_dropped_items_in_json(
-    cli_env: dict[str, str], cli_memory: Memory
+    cli: CliRunner, cli_env: dict[str, str], cli_memory: Memory
 ) -> None:
     ids = [p.id for p in cli_memory.preferences("ana")]
     payload = {"answer": "Cotton.", "observations": [
         {"content": "prefers natural fibres", "confidence": 0.8, "sources": ids},
         {"content": "no sources here", "confidence": 0.5}]}
     with FakeOpenAI(answering(payload)) as server:
-        proc = run_cli(["reflect", "--user", "ana", "what shirt?", "--json"],
+        proc = cli(["reflect", "--user", "ana", "what shirt?", "--json"],
                        {**cli_env, "OPENAI_BASE_URL": server.base_url})
     assert proc.returncode == 0, proc.stderr
     document = json.loads(proc.stdout)

@@ -18,7 +18,7 @@ from penchant.agent.replay import GATE_KEYS, parse_turns, replay_file
 from penchant.memory import InvalidInputError, Memory, Settings
 from penchant.memory.keys import UserKeys
 
-from conftest import REPO, run_cli
+from conftest import REPO, CliRunner
 
 CONVERSATION = REPO / "examples" / "conversation_en_zh.json"
 USER = "replayer"
@@ -98,8 +98,10 @@ def test_the_turns_share_one_thread(memory: Memory, replayed: dict[str, Any]) ->
     assert memory.client.llen(threads[0]) == 2 * len(replayed["turns"])
 
 
-def test_cli_replay_prints_the_turns_as_json(memory: Memory, cli_env: dict[str, str]) -> None:
-    done = run_cli(["replay", str(CONVERSATION), "--user", USER, "--json"], cli_env)
+def test_cli_replay_prints_the_turns_as_json(
+    cli: CliRunner, memory: Memory, cli_env: dict[str, str]
+) -> None:
+    done = cli(["replay", str(CONVERSATION), "--user", USER, "--json"], cli_env)
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert len(document["turns"]) == 11
@@ -141,12 +143,12 @@ def test_parse_turns_accepts_unicode_and_keeps_order() -> None:
 
 @pytest.mark.parametrize("case", ["not_json", "empty_turns", "non_string_turn"])
 def test_cli_bad_file_exits_2_with_one_line_and_stores_nothing(
-    case: str, memory: Memory, cli_env: dict[str, str], tmp_path: Path
+    cli: CliRunner, case: str, memory: Memory, cli_env: dict[str, str], tmp_path: Path
 ) -> None:
     text, message = BAD_FILES[case]
     path = tmp_path / "conversation.json"
     path.write_text(text, encoding="utf-8")
-    done = run_cli(["replay", str(path), "--user", USER, "--json"], cli_env)
+    done = cli(["replay", str(path), "--user", USER, "--json"], cli_env)
     assert done.returncode == 2
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
