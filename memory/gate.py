@@ -45,11 +45,13 @@ from .ops import (
     DeleteFlag,
     DeleteObservation,
     DeletePreference,
+    DeleteTombstone,
     Op,
     PushHistory,
     PutFlag,
     PutObservation,
     PutPreference,
+    PutTombstone,
     PutVector,
     UserSnapshot,
 )
@@ -67,9 +69,10 @@ from .records import (
     Superseded,
     check_payload,
 )
-from .resolution import PreparedCandidate, WritePlan, plan_write
+from .resolution import PreparedCandidate, WritePlan, newer_conflict, plan_write
 from .screen import screen_content, screen_keywords
 from .settings import Settings
+from .tombstones import Tombstone, Tombstones
 
 logger = logging.getLogger(__name__)
 
@@ -149,6 +152,10 @@ class PersistenceGate:
         ops: list[Op] = [
             AppendEvent(_rejected_event(r, now, source=None)) for r in rejections
         ]
+        if created_op != "imported":  # a restore after a forget restores
+            prepared, buried = _outlived(snapshot.tombstones, prepared)
+            ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in buried]
+            rejections = [*rejections, *buried]
         write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
         outdated = [
             Rejection(
@@ -161,6 +168,7 @@ class PersistenceGate:
         ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in outdated]
         ops += _preference_ops(write)
         ops += self._cascade_ops(write, snapshot, now)
+        ops += _tombstone_ops(snapshot, write, now)
         result = GateResult(
             created=list(write.created), merged=list(write.merged),
             superseded=list(write.superseded), rejected=[*rejections, *outdated],
@@ -193,7 +201,9 @@ class PersistenceGate:
         self, snapshot: UserSnapshot, text: str, polarity: Polarity | None, now: datetime
     ) -> Plan[ForgetResult]:
         """Remove the preferences that ``text`` names (DESIGN.md §7), cascading into
-        observations; exactly the removed ones are reported."""
+        observations; exactly the removed ones are reported. The forget itself is kept as a
+        tombstone (even when it removed nothing), so an older spooled statement of what it
+        names is not re-created later (:mod:`.tombstones`)."""
         self.check_forget(text, polarity)
         write = WritePlan()
         for pref in snapshot.preferences():
@@ -209,6 +219,7 @@ class PersistenceGate:
                     )
                 )
         ops = _preference_ops(write) + self._cascade_ops(write, snapshot, now)
+        ops += _tombstone_ops(snapshot, write, now, Tombstone.of_forget(text, polarity, now))
         return Plan(ops, ForgetResult(removed=[s.preference for s in write.superseded]))
 
     # -- observations (reflect) -----------------------------------------------------------------
@@ -387,6 +398,47 @@ def _preference_ops(write: WritePlan) -> list[Op]:
             ops.append(PutVector(pref_id, pref.embedding))
     ops += [DeletePreference(pref_id) for pref_id in sorted(write.deletes)]
     ops += [AppendEvent(event) for event in write.events]
+    return ops
+
+
+def _outlived(
+    tombstones: Tombstones, prepared: list[PreparedCandidate]
+) -> tuple[list[PreparedCandidate], list[Rejection]]:
+    """Split off candidates stated before a forget that names them, or before a newer
+    contradicting statement that has since been removed (:mod:`.tombstones`)."""
+    if not tombstones.by_key:
+        return prepared, []
+    kept: list[PreparedCandidate] = []
+    buried: list[Rejection] = []
+    for item in prepared:
+        cand = item.candidate
+        if cand.at is None:
+            kept.append(item)
+            continue
+        forget = tombstones.forgotten_after(cand.at, item.keywords, cand.content, cand.polarity)
+        newer = None if forget else newer_conflict(tombstones.removed_after(cand.at), item)
+        if forget is not None:
+            reason = f"forgotten after it was said (forget {forget.text!r} at {forget.at:%c})"
+        elif newer is not None:
+            reason = f"older than the statement {newer.id} ({newer.content!r}), since removed"
+        else:
+            kept.append(item)
+            continue
+        buried.append(Rejection(content=cand.content, reason=reason))
+    return kept, buried
+
+
+def _tombstone_ops(
+    snapshot: UserSnapshot, write: WritePlan, now: datetime, *extra: Tombstone
+) -> list[Op]:
+    """Tombstones of the preferences this write removes (and of the forget itself)."""
+    stored = snapshot.active.prefs
+    removed = [stored[i] for i in sorted(write.deletes) if i in stored]
+    added = [*extra, *(Tombstone.of_removed(p, now) for p in removed)]
+    if not added:
+        return []
+    ops: list[Op] = [PutTombstone(t) for t in added]
+    ops += [DeleteTombstone(k) for k in snapshot.tombstones.evictions(added)]
     return ops
 
 

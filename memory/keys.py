@@ -122,6 +122,10 @@ class UserKeys:
         return f"{self.tag}:flags"
 
     @property
+    def tombstones(self) -> str:
+        return f"{self.tag}:tombstones"
+
+    @property
     def checkup_lease(self) -> str:
         return f"{self.tag}:lease:checkup"
 
@@ -153,6 +157,7 @@ class UserKeys:
             self.history_last,
             self.observations,
             self.flags,
+            self.tombstones,
         ]
 
 

@@ -20,6 +20,8 @@ Operation → what it changes (all keys of one user, one hash tag):
 ``DeleteFlag``         the check-up's open flags
 ``PushHistory``        the bounded history list and the last snapshot per kind
 ``AppendTranscript``   one thread's bounded transcript
+``PutTombstone``       the bounded map of forgets and removed statements
+``DeleteTombstone``    the bounded map of forgets and removed statements
 =====================  ============================================================
 
 The revision bump and the idempotency record are arguments of the commit, not operations:
@@ -37,6 +39,7 @@ from .flags import Flag
 from .observations import Observation
 from .records import ChangeEvent, HistorySnapshot, Preference
 from .resolution import ActiveSet
+from .tombstones import Tombstone, Tombstones
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,20 @@ class AppendTranscript:
     entry: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class PutTombstone:
+    """Remember a forget or a removed statement (:mod:`.tombstones`)."""
+
+    tombstone: Tombstone
+
+
+@dataclass(frozen=True)
+class DeleteTombstone:
+    """Drop a tombstone (the map is bounded)."""
+
+    key: str
+
+
 Op = (
     PutPreference
     | DeletePreference
@@ -122,12 +139,14 @@ Op = (
     | DeleteFlag
     | PushHistory
     | AppendTranscript
+    | PutTombstone
+    | DeleteTombstone
 )
 """One small write operation of a plan."""
 
 _SNAPSHOT_OPS = (
     PutPreference, DeletePreference, PutVector, PutObservation, DeleteObservation, PutFlag,
-    DeleteFlag,
+    DeleteFlag, PutTombstone, DeleteTombstone,
 )  # fmt: skip
 
 
@@ -180,6 +199,7 @@ class UserSnapshot:
         active: The active preferences (each with its vector bytes, when stored).
         observations: Reflect's observations by id.
         flags: Open check-up flags by id.
+        tombstones: Recent forgets and removed statements (:mod:`.tombstones`).
     """
 
     user_id: str
@@ -187,6 +207,7 @@ class UserSnapshot:
     active: ActiveSet = field(default_factory=ActiveSet)
     observations: dict[str, Observation] = field(default_factory=dict)
     flags: dict[str, Flag] = field(default_factory=dict)
+    tombstones: Tombstones = field(default_factory=Tombstones)
 
     def preferences(self) -> list[Preference]:
         """The active preferences, oldest first (``created_at``, then id)."""
@@ -212,6 +233,7 @@ class UserSnapshot:
         vectors: dict[str, bytes],
         observations: dict[str, str | bytes],
         flags: dict[str, str | bytes],
+        tombstones: dict[str, str | bytes] | None = None,
     ) -> UserSnapshot:
         """Build a snapshot from the raw hashes a backend read (ids → JSON, ids → bytes)."""
         active = ActiveSet.build(
@@ -223,6 +245,7 @@ class UserSnapshot:
             active=active,
             observations={k: Observation.from_json(v) for k, v in observations.items()},
             flags={k: Flag.from_json(v) for k, v in flags.items()},
+            tombstones=Tombstones.from_records(tombstones or {}),
         )
 
 
@@ -234,6 +257,7 @@ def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnaps
     active = snapshot.active.clone()
     observations = dict(snapshot.observations)
     flags = dict(snapshot.flags)
+    tombstones = snapshot.tombstones.clone()
     vectors: dict[str, bytes] = {}
     for op in ops:
         if isinstance(op, PutPreference):
@@ -250,6 +274,10 @@ def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnaps
             flags[op.flag.id] = op.flag
         elif isinstance(op, DeleteFlag):
             flags.pop(op.flag_id, None)
+        elif isinstance(op, PutTombstone):
+            tombstones.by_key[op.tombstone.key] = op.tombstone
+        elif isinstance(op, DeleteTombstone):
+            tombstones.by_key.pop(op.key, None)
     for pref_id, vector in vectors.items():
         pref = active.prefs.get(pref_id)
         if pref is not None and pref.embedding != vector:
@@ -258,7 +286,7 @@ def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnaps
             active.add(copy)
     return UserSnapshot(
         user_id=snapshot.user_id, revision=revision, active=active,
-        observations=observations, flags=flags,
+        observations=observations, flags=flags, tombstones=tombstones,
     )  # fmt: skip
 
 
@@ -285,12 +313,14 @@ __all__ = [
     "DeleteFlag",
     "DeleteObservation",
     "DeletePreference",
+    "DeleteTombstone",
     "Idempotency",
     "Op",
     "PushHistory",
     "PutFlag",
     "PutObservation",
     "PutPreference",
+    "PutTombstone",
     "PutVector",
     "UserSnapshot",
     "apply_ops",

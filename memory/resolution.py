@@ -326,7 +326,7 @@ def plan_write(
     for prepared in candidates:
         source = prepared.candidate.source
         related = state.related(prepared.keywords, prepared.candidate.content, prepared.slot)
-        newer = _newer_conflict(related, prepared)
+        newer = newer_conflict(related, prepared)
         if newer is not None:
             plan.outdated.append((prepared.candidate, newer))
             continue
@@ -364,7 +364,7 @@ def plan_write(
     return plan
 
 
-def _newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:
+def newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:
     """A stored preference the candidate would supersede but that was stated after it."""
     at = prepared.candidate.at
     if at is None:
@@ -429,5 +429,6 @@ __all__ = [
     "PreparedCandidate",
     "WritePlan",
     "content_key",
+    "newer_conflict",
     "plan_write",
 ]

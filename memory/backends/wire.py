@@ -11,7 +11,7 @@ first write, so a commit is stored entirely or not at all.
 
 A read is one ``EVALSHA`` of :data:`READ_SCRIPT`: the revision, the last history snapshots
 and, unless the caller's cached revision is still current, the user's preferences, vectors,
-observations and flags, all at one revision.
+observations, flags and tombstones, all at one revision.
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ from ..ops import (
     DeleteFlag,
     DeleteObservation,
     DeletePreference,
+    DeleteTombstone,
     Idempotency,
     Op,
     PushHistory,
     PutFlag,
     PutObservation,
     PutPreference,
+    PutTombstone,
     PutVector,
     UserSnapshot,
 )
@@ -71,8 +73,27 @@ local hist = {}
 if n > 0 then hist = redis.call('LRANGE', KEYS[6], 0, n - 1) end
 if cur ~= '' and cur == ARGV[1] then return {cur, hist} end
 return {cur, hist, redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
-        redis.call('HGETALL', KEYS[4]), redis.call('HGETALL', KEYS[5])}
+        redis.call('HGETALL', KEYS[4]), redis.call('HGETALL', KEYS[5]),
+        redis.call('HGETALL', KEYS[7])}
 """
+
+RELEASE_LEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+RENEW_LEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+COMPLETE_DUE_SCRIPT = """
+local score = redis.call('zscore', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('zrem', KEYS[1], ARGV[1])
+end
+return 0
+"""
+"""Lease and check-up schedule scripts: compare-and-delete, compare-and-extend,
+remove-if-unchanged (the coordination keys are global, outside any commit)."""
 
 NO_REVISION = "\0none"
 """Known revision that never matches: read the whole snapshot."""
@@ -145,6 +166,10 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
         cmds.add("HSET", keys.flags, op.flag.id, op.flag.to_json())
     elif isinstance(op, DeleteFlag):
         cmds.add("HDEL", keys.flags, op.flag_id)
+    elif isinstance(op, PutTombstone):
+        cmds.add("HSET", keys.tombstones, op.tombstone.key, op.tombstone.to_json())
+    elif isinstance(op, DeleteTombstone):
+        cmds.add("HDEL", keys.tombstones, op.key)
     elif isinstance(op, PushHistory):
         raw = op.snapshot.model_dump_json()
         cmds.add("LPUSH", keys.history, raw)
@@ -160,7 +185,10 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
 
 def read_keys(keys: UserKeys) -> list[str]:
     """KEYS of :data:`READ_SCRIPT`."""
-    return [keys.rev, keys.prefs, keys.vectors, keys.observations, keys.flags, keys.history]
+    return [
+        keys.rev, keys.prefs, keys.vectors, keys.observations, keys.flags, keys.history,
+        keys.tombstones,
+    ]  # fmt: skip
 
 
 def read_args(known: UserSnapshot | None, history_limit: int) -> list[Any]:
@@ -176,10 +204,10 @@ def decode_read(
     history = [HistorySnapshot.model_validate_json(r) for r in reply[1]]
     if len(reply) == 2 and known is not None:
         return known, history
-    prefs, vectors, observations, flags = (_pairs(part) for part in reply[2:6])
+    prefs, vectors, observations, flags, tombstones = (_pairs(part) for part in reply[2:7])
     snapshot = UserSnapshot.from_records(
         keys.user_id, revision, prefs, {k: bytes(v) for k, v in vectors.items()},
-        observations, flags,
+        observations, flags, tombstones,
     )  # fmt: skip
     return snapshot, history
 
@@ -210,7 +238,10 @@ def text(value: bytes | str) -> str:
 
 __all__ = [
     "COMMIT_SCRIPT",
+    "COMPLETE_DUE_SCRIPT",
     "READ_SCRIPT",
+    "RELEASE_LEASE_SCRIPT",
+    "RENEW_LEASE_SCRIPT",
     "TRANSCRIPT_MAX",
     "decode_changes",
     "decode_commit",
