@@ -36,6 +36,7 @@ another worker picks the stranded user up on its next run.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import re
@@ -55,7 +56,7 @@ from .normalize import singular
 from .records import Preference, utcnow
 
 if TYPE_CHECKING:
-    from .client import Memory
+    from .client import AsyncMemory, BaseMemory, Memory
 
 logger = logging.getLogger(__name__)
 
@@ -183,7 +184,7 @@ def lexicon_contradiction(a: Preference, b: Preference) -> str | None:
     return None
 
 
-def preference_vectors(memory: Memory, prefs: Sequence[Preference]) -> np.ndarray | None:
+def preference_vectors(memory: BaseMemory, prefs: Sequence[Preference]) -> np.ndarray | None:
     """Unit vectors of ``prefs`` in the current embedder's space (``float32[n, dim]``).
 
     Stored vectors are used when they come from the same model; the others are embedded
@@ -210,7 +211,7 @@ def preference_vectors(memory: Memory, prefs: Sequence[Preference]) -> np.ndarra
 # -- the check -----------------------------------------------------------------------------------
 
 
-def similarity_floors(memory: Memory) -> tuple[float, float]:
+def similarity_floors(memory: BaseMemory) -> tuple[float, float]:
     """``(contradiction, duplicate)`` cosine floors: the settings' overrides, else the
     embedder's measured ones (:func:`~penchant.memory.embeddings.threshold`)."""
     settings = memory.settings
@@ -234,7 +235,7 @@ class _Finding:
 
 
 def find_issues(
-    memory: Memory,
+    memory: BaseMemory,
     prefs: Sequence[Preference],
     *,
     judge: ContradictionJudge | None = None,
@@ -341,6 +342,18 @@ def run_checkup(
     return CheckupReport(user_id=user_id, flags=memory.flags(user_id), new=new, pairs=pairs)
 
 
+async def arun_checkup(
+    memory: AsyncMemory, user_id: str, *, judge: ContradictionJudge | None = None
+) -> CheckupReport:
+    """:func:`run_checkup` over an :class:`~.client.AsyncMemory` (the comparison, CPU work
+    and the judge's call, runs in a worker thread)."""
+    prefs = await memory.preferences(user_id, with_embeddings=True)
+    found, pairs = await asyncio.to_thread(find_issues, memory, prefs, judge=judge)
+    new = await memory.write_flags(user_id, found)
+    return CheckupReport(user_id=user_id, flags=await memory.flags(user_id), new=new,
+                         pairs=pairs)
+
+
 # -- jobs ----------------------------------------------------------------------------------------
 
 
@@ -392,34 +405,104 @@ def checkup_job(
         ``done`` with the report, ``busy`` when another live worker holds the lease, or
         ``failed`` with the last error (logged; the job can be run again).
     """
-    settings = memory.settings
-    keys = UserKeys.for_user(user_id)
-    token = worker_id or uuid.uuid4().hex
-    lease = lease_ms or settings.checkup_lease_ms
-    tries = attempts or settings.checkup_attempts
-    delay = settings.checkup_backoff_seconds if backoff_seconds is None else backoff_seconds
-    storage = memory
-    if not storage.acquire_lease(keys.checkup_lease, token, lease):
+    job = _Job.of(memory, user_id, worker_id, lease_ms, attempts, backoff_seconds)
+    if not memory.acquire_lease(job.lease_key, job.token, job.lease_ms):
         return JobOutcome(user_id=user_id, status="busy")
     error = ""
     try:
-        for attempt in range(1, tries + 1):
-            if not storage.renew_lease(keys.checkup_lease, token, lease):
-                return JobOutcome(user_id=user_id, status="busy", attempts=attempt - 1,
-                                  error="lost the lease to another worker")
+        for attempt in range(1, job.tries + 1):
+            if not memory.renew_lease(job.lease_key, job.token, job.lease_ms):
+                return job.lost(attempt)
             try:
                 report = run_checkup(memory, user_id, judge=judge)
                 return JobOutcome(user_id=user_id, status="done", attempts=attempt, report=report)
             except Exception as exc:  # any failure is retried; PenchantError or not
-                error = f"{type(exc).__name__}: {exc}"
-                level = logging.WARNING if isinstance(exc, PenchantError) else logging.ERROR
-                logger.log(level, "check-up of %r failed (try %d/%d): %s",
-                           user_id, attempt, tries, error)
-                if attempt < tries:
-                    sleep(delay * 2 ** (attempt - 1))
-        return JobOutcome(user_id=user_id, status="failed", attempts=tries, error=error)
+                error = job.failed(exc, attempt)
+                if attempt < job.tries:
+                    sleep(job.delay(attempt))
+        return JobOutcome(user_id=user_id, status="failed", attempts=job.tries, error=error)
     finally:
-        storage.release_lease(keys.checkup_lease, token)
+        memory.release_lease(job.lease_key, job.token)
+
+
+async def acheckup_job(
+    memory: AsyncMemory,
+    user_id: str,
+    *,
+    judge: ContradictionJudge | None = None,
+    worker_id: str | None = None,
+    lease_ms: int | None = None,
+    attempts: int | None = None,
+    backoff_seconds: float | None = None,
+) -> JobOutcome:
+    """:func:`checkup_job` over an :class:`~.client.AsyncMemory` (waits with
+    :func:`asyncio.sleep`)."""
+    job = _Job.of(memory, user_id, worker_id, lease_ms, attempts, backoff_seconds)
+    if not await memory.acquire_lease(job.lease_key, job.token, job.lease_ms):
+        return JobOutcome(user_id=user_id, status="busy")
+    error = ""
+    try:
+        for attempt in range(1, job.tries + 1):
+            if not await memory.renew_lease(job.lease_key, job.token, job.lease_ms):
+                return job.lost(attempt)
+            try:
+                report = await arun_checkup(memory, user_id, judge=judge)
+                return JobOutcome(user_id=user_id, status="done", attempts=attempt, report=report)
+            except Exception as exc:  # any failure is retried; PenchantError or not
+                error = job.failed(exc, attempt)
+                if attempt < job.tries:
+                    await asyncio.sleep(job.delay(attempt))
+        return JobOutcome(user_id=user_id, status="failed", attempts=job.tries, error=error)
+    finally:
+        await memory.release_lease(job.lease_key, job.token)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One check-up job's lease and retry plan (what the sync and async jobs share)."""
+
+    user_id: str
+    lease_key: str
+    token: str
+    lease_ms: int
+    tries: int
+    backoff: float
+
+    @classmethod
+    def of(
+        cls,
+        memory: BaseMemory,
+        user_id: str,
+        worker_id: str | None,
+        lease_ms: int | None,
+        attempts: int | None,
+        backoff_seconds: float | None,
+    ) -> _Job:
+        settings = memory.settings
+        return cls(
+            user_id=user_id,
+            lease_key=UserKeys.for_user(user_id).checkup_lease,
+            token=worker_id or uuid.uuid4().hex,
+            lease_ms=lease_ms or settings.checkup_lease_ms,
+            tries=attempts or settings.checkup_attempts,
+            backoff=settings.checkup_backoff_seconds if backoff_seconds is None
+            else backoff_seconds,
+        )
+
+    def delay(self, attempt: int) -> float:
+        """Seconds before the next try: the backoff doubled after each failure."""
+        return float(self.backoff * 2 ** (attempt - 1))
+
+    def lost(self, attempt: int) -> JobOutcome:
+        return JobOutcome(user_id=self.user_id, status="busy", attempts=attempt - 1,
+                          error="lost the lease to another worker")
+
+    def failed(self, exc: Exception, attempt: int) -> str:
+        error = f"{type(exc).__name__}: {exc}"
+        level = logging.WARNING if isinstance(exc, PenchantError) else logging.ERROR
+        logger.log(level, "check-up of %r failed (try %d/%d): %s",
+                   self.user_id, attempt, self.tries, error)
+        return error
 
 
 def schedule_checkup(memory: Memory, user_id: str, *, delay_ms: int = 0) -> int:
@@ -431,6 +514,14 @@ def schedule_checkup(memory: Memory, user_id: str, *, delay_ms: int = 0) -> int:
     UserKeys.for_user(user_id)
     due = int(time.time() * 1000) + max(0, delay_ms)
     memory.schedule_checkup(user_id, due)
+    return due
+
+
+async def aschedule_checkup(memory: AsyncMemory, user_id: str, *, delay_ms: int = 0) -> int:
+    """:func:`schedule_checkup` over an :class:`~.client.AsyncMemory`."""
+    UserKeys.for_user(user_id)
+    due = int(time.time() * 1000) + max(0, delay_ms)
+    await memory.schedule_checkup(user_id, due)
     return due
 
 
@@ -460,12 +551,37 @@ def run_due_checkups(
     return outcomes
 
 
+async def arun_due_checkups(
+    memory: AsyncMemory,
+    *,
+    worker_id: str | None = None,
+    judge: ContradictionJudge | None = None,
+    limit: int = 100,
+    now_ms: int | None = None,
+) -> list[JobOutcome]:
+    """:func:`run_due_checkups` over an :class:`~.client.AsyncMemory` (one user at a time,
+    like the sync pass)."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    token = worker_id or uuid.uuid4().hex
+    outcomes = []
+    for user_id, due in await memory.due_checkups(now, limit):
+        outcome = await acheckup_job(memory, user_id, judge=judge, worker_id=token)
+        if outcome.status == "done":
+            await memory.complete_checkup(user_id, due)
+        outcomes.append(outcome)
+    return outcomes
+
+
 __all__ = [
     "CONCEPTS",
     "CheckupReport",
     "ContradictionJudge",
     "JobOutcome",
     "PairVerdict",
+    "acheckup_job",
+    "arun_checkup",
+    "arun_due_checkups",
+    "aschedule_checkup",
     "checkup_job",
     "concepts_instanced",
     "concepts_named",

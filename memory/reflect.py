@@ -28,6 +28,7 @@ reflects", 2025). No LangChain here: ``memory/`` stays free of LLM frameworks.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections import defaultdict
@@ -49,7 +50,7 @@ from .observations import (
 from .records import HistorySnapshot, Preference, Rejection
 
 if TYPE_CHECKING:
-    from .client import Memory
+    from .client import AsyncMemory, Memory
 
 logger = logging.getLogger(__name__)
 
@@ -501,11 +502,40 @@ def gather_context(
     Raises:
         InvalidInputError: Empty question or a bad user id.
     """
+    _check_question(question)
+    return _context_of(
+        question, disposition, memory.recall(user_id, question, k=k),
+        memory.preferences(user_id), memory.history(user_id, limit=5),
+        memory.observations(user_id),
+    )  # fmt: skip
+
+
+async def agather_context(
+    memory: AsyncMemory, user_id: str, question: str, disposition: Disposition, *, k: int = 10
+) -> ReflectContext:
+    """:func:`gather_context` over an :class:`~.client.AsyncMemory`."""
+    _check_question(question)
+    return _context_of(
+        question, disposition, await memory.recall(user_id, question, k=k),
+        await memory.preferences(user_id), await memory.history(user_id, limit=5),
+        await memory.observations(user_id),
+    )  # fmt: skip
+
+
+def _check_question(question: str) -> None:
     if not (question or "").strip():
         raise InvalidInputError("reflect needs a question, e.g. 'what gifts would I like?'")
-    recalled = memory.recall(user_id, question, k=k)
+
+
+def _context_of(
+    question: str,
+    disposition: Disposition,
+    recalled: Any,
+    everything: list[Preference],
+    history: list[HistorySnapshot],
+    observations: list[Any],
+) -> ReflectContext:
     relevant = [item.preference for item in recalled.items if item.matched]
-    everything = memory.preferences(user_id)
     seen = {p.id for p in relevant}
     rest = sorted((p for p in everything if p.id not in seen),
                   key=lambda p: p.last_seen_at, reverse=True)
@@ -514,8 +544,8 @@ def gather_context(
         disposition=disposition,
         preferences=[*relevant, *rest][:MAX_CONTEXT_PREFERENCES],
         relevant_ids=seen,
-        history=memory.history(user_id, limit=5),
-        observations=memory.observations(user_id),
+        history=history,
+        observations=observations,
         all_preferences=everything,
     )
 
@@ -579,9 +609,34 @@ def ask_model(model: ReflectModel, prompt: ReflectPrompt) -> tuple[ReflectOutput
     except PenchantError:
         raise
     except Exception as exc:  # provider SDK errors of any kind
-        raise ReflectModelError(
-            f"the reflect model failed ({type(exc).__name__}: {exc}); nothing was stored"
-        ) from exc
+        raise _model_failed(exc) from exc
+    return _accepted(output)
+
+
+async def aask_model(model: ReflectModel, prompt: ReflectPrompt) -> tuple[ReflectOutput,
+                                                                          list[DroppedItem]]:
+    """:func:`ask_model` for an event loop: the model's ``areflect`` coroutine when it has
+    one (e.g. over a LangChain model's ``ainvoke``), else its ``reflect`` in a worker thread."""
+    areflect_call = getattr(model, "areflect", None)
+    try:
+        if areflect_call is not None:
+            output: Any = await areflect_call(prompt)
+        else:
+            output = await asyncio.to_thread(model.reflect, prompt)
+    except PenchantError:
+        raise
+    except Exception as exc:  # provider SDK errors of any kind
+        raise _model_failed(exc) from exc
+    return _accepted(output)
+
+
+def _model_failed(exc: Exception) -> ReflectModelError:
+    return ReflectModelError(
+        f"the reflect model failed ({type(exc).__name__}: {exc}); nothing was stored"
+    )
+
+
+def _accepted(output: Any) -> tuple[ReflectOutput, list[DroppedItem]]:
     parsed, dropped = parse_reflect_output(output)
     for note in dropped:
         logger.info("reflect: %s", note.describe())
@@ -619,22 +674,65 @@ def reflect(
         StorageUnavailableError: Redis failed.
     """
     context = gather_context(memory, user_id, question, disposition or Disposition(), k=k)
-    used = [p.id for p in context.preferences]
-    dropped: list[DroppedItem] = []
     if model is None:
-        answer, proposals, updates = offline_reflect(context)
+        reply = _Reply(*offline_reflect(context))
     else:
-        output, dropped = ask_model(model, build_prompt(context))
-        answer = output.answer
-        proposals = [ObservationCandidate(**o.model_dump()) for o in output.observations]
-        updates = [ObservationUpdate(id=e.id, evidence=e.evidence) for e in output.evidence]
-    written = memory.write_observations(user_id, proposals, updates)
-    for rejection in written.rejected:
-        logger.info("reflect: observation %r rejected: %s", rejection.content, rejection.reason)
-    return ReflectResult(
-        answer=answer, observations=written.stored, used=used, offline=model is None,
-        write=written, dropped=dropped,
+        reply = _Reply.of(*ask_model(model, build_prompt(context)))
+    written = memory.write_observations(user_id, reply.proposals, reply.updates)
+    return reply.result(context, written, offline=model is None)
+
+
+async def areflect(
+    memory: AsyncMemory,
+    user_id: str,
+    question: str,
+    disposition: Disposition | None = None,
+    model: ReflectModel | None = None,
+    *,
+    k: int = 10,
+) -> ReflectResult:
+    """:func:`reflect` over an :class:`~.client.AsyncMemory`: the same arguments, result and
+    errors; the model call is :func:`aask_model` (the offline path runs in a worker thread)."""
+    context = await agather_context(
+        memory, user_id, question, disposition or Disposition(), k=k
     )
+    if model is None:
+        reply = _Reply(*await asyncio.to_thread(offline_reflect, context))
+    else:
+        reply = _Reply.of(*await aask_model(model, build_prompt(context)))
+    written = await memory.write_observations(user_id, reply.proposals, reply.updates)
+    return reply.result(context, written, offline=model is None)
+
+
+@dataclass
+class _Reply:
+    """What reflect's model (or the offline path) said, as writes for the gate."""
+
+    answer: str
+    proposals: list[ObservationCandidate]
+    updates: list[ObservationUpdate]
+    dropped: list[DroppedItem] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, output: ReflectOutput, dropped: list[DroppedItem]) -> _Reply:
+        return cls(
+            output.answer,
+            [ObservationCandidate(**o.model_dump()) for o in output.observations],
+            [ObservationUpdate(id=e.id, evidence=e.evidence) for e in output.evidence],
+            dropped,
+        )
+
+    def result(
+        self, context: ReflectContext, written: ObservationResult, *, offline: bool
+    ) -> ReflectResult:
+        for rejection in written.rejected:
+            logger.info("reflect: observation %r rejected: %s", rejection.content,
+                        rejection.reason)
+        return ReflectResult(
+            answer=self.answer, observations=written.stored,
+            used=[p.id for p in context.preferences], offline=offline, write=written,
+            dropped=self.dropped,
+        )  # fmt: skip
 
 
 __all__ = [
@@ -650,6 +748,9 @@ __all__ = [
     "ReflectOutput",
     "ReflectPrompt",
     "ReflectResult",
+    "aask_model",
+    "agather_context",
+    "areflect",
     "ask_model",
     "build_prompt",
     "gather_context",

@@ -10,11 +10,14 @@ never applies a write twice.
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
 import json
 import logging
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +65,7 @@ class WriteSpool:
         except FileNotFoundError:
             return 0
 
-    def drain(self, apply: Callable[[dict[str, Any]], None]) -> int:
+    def drain(self, apply: Callable[[dict[str, Any]], object]) -> int:
         """Replay pending writes in order; stop at the first that cannot reach Redis.
 
         Args:
@@ -73,25 +76,54 @@ class WriteSpool:
             How many writes were replayed and removed from the spool.
         """
         with exclusive_lock(self.lock_path):
-            try:
-                lines = [ln for ln in self.path.read_text(encoding="utf-8").splitlines() if ln]
-            except FileNotFoundError:
-                return 0
+            lines = self._lines()
             done = 0
             try:
                 for line in lines:
-                    try:
-                        entry = json.loads(line)
-                    except json.JSONDecodeError:
-                        self._set_aside(line)
-                    else:
+                    entry = self._entry(line)
+                    if entry is not None:
                         apply(entry)
                     done += 1
             except StorageUnavailableError:
                 logger.info("spool replay paused after %d writes: Redis still unavailable", done)
             finally:
-                self._rewrite(lines[done:])
+                if lines:
+                    self._rewrite(lines[done:])
             return done
+
+    async def adrain(self, apply: Callable[[dict[str, Any]], Awaitable[object]]) -> int:
+        """:meth:`drain` for an event loop: ``apply`` is awaited, the file work (lock, read,
+        rewrite; small and local) runs in a worker thread."""
+        async with _held(self.lock_path):
+            lines = await asyncio.to_thread(self._lines)
+            done = 0
+            try:
+                for line in lines:
+                    entry = await asyncio.to_thread(self._entry, line)
+                    if entry is not None:
+                        await apply(entry)
+                    done += 1
+            except StorageUnavailableError:
+                logger.info("spool replay paused after %d writes: Redis still unavailable", done)
+            finally:
+                if lines:
+                    await asyncio.to_thread(self._rewrite, lines[done:])
+            return done
+
+    def _lines(self) -> list[str]:
+        try:
+            return [ln for ln in self.path.read_text(encoding="utf-8").splitlines() if ln]
+        except FileNotFoundError:
+            return []
+
+    def _entry(self, line: str) -> dict[str, Any] | None:
+        """The parsed entry, or ``None`` (the line is set aside) when it is unreadable."""
+        try:
+            entry: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            self._set_aside(line)
+            return None
+        return entry
 
     def _set_aside(self, line: str) -> None:
         aside = self.path.with_suffix(".unreadable")
@@ -109,6 +141,19 @@ class WriteSpool:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, self.path)
+
+
+@asynccontextmanager
+async def _held(path: Path) -> AsyncIterator[None]:
+    """:func:`~.filelock.exclusive_lock` for an event loop: the wait runs in a thread (an
+    ``flock`` belongs to the open file, not the thread, so it is released here)."""
+    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        await asyncio.to_thread(fcntl.flock, handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 __all__ = ["WriteSpool"]

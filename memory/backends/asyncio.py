@@ -14,7 +14,7 @@ import redis
 import redis.asyncio as aioredis
 
 from ..errors import StorageUnavailableError
-from ..keys import META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
+from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
 from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
 from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
 from ..settings import Settings
@@ -148,6 +148,61 @@ class AsyncBackend:
             return bool(await self.client.ping())
         except (redis.RedisError, OSError, StorageUnavailableError):
             return False
+
+    async def server_report(self) -> dict[str, Any]:
+        """See :meth:`.sync.SyncBackend.server_report`."""
+        info: Any = await self._run("read server info", self.client.info())
+        persistence: Any = await self._run("read server info", self.client.info("persistence"))
+        schema = await self._run("read server info", self.client.hget(META_KEY, "schema_version"))
+        try:
+            await self.client.execute_command("FT._LIST")
+            query_engine = True
+        except redis.ResponseError:
+            query_engine = False
+        except (redis.RedisError, OSError) as exc:
+            raise translate(exc, "read server info") from exc
+        return {
+            "server": f"{info.get('server_name', 'redis')} {info.get('redis_version')}",
+            "aof_enabled": bool(persistence.get("aof_enabled")),
+            "schema_version": int(schema) if schema is not None else None,
+            "users": len(await self.users()),
+            "query_engine": query_engine,
+        }
+
+    # -- leases and the check-up schedule (global coordination keys) ----------------------------
+
+    async def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """See :meth:`.sync.SyncBackend.acquire_lease`."""
+        return bool(await self._run("take a lease", self.client.set(key, token, nx=True,
+                                                                     px=ttl_ms)))
+
+    async def release_lease(self, key: str, token: str) -> bool:
+        """See :meth:`.sync.SyncBackend.release_lease`."""
+        return bool(await self._run("release a lease", self.client.eval(
+            wire.RELEASE_LEASE_SCRIPT, 1, key, token)))  # type: ignore[misc]
+
+    async def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """See :meth:`.sync.SyncBackend.renew_lease`."""
+        return bool(await self._run("renew a lease", self.client.eval(
+            wire.RENEW_LEASE_SCRIPT, 1, key, token, ttl_ms)))  # type: ignore[misc]
+
+    async def schedule_checkup(self, user_id: str, due_ms: int) -> None:
+        """See :meth:`.sync.SyncBackend.schedule_checkup`."""
+        await self._run("schedule a check-up", self.client.zadd(
+            CHECKUP_DUE_KEY, {encode_user_id(user_id): due_ms}, lt=True))
+
+    async def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """See :meth:`.sync.SyncBackend.due_checkups`."""
+        rows: Any = await self._run("read due check-ups", self.client.zrangebyscore(
+            CHECKUP_DUE_KEY, "-inf", now_ms, start=0, num=limit, withscores=True))
+        return [(decode_user_id(wire.text(member)), int(score)) for member, score in rows]
+
+    async def complete_checkup(self, user_id: str, due_ms: int) -> bool:
+        """See :meth:`.sync.SyncBackend.complete_checkup`."""
+        done = await self._run("complete a check-up", self.client.eval(
+            wire.COMPLETE_DUE_SCRIPT, 1, CHECKUP_DUE_KEY, encode_user_id(user_id),
+            due_ms))  # type: ignore[misc]
+        return bool(done)
 
 
 __all__ = ["AsyncBackend", "open_async_client"]

@@ -33,21 +33,9 @@ from . import wire
 
 logger = logging.getLogger(__name__)
 
-_RELEASE_LEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
-return 0
-"""
-_RENEW_LEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
-return 0
-"""
-_COMPLETE_DUE = """
-local score = redis.call('zscore', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then
-  return redis.call('zrem', KEYS[1], ARGV[1])
-end
-return 0
-"""
+_RELEASE_LEASE = wire.RELEASE_LEASE_SCRIPT
+_RENEW_LEASE = wire.RENEW_LEASE_SCRIPT
+_COMPLETE_DUE = wire.COMPLETE_DUE_SCRIPT
 
 
 def client_retry() -> Retry:

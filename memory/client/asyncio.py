@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..embeddings import Embedder
-from ..errors import PenchantError
+from ..errors import PenchantError, StorageFullError, StorageUnavailableError
 from ..keys import UserKeys
 from ..ops import UserSnapshot
 from ..records import (
@@ -24,6 +24,7 @@ from ..records import (
     PreferenceCandidate,
 )
 from ..settings import Settings
+from ..spool import WriteSpool
 from .base import BaseMemory, Commit, MemoryContext, Read, Steps, T, prime, resume
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
         ObservationUpdate,
     )
     from ..recall import RecallResult
+    from ..reflect import Disposition, ReflectModel, ReflectResult
     from ..server import EmbeddedRedis
 
 logger = logging.getLogger(__name__)
@@ -48,6 +50,8 @@ class AsyncMemory(BaseMemory):
         client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`).
         settings: Limits and configuration.
         embedder: Optional embedder (its ``embed`` runs in a worker thread).
+        spool: Optional local spool, as for :class:`Memory` (its file work runs in a worker
+            thread).
     """
 
     def __init__(
@@ -56,29 +60,40 @@ class AsyncMemory(BaseMemory):
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        spool: WriteSpool | None = None,
     ) -> None:
         from ..backends.asyncio import AsyncBackend
 
-        super().__init__(settings=settings, embedder=embedder)
+        super().__init__(settings=settings, embedder=embedder, spool=spool)
         self.backend: AsyncBackend = AsyncBackend(client, self.settings)
         self.client = client
         self._server: EmbeddedRedis | None = None
         self._server_client: Any = None
+        self._cache_client: Any = None
 
     @classmethod
     def from_settings(
-        cls, settings: Settings | None = None, *, embedder: Embedder | None | str = "auto"
+        cls,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None | str = "auto",
+        spool: bool = False,
     ) -> _AsyncMemoryOpener:
         """``async with AsyncMemory.from_settings(settings) as memory: …``
 
         Connects to ``PENCHANT_REDIS_URL`` or starts/attaches the embedded server (sharing it
-        with the other Penchant processes), and releases it on exit.
+        with the other Penchant processes), and releases it on exit. Arguments as for
+        :meth:`Memory.from_settings`; the embedder's cache uses a sync client of the same
+        server (the embedder runs in worker threads).
         """
-        return _AsyncMemoryOpener(cls, settings or Settings(), embedder)
+        return _AsyncMemoryOpener(cls, settings or Settings(), embedder, spool)
 
     async def aclose(self) -> None:
         """Close an owned client (and release the embedded server)."""
         await self.backend.aclose()
+        if self._cache_client is not None:
+            cache, self._cache_client = self._cache_client, None
+            await asyncio.to_thread(cache.close)
         if self._server is not None and self._server_client is not None:
             server, client = self._server, self._server_client
             self._server = self._server_client = None
@@ -142,20 +157,49 @@ class AsyncMemory(BaseMemory):
         *,
         idempotency_key: str | None = None,
     ) -> GateResult:
-        """See :meth:`Memory.remember` (no spool: a failed write raises)."""
+        """See :meth:`Memory.remember`: with a spool, a write that cannot reach Redis (after
+        an attempt to revive the embedded server) comes back in ``deferred``."""
         batch = self._batch(candidates)
-        return await self._steps_embedded(
-            lambda: self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
-        )
+        UserKeys.for_user(user_id)
+        await self.replay_spool()
+
+        def steps() -> Steps[GateResult]:
+            return self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
+
+        try:
+            return await self._steps_embedded(steps)
+        except StorageFullError:
+            raise
+        except StorageUnavailableError:
+            if await self._revive():
+                return await self._steps_embedded(steps)
+            if self.spool is None:
+                raise
+            return await asyncio.to_thread(self._spool_remember, user_id, batch)
+
+    async def replay_spool(self) -> int:
+        """See :meth:`Memory.replay_spool`."""
+        if self.spool is None or not await asyncio.to_thread(self.spool.path.exists):
+            return 0
+
+        async def apply(entry: dict[str, Any]) -> None:
+            await self._steps_embedded(lambda: self._replay_steps(entry))
+
+        replayed = await self.spool.adrain(apply)
+        if replayed:
+            logger.info("replayed %d spooled writes", replayed)
+        return replayed
+
+    async def _revive(self) -> bool:
+        """Restart the embedded server (in a thread) if it died; False without one."""
+        server = self._server
+        return server is not None and await asyncio.to_thread(server.revive)
 
     async def capture(
         self, user_id: str, text: str, *, idempotency_key: str | None = None
     ) -> GateResult:
         """See :meth:`Memory.capture`."""
-        from ..capture import extract_preferences
-
-        UserKeys.for_user(user_id)
-        candidates = extract_preferences(text or "")
+        candidates = self._captured(user_id, text)
         if not candidates:
             return GateResult()
         return await self.remember(user_id, candidates, idempotency_key=idempotency_key)
@@ -164,7 +208,7 @@ class AsyncMemory(BaseMemory):
         self, user_id: str, candidates: Sequence[PreferenceCandidate]
     ) -> GateResult:
         """See :meth:`Memory.import_preferences`."""
-        batch = [c.model_copy(update={"source": "import"}) for c in candidates]
+        batch = self._imported(candidates)
         return await self._steps_embedded(
             lambda: self._remember_steps(
                 user_id, batch, idempotency_key=None, created_op="imported"
@@ -294,12 +338,54 @@ class AsyncMemory(BaseMemory):
         """Whether Redis answers; restarts the embedded server (in a thread) if it died."""
         if await self.backend.ping():
             return True
-        server = self._server
-        return (
-            server is not None
-            and await asyncio.to_thread(server.revive)
-            and await self.backend.ping()
-        )
+        return await self._revive() and await self.backend.ping()
+
+    async def require(self) -> None:
+        """See :meth:`Memory.require`."""
+        if not await self.ping():
+            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
+
+    async def server_report(self) -> dict[str, Any]:
+        """See :meth:`Memory.server_report`."""
+        return await self.backend.server_report()
+
+    # -- reflect and check-up -------------------------------------------------------------------
+
+    async def reflect(
+        self,
+        user_id: str,
+        question: str,
+        disposition: Disposition | None = None,
+        model: ReflectModel | None = None,
+    ) -> ReflectResult:
+        """See :meth:`Memory.reflect` and :func:`penchant.memory.reflect.areflect`."""
+        from ..reflect import areflect
+
+        return await areflect(self, user_id, question, disposition, model)
+
+    async def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """See :meth:`Memory.acquire_lease`."""
+        return await self.backend.acquire_lease(key, token, ttl_ms)
+
+    async def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
+        """See :meth:`Memory.renew_lease`."""
+        return await self.backend.renew_lease(key, token, ttl_ms)
+
+    async def release_lease(self, key: str, token: str) -> bool:
+        """See :meth:`Memory.release_lease`."""
+        return await self.backend.release_lease(key, token)
+
+    async def schedule_checkup(self, user_id: str, due_ms: int) -> None:
+        """See :meth:`Memory.schedule_checkup`."""
+        await self.backend.schedule_checkup(user_id, due_ms)
+
+    async def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """See :meth:`Memory.due_checkups`."""
+        return await self.backend.due_checkups(now_ms, limit)
+
+    async def complete_checkup(self, user_id: str, due_ms: int) -> bool:
+        """See :meth:`Memory.complete_checkup`."""
+        return await self.backend.complete_checkup(user_id, due_ms)
 
 
 
@@ -307,9 +393,13 @@ class _AsyncMemoryOpener:
     """The async context manager :meth:`AsyncMemory.from_settings` returns."""
 
     def __init__(
-        self, cls: type[AsyncMemory], settings: Settings, embedder: Embedder | None | str
+        self,
+        cls: type[AsyncMemory],
+        settings: Settings,
+        embedder: Embedder | None | str,
+        spool: bool,
     ) -> None:
-        self._cls, self._settings, self._embedder = cls, settings, embedder
+        self._cls, self._settings, self._embedder, self._spool = cls, settings, embedder, spool
         self._memory: AsyncMemory | None = None
 
     async def __aenter__(self) -> AsyncMemory:
@@ -326,16 +416,22 @@ class _AsyncMemoryOpener:
             server_client = await asyncio.to_thread(server.connect)
             url = server.url
         client = await open_async_client(url, client_name())
-        chosen: Embedder | None
+        chosen: Embedder | None = None
+        cache_client: Any = None
         if isinstance(self._embedder, str):
+            from ..backends.sync import open_client
             from ..embeddings import embedder_from_settings
 
-            chosen = embedder_from_settings(settings, cache_redis=server_client)
+            if server_client is None:  # by URL: the cache gets its own sync client
+                cache_client = await asyncio.to_thread(open_client, url, client_name())
+            chosen = embedder_from_settings(settings, cache_redis=server_client or cache_client)
         else:
             chosen = self._embedder
-        memory = self._cls(client, settings=settings, embedder=chosen)
+        spool = WriteSpool(settings.home / "spool" / "writes.jsonl") if self._spool else None
+        memory = self._cls(client, settings=settings, embedder=chosen, spool=spool)
         memory.backend.owned = True
         memory._server, memory._server_client = server, server_client
+        memory._cache_client = cache_client
         try:
             await memory.backend.ensure_schema()
         except PenchantError:

@@ -299,6 +299,24 @@ class BaseMemory:
             ) from exc
         return GateResult(deferred=[c.content for c in batch])
 
+    def _replay_steps(self, entry: dict[str, Any]) -> Steps[GateResult]:
+        """Steps of one spooled write, at its original time (``PreferenceCandidate.at``) and
+        under its own idempotency key, so a replay interrupted and run again applies once."""
+        batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
+        return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
+
+    @staticmethod
+    def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
+        """Rule capture of one message (after validating ``user_id``)."""
+        from ..capture import extract_preferences
+
+        UserKeys.for_user(user_id)  # validate before doing any work
+        return extract_preferences(text or "")
+
+    @staticmethod
+    def _imported(candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
+        return [c.model_copy(update={"source": "import"}) for c in candidates]
+
     def _recall_on(
         self,
         keys: UserKeys,

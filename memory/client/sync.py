@@ -237,10 +237,7 @@ class Memory(BaseMemory):
             idempotency_key: The turn's key (e.g. ``capture:<thread>:<message id>``): a
                 retried end-of-turn node does not count the mention twice.
         """
-        from ..capture import extract_preferences
-
-        UserKeys.for_user(user_id)  # validate before doing any work
-        candidates = extract_preferences(text or "")
+        candidates = self._captured(user_id, text)
         if not candidates:
             return GateResult()
         return self.remember(user_id, candidates, idempotency_key=idempotency_key)
@@ -255,7 +252,7 @@ class Memory(BaseMemory):
         restored, and re-importing an unchanged backup creates nothing. Counts and times of
         the backup's records are kept.
         """
-        batch = [c.model_copy(update={"source": "import"}) for c in candidates]
+        batch = self._imported(candidates)
         return self._run(
             self._remember_steps(user_id, batch, idempotency_key=None, created_op="imported")
         )
@@ -269,12 +266,7 @@ class Memory(BaseMemory):
         """
         if self.spool is None or not self.spool.path.exists():
             return 0
-
-        def apply(entry: dict[str, Any]) -> None:
-            batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
-            self._run(self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"]))
-
-        replayed = self.spool.drain(apply)
+        replayed = self.spool.drain(lambda entry: self._run(self._replay_steps(entry)))
         if replayed:
             logger.info("replayed %d spooled writes", replayed)
         return replayed

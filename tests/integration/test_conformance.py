@@ -7,7 +7,10 @@ planning, so the same calls must leave the same data in Redis.
 from __future__ import annotations
 
 import inspect
+import os
+import signal
 from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -24,7 +27,11 @@ from penchant.memory import (
 )
 from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.flags import Flag, flag_id
+from penchant.memory.keys import UserKeys
 from penchant.memory.observations import ObservationCandidate
+from penchant.memory.records import utcnow
+from penchant.memory.spool import WriteSpool
+from penchant.memory.tombstones import TOMBSTONES_MAX
 
 USER = "conformance"
 
@@ -246,3 +253,263 @@ async def test_async_memory_from_settings_shares_the_embedded_server(tmp_path: A
         await memory.remember(USER, like("I like tea", "tea"))
         with Memory.from_settings(settings, embedder=None) as sync_memory:
             assert [p.content for p in sync_memory.preferences(USER)] == ["I like tea"]
+
+
+# -- the two doors have the same methods ----------------------------------------------------------
+
+SYNC_ONLY_NAMES = {"close": "aclose"}  # a sync close is an async aclose (redis.asyncio's name)
+
+
+def _public_methods(cls: type) -> dict[str, Any]:
+    return {
+        name: inspect.getattr_static(cls, name)
+        for name in dir(cls)
+        if not name.startswith("_") and callable(getattr(cls, name, None))
+    }
+
+
+def test_every_memory_method_has_an_async_memory_twin() -> None:
+    sync = {SYNC_ONLY_NAMES.get(n, n) for n in _public_methods(Memory)}
+    assert sync == set(_public_methods(AsyncMemory))
+
+
+def test_async_memory_methods_are_coroutines_with_the_same_parameters() -> None:
+    for name, method in _public_methods(Memory).items():
+        twin = _public_methods(AsyncMemory)[SYNC_ONLY_NAMES.get(name, name)]
+        if isinstance(method, classmethod):
+            assert isinstance(twin, classmethod), name
+            continue
+        assert inspect.iscoroutinefunction(twin), f"AsyncMemory.{name} is not a coroutine"
+        assert inspect.signature(method).parameters.keys() == (
+            inspect.signature(twin).parameters.keys()
+        ), name
+
+
+# -- spool, replay and the time of a statement ---------------------------------------------------
+
+
+class Doors:
+    """Builds memories of one kind (sync or async) on the live server or on a dead socket."""
+
+    def __init__(self, kind: str, redis_url: str, settings: Settings, tmp_path: Any) -> None:
+        self.kind, self.redis_url, self.settings = kind, redis_url, settings
+        self.dead_url = f"unix://{tmp_path}/nothing.sock"
+        self.spool = WriteSpool(tmp_path / "spool.jsonl")
+        self._async_clients: list[aioredis.Redis] = []
+
+    def up(self, *, spool: bool = True) -> Door:
+        return self._door(self.redis_url, spool)
+
+    def down(self) -> Door:
+        return self._door(self.dead_url, True)
+
+    def _door(self, url: str, spool: bool) -> Door:
+        chosen = self.spool if spool else None
+        if self.kind == "Memory":
+            client: Any = redis.Redis.from_url(url, socket_timeout=0.5)
+            return Door(Memory(client, settings=self.settings, spool=chosen))
+        client = aioredis.Redis.from_url(url, socket_timeout=0.5)
+        self._async_clients.append(client)
+        return Door(AsyncMemory(client, settings=self.settings, spool=chosen))
+
+    async def aclose(self) -> None:
+        for client in self._async_clients:
+            await client.aclose()
+
+
+@pytest.fixture(params=["Memory", "AsyncMemory"])
+async def doors(
+    request: pytest.FixtureRequest,
+    redis_client: redis.Redis,
+    redis_url: str,
+    settings: Settings,
+    tmp_path: Any,
+) -> AsyncIterator[Doors]:
+    built = Doors(request.param, redis_url, settings, tmp_path)
+    yield built
+    await built.aclose()
+
+
+async def test_write_while_redis_is_down_is_deferred_and_replayed_on_the_next_write(
+    doors: Doors, redis_client: redis.Redis
+) -> None:
+    result = await doors.down().remember(USER, like("I like oolong", "oolong"))
+    assert result.deferred == ["I like oolong"] and result.created == []
+    assert doors.spool.pending() == 1 and stored(redis_client) == {}
+    await doors.up().remember(USER, like("I like rye bread", "rye bread"))
+    assert doors.spool.pending() == 0
+    assert sorted(p.content for p in await doors.up().preferences(USER)) == [
+        "I like oolong", "I like rye bread",
+    ]
+
+
+async def test_spooled_like_is_not_recreated_after_a_later_forget(
+    doors: Doors, redis_client: redis.Redis
+) -> None:
+    await doors.down().remember(USER, like("I like coffee", "coffee"))
+    await doors.up(spool=False).forget(USER, "coffee")  # removes nothing: the like is spooled
+    assert await doors.up().replay_spool() == 1
+    assert stored(redis_client) == {}
+    assert "forgotten after it was said" in (await doors.up().changes(USER, 1))[0].reason
+
+
+async def test_spooled_chinese_like_is_not_recreated_after_its_stored_twin_was_forgotten(
+    doors: Doors, redis_client: redis.Redis
+) -> None:
+    await doors.down().remember(USER, like("我喜欢抹茶", "抹茶"))
+    live = doors.up(spool=False)
+    await live.remember(USER, like("我很喜欢抹茶", "抹茶"))
+    assert len((await live.forget(USER, "抹茶")).removed) == 1
+    await doors.up().replay_spool()
+    assert stored(redis_client) == {}
+
+
+async def test_spooled_like_loses_to_a_newer_dislike_even_after_that_dislike_is_forgotten(
+    doors: Doors, redis_client: redis.Redis
+) -> None:
+    await doors.down().remember(USER, like("I like durian", "durian"))
+    live = doors.up(spool=False)
+    await live.remember(USER, dislike("I dislike durian", "durian"))
+    await live.forget(USER, "durian", polarity="dislike")  # names the dislike only
+    await doors.up().replay_spool()
+    assert stored(redis_client) == {}
+    assert "since removed" in (await live.changes(USER, 1))[0].reason
+
+
+async def test_spooled_slot_value_loses_to_a_newer_one_even_after_that_one_is_forgotten(
+    doors: Doors, redis_client: redis.Redis
+) -> None:
+    await doors.down().remember(USER, like("my favourite band is Muse", "muse",
+                                           slot="favourite band"))
+    live = doors.up(spool=False)
+    await live.remember(USER, like("my favourite band is Blur", "blur", slot="favourite band"))
+    await live.forget(USER, "blur")
+    await doors.up().replay_spool()
+    assert stored(redis_client) == {}
+
+
+async def test_a_forget_made_before_the_spooled_statement_does_not_block_it(
+    doors: Doors,
+) -> None:
+    await doors.up(spool=False).forget(USER, "coffee")
+    await doors.down().remember(USER, like("I like coffee again", "coffee"))
+    await doors.up().replay_spool()
+    assert [p.content for p in await doors.up().preferences(USER)] == ["I like coffee again"]
+
+
+async def test_a_fresh_statement_after_a_forget_is_stored(doors: Doors) -> None:
+    live = doors.up(spool=False)
+    await live.remember(USER, like("I like tea", "tea"))
+    await live.forget(USER, "tea")
+    result = await live.remember(USER, like("I like tea after all", "tea"))
+    assert [p.content for p in result.created] == ["I like tea after all"]
+
+
+async def test_tombstones_stay_bounded(doors: Doors, redis_client: redis.Redis) -> None:
+    live = doors.up(spool=False)
+    for i in range(TOMBSTONES_MAX + 5):
+        await live.forget(USER, f"thing{i}")
+    assert redis_client.hlen(f"penchant:{{{USER}}}:tombstones") == TOMBSTONES_MAX
+    snapshot = await live.snapshot(USER)
+    assert len(snapshot.tombstones.by_key) == TOMBSTONES_MAX
+    assert snapshot.tombstones.forgotten_after(
+        utcnow() - timedelta(days=1), ["thing0"], "I like thing0", "like"
+    ) is None  # the oldest went first
+
+
+# -- reflect and the check-up ----------------------------------------------------------------------
+
+
+async def test_offline_reflect_stores_observations_through_the_gate(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    await door.remember(USER, [like("I like green tea", "green tea"),
+                               like("I like oolong tea", "oolong tea")])
+    result = await door.reflect(USER, "what drinks would I enjoy?")
+    assert result.offline and "tea" in result.answer
+    assert len(redis_client.hgetall(f"penchant:{{{USER}}}:observations")) == len(
+        result.observations
+    )
+    assert [o.id for o in await door.observations(USER)] == [o.id for o in result.observations]
+
+
+async def test_checkup_job_flags_a_contradiction_under_a_lease(door: Door) -> None:
+    from penchant.memory import checkup
+
+    await door.remember(USER, [like("I love leather jackets", "leather jackets"),
+                               dislike("I avoid animal products", "animal products")])
+    memory = door.memory
+    if isinstance(memory, AsyncMemory):
+        outcome = await checkup.acheckup_job(memory, USER, backoff_seconds=0)
+    else:
+        outcome = checkup.checkup_job(memory, USER, backoff_seconds=0)
+    assert outcome.status == "done" and outcome.report is not None
+    assert [f.kind for f in await door.flags(USER)] == ["contradiction"]
+    assert await door.acquire_lease(UserKeys.for_user(USER).checkup_lease, "x", 1000)  # released
+
+
+async def test_checkup_job_is_busy_while_another_worker_holds_the_lease(door: Door) -> None:
+    from penchant.memory import checkup
+
+    lease = UserKeys.for_user(USER).checkup_lease
+    assert await door.acquire_lease(lease, "other-worker", 60_000)
+    memory = door.memory
+    if isinstance(memory, AsyncMemory):
+        outcome = await checkup.acheckup_job(memory, USER)
+    else:
+        outcome = checkup.checkup_job(memory, USER)
+    assert outcome.status == "busy"
+    assert await door.release_lease(lease, "other-worker")
+
+
+async def test_due_checkups_run_and_leave_the_schedule(door: Door) -> None:
+    from penchant.memory import checkup
+
+    await door.remember(USER, like("I like tea", "tea"))
+    await door.schedule_checkup(USER, 1)
+    memory = door.memory
+    if isinstance(memory, AsyncMemory):
+        outcomes = await checkup.arun_due_checkups(memory, now_ms=10)
+    else:
+        outcomes = checkup.run_due_checkups(memory, now_ms=10)
+    assert [(o.user_id, o.status) for o in outcomes] == [(USER, "done")]
+    assert await door.due_checkups(10) == []
+
+
+# -- AsyncMemory.from_settings: the embeddings cache and the embedded server's revive -----------
+
+
+async def test_async_memory_by_url_gives_the_embedder_a_cache_client_and_closes_it(
+    settings: Settings, redis_client: redis.Redis
+) -> None:
+    from penchant.memory.server import client_name
+
+    def ours() -> int:
+        return sum(c.get("name") == client_name() for c in redis_client.client_list())
+
+    before = ours()
+    async with AsyncMemory.from_settings(settings) as memory:  # embedder "auto"
+        assert memory.embedder is not None
+        assert ours() == before + 2  # the async client and the embeddings cache's client
+    assert ours() == before
+
+
+@pytest.mark.skipif(bool(os.environ.get("PENCHANT_TEST_REDIS_URL")),
+                    reason="embedded-server test")
+async def test_long_lived_async_memory_revives_a_killed_embedded_server(tmp_path: Any) -> None:
+    from penchant.memory.server import EmbeddedRedis
+
+    from conftest import wait_until
+
+    settings = Settings(home=tmp_path / "home", embeddings="hash")
+    async with AsyncMemory.from_settings(settings, embedder=None) as memory:
+        await memory.remember(USER, like("I like tea", "tea"))
+        assert (await memory.client.execute_command("WAITAOF", 1, 0, 5000))[0] == 1
+        server = EmbeddedRedis(settings.redis_dir)
+        pid = server.pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: server._probe()[0] == "down", what="server down")
+        result = await memory.remember(USER, like("I like jazz", "jazz"))
+        assert [p.content for p in result.created] == ["I like jazz"]
+        assert {p.content for p in await memory.preferences(USER)} == {"I like tea", "I like jazz"}
