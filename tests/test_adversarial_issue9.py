@@ -153,9 +153,7 @@ def test_an_allergy_that_is_over_is_not_captured_as_an_allergy() -> None:
 
 def test_the_exception_to_no_allergies_is_a_protected_allergy() -> None:
     found = extract_preferences("Not allergic to anything except peanuts.")
-    assert [(c.polarity, c.keywords, c.protected) for c in found] == [
-        ("dislike", ["peanut"], True)
-    ]
+    assert [(c.polarity, c.keywords, c.protected) for c in found] == [("dislike", ["peanut"], True)]
 
 
 # -- qualified and substituted objects -----------------------------------------------------------
@@ -178,7 +176,8 @@ def test_an_object_with_a_qualifier_and_the_bare_object_stay_apart(
     memory.remember("u", older)
     result = memory.remember("u", newer)
     assert result.superseded == []
-    assert active(memory) == sorted([(older.polarity, older.content), (newer.polarity, newer.content)])
+    both = [(older.polarity, older.content), (newer.polarity, newer.content)]
+    assert active(memory) == sorted(both)
 
 
 def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> None:
@@ -186,3 +185,37 @@ def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> No
     assert [p.content for p in memory.forget("u", "pizza").removed] == [
         "dislikes pizza with pineapple"
     ]
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("likes faux leather", "dislikes leather"),
+        ("likes vegan leather", "dislikes leather"),
+        ("likes oat milk", "dislikes milk"),
+        ("likes almond milk", "hates milk"),
+        ("likes soy milk", "no milk"),
+        ("likes faux fur", "dislikes fur"),
+        ("likes plant-based meat", "dislikes meat"),
+        ("likes non-alcoholic beer", "dislikes beer"),
+        ("likes vegan cheese", "dislikes cheese"),
+        ("likes ice cream", "dislikes cream"),
+        ("likes hot dogs", "dislikes dogs"),
+        ("likes peanut butter", "dislikes butter"),
+        ("喜欢人造皮革", "不喜欢皮革"),
+        ("喜欢植物肉", "不吃肉"),
+    ],
+)
+def test_a_dislike_of_x_leaves_a_like_of_a_substitute_or_compound_of_x_alone(
+    memory: Memory, older: str, newer: str
+) -> None:
+    memory.remember("u", like(older))
+    result = memory.remember("u", dislike(newer))
+    assert result.superseded == []
+    assert ("like", older) in active(memory)
+
+
+def test_an_ordinary_modifier_is_still_covered_by_its_head(memory: Memory) -> None:
+    memory.remember("u", like("likes dark chocolate"))
+    memory.remember("u", dislike("dislikes chocolate"))
+    assert active(memory) == [("dislike", "dislikes chocolate")]
