@@ -219,3 +219,45 @@ def test_an_ordinary_modifier_is_still_covered_by_its_head(memory: Memory) -> No
     memory.remember("u", like("likes dark chocolate"))
     memory.remember("u", dislike("dislikes chocolate"))
     assert active(memory) == [("dislike", "dislikes chocolate")]
+
+
+# -- third-person labels ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("is afraid of spiders", "is afraid of heights"),
+        ("is scared of dogs", "is terrified of flying"),
+        ("is lactose intolerant", "is gluten intolerant"),
+        ("my favourite food is not sushi", "my favourite food is not pizza"),
+        ("害怕蜘蛛", "害怕打雷"),
+        ("对乳糖不耐受", "对麸质不耐受"),
+    ],
+)
+def test_two_labels_with_the_same_frame_and_different_objects_stay_apart(
+    memory: Memory, first: str, second: str
+) -> None:
+    memory.remember("u", dislike(first))
+    result = memory.remember("u", dislike(second))
+    assert (result.merged, result.superseded) == ([], [])
+    assert active(memory) == sorted([("dislike", first), ("dislike", second)])
+
+
+@pytest.mark.parametrize(
+    ("content", "keywords"),
+    [
+        ("is afraid of spiders", ["spider"]),
+        ("is lactose intolerant", ["lactose"]),
+        ("has a nut allergy", ["nut"]),
+        ("对乳糖不耐受", ["乳糖"]),
+        ("my favourite food is not sushi", []),
+        ("is against the idea", []),
+    ],
+)
+def test_a_third_person_label_derives_its_real_object_or_none(
+    memory: Memory, content: str, keywords: list[str]
+) -> None:
+    memory.remember("u", dislike(content))
+    (pref,) = memory.preferences("u")
+    assert pref.keywords == keywords
