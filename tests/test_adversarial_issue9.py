@@ -261,3 +261,20 @@ def test_a_third_person_label_derives_its_real_object_or_none(
     memory.remember("u", dislike(content))
     (pref,) = memory.preferences("u")
     assert pref.keywords == keywords
+
+
+# -- negated slots ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我最喜欢的颜色不是红色",
+        "我最喜欢的水果已经不是苹果了",
+        "最喜欢的歌手不再是周杰伦",
+        "my favourite colour is not red",
+        "My favorite band isn't Coldplay anymore.",
+    ],
+)
+def test_a_negated_slot_is_not_a_like_of_its_value(text: str) -> None:
+    assert [c for c in extract_preferences(text) if c.polarity == "like"] == []

@@ -14,9 +14,17 @@ _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
 _SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
 
+_SLOT_NOUN = r"[^是，,不没已再]{1,8}"
+
 ZH_RULES: tuple[Rule, ...] = (
+    zh(  # "我最喜欢的颜色不是红色": what the slot is not says nothing about liking it
+        rf"我?最喜欢的{_SLOT_NOUN}(?:已经|早就|现在|也)?(?:不再|不|并不|没有?)(?:再)?是(?P<obj>.+)",
+        "like",
+        "{obj}",
+        topic=True,
+    ),
     zh(
-        r"我?(?P<slot>最喜欢的[^是，,]{1,8})是(?P<obj>.+)",
+        rf"我?(?P<slot>最喜欢的{_SLOT_NOUN})是(?P<obj>.+)",
         "like",
         "{slot}是{obj}",
         first_person=True,
