@@ -278,3 +278,21 @@ def test_a_third_person_label_derives_its_real_object_or_none(
 )
 def test_a_negated_slot_is_not_a_like_of_its_value(text: str) -> None:
     assert [c for c in extract_preferences(text) if c.polarity == "like"] == []
+
+
+# -- discourse markers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Like I said, jazz is fine", []),
+        ("Like you said before, I hate olives.", [("dislike", ["olive"])]),
+        ("like I mentioned, I love green tea", [("like", ["green tea"])]),
+        ("I love, like I told you, spicy ramen", [("like", ["spicy", "ramen"])]),
+    ],
+)
+def test_like_i_said_is_a_discourse_marker_not_a_stance(
+    text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == expected

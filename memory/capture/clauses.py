@@ -154,6 +154,12 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|\s+(?=now\s+i\b)",
     re.IGNORECASE,
 )
+_EN_DISCOURSE_RE = re.compile(
+    r",?\s*\b(?:like|as)\s+(?:i|you|we)(?:'ve|\s+have)?\s+(?:said|say|mentioned|told\s+you|"
+    r"discussed|wrote|noted|explained)(?:\s+(?:before|earlier|already|above))?\b\s*,?",
+    re.IGNORECASE,
+)
+"""``like I said`` / ``as you mentioned``: points back in the talk; ``like`` there is no verb."""
 _EN_EVERYTHING_BUT_RE = re.compile(r"\b((?:every|any)(?:thing|one))\s+but\b", re.IGNORECASE)
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
@@ -219,7 +225,7 @@ def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence, each a candidate for one stance."""
     if has_cjk(sentence):
         return _joined_zh(c.strip() for c in _ZH_CLAUSE_SPLIT_RE.split(sentence))
-    sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", sentence)
+    sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", _EN_DISCOURSE_RE.sub(" ", sentence))
     return [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
 
 
