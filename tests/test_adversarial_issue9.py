@@ -14,6 +14,7 @@ import pytest
 from penchant.memory import Memory, PreferenceCandidate
 from penchant.memory.blocks import strip_injected_blocks
 from penchant.memory.capture import extract_preferences
+from penchant.memory.capture.clauses import sentences
 
 PATHOLOGICAL_SECONDS = 1.0
 """Generous bound for one call on a pathological input; the quadratic cases took 1–8 s,
@@ -296,3 +297,36 @@ def test_like_i_said_is_a_discourse_marker_not_a_stance(
     text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
     assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == expected
+
+
+# -- sentence boundaries ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm allergic to peanuts.I love cashews",
+            [("dislike", ["peanut"]), ("like", ["cashew"])],
+        ),
+        ("I hate olives.i love capers", [("dislike", ["olive"]), ("like", ["caper"])]),
+        ("I love snacks, e.g. pretzels.I hate chips", [("like", ["snack"]), ("dislike", ["chip"])]),
+    ],
+)
+def test_a_full_stop_without_a_space_still_ends_a_sentence_after_a_word(
+    text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like version 2.0 of it",
+        "I love snacks, e.g.Pretzels",
+        "I love the U.S.Open",
+        "I like the U.S. Open",
+    ],
+)
+def test_decimals_and_abbreviations_do_not_end_a_sentence(text: str) -> None:
+    assert list(sentences(text)) == [text]

@@ -133,7 +133,12 @@ def clause_speaker(clause: str) -> Speaker:
     return "other" if tokens[0] in _EN_OTHER_SUBJECTS else "unknown"
 
 
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?。！？])\s*|(?<=\.)\s+|\n+")
+_SENTENCE_SPLIT_RE = re.compile(
+    r"(?<=[!?。！？])\s*"
+    r"|(?<=\.)(?<!\.[A-Za-z]\.)\s+"  # not after an abbreviation: e.g., i.e., U.S.
+    r"|(?<=[A-Za-z]{2}\.)(?=[A-Z]|i\b)"  # "peanuts.I love": a word, a full stop, a new sentence
+    r"|\n+"
+)
 _EN_AND_VERBS = (
     r"i|i'm|i've|i'd|hate|love|like|prefer|dislike|enjoy|adore|avoid|can'?t|cannot|don'?t|"
     r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
