@@ -330,3 +330,22 @@ def test_a_full_stop_without_a_space_still_ends_a_sentence_after_a_word(
 )
 def test_decimals_and_abbreviations_do_not_end_a_sentence(text: str) -> None:
     assert list(sentences(text)) == [text]
+
+
+@pytest.mark.parametrize(
+    "retraction",
+    [
+        like("我不再对花生过敏了"),
+        like("已经不对花生过敏了"),
+        like("no longer allergic to peanuts"),
+        like("I'm not allergic to peanuts anymore"),
+    ],
+    ids=["zh-bu-zai-dui", "zh-yi-jing-bu-dui", "en-no-longer", "en-not-anymore"],
+)
+def test_a_retraction_written_without_keywords_lifts_the_allergy(
+    memory: Memory, retraction: PreferenceCandidate
+) -> None:
+    allergy = "对花生过敏" if "花生" in retraction.content else "allergic to peanuts"
+    memory.remember("u", dislike(allergy))
+    memory.remember("u", retraction)
+    assert [p for p in active(memory) if p[0] == "dislike"] == []
