@@ -165,6 +165,12 @@ _EN_DISCOURSE_RE = re.compile(
     re.IGNORECASE,
 )
 """``like I said`` / ``as you mentioned``: points back in the talk; ``like`` there is no verb."""
+_EN_MIND_CHANGED_RE = re.compile(
+    r"\b(?:i(?:'ve|\s+have)\s+|i\s+)?(?:just\s+)?changed\s+my\s+mind(?=\s*[,;:.!—–-])",
+    re.IGNORECASE,
+)
+"""``I've changed my mind, X is fine now``: the announcement alone states nothing; what follows
+does (``changed my mind on X`` names its object and stays for the topic rule)."""
 _EN_EVERYTHING_BUT_RE = re.compile(r"\b((?:every|any)(?:thing|one))\s+but\b", re.IGNORECASE)
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
@@ -230,7 +236,8 @@ def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence, each a candidate for one stance."""
     if has_cjk(sentence):
         return _joined_zh(c.strip() for c in _ZH_CLAUSE_SPLIT_RE.split(sentence))
-    sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", _EN_DISCOURSE_RE.sub(" ", sentence))
+    sentence = _EN_MIND_CHANGED_RE.sub(" ", _EN_DISCOURSE_RE.sub(" ", sentence))
+    sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", sentence)
     return [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
 
 
