@@ -37,6 +37,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA, Levenshtein
 
+from .capture.lexicons import LEXICALISED_COMPOUNDS, SUBSTITUTE_MODIFIERS, ZH_SUBSTITUTE_PREFIXES
 from .normalize import clean_text, has_cjk, normalise_keyword
 
 TYPO_MIN_LEN = 7
@@ -143,12 +144,28 @@ def keyword_covers(general: str, specific: str) -> bool:
             general_head, specific_head
         )
     if has_cjk(general) or has_cjk(specific):
-        return len(general) >= CJK_HEAD_MIN_CHARS and specific.endswith(general)
+        return (
+            len(general) >= CJK_HEAD_MIN_CHARS
+            and specific.endswith(general)
+            and not any(m in specific[: -len(general)] for m in ZH_SUBSTITUTE_PREFIXES)
+        )
     general_words, specific_words = general.split(" "), specific.split(" ")
     n = len(general_words)
-    return n < len(specific_words) and keywords_equal(
-        " ".join(specific_words[-n:]), general
+    if n >= len(specific_words) or not keywords_equal(" ".join(specific_words[-n:]), general):
+        return False
+    return not any(map(changes_head, specific_words[:-n])) and not any(
+        " ".join(specific_words[-k:]) in LEXICALISED_COMPOUNDS
+        for k in range(n + 1, len(specific_words) + 1)
     )
+
+
+def changes_head(modifier: str) -> bool:
+    """Whether a normalised modifier makes its head noun another thing.
+
+    ``oat`` (``oat milk``), ``faux`` (``faux fur``), any ``non-…`` (``non-alcoholic
+    beer``): capture's lexicon, :data:`~.capture.lexicons.SUBSTITUTE_MODIFIERS`.
+    """
+    return modifier in SUBSTITUTE_MODIFIERS or modifier.startswith("non-")
 
 
 def slot_key(slot: str | None) -> str | None:
@@ -170,8 +187,16 @@ def supersedes(new_keywords: list[str], old_keywords: list[str]) -> bool:
     """Whether a newer statement about ``new_keywords`` replaces one about ``old_keywords``.
 
     Both lists are normalised. Empty lists never match (no keywords, no action).
+    A facet of the older object that makes it something else (``vegan`` in ``vegan``
+    + ``cheese``, ``non-alcoholic`` + ``beer``: :func:`changes_head`) must be named by
+    the newer statement too, so ``dislikes cheese`` leaves ``likes vegan cheese`` alone.
     """
     if not new_keywords or not old_keywords:
+        return False
+    if any(
+        changes_head(o) and not any(keywords_equal(n, o) for n in new_keywords)
+        for o in old_keywords
+    ):
         return False
     return all(any(keyword_covers(n, o) for o in old_keywords) for n in new_keywords)
 
@@ -255,6 +280,7 @@ __all__ = [
     "CJK_HEAD_MIN_CHARS",
     "TYPO_MIN_LEN",
     "categories_compatible",
+    "changes_head",
     "forget_matches",
     "forget_phrases",
     "forget_query_words",

@@ -27,8 +27,8 @@ _LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, replacement in (
         (r"^(?:the\s+)?user\s+", ""),
         (r"^(?:does\s*n[o']t|does\s+not)\s+", "I don't "),
-        (r"^(?:is|'s)\s+(?=(?:not\s+|no\s+longer\s+)?(?:allergic|intolerant|into|a\s+fan|fond|"
-         r"keen|vegetarian|vegan|sick|tired|obsessed|crazy|partial)\b)", "I'm "),
+        (r"^(?:is|'s)\s+", "I'm "),
+        (r"^(?:has|'s\s+got)\s+", "I have "),
         (r"^(?=(?:(?:not|no\s+longer)\s+)?(?:allergic|intolerant)\b)", "I'm "),
         (r"^(?:can'?t|cannot)\s+", "I can't "),
         (r"^(?:never|no\s+longer|always|really|strongly)\s+", r"I \g<0>"),
@@ -48,8 +48,14 @@ _NEGATORS = re.compile(
     re.IGNORECASE,
 )
 _ZH_STANCE_RE = re.compile(
-    r"喜欢|爱|讨厌|厌恶|反感|不要|不想|不吃|不喝|不用|不穿|不买|过敏|受不了|戒|偏好"
+    r"喜欢|爱|讨厌|厌恶|反感|不要|不想|不吃|不喝|不用|不穿|不买|过敏|不耐|受不了|戒|偏好|怕"
 )
+_CLAUSE_RE = re.compile(
+    r"^(?:is|are|am|was|were|has|have|had|'s|'m)\b|"
+    r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s+(?:is|are|am|was|were|isn't|aren't)\b",
+    re.IGNORECASE,
+)
+"""A label that is a clause (a copula after its subject, or leading): not an object phrase."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,8 @@ def _restated(content: str, polarity: Polarity) -> str:
         if _ZH_STANCE_RE.search(content):
             return ""  # a stance the rules read but whose object is unusable (``不喜欢这个``)
         return f"我喜欢{content}。" if polarity == "like" else f"我不要{content}。"
+    if _CLAUSE_RE.search(content):
+        return ""  # a whole statement no rule reads: its words are no object
     rest = _NEGATORS.sub("", _LABEL_VERB_RE.sub("", content)).strip()
     return f"I like {rest}." if polarity == "like" else f"I don't want {rest}."
 

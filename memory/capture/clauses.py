@@ -133,7 +133,12 @@ def clause_speaker(clause: str) -> Speaker:
     return "other" if tokens[0] in _EN_OTHER_SUBJECTS else "unknown"
 
 
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?。！？])\s*|(?<=\.)\s+|\n+")
+_SENTENCE_SPLIT_RE = re.compile(
+    r"(?<=[!?。！？])\s*"
+    r"|(?<=\.)(?<!\.[A-Za-z]\.)\s+"  # not after an abbreviation: e.g., i.e., U.S.
+    r"|(?<=[A-Za-z]{2}\.)(?=[A-Z]|i\b)"  # "peanuts.I love": a word, a full stop, a new sentence
+    r"|\n+"
+)
 _EN_AND_VERBS = (
     r"i|i'm|i've|i'd|hate|love|like|prefer|dislike|enjoy|adore|avoid|can'?t|cannot|don'?t|"
     r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
@@ -154,6 +159,18 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|\s+(?=now\s+i\b)",
     re.IGNORECASE,
 )
+_EN_DISCOURSE_RE = re.compile(
+    r",?\s*\b(?:like|as)\s+(?:i|you|we)(?:'ve|\s+have)?\s+(?:said|say|mentioned|told\s+you|"
+    r"discussed|wrote|noted|explained)(?:\s+(?:before|earlier|already|above))?\b\s*,?",
+    re.IGNORECASE,
+)
+"""``like I said`` / ``as you mentioned``: points back in the talk; ``like`` there is no verb."""
+_EN_MIND_CHANGED_RE = re.compile(
+    r"\b(?:i(?:'ve|\s+have)\s+|i\s+)?(?:just\s+)?changed\s+my\s+mind(?=\s*[,;:.!—–-])",
+    re.IGNORECASE,
+)
+"""``I've changed my mind, X is fine now``: the announcement alone states nothing; what follows
+does (``changed my mind on X`` names its object and stays for the topic rule)."""
 _EN_EVERYTHING_BUT_RE = re.compile(r"\b((?:every|any)(?:thing|one))\s+but\b", re.IGNORECASE)
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
@@ -219,6 +236,7 @@ def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence, each a candidate for one stance."""
     if has_cjk(sentence):
         return _joined_zh(c.strip() for c in _ZH_CLAUSE_SPLIT_RE.split(sentence))
+    sentence = _EN_MIND_CHANGED_RE.sub(" ", _EN_DISCOURSE_RE.sub(" ", sentence))
     sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", sentence)
     return [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
 

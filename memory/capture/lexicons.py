@@ -36,6 +36,33 @@ MODIFIER_ALIASES: dict[str, str] = {
 NEGATING_MODIFIERS: frozenset[str] = frozenset({"faux", "fake", "vegan", "imitation"})
 """Before a material they negate it (``vegan leather`` is not leather): kept joined."""
 
+SUBSTITUTE_MODIFIERS: frozenset[str] = frozenset(
+    "faux fake vegan imitation artificial synthetic mock plant-based plant veggie meatless "
+    "meat-free dairy-free alcohol-free non-alcoholic non-dairy lactose-free gluten-free "
+    "caffeine-free oat almond soy soya rice coconut cashew hemp pea".split()
+)
+"""Modifiers that make the head noun something else (``oat milk`` is not milk, ``faux
+fur`` not fur, ``non-alcoholic beer`` not beer): the head never covers the compound. Any
+``non-…`` word counts too. The matcher reads this list (:mod:`penchant.memory.matching`)."""
+
+LEXICALISED_COMPOUNDS: frozenset[str] = frozenset(
+    {
+        "ice cream", "hot dog", "corn dog", "peanut butter", "cocoa butter", "shea butter",
+        "apple butter", "sour cream", "cream cheese", "sweet potato", "heavy metal",
+        "rubber duck", "silk road", "cotton candy", "hot pot", "jelly bean", "egg roll",
+        "spring roll", "sea cucumber", "guinea pig", "dragon fruit", "star fruit",
+        "passion fruit", "french toast", "sea lion", "catfish", "koala bear", "teddy bear",
+        "gummy bear", "soy sauce", "milk chocolate", "coffee table", "tea towel",
+    }
+)  # fmt: skip
+"""Compounds that name a different thing than their last word (an ``ice cream`` is no
+cream, a ``hot dog`` no dog): the last word never covers them."""
+
+ZH_SUBSTITUTE_PREFIXES: tuple[str, ...] = tuple(
+    "人造 仿 假 素 植物 无醇 无酒精 无乳糖 燕麦 杏仁 椰 豆".split()
+)
+"""Chinese modifiers that make the head something else (``人造皮革`` is not ``皮革``)."""
+
 WHOLE_COMPOUNDS: frozenset[str] = frozenset(
     {
         "sweet potato",

@@ -355,6 +355,19 @@ _LIKES: tuple[Rule, ...] = (
         "follows {obj}",
     ),
     en(r"\b(?:keep|eat|observe)\s+(?P<obj>kosher|halal)\b", "like", "keeps {obj}"),
+    en(  # a flip of an older dislike: "I don't mind spicy food anymore" (without the marker,
+        # "I don't mind plastic" is indifference, not a preference)
+        rf"\bdo{_NT}\s+(?:really\s+|even\s+)?mind\b(?!\s+(?:if|when|that|whether|me)\b)"
+        r"(?=.*\b(?:any\s?more|now|these\s+days|nowadays)\b)",
+        "like",
+        "doesn't mind {obj}",
+    ),
+    en(
+        r"\b(?:(?:'ve|have)\s+)?(?:(?:finally|slowly|actually)\s+)?(?:come\s+(?:a)?round\s+(?:to|on)|"
+        r"warmed\s+(?:up\s+)?to|gotten\s+used\s+to|got\s+used\s+to|grown\s+to\s+like)\b",
+        "like",
+        "likes {obj}",
+    ),
     en(rf"\b{_FAN}\s+of\b", "like", "likes {obj}", copula="ok"),
     en(
         r"\ban?\s+(?:(?:big|huge|massive|lifelong|long-?time|die-?hard|true|real|total|avid)\s+)?"

@@ -72,6 +72,14 @@ _NO_GO = (
     r"never\s+an\s+option)|(?:isn't|aren't|is\s+not|are\s+not|'s\s+not|'re\s+not)\s+(?:really\s+)?"
     r"(?:for\s+me|my\s+(?:thing|cup\s+of\s+tea|style|jam|scene)))"
 )
+_FINE = (
+    r"(?:(?:actually|totally|perfectly|really|quite|pretty|just)\s+)?(?:fine|ok|okay|alright|"
+    r"all\s+right|acceptable|not\s+(?:so|that|too)\s+bad)"
+)
+_CHANGE_MARK = r"(?:now|after\s+all|these\s+days|nowadays|by\s+me|with\s+me|for\s+me)"
+"""Mild acceptance counts only with a marker of change or of the user's own judgement: "plastic
+is fine now" flips an older dislike; "the weather is fine" states nothing."""
+
 EVALUATION_RULES: tuple[Rule, ...] = (
     en(
         rf"\bmy\s+(?P<slot>{_FAV}\s+[a-z][a-z -]{{0,30}}?)\s+(?:is|has\s+to\s+be|would\s+be)"
@@ -132,6 +140,21 @@ EVALUATION_RULES: tuple[Rule, ...] = (
     ),
     en(
         rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_LIKE})\s+me\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(  # mild acceptance, with a marker: "plastic is fine now", "spicy food is OK by me"
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+{_FINE}\s+{_CHANGE_MARK}\b",
+        "like",
+        "is fine with {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(  # "jazz is growing on me", "olives have really grown on me"
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re|has|have)\s+(?:been\s+)?(?:really\s+|slowly\s+|"
+        r"kind\s+of\s+|finally\s+)?(?:growing|grown|grew)\s+on\s+me\b",
         "like",
         "likes {obj}",
         first_person=True,

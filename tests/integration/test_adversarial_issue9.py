@@ -14,6 +14,7 @@ import pytest
 from penchant.memory import Memory, PreferenceCandidate
 from penchant.memory.blocks import strip_injected_blocks
 from penchant.memory.capture import extract_preferences
+from penchant.memory.capture.clauses import sentences
 
 PATHOLOGICAL_SECONDS = 1.0
 """Generous bound for one call on a pathological input; the quadratic cases took 1–8 s,
@@ -153,9 +154,7 @@ def test_an_allergy_that_is_over_is_not_captured_as_an_allergy() -> None:
 
 def test_the_exception_to_no_allergies_is_a_protected_allergy() -> None:
     found = extract_preferences("Not allergic to anything except peanuts.")
-    assert [(c.polarity, c.keywords, c.protected) for c in found] == [
-        ("dislike", ["peanut"], True)
-    ]
+    assert [(c.polarity, c.keywords, c.protected) for c in found] == [("dislike", ["peanut"], True)]
 
 
 # -- qualified and substituted objects -----------------------------------------------------------
@@ -178,8 +177,8 @@ def test_an_object_with_a_qualifier_and_the_bare_object_stay_apart(
     memory.remember("u", older)
     result = memory.remember("u", newer)
     assert result.superseded == []
-    expected = [(older.polarity, older.content), (newer.polarity, newer.content)]
-    assert active(memory) == sorted(expected)
+    both = [(older.polarity, older.content), (newer.polarity, newer.content)]
+    assert active(memory) == sorted(both)
 
 
 def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> None:
@@ -187,3 +186,166 @@ def test_a_qualified_object_is_still_forgotten_by_its_head(memory: Memory) -> No
     assert [p.content for p in memory.forget("u", "pizza").removed] == [
         "dislikes pizza with pineapple"
     ]
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("likes faux leather", "dislikes leather"),
+        ("likes vegan leather", "dislikes leather"),
+        ("likes oat milk", "dislikes milk"),
+        ("likes almond milk", "hates milk"),
+        ("likes soy milk", "no milk"),
+        ("likes faux fur", "dislikes fur"),
+        ("likes plant-based meat", "dislikes meat"),
+        ("likes non-alcoholic beer", "dislikes beer"),
+        ("likes vegan cheese", "dislikes cheese"),
+        ("likes ice cream", "dislikes cream"),
+        ("likes hot dogs", "dislikes dogs"),
+        ("likes peanut butter", "dislikes butter"),
+        ("喜欢人造皮革", "不喜欢皮革"),
+        ("喜欢植物肉", "不吃肉"),
+    ],
+)
+def test_a_dislike_of_x_leaves_a_like_of_a_substitute_or_compound_of_x_alone(
+    memory: Memory, older: str, newer: str
+) -> None:
+    memory.remember("u", like(older))
+    result = memory.remember("u", dislike(newer))
+    assert result.superseded == []
+    assert ("like", older) in active(memory)
+
+
+def test_an_ordinary_modifier_is_still_covered_by_its_head(memory: Memory) -> None:
+    memory.remember("u", like("likes dark chocolate"))
+    memory.remember("u", dislike("dislikes chocolate"))
+    assert active(memory) == [("dislike", "dislikes chocolate")]
+
+
+# -- third-person labels ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("is afraid of spiders", "is afraid of heights"),
+        ("is scared of dogs", "is terrified of flying"),
+        ("is lactose intolerant", "is gluten intolerant"),
+        ("my favourite food is not sushi", "my favourite food is not pizza"),
+        ("害怕蜘蛛", "害怕打雷"),
+        ("对乳糖不耐受", "对麸质不耐受"),
+    ],
+)
+def test_two_labels_with_the_same_frame_and_different_objects_stay_apart(
+    memory: Memory, first: str, second: str
+) -> None:
+    memory.remember("u", dislike(first))
+    result = memory.remember("u", dislike(second))
+    assert (result.merged, result.superseded) == ([], [])
+    assert active(memory) == sorted([("dislike", first), ("dislike", second)])
+
+
+@pytest.mark.parametrize(
+    ("content", "keywords"),
+    [
+        ("is afraid of spiders", ["spider"]),
+        ("is lactose intolerant", ["lactose"]),
+        ("has a nut allergy", ["nut"]),
+        ("对乳糖不耐受", ["乳糖"]),
+        ("my favourite food is not sushi", []),
+        ("is against the idea", []),
+    ],
+)
+def test_a_third_person_label_derives_its_real_object_or_none(
+    memory: Memory, content: str, keywords: list[str]
+) -> None:
+    memory.remember("u", dislike(content))
+    (pref,) = memory.preferences("u")
+    assert pref.keywords == keywords
+
+
+# -- negated slots ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我最喜欢的颜色不是红色",
+        "我最喜欢的水果已经不是苹果了",
+        "最喜欢的歌手不再是周杰伦",
+        "my favourite colour is not red",
+        "My favorite band isn't Coldplay anymore.",
+    ],
+)
+def test_a_negated_slot_is_not_a_like_of_its_value(text: str) -> None:
+    assert [c for c in extract_preferences(text) if c.polarity == "like"] == []
+
+
+# -- discourse markers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Like I said, jazz is fine", []),
+        ("Like you said before, I hate olives.", [("dislike", ["olive"])]),
+        ("like I mentioned, I love green tea", [("like", ["green tea"])]),
+        ("I love, like I told you, spicy ramen", [("like", ["spicy", "ramen"])]),
+    ],
+)
+def test_like_i_said_is_a_discourse_marker_not_a_stance(
+    text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == expected
+
+
+# -- sentence boundaries ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm allergic to peanuts.I love cashews",
+            [("dislike", ["peanut"]), ("like", ["cashew"])],
+        ),
+        ("I hate olives.i love capers", [("dislike", ["olive"]), ("like", ["caper"])]),
+        ("I love snacks, e.g. pretzels.I hate chips", [("like", ["snack"]), ("dislike", ["chip"])]),
+    ],
+)
+def test_a_full_stop_without_a_space_still_ends_a_sentence_after_a_word(
+    text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I like version 2.0 of it",
+        "I love snacks, e.g.Pretzels",
+        "I love the U.S.Open",
+        "I like the U.S. Open",
+    ],
+)
+def test_decimals_and_abbreviations_do_not_end_a_sentence(text: str) -> None:
+    assert list(sentences(text)) == [text]
+
+
+@pytest.mark.parametrize(
+    "retraction",
+    [
+        like("我不再对花生过敏了"),
+        like("已经不对花生过敏了"),
+        like("no longer allergic to peanuts"),
+        like("I'm not allergic to peanuts anymore"),
+    ],
+    ids=["zh-bu-zai-dui", "zh-yi-jing-bu-dui", "en-no-longer", "en-not-anymore"],
+)
+def test_a_retraction_written_without_keywords_lifts_the_allergy(
+    memory: Memory, retraction: PreferenceCandidate
+) -> None:
+    allergy = "对花生过敏" if "花生" in retraction.content else "allergic to peanuts"
+    memory.remember("u", dislike(allergy))
+    memory.remember("u", retraction)
+    assert [p for p in active(memory) if p[0] == "dislike"] == []

@@ -225,3 +225,26 @@ def test_reaction_or_hypothetical_leaves_the_store_unchanged(
     before = memory.preferences("u")
     assert memory.capture("u", turns[1]).unchanged
     assert memory.preferences("u") == before
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "keyword"),
+    [
+        ("I don't like plastic.", "Actually I've changed my mind, plastic is fine now", "plastic"),
+        ("I hate olives.", "Olives have really grown on me.", "olive"),
+        ("我不吃香菜。", "我已经不讨厌香菜了。", "香菜"),
+    ],
+)
+def test_mild_acceptance_flips_the_older_dislike(
+    memory: Memory, before: str, after: str, keyword: str
+) -> None:
+    memory.capture("mild", before)
+    memory.capture("mild", after)
+    prefs = memory.preferences("mild")
+    assert [p.polarity for p in prefs if any(keyword in k for k in p.keywords)] == ["like"]
+
+
+def test_mild_acceptance_never_lifts_an_allergy(memory: Memory) -> None:
+    memory.capture("mild", "I'm allergic to peanuts.")
+    memory.capture("mild", "Peanuts are fine now.")
+    assert any(p.protected and p.polarity == "dislike" for p in memory.preferences("mild"))

@@ -872,3 +872,44 @@ def test_a_long_object_is_cut_at_its_first_qualifier() -> None:
         "lectures and quizzes."
     )
     assert (found.polarity, found.keywords) == ("dislike", ["online learning platform"])
+
+
+# -- mild acceptance flips an older dislike (fresh-user test: "plastic is fine now") --------------
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [
+        ("Actually I've changed my mind, plastic is fine now", "plastic"),
+        ("Plastic is fine now.", "plastic"),
+        ("Spicy food is OK by me these days.", "spicy"),
+        ("I don't mind spicy food anymore.", "spicy"),
+        ("Jazz is growing on me.", "jazz"),
+        ("I've come around to olives.", "olive"),
+        ("香菜其实还不错。", "香菜"),
+        ("我现在能接受辣的了。", "辣"),
+        ("我已经不讨厌香菜了。", "香菜"),
+    ],
+)
+def test_mild_acceptance_with_a_marker_of_change_is_a_like(text: str, keyword: str) -> None:
+    found = extract_preferences(text)
+    assert [c.polarity for c in found] == ["like"]
+    assert any(keyword in k for k in found[0].keywords)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The weather is fine.",
+        "Is plastic fine now?",
+        "My back is fine now.",
+        "Everything is fine now.",
+        "I don't mind if you call me later.",
+        "I don't mind.",
+        "I have changed my mind.",
+        "天气现在还不错。",
+        "这个建议不错。",
+    ],
+)
+def test_fine_and_dont_mind_without_an_object_or_a_marker_capture_nothing(text: str) -> None:
+    assert extract_preferences(text) == []
