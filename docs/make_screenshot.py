@@ -15,9 +15,8 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from penchant.memory import Memory, PreferenceCandidate, Settings
+from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.server import EmbeddedRedis
 from penchant.tui.app import ChatAgent, ChatApp
 
 USER = "ana"
@@ -26,46 +25,42 @@ SCRIPT = ["I love plastic toys", "hi", "I hate plastic toys"]
 """The conversation shown: a like, then a flip to a dislike (the panel shows what it replaced)."""
 
 
-async def render(memory: Memory, output: Path) -> None:
+async def render(settings: Settings, output: Path) -> None:
     """Play :data:`SCRIPT` through the chat and save the screen as SVG."""
-    app = ChatApp(
-        memory,
-        ChatAgent.build(memory),
-        user_id=USER,
-        redis_label="embedded valkey (demo)",
-        health_check_seconds=0,
-    )
-    async with app.run_test(size=SIZE) as pilot:
-        prompt = app.query_one("#prompt", Input)
-        prompt.cursor_blink = False
-        for line in SCRIPT:
-            prompt.value = line
-            await pilot.press("enter")
+    async with AsyncMemory.from_settings(settings, embedder=HashEmbedder()) as memory:
+        app = ChatApp(
+            memory,
+            ChatAgent.build(memory),
+            user_id=USER,
+            redis_label="embedded valkey (demo)",
+            health_check_seconds=0,
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            prompt = app.query_one("#prompt", Input)
+            prompt.cursor_blink = False
+            for line in SCRIPT:
+                prompt.value = line
+                await pilot.press("enter")
+                await app.workers.wait_for_complete()
+                await pilot.pause()
             await app.workers.wait_for_complete()
             await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        app.save_screenshot(filename=output.name, path=str(output.parent))
+            app.save_screenshot(filename=output.name, path=str(output.parent))
 
 
 def main(argv: list[str]) -> int:
     """Write the screenshot; returns the exit status."""
     output = Path(argv[0]) if argv else Path(__file__).with_name("chat.svg")
     with tempfile.TemporaryDirectory() as home:
-        server = EmbeddedRedis(Path(home) / "redis")
-        client = server.connect()
-        try:
-            memory = Memory(client, settings=Settings(home=Path(home)), embedder=HashEmbedder())
-            memory.storage.ensure_schema()
+        settings = Settings(home=Path(home), redis_url=None)
+        with Memory.from_settings(settings, embedder=HashEmbedder()) as memory:
             memory.remember(
                 USER,
                 PreferenceCandidate(
                     content="likes wool", polarity="like", keywords=["wool"], category="material"
                 ),
             )
-            asyncio.run(render(memory, output.resolve()))
-        finally:
-            server.release(client)
+            asyncio.run(render(settings, output.resolve()))
     print(f"wrote {output}")
     return 0
 
