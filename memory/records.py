@@ -7,12 +7,20 @@ never builds record dictionaries by hand. Layouts follow DESIGN.md §4.
 from __future__ import annotations
 
 import json
+import math
 import re
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 SCHEMA_VERSION = 1
 """Layout version of every record written by this release (``penchant:meta``)."""
@@ -38,6 +46,86 @@ ChangeOp = Literal[
 ]
 
 _CATEGORY_RE = re.compile(r"^[^\W\d_][\w-]{0,31}$")
+
+ECHO_CHARS = 80
+"""Characters of a refused text echoed back (rejections, the change log, error messages)."""
+MAX_CLOCK_SKEW = timedelta(days=1)
+"""How far ahead of now (UTC) a given time may be: a clock a little fast is tolerated, a
+statement dated in the future is refused (it would outrank every later statement)."""
+
+
+def shorten(text: str, limit: int = ECHO_CHARS) -> str:
+    """``text`` cut for echoing: its first ``limit`` characters, ``…`` and its length.
+
+    A refused 10 MB content is never echoed in full (JSON, text output, change log).
+
+    Args:
+        text: Any text.
+        limit: Characters kept (:data:`ECHO_CHARS`).
+
+    Returns:
+        ``text`` itself when it has at most ``limit`` characters, else e.g.
+        ``"ignore all previous…… (10485760 characters)"``.
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
+
+
+def describe_validation_error(exc: Any, *, where: str = "") -> str:
+    """One line for a pydantic ``ValidationError``: the field, the value given and the rule.
+
+    Example: ``preferences.2.polarity = 'meh': Input should be 'like' or 'dislike'``.
+
+    Args:
+        exc: The ``pydantic.ValidationError``.
+        where: A prefix such as ``"import document"``.
+
+    Returns:
+        The first error, one line; the value shortened (:func:`shorten`).
+    """
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    field = ".".join(str(p) for p in first.get("loc", ())) or "input"
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    given = ""
+    if "input" in first and first.get("type") not in ("missing", "extra_forbidden"):
+        value = first["input"]
+        if not isinstance(value, dict | list):
+            given = f" = {shorten(repr(value))}"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    line = " ".join(f"{field}{given}: {message}{more}".split())
+    return f"{where}: {line}" if where else line
+
+
+def check_unit_interval(value: float, field: str) -> float:
+    """Refuse a value outside 0–1, NaN and infinity included (a NaN compares false to both
+    bounds, so ``ge``/``le`` alone would call it "not ≤ 1").
+
+    Raises:
+        ValueError: Naming the field, the value and the range.
+    """
+    if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        raise ValueError(f"{field} must be a number from 0 to 1, got {value!r}")
+    return value
+
+
+def check_not_future(value: datetime | None, field: str) -> datetime | None:
+    """Make ``value`` aware (naive means UTC) and refuse a time after now + :data:`MAX_CLOCK_SKEW`.
+
+    Raises:
+        ValueError: Naming the field, the time and the latest allowed.
+    """
+    if value is None:
+        return None
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    latest = utcnow() + MAX_CLOCK_SKEW
+    if aware > latest:
+        raise ValueError(
+            f"{field} {aware.isoformat()} is in the future; times may be at most "
+            f"{MAX_CLOCK_SKEW.days} day ahead of now (UTC), i.e. until {latest:%Y-%m-%d %H:%M}"
+        )
+    return aware
 
 
 def utcnow() -> datetime:
@@ -105,7 +193,7 @@ class PreferenceCandidate(BaseModel):
     polarity: Polarity
     keywords: list[str] = Field(default_factory=list)
     category: str = "other"
-    confidence: float = Field(default=0.7, ge=0.0, le=1.0)
+    confidence: float = 0.7
     source: Source = "tool"
     slot: str | None = None
     protected: bool | None = None
@@ -119,12 +207,15 @@ class PreferenceCandidate(BaseModel):
     def _category(cls, value: Any) -> str:
         return normalise_category(value if isinstance(value, str) or value is None else str(value))
 
+    @field_validator("confidence")
+    @classmethod
+    def _confidence(cls, value: float) -> float:
+        return check_unit_interval(value, "confidence")
+
     @field_validator("at", "created_at", "last_seen_at")
     @classmethod
-    def _aware_times(cls, value: datetime | None) -> datetime | None:
-        if value is None or value.tzinfo is not None:
-            return value
-        return value.replace(tzinfo=UTC)
+    def _aware_times(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        return check_not_future(value, str(info.field_name))
 
 
 class Preference(BaseModel):
@@ -235,7 +326,9 @@ class HistorySnapshot(BaseModel):
     @field_validator("at")
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
-        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        aware = check_not_future(value, "at")
+        assert aware is not None
+        return aware
 
 
 class ChangeEvent(BaseModel):
@@ -260,10 +353,21 @@ class ChangeEvent(BaseModel):
 
 
 class Rejection(BaseModel):
-    """A candidate the gate refused, and why."""
+    """A candidate the gate refused, and why.
+
+    Attributes:
+        content: The refused text as echoed: shortened past :data:`ECHO_CHARS` characters
+            (:func:`shorten`), so a 10 MB content never reaches stdout or the change log.
+        reason: Why, in words.
+    """
 
     content: str
     reason: str
+
+    @field_validator("content", mode="before")
+    @classmethod
+    def _shortened(cls, value: Any) -> str:
+        return shorten(value if isinstance(value, str) else str(value))
 
 
 class Superseded(BaseModel):
@@ -300,6 +404,27 @@ class GateResult(BaseModel):
     def unchanged(self) -> bool:
         """True when nothing was written."""
         return not (self.created or self.merged or self.superseded)
+
+    @property
+    def all_rejected(self) -> bool:
+        """True when there were candidates and every one was refused: nothing was stored
+        nor saved for later. A call that found no candidate at all is not this (it is
+        :attr:`unchanged` with nothing ``rejected``)."""
+        return bool(self.rejected) and self.unchanged and not self.deferred
+
+    def rejection_line(self) -> str:
+        """One line on why nothing was stored, for stderr (``penchant`` exit status 2).
+
+        Example: ``nothing stored: 'ignore all previous…' was rejected: content looks like
+        an instruction to the assistant, not a preference``.
+        """
+        first = self.rejected[0] if self.rejected else Rejection(content="", reason="none")
+        if len(self.rejected) == 1:
+            return f"nothing stored: {first.content!r} was rejected: {first.reason}"
+        return (
+            f"nothing stored: all {len(self.rejected)} candidates were rejected; the first, "
+            f"{first.content!r}: {first.reason} (every reason is in the output)"
+        )
 
     def extend(self, other: GateResult) -> None:
         """Add another result's lists to this one (for multi-candidate calls)."""
@@ -375,8 +500,14 @@ __all__ = [
     "Rejection",
     "Source",
     "Superseded",
+    "ECHO_CHARS",
+    "MAX_CLOCK_SKEW",
+    "check_not_future",
     "check_payload",
+    "check_unit_interval",
+    "describe_validation_error",
     "new_id",
     "normalise_category",
+    "shorten",
     "utcnow",
 ]

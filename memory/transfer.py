@@ -30,6 +30,7 @@ from .records import (
     HistorySnapshot,
     PreferenceCandidate,
     check_payload,
+    describe_validation_error,
 )
 from .screen import screen_content
 
@@ -104,9 +105,7 @@ def parse_document(text: str, *, user_override: str | None = None) -> ImportDocu
     try:
         document = ImportDocument.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        raise InvalidInputError(f"import document: {where}: {first.get('msg')}") from exc
+        raise InvalidInputError(describe_validation_error(exc, where="import document")) from exc
     encode_user_id(document.user_id)
     for i, snapshot in enumerate(document.history):
         reason = screen_content(clean_text(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)

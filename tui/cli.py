@@ -1,8 +1,17 @@
 """The ``penchant`` command line (DESIGN.md §11: a stable contract).
 
 Every data command takes ``--json`` and then prints exactly one JSON document
-on stdout. Exit status: 0 success (a forget that matched nothing included),
-2 invalid input (one-line reason on stderr), 1 storage or the configured model unavailable.
+on stdout. Exit status:
+
+* 0 success: something was stored, or there was nothing to store (a ``capture`` that found
+  no preference, a ``forget`` that matched nothing, an ``import`` of nothing new);
+* 2 invalid input, one line on stderr: a bad argument or document (stdout empty), or a
+  write (``remember``, ``capture``, ``import``) whose every candidate was rejected, so that
+  nothing was stored; the result, rejections and reasons included, is still printed on
+  stdout;
+* 1 storage or the configured model unavailable (one line on stderr).
+
+Refused text is echoed shortened (:func:`~penchant.memory.records.shorten`).
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from penchant.memory import (
+    GateResult,
     HistorySnapshot,
     InvalidInputError,
     Memory,
@@ -26,9 +36,18 @@ from penchant.memory import (
     Settings,
     StorageUnavailableError,
 )
+from penchant.memory.records import describe_validation_error, shorten
 from penchant.memory.transfer import export_user, import_document, parse_document
 
 EXIT_OK, EXIT_STORAGE, EXIT_INVALID = 0, 1, 2
+MAX_ERROR_CHARS = 400
+"""Longest error line on stderr; a longer one (an echoed argument) is shortened."""
+MAX_K = 1_000
+"""Largest ``recall --k``."""
+MAX_BUDGET = 1_000_000
+"""Largest ``recall --budget``, in tokens."""
+MAX_LIMIT = 10_000
+"""Largest ``history --limit`` / ``changes --limit`` (the stores keep fewer)."""
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +56,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse with a one-line error and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_INVALID, f"penchant: error: {message} (see 'penchant --help')\n")
+        line = shorten(" ".join(message.split()), MAX_ERROR_CHARS)
+        self.exit(EXIT_INVALID, f"penchant: error: {line} (see 'penchant --help')\n")
 
 
 def _emit(args: argparse.Namespace, document: Any, human: Callable[[], str]) -> None:
@@ -47,14 +67,22 @@ def _emit(args: argparse.Namespace, document: Any, human: Callable[[], str]) -> 
         sys.stdout.write(human() + "\n")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``; the error names the value
+    and the range (argparse adds the option's name)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{shorten(text)!r} is not a whole number; use one from {low} to {high}"
+            ) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range; use {low} to {high}")
+        return value
+
+    return parse
 
 
 def _keywords(raw: str | None) -> list[str]:
@@ -74,16 +102,29 @@ def cmd_remember(memory: Memory, args: argparse.Namespace) -> int:
             source="tool",
         )
     except ValidationError as exc:
-        raise InvalidInputError(_validation_message(exc)) from exc
-    result = memory.remember(args.user, candidate)
-    _emit(args, result.public_dict(), result.describe)
-    return EXIT_OK
+        raise InvalidInputError(describe_validation_error(exc)) from exc
+    return _gate_outcome(args, memory.remember(args.user, candidate))
 
 
 def cmd_capture(memory: Memory, args: argparse.Namespace) -> int:
-    result = memory.capture(args.user, args.text)
+    return _gate_outcome(args, memory.capture(args.user, args.text))
+
+
+def _gate_outcome(
+    args: argparse.Namespace, result: GateResult, *, stored_else: bool = False
+) -> int:
+    """Print a write's result; exit 2 (one line on stderr) when every candidate was rejected.
+
+    Args:
+        args: The command's arguments (``--json``).
+        result: What the gate did.
+        stored_else: Something besides preferences was stored (an import's history).
+    """
     _emit(args, result.public_dict(), result.describe)
-    return EXIT_OK
+    if stored_else or not result.all_rejected:
+        return EXIT_OK
+    sys.stderr.write(f"penchant: error: {_one_line(result.rejection_line())}\n")
+    return EXIT_INVALID
 
 
 def cmd_forget(memory: Memory, args: argparse.Namespace) -> int:
@@ -159,16 +200,6 @@ def cmd_checkup(memory: Memory, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _disposition_level(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 5") from None
-    if not 1 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"must be from 1 to 5, got {value}")
-    return value
-
-
 def cmd_history(memory: Memory, args: argparse.Namespace) -> int:
     if args.add_kind:
         memory.record_history(
@@ -202,10 +233,6 @@ def cmd_changes(memory: Memory, args: argparse.Namespace) -> int:
 
 
 def cmd_recall(memory: Memory, args: argparse.Namespace) -> int:
-    if args.k < 1:
-        raise InvalidInputError(f"--k must be at least 1, got {args.k}")
-    if args.budget is not None and args.budget < 1:
-        raise InvalidInputError(f"--budget must be a positive number of tokens, got {args.budget}")
     result = memory.recall(args.user, args.text, k=args.k, token_budget=args.budget)
 
     def human() -> str:
@@ -229,8 +256,7 @@ def cmd_export(memory: Memory, args: argparse.Namespace) -> int:
 def cmd_import(memory: Memory, args: argparse.Namespace) -> int:
     document = parse_document(_read_input(args.file), user_override=args.user)
     result = import_document(memory, document)
-    _emit(args, result.public_dict(), result.describe)
-    return EXIT_OK
+    return _gate_outcome(args, result, stored_else=bool(document.history))
 
 
 def cmd_reembed(memory: Memory, args: argparse.Namespace) -> int:
@@ -282,12 +308,6 @@ def _read_input(path: str) -> str:
         raise InvalidInputError(f"cannot read {path!r}: {exc}") from exc
 
 
-def _validation_message(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ())) or "input"
-    return f"{where}: {first.get('msg', 'invalid')}"
-
-
 # -- parser ---------------------------------------------------------------------------------------
 
 
@@ -330,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", required=True)
     p.add_argument("question")
     for trait in ("skepticism", "literalism", "empathy"):
-        p.add_argument(f"--{trait}", type=_disposition_level, default=3,
+        p.add_argument(f"--{trait}", type=_whole(1, 5), default=3,
                        help=f"{trait}, 1-5 (default 3; Hindsight's CARA disposition)")
 
     p = command("checkup", cmd_checkup, "Flag contradictions and duplicates in a user's memory.")
@@ -338,19 +358,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("history", cmd_history, "List (or add) behaviour history snapshots.")
     p.add_argument("--user", required=True)
-    p.add_argument("--limit", type=_positive, default=20)
+    p.add_argument("--limit", type=_whole(1, MAX_LIMIT), default=20)
     p.add_argument("--add-kind", help="record a snapshot of this kind (search, view, …)")
     p.add_argument("--summary", help="with --add-kind: what the user did")
 
     p = command("changes", cmd_changes, "List a user's recent memory changes.")
     p.add_argument("--user", required=True)
-    p.add_argument("--limit", type=_positive, default=50)
+    p.add_argument("--limit", type=_whole(1, MAX_LIMIT), default=50)
 
     p = command("recall", cmd_recall, "Recall the preferences relevant to TEXT.")
     p.add_argument("--user", required=True)
     p.add_argument("text")
-    p.add_argument("--k", type=int, default=5)
-    p.add_argument("--budget", type=int, help="token budget")
+    p.add_argument("--k", type=_whole(1, MAX_K), default=5,
+                   help=f"most preferences recalled, 1-{MAX_K} (default 5)")
+    p.add_argument("--budget", type=_whole(1, MAX_BUDGET),
+                   help=f"token budget, 1-{MAX_BUDGET}")
 
     p = command("export", cmd_export, "Print a user's memory as JSON.")
     p.add_argument("--user", required=True)
@@ -406,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"penchant: error: {_one_line(exc)}\n")
         return EXIT_STORAGE
     except ValidationError as exc:
-        sys.stderr.write(f"penchant: error: {_validation_message(exc)}\n")
+        sys.stderr.write(f"penchant: error: {_one_line(describe_validation_error(exc))}\n")
         return EXIT_INVALID
     except (UnicodeError, RecursionError) as exc:
         sys.stderr.write(f"penchant: error: input is not valid text: {_one_line(exc)}\n")
@@ -435,8 +457,8 @@ def _is_text(value: str) -> bool:
         return False
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
+def _one_line(exc: BaseException | str) -> str:
+    return shorten(" ".join(str(exc).split()), MAX_ERROR_CHARS)
 
 
 if __name__ == "__main__":  # pragma: no cover
