@@ -29,6 +29,7 @@ the fix, as one line; :class:`ModelUnavailableError` carries it where a command 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -274,6 +275,40 @@ class ModelUnavailableError(PenchantError):
         super().__init__(f"model unavailable: {failure.line()}{suffix}")
 
 
+def kept_and_retried(changes: Mapping[str, Any] | None) -> str:
+    """What a failed model call left behind, for its one-line report.
+
+    The rule capture runs whatever the model does, so a turn (or a replay) that failed may
+    still have stored preferences; a write that found Redis down is in the local spool and
+    will be stored on reconnect; nothing else is retried (the model call is not).
+
+    Args:
+        changes: The turn's memory changes: a gate result's JSON form (``created``,
+            ``merged``, ``superseded`` lists of preference dicts, ``deferred`` contents),
+            or ``None``.
+
+    Returns:
+        e.g. ``kept: rule capture stored 'likes tea', 'no plastic'; retried: nothing``.
+    """
+    changes = changes or {}
+    stored = [
+        str(item.get("content", "")) if isinstance(item, Mapping) else str(item)
+        for key in ("created", "merged", "superseded")
+        for item in changes.get(key) or []
+    ]
+    deferred = list(changes.get("deferred") or [])
+    kept = (
+        "kept: rule capture stored " + ", ".join(repr(_short(c, 60)) for c in stored[:3])
+        + (f" and {len(stored) - 3} more" if len(stored) > 3 else "")
+        if stored else "kept: nothing was stored"
+    )
+    retried = (
+        f"retried: {len(deferred)} write(s) in the local spool, stored when Redis is back"
+        if deferred else "retried: nothing (send it again later)"
+    )
+    return f"{kept}; {retried}"
+
+
 def endpoint_of(model: Any) -> str:
     """The base URL ``model`` sends requests to (``ChatOpenAI``'s ``openai_api_base``)."""
     base = getattr(model, "openai_api_base", None)
@@ -430,6 +465,7 @@ __all__ = [
     "describe_model_error",
     "endpoint_of",
     "is_offline",
+    "kept_and_retried",
     "real_model_from_settings",
     "summary_model_from_settings",
 ]

@@ -32,7 +32,12 @@ from penchant.memory.keys import UserKeys
 
 from .graph import build_chat_graph
 from .hooks import CHANGE_KEYS, message_text, model_failure_in
-from .models import ModelUnavailableError, chat_model_from_settings, is_offline
+from .models import (
+    ModelUnavailableError,
+    chat_model_from_settings,
+    is_offline,
+    kept_and_retried,
+)
 
 if TYPE_CHECKING:
     from penchant.memory import Memory
@@ -153,9 +158,10 @@ def replay_turns(
         state = graph.invoke({"messages": [HumanMessage(content=text)]}, config)
         failure = model_failure_in(state.get("messages") or [])
         if failure is not None:
+            done = f"; turns 1-{number - 1} were replayed" if number > 1 else ""
             raise ModelUnavailableError(
-                failure, f"replay stopped at turn {number} of {len(turns)}; the memory "
-                f"captured from turns 1-{number} is kept"
+                failure, f"replay stopped at turn {number} of {len(turns)}{done}; turn "
+                f"{number}: {kept_and_retried(state.get('memory_changes'))}",
             )
         replayed.append(
             {

@@ -17,7 +17,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -88,8 +87,9 @@ def describe_validation_error(exc: Any, *, where: str = "") -> str:
     first = errors[0] if errors else {}
     field = ".".join(str(p) for p in first.get("loc", ())) or "input"
     message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-    given = ""
-    if "input" in first and first.get("type") not in ("missing", "extra_forbidden"):
+    given = ""  # our own validators' messages (value_error) name the value already
+    if "input" in first and first.get("type") not in ("missing", "extra_forbidden",
+                                                      "value_error"):
         value = first["input"]
         if not isinstance(value, dict | list):
             given = f" = {shorten(repr(value))}"
@@ -98,23 +98,23 @@ def describe_validation_error(exc: Any, *, where: str = "") -> str:
     return f"{where}: {line}" if where else line
 
 
-def check_unit_interval(value: float, field: str) -> float:
+def check_unit_interval(value: float) -> float:
     """Refuse a value outside 0–1, NaN and infinity included (a NaN compares false to both
     bounds, so ``ge``/``le`` alone would call it "not ≤ 1").
 
     Raises:
-        ValueError: Naming the field, the value and the range.
+        ValueError: Naming the value and the range (pydantic adds the field).
     """
     if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-        raise ValueError(f"{field} must be a number from 0 to 1, got {value!r}")
+        raise ValueError(f"must be a number from 0 to 1, got {value!r}")
     return value
 
 
-def check_not_future(value: datetime | None, field: str) -> datetime | None:
+def check_not_future(value: datetime | None) -> datetime | None:
     """Make ``value`` aware (naive means UTC) and refuse a time after now + :data:`MAX_CLOCK_SKEW`.
 
     Raises:
-        ValueError: Naming the field, the time and the latest allowed.
+        ValueError: Naming the time and the latest allowed (pydantic adds the field).
     """
     if value is None:
         return None
@@ -122,7 +122,7 @@ def check_not_future(value: datetime | None, field: str) -> datetime | None:
     latest = utcnow() + MAX_CLOCK_SKEW
     if aware > latest:
         raise ValueError(
-            f"{field} {aware.isoformat()} is in the future; times may be at most "
+            f"{aware.isoformat()} is in the future; times may be at most "
             f"{MAX_CLOCK_SKEW.days} day ahead of now (UTC), i.e. until {latest:%Y-%m-%d %H:%M}"
         )
     return aware
@@ -210,12 +210,12 @@ class PreferenceCandidate(BaseModel):
     @field_validator("confidence")
     @classmethod
     def _confidence(cls, value: float) -> float:
-        return check_unit_interval(value, "confidence")
+        return check_unit_interval(value)
 
     @field_validator("at", "created_at", "last_seen_at")
     @classmethod
-    def _aware_times(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
-        return check_not_future(value, str(info.field_name))
+    def _aware_times(cls, value: datetime | None) -> datetime | None:
+        return check_not_future(value)
 
 
 class Preference(BaseModel):
@@ -326,7 +326,7 @@ class HistorySnapshot(BaseModel):
     @field_validator("at")
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
-        aware = check_not_future(value, "at")
+        aware = check_not_future(value)
         assert aware is not None
         return aware
 
@@ -340,6 +340,9 @@ class ChangeEvent(BaseModel):
         after: The preference after the change (created, merged, imported).
         reason: Why, in words (e.g. the rejection reason or the superseding id).
         replaced_by: For ``superseded``, the id of the preference that won.
+        digest: A tombstone event (a forgotten preference, a retired observation, unless
+            ``Settings.keep_full_history``): the salted digest of the removed content
+            (:func:`~.tombstones.content_digest`), whose text the event does not carry.
     """
 
     op: ChangeOp
@@ -350,6 +353,7 @@ class ChangeEvent(BaseModel):
     source: str = ""
     at: datetime = Field(default_factory=utcnow)
     content: str | None = None
+    digest: str | None = None
 
 
 class Rejection(BaseModel):

@@ -13,9 +13,12 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from penchant.memory import Memory, PreferenceCandidate
 
@@ -172,12 +175,12 @@ def test_rejected_10mb_content_is_echoed_shortened_in_json_text_and_change_log(
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
     [
-        ("confidence", float("nan"), "confidence must be a number from 0 to 1, got nan"),
-        ("confidence", 1.5, "confidence must be a number from 0 to 1, got 1.5"),
-        ("confidence", float("inf"), "confidence must be a number from 0 to 1, got inf"),
+        ("confidence", float("nan"), "0.confidence: must be a number from 0 to 1, got nan"),
+        ("confidence", 1.5, "preferences.0.confidence: must be a number from 0 to 1, got 1.5"),
+        ("confidence", float("inf"), "0.confidence: must be a number from 0 to 1, got inf"),
         ("mention_count", 0, "preferences.0.mention_count = 0: Input should be greater than"),
         ("polarity", "meh", "preferences.0.polarity = 'meh': Input should be 'like' or"),
-        ("at", "9999-01-01T00:00:00Z", "at 9999-01-01T00:00:00+00:00 is in the future"),
+        ("at", "9999-01-01T00:00:00Z", "0.at: 9999-01-01T00:00:00+00:00 is in the future"),
         ("at", "2026-13-01T00:00:00Z", "preferences.0.at = '2026-13-01T00:00:00Z': Input "),
     ],
 )
@@ -473,3 +476,60 @@ def test_process_imports_a_document_from_stdin(cli_env: dict[str, str], memory: 
     assert proc.returncode == 0, proc.stderr
     assert len(json.loads(proc.stdout)["created"]) == 1
     assert [p.content for p in memory.preferences("cam")] == ["不要塑料制品"]
+
+
+# -- no input makes the CLI print a traceback (hypothesis) --------------------------------------
+
+_ANY_TEXT = st.text(st.characters(exclude_categories=()), max_size=120)
+"""Any code points, lone surrogates (what argv bytes that are not UTF-8 become) included."""
+_NUMBERISH = st.one_of(
+    _ANY_TEXT,
+    st.integers().map(str),
+    st.floats().map(str),
+    st.sampled_from(["nan", "-0", "1e9", "0x10", " 3 ", "٣", "１", "9" * 400]),
+)
+_FUZZ = settings(max_examples=40, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _assert_contract(proc: Any) -> None:
+    assert proc.returncode in (0, 1, 2), proc
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") <= 1 and len(proc.stderr) <= 600
+
+
+@_FUZZ
+@given(option=st.sampled_from([("recall", "--k"), ("recall", "--budget"), ("changes", "--limit"),
+                               ("history", "--limit"), ("reflect", "--literalism")]),
+       value=_NUMBERISH)
+def test_any_value_of_a_numeric_option_exits_cleanly(
+    cli: CliRunner, cli_env: dict[str, str], option: tuple[str, str], value: str
+) -> None:
+    command, flag = option
+    positional = ["tea"] if command in ("recall", "reflect") else []
+    proc = cli([command, "--user", "ana", *positional, f"{flag}={value}", "--json"], cli_env)
+    _assert_contract(proc)
+
+
+@_FUZZ
+@given(content=_ANY_TEXT, polarity=st.sampled_from(["like", "dislike"]),
+       keywords=_ANY_TEXT, category=st.one_of(st.just("other"), _ANY_TEXT))
+def test_any_remembered_content_exits_cleanly_and_prints_one_document(
+    cli: CliRunner, cli_env: dict[str, str], content: str, polarity: str, keywords: str,
+    category: str,
+) -> None:
+    proc = cli(["remember", "--user", "fuzz", "--polarity", polarity, f"--content={content}",
+                f"--keywords={keywords}", f"--category={category}", "--json"], cli_env)
+    _assert_contract(proc)
+    if proc.stdout:
+        assert set(json.loads(proc.stdout)) >= {"created", "merged", "superseded", "rejected"}
+
+
+@_FUZZ
+@given(text=_ANY_TEXT)
+def test_any_captured_or_forgotten_text_exits_cleanly(
+    cli: CliRunner, cli_env: dict[str, str], text: str
+) -> None:
+    _assert_contract(cli(["capture", "--user", "fuzz", f"--text={text}", "--json"], cli_env))
+    _assert_contract(cli(["forget", "--user", "fuzz", "--json", "--", text], cli_env))
+    _assert_contract(cli(["recall", "--user", "fuzz", "--json", "--", text], cli_env))

@@ -62,8 +62,10 @@ def test_gate_case_cli(
     rejected = 0
     for step in case["steps"]:
         proc = cli(_cli_step(step, user), cli_env)
-        assert proc.returncode == 0, proc.stderr
         document = json.loads(proc.stdout)
+        refused = bool(document.get("rejected")) and not any(
+            document.get(key) for key in ("created", "merged", "superseded"))
+        assert proc.returncode == (2 if refused else 0), proc.stderr  # DESIGN.md §11
         rejected += len(document.get("rejected", []))
     proc = cli(["prefs", "--user", user, "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr

@@ -453,23 +453,27 @@ def test_cli_reflect_against_a_dead_endpoint_exits_1_with_one_line(
     assert memory.observations("ana") == []
 
 
+@pytest.mark.parametrize(("status", "said"), [(503, "returned a server error (HTTP 503"),
+                                            (429, "is rate limiting requests (HTTP 429")])
 def test_cli_replay_stops_at_a_failing_endpoint_and_exits_1(
-    cli: CliRunner, cli_env: dict[str, str], memory: Memory, tmp_path: Any
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory, tmp_path: Any, status: int,
+    said: str,
 ) -> None:
     conversation = tmp_path / "talk.json"
     conversation.write_text(json.dumps({"turns": ["I really dislike plastic packaging.",
                                                   "Which bottle should I buy?"]}))
-    with FakeOpenAI(lambda body: 503) as failing:
+    with FakeOpenAI(lambda body: status) as failing:
         proc = cli(["replay", str(conversation), "--user", "ana", "--json"],
                        {**cli_env, "OPENAI_BASE_URL": failing.base_url})
         sent = len(failing.requests)
     assert proc.returncode == 1 and proc.stdout == ""
     [line] = proc.stderr.strip().splitlines()
-    assert line.startswith(f"penchant: error: model unavailable: {failing.base_url} returned "
-                           "a server error (HTTP 503")
-    assert "replay stopped at turn 1 of 2" in line
+    assert line.startswith(f"penchant: error: model unavailable: {failing.base_url} {said}")
+    assert "replay stopped at turn 1 of 2" in line and "Traceback" not in proc.stderr
+    (stored,) = memory.preferences("ana")
+    assert f"turn 1: kept: rule capture stored {stored.content!r}; retried: nothing" in line
     assert sent == 2  # turn 1 and its retry; turn 2 was never sent
-    assert [p.polarity for p in memory.preferences("ana")] == ["dislike"]
+    assert stored.polarity == "dislike"
 
 
 def test_cli_replay_with_a_keyless_local_server_answers(
