@@ -19,7 +19,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -69,10 +69,10 @@ from .records import (
     Superseded,
     check_payload,
 )
-from .resolution import PreparedCandidate, WritePlan, newer_conflict, plan_write
+from .resolution import PreparedCandidate, WritePlan, plan_write
 from .screen import screen_content, screen_keywords
 from .settings import Settings
-from .tombstones import Tombstone, Tombstones
+from .tombstones import Erasure, Tombstone, Tombstones, content_digest
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +81,9 @@ T = TypeVar("T")
 MAX_TRANSCRIPT_CHARS = 8_000
 """Longest transcript message kept, in characters (longer ones are cut, marked ``…``)."""
 TRANSCRIPT_ROLES = ("user", "assistant", "system", "tool")
+EARLIEST_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+"""No stated time (a preference's ``at``, a history snapshot's ``at``) lies before this:
+an earlier one is a bad clock or a forged record."""
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
@@ -124,12 +127,32 @@ class PersistenceGate:
             reason = reason or screen_keywords(
                 candidate.keywords, max_keywords=self.settings.max_keywords
             )
+            reason = reason or self.time_problem(
+                ("at", candidate.at), ("created_at", candidate.created_at),
+                ("last_seen_at", candidate.last_seen_at),
+            )
             if reason:
                 rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
                 continue
             cleaned = candidate.model_copy(update={"content": content})
             prepared.append(_objects_of(cleaned))
         return prepared, rejections
+
+    def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:
+        """Why a stated time is refused, or ``""``: none may lie before :data:`EARLIEST_TIME`
+        or more than ``Settings.clock_skew_seconds`` in the future."""
+        latest = datetime.now(UTC) + timedelta(seconds=self.settings.clock_skew_seconds)
+        for name, stamp in stamps:
+            if stamp is None:
+                continue
+            if stamp < EARLIEST_TIME:
+                return f"{name} {stamp.isoformat()} is before {EARLIEST_TIME:%Y}; give a real time"
+            if stamp > latest:
+                return (
+                    f"{name} {stamp.isoformat()} is in the future (more than "
+                    f"{self.settings.clock_skew_seconds} s ahead, PENCHANT_CLOCK_SKEW_SECONDS)"
+                )
+        return ""
 
     def plan_remember(
         self,
@@ -157,6 +180,14 @@ class PersistenceGate:
             ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in buried]
             rejections = [*rejections, *buried]
         write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
+        over = self._over_limit(snapshot, write)
+        if over:
+            if created_op == "imported":
+                raise InvalidInputError(f"import refused, nothing was stored: {over}")
+            refused = [Rejection(content=p.candidate.content, reason=over) for p in prepared]
+            refused = [*rejections, *refused]
+            ops = [AppendEvent(_rejected_event(r, now, source=None)) for r in refused]
+            return Plan(ops, GateResult(rejected=refused))
         outdated = [
             Rejection(
                 content=cand.content,
@@ -174,6 +205,18 @@ class PersistenceGate:
             superseded=list(write.superseded), rejected=[*rejections, *outdated],
         )  # fmt: skip
         return Plan(ops, result)
+
+    def _over_limit(self, snapshot: UserSnapshot, write: WritePlan) -> str:
+        """Why a write that grows the active set past ``Settings.max_preferences`` is refused."""
+        limit = self.settings.max_preferences
+        before = len(snapshot.active.prefs)
+        after = len(write.after.prefs) if write.after is not None else before
+        if after <= limit or after <= before:
+            return ""
+        return (
+            f"the user would hold {after} active preferences; the limit is {limit} "
+            "(PENCHANT_MAX_PREFERENCES). Forget some first, or raise the limit"
+        )
 
     def _cascade_ops(self, write: WritePlan, snapshot: UserSnapshot, now: datetime) -> list[Op]:
         if not snapshot.observations or not (write.deletes or write.merged):
@@ -199,12 +242,21 @@ class PersistenceGate:
 
     def plan_forget(
         self, snapshot: UserSnapshot, text: str, polarity: Polarity | None, now: datetime
-    ) -> Plan[ForgetResult]:
+    ) -> Plan[tuple[ForgetResult, Erasure]]:
         """Remove the preferences that ``text`` names (DESIGN.md §7), cascading into
         observations; exactly the removed ones are reported. The forget itself is kept as a
         tombstone (even when it removed nothing), so an older spooled statement of what it
-        names is not re-created later (:mod:`.tombstones`)."""
+        names is not re-created later (:mod:`.tombstones`).
+
+        Unless ``Settings.keep_full_history``, the ``forgotten`` events (and the ``dropped``
+        events of observations the forget retires) are tombstone events: the id, the time and
+        a salted digest of the content, not the text. The result carries the
+        :class:`~.tombstones.Erasure` the client then applies to the records that copy the
+        text (the change log's older events, idempotency records, transcripts, history).
+        """
         self.check_forget(text, polarity)
+        keep = self.settings.keep_full_history
+        salt = snapshot.user_id
         write = WritePlan()
         for pref in snapshot.preferences():
             if polarity and pref.polarity != polarity:
@@ -217,10 +269,27 @@ class PersistenceGate:
                         op="forgotten", before=pref.public_dict(), reason=f"forget {text!r}",
                         at=now,
                     )
+                    if keep
+                    else ChangeEvent(
+                        op="forgotten", before=_tombstone_of(pref.public_dict()),
+                        reason="forgotten on request", at=now,
+                        digest=content_digest(salt, pref.content),
+                    )
                 )
-        ops = _preference_ops(write) + self._cascade_ops(write, snapshot, now)
-        ops += _tombstone_ops(snapshot, write, now, Tombstone.of_forget(text, polarity, now))
-        return Plan(ops, ForgetResult(removed=[s.preference for s in write.superseded]))
+        cascade = self._cascade_ops(write, snapshot, now)
+        retired = {op.observation_id for op in cascade if isinstance(op, DeleteObservation)}
+        if not keep:
+            cascade = [_redacted(op, salt) for op in cascade]
+        ops = _preference_ops(write) + cascade
+        ops += _tombstone_ops(snapshot, write, now, Tombstone.of_forget(text, polarity, now, salt))
+        removed = [s.preference for s in write.superseded]
+        erasure = Erasure(
+            text=text, polarity=polarity, ids=frozenset({p.id for p in removed} | retired),
+            contents=tuple(p.content for p in removed),
+            keywords=tuple(dict.fromkeys(k for p in removed for k in p.keywords)),
+            keep_history=keep,
+        )  # fmt: skip
+        return Plan(ops, (ForgetResult(removed=removed), erasure))
 
     # -- observations (reflect) -----------------------------------------------------------------
 
@@ -350,6 +419,9 @@ class PersistenceGate:
         if reason:
             raise InvalidInputError(f"history snapshot refused: {reason}")
         check_payload(snapshot.payload)
+        when = self.time_problem(("at", snapshot.at))
+        if when:
+            raise InvalidInputError(f"history snapshot refused: {when}")
         cleaned = snapshot.model_copy(update={"summary": summary})
         return Plan([PushHistory(cleaned)], None, guarded=False)
 
@@ -416,11 +488,11 @@ def _outlived(
             kept.append(item)
             continue
         forget = tombstones.forgotten_after(cand.at, item.keywords, cand.content, cand.polarity)
-        newer = None if forget else newer_conflict(tombstones.removed_after(cand.at), item)
+        newer = None if forget else tombstones.conflict_after(item)
         if forget is not None:
-            reason = f"forgotten after it was said (forget {forget.text!r} at {forget.at:%c})"
+            reason = f"forgotten after it was said (a forget at {forget.at:%Y-%m-%d %H:%M:%S} UTC)"
         elif newer is not None:
-            reason = f"older than the statement {newer.id} ({newer.content!r}), since removed"
+            reason = f"older than the statement {newer.pref_id}, since removed"
         else:
             kept.append(item)
             continue
@@ -433,13 +505,39 @@ def _tombstone_ops(
 ) -> list[Op]:
     """Tombstones of the preferences this write removes (and of the forget itself)."""
     stored = snapshot.active.prefs
+    salt = snapshot.user_id
     removed = [stored[i] for i in sorted(write.deletes) if i in stored]
-    added = [*extra, *(Tombstone.of_removed(p, now) for p in removed)]
+    added = [*extra, *(Tombstone.of_removed(p, now, salt) for p in removed)]
     if not added:
         return []
-    ops: list[Op] = [PutTombstone(t) for t in added]
-    ops += [DeleteTombstone(k) for k in snapshot.tombstones.evictions(added)]
+    tombs = snapshot.tombstones
+    ops: list[Op] = []
+    for key in sorted(tombs.legacy):  # rewrite issue 10's plaintext tombstones as digests
+        ops += [DeleteTombstone(key), PutTombstone(tombs.by_key[key])]
+    ops += [PutTombstone(t) for t in added]
+    current = Tombstones({t.key: t for t in tombs.by_key.values()}, salt)
+    ops += [DeleteTombstone(k) for k in current.evictions(added)]
     return ops
+
+
+def _tombstone_of(record: dict[str, object]) -> dict[str, object]:
+    """A removed record's fields that carry no text (the change log's tombstone form)."""
+    keep = ("id", "polarity", "category", "source", "created_at", "updated_at", "confidence",
+            "sources", "mention_count")  # fmt: skip
+    return {k: record[k] for k in keep if k in record}
+
+
+def _redacted(op: Op, salt: str) -> Op:
+    """A cascade's ``dropped`` event as a tombstone event (a forget retires observations
+    that name what it forgot; their text goes with them)."""
+    if not isinstance(op, AppendEvent) or op.event.op != "dropped" or not op.event.before:
+        return op
+    before = op.event.before
+    event = op.event.model_copy(update={
+        "before": _tombstone_of(before),
+        "digest": content_digest(salt, str(before.get("content", ""))),
+    })  # fmt: skip
+    return AppendEvent(event)
 
 
 def _observation_ops(plan: ObservationPlan) -> list[Op]:
@@ -495,4 +593,4 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-__all__ = ["MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan", "embed_prepared"]
+__all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan", "embed_prepared"]

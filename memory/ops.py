@@ -209,6 +209,10 @@ class UserSnapshot:
     flags: dict[str, Flag] = field(default_factory=dict)
     tombstones: Tombstones = field(default_factory=Tombstones)
 
+    def __post_init__(self) -> None:
+        if not self.tombstones.salt:  # tombstone digests are salted with the user id
+            self.tombstones.salt = self.user_id
+
     def preferences(self) -> list[Preference]:
         """The active preferences, oldest first (``created_at``, then id)."""
         return sorted(self.active.prefs.values(), key=lambda p: (p.created_at, p.id))
@@ -245,7 +249,7 @@ class UserSnapshot:
             active=active,
             observations={k: Observation.from_json(v) for k, v in observations.items()},
             flags={k: Flag.from_json(v) for k, v in flags.items()},
-            tombstones=Tombstones.from_records(tombstones or {}),
+            tombstones=Tombstones.from_records(tombstones or {}, salt=user_id),
         )
 
 
@@ -278,6 +282,7 @@ def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnaps
             tombstones.by_key[op.tombstone.key] = op.tombstone
         elif isinstance(op, DeleteTombstone):
             tombstones.by_key.pop(op.key, None)
+            tombstones.legacy.discard(op.key)
     for pref_id, vector in vectors.items():
         pref = active.prefs.get(pref_id)
         if pref is not None and pref.embedding != vector:

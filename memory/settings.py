@@ -57,6 +57,26 @@ class Settings(BaseSettings):
             lease expires after this and another worker takes the user.
         checkup_attempts: Tries of one check-up job before it is left for the next run.
         checkup_backoff_seconds: First retry delay; doubled after each failed try.
+        max_preferences: Most active preferences one user may hold (default 5,000: about 25
+            times the largest PrefEval user; a write that would go past it is rejected whole,
+            an import that would go past it stores nothing).
+        max_import_bytes: Largest import document, in UTF-8 bytes (default 5 MiB: an export
+            of 5,000 preferences with history is about 2 MiB).
+        max_import_preferences: Most preferences one import document may carry.
+        transcript_max_messages: Messages kept per conversation thread (oldest dropped first).
+        transcript_ttl_seconds: A thread's transcript expires this long after its last
+            message (default 30 days).
+        keep_full_history: Keep the text of forgotten preferences in the change log and in
+            transcripts (off by default: a forget leaves a tombstone event with the
+            preference's id, time and a salted digest of its content, and scrubs the text from
+            the log, idempotency records, transcripts and behaviour history).
+        embeddings_cache_ttl_seconds: Lifetime of one cached embedding (MiniLM and OpenAI
+            embedders only; default 1 day).
+        embeddings_cache_max: Most cached embeddings kept in all (oldest dropped first).
+        clock_skew_seconds: How far in the future a stated time (a preference's ``at``, a
+            history snapshot's ``at``) may lie before the gate refuses it (default 1 day, the
+            records' own bound, :data:`~.records.MAX_CLOCK_SKEW`); no time before 2000 is
+            accepted either.
     """
 
     model_config = SettingsConfigDict(env_prefix="PENCHANT_", extra="ignore")
@@ -84,6 +104,15 @@ class Settings(BaseSettings):
     checkup_lease_ms: int = Field(default=60_000, ge=10)
     checkup_attempts: int = Field(default=3, ge=1)
     checkup_backoff_seconds: float = Field(default=1.0, ge=0.0)
+    max_preferences: int = Field(default=5_000, ge=1)
+    max_import_bytes: int = Field(default=5 * 1024 * 1024, ge=1024)
+    max_import_preferences: int = Field(default=5_000, ge=1)
+    transcript_max_messages: int = Field(default=500, ge=1)
+    transcript_ttl_seconds: int = Field(default=30 * 86_400, ge=60)
+    keep_full_history: bool = False
+    embeddings_cache_ttl_seconds: int = Field(default=86_400, ge=1)
+    embeddings_cache_max: int = Field(default=10_000, ge=0)
+    clock_skew_seconds: int = Field(default=86_400, ge=0)
 
     @property
     def redis_dir(self) -> Path:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .client import Memory
 from .errors import InvalidInputError
+from .gate import PersistenceGate
 from .keys import encode_user_id
 from .normalize import clean_text
 from .records import (
@@ -33,6 +34,7 @@ from .records import (
     describe_validation_error,
 )
 from .screen import screen_content
+from .settings import Settings
 
 FORMAT_VERSION = 1
 
@@ -74,17 +76,29 @@ def export_user(memory: Memory, user_id: str) -> dict[str, Any]:
     }
 
 
-def parse_document(text: str, *, user_override: str | None = None) -> ImportDocument:
+def parse_document(
+    text: str, *, user_override: str | None = None, settings: Settings | None = None
+) -> ImportDocument:
     """Parse and fully validate an import document before anything is written.
 
     Args:
         text: The JSON text.
         user_override: Import into this user instead of the document's ``user_id``.
+        settings: The limits (``max_import_bytes``, ``max_import_preferences``,
+            ``clock_skew_seconds``); ``Settings()`` by default.
 
     Raises:
-        InvalidInputError: Not JSON, or a field is missing or invalid; the
-            message names the first bad field (``preferences.2.polarity: …``).
+        InvalidInputError: Not JSON, over a limit, or a field is missing or invalid; the
+            message names the first bad field (``preferences.2.polarity: …``) or the limit
+            and its setting. Nothing is stored.
     """
+    settings = settings or Settings()
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > settings.max_import_bytes:
+        raise InvalidInputError(
+            f"import file is {size} bytes; the limit is {settings.max_import_bytes} "
+            "(PENCHANT_MAX_IMPORT_BYTES). Nothing was imported"
+        )
     try:
         raw = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
@@ -107,7 +121,17 @@ def parse_document(text: str, *, user_override: str | None = None) -> ImportDocu
     except ValidationError as exc:
         raise InvalidInputError(describe_validation_error(exc, where="import document")) from exc
     encode_user_id(document.user_id)
+    if len(document.preferences) > settings.max_import_preferences:
+        raise InvalidInputError(
+            f"import document carries {len(document.preferences)} preferences; the limit is "
+            f"{settings.max_import_preferences} (PENCHANT_MAX_IMPORT_PREFERENCES). Nothing was "
+            "imported"
+        )
+    gate = PersistenceGate(settings)
     for i, snapshot in enumerate(document.history):
+        when = gate.time_problem(("at", snapshot.at))
+        if when:
+            raise InvalidInputError(f"import document: history.{i}.at: {when}")
         reason = screen_content(clean_text(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
         if reason:
             raise InvalidInputError(f"import document: history.{i}.summary: {reason}")

@@ -13,11 +13,13 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 
+from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
 from ..errors import StorageUnavailableError
 from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
 from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
 from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
 from ..settings import Settings
+from ..tombstones import Erasure
 from . import wire
 from .sync import bad_url, check_decoding, client_options, schema_of, translate
 
@@ -108,6 +110,74 @@ class AsyncBackend:
         """Add the user to ``penchant:users`` (a global key, never inside a commit)."""
         await self._run("register the user",
                         self.client.sadd(USERS_KEY, encode_user_id(keys.user_id)))
+
+    async def _errors(self, action: str, work: Any) -> Any:
+        """Await a coroutine of several calls, translating redis-py errors once."""
+        try:
+            return await work
+        except (redis.RedisError, OSError) as exc:
+            raise translate(exc, action) from exc
+
+    async def erase(self, keys: UserKeys, erasure: Erasure) -> int:
+        """See :meth:`.sync.SyncBackend.erase`."""
+        return int(await self._errors("erase forgotten text", self._erase(keys, erasure)))
+
+    async def _erase(self, keys: UserKeys, erasure: Erasure) -> int:
+        client = self.client
+        removed = 0
+        ids = wire.events_to_erase(await client.xrange(keys.changes), erasure)
+        if ids:
+            removed += int(await client.xdel(keys.changes, *ids))
+        async for raw_key in client.scan_iter(match=wire.user_pattern(keys), count=1000):
+            key = wire.text(raw_key)
+            if key.startswith(f"{keys.tag}:idem:"):
+                record = await client.get(key)
+                if record is not None and wire.record_names(record, erasure):
+                    removed += int(await client.delete(key))
+            elif key.startswith(f"{keys.tag}:thread:") or key == keys.history:
+                history = key == keys.history
+                pick = wire.snapshots_to_erase if history else wire.messages_to_erase
+                for item in pick(await client.lrange(key, 0, -1), erasure):
+                    removed += int(await client.lrem(key, 0, item))
+        last = await client.hgetall(keys.history_last)
+        gone = wire.snapshots_to_erase(list(last.values()), erasure)
+        fields = [f for f, v in last.items() if v in gone]
+        if fields:
+            removed += int(await client.hdel(keys.history_last, *fields))
+        return removed
+
+    async def drop_cached_embeddings(self, texts: list[str]) -> int:
+        """See :meth:`.sync.SyncBackend.drop_cached_embeddings`."""
+        if not texts:
+            return 0
+        return int(await self._errors("erase cached embeddings", self._drop_cached(texts)))
+
+    async def _drop_cached(self, texts: list[str]) -> int:
+        models = sorted(wire.text(m) for m in await self.client.smembers(CACHE_MODELS_KEY))
+        found = cache_keys(texts, models)
+        if not found:
+            return 0
+        await self.client.zrem(CACHE_INDEX_KEY, *found)
+        return int(await self.client.unlink(*found))
+
+    async def delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]:
+        """See :meth:`.sync.SyncBackend.delete_user`."""
+        result: tuple[int, int, list[str]] = await self._errors(
+            "delete the user", self._delete_user(keys)
+        )
+        return result
+
+    async def _delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]:
+        client = self.client
+        member = encode_user_id(keys.user_id)
+        prefs = await client.hgetall(keys.prefs)
+        found = [k async for k in client.scan_iter(match=wire.user_pattern(keys), count=1000)]
+        deleted = 0
+        for i in range(0, len(found), 500):
+            deleted += int(await client.unlink(*found[i : i + 500]))
+        deleted += int(await client.srem(USERS_KEY, member))
+        deleted += int(await client.zrem(CHECKUP_DUE_KEY, member))
+        return deleted, len(prefs), wire.erasure_texts(prefs)
 
     async def history(self, keys: UserKeys, limit: int = 20) -> list[HistorySnapshot]:
         """Recent history snapshots, newest first."""

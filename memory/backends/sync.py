@@ -19,6 +19,7 @@ import redis
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.retry import Retry
 
+from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
 from ..errors import (
     InvalidInputError,
     SchemaVersionError,
@@ -29,6 +30,7 @@ from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_i
 from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
 from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
 from ..settings import Settings
+from ..tombstones import Erasure
 from . import wire
 
 logger = logging.getLogger(__name__)
@@ -225,6 +227,74 @@ class SyncBackend:
         """Add the user to ``penchant:users`` (a global key, so never inside a commit)."""
         with storage_errors("register the user"):
             self.client.sadd(USERS_KEY, encode_user_id(keys.user_id))
+
+    # -- erasure --------------------------------------------------------------------------------
+
+    def erase(self, keys: UserKeys, erasure: Erasure) -> int:
+        """Scrub the forgotten text from the records that copy it, after a forget's commit:
+        change events, idempotency records, transcript messages, history snapshots (see
+        :class:`~..tombstones.Erasure`). One ``SCAN`` of the user's keys; each removal is by
+        stream id or by exact value (``XDEL``, ``LREM``, ``HDEL``), so a write that lands
+        meanwhile is never lost.
+
+        Returns:
+            How many records were removed.
+        """
+        removed = 0
+        with storage_errors("erase forgotten text"):
+            entries: Any = self.client.xrange(keys.changes)
+            ids = wire.events_to_erase(entries, erasure)
+            if ids:
+                removed += int(self.client.xdel(keys.changes, *ids))
+            for raw_key in self.client.scan_iter(match=wire.user_pattern(keys), count=1000):
+                key = wire.text(raw_key)
+                if key.startswith(f"{keys.tag}:idem:"):
+                    record: Any = self.client.get(key)
+                    if record is not None and wire.record_names(record, erasure):
+                        removed += int(self.client.delete(key))
+                elif key.startswith(f"{keys.tag}:thread:") or key == keys.history:
+                    items: Any = self.client.lrange(key, 0, -1)
+                    history = key == keys.history
+                    pick = wire.snapshots_to_erase if history else wire.messages_to_erase
+                    for item in pick(items, erasure):
+                        removed += int(self.client.lrem(key, 0, item))
+            last: Any = self.client.hgetall(keys.history_last)
+            gone = wire.snapshots_to_erase(list(last.values()), erasure)
+            fields = [f for f, v in last.items() if v in gone]
+            if fields:
+                removed += int(self.client.hdel(keys.history_last, *fields))
+        return removed
+
+    def drop_cached_embeddings(self, texts: list[str]) -> int:
+        """Delete the embeddings cache's entries of ``texts``, under every cached model."""
+        if not texts:
+            return 0
+        with storage_errors("erase cached embeddings"):
+            models = sorted(wire.text(m) for m in self.client.smembers(CACHE_MODELS_KEY))
+            found = cache_keys(texts, models)
+            if not found:
+                return 0
+            self.client.zrem(CACHE_INDEX_KEY, *found)
+            return int(self.client.unlink(*found))
+
+    def delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]:
+        """Delete every key of one user (a ``SCAN`` of its hash tag), its registry entry and
+        its check-up schedule.
+
+        Returns:
+            ``(keys removed, preferences removed, embedded texts of those preferences)``; the
+            registry and the schedule count among the keys removed when the user was there.
+        """
+        member = encode_user_id(keys.user_id)
+        with storage_errors("delete the user"):
+            prefs: Any = self.client.hgetall(keys.prefs)
+            found = list(self.client.scan_iter(match=wire.user_pattern(keys), count=1000))
+            deleted = 0
+            for i in range(0, len(found), 500):
+                deleted += int(self.client.unlink(*found[i : i + 500]))
+            deleted += int(self.client.srem(USERS_KEY, member))
+            deleted += int(self.client.zrem(CHECKUP_DUE_KEY, member))
+        return deleted, len(prefs), wire.erasure_texts(prefs)
 
     # -- other reads ----------------------------------------------------------------------------
 

@@ -39,9 +39,10 @@ from ..ops import (
 )
 from ..records import ChangeEvent, HistorySnapshot
 from ..settings import Settings
+from ..tombstones import Erasure
 
 TRANSCRIPT_MAX = 500
-"""Messages kept per thread."""
+"""Default messages kept per thread (``Settings.transcript_max_messages``)."""
 
 COMMIT_SCRIPT = """
 local idem_ttl = ARGV[4]
@@ -178,7 +179,8 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
     elif isinstance(op, AppendTranscript):
         key = keys.transcript(op.thread_id)
         cmds.add("RPUSH", key, json.dumps(op.entry, ensure_ascii=False, default=str))
-        cmds.add("LTRIM", key, -TRANSCRIPT_MAX, -1)
+        cmds.add("LTRIM", key, -settings.transcript_max_messages, -1)
+        cmds.add("EXPIRE", key, settings.transcript_ttl_seconds)
     else:  # pragma: no cover - the Op union is closed
         raise TypeError(f"unknown operation {op!r}")
 
@@ -231,6 +233,85 @@ def decode_transcript(raw: list[Any]) -> list[dict[str, Any]]:
     return [json.loads(r) for r in raw]
 
 
+# -- erasure: what a forget scrubs and what delete-user finds (pure; the backends do the I/O) -----
+
+
+def user_pattern(keys: UserKeys) -> str:
+    """``SCAN MATCH`` pattern of every key of one user (its hash tag; encoded ids hold no glob
+    character, so no other user's key matches)."""
+    return f"{keys.tag}:*"
+
+
+def events_to_erase(entries: list[Any], erasure: Erasure) -> list[Any]:
+    """Stream ids of the change events (an ``XRANGE`` reply) that copy the forgotten text."""
+    if erasure.keep_history:
+        return []
+    found = []
+    for entry_id, fields in entries:
+        try:
+            event = ChangeEvent.model_validate_json(fields[b"event"])
+        except (KeyError, ValueError):
+            continue
+        if erasure.names_event(event):
+            found.append(entry_id)
+    return found
+
+
+def record_names(raw: bytes | str, erasure: Erasure) -> bool:
+    """Whether a stored JSON record (an idempotency record's result) names the forgotten."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return erasure.names_json(value)
+
+
+def messages_to_erase(raw: list[Any], erasure: Erasure) -> list[Any]:
+    """Transcript entries (an ``LRANGE`` reply) whose text names the forgotten."""
+    if erasure.keep_history:
+        return []
+    found = []
+    for item in raw:
+        try:
+            message = json.loads(item)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if erasure.names_text(str(message.get("text", ""))):
+            found.append(item)
+    return found
+
+
+def snapshots_to_erase(raw: list[Any], erasure: Erasure) -> list[Any]:
+    """History snapshots (JSON, from the list or the last-per-kind hash) naming the forgotten."""
+    if erasure.keep_history:
+        return []
+    found = []
+    for item in raw:
+        try:
+            snap = json.loads(item)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if erasure.names_text(str(snap.get("summary", ""))) or erasure.names_json(
+            snap.get("payload") or {}
+        ):
+            found.append(item)
+    return found
+
+
+def erasure_texts(prefs: dict[str, Any]) -> list[str]:
+    """The embedded texts (:func:`~..embeddings.embedding_text`) of raw preference records."""
+    from ..embeddings.base import embedding_text
+
+    texts = []
+    for raw in prefs.values():
+        try:
+            record = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        texts.append(embedding_text(str(record.get("content", "")), record.get("category")))
+    return texts
+
+
 def text(value: bytes | str) -> str:
     """A reply value as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
@@ -248,6 +329,12 @@ __all__ = [
     "decode_read",
     "decode_transcript",
     "encode_commit",
+    "erasure_texts",
+    "events_to_erase",
+    "messages_to_erase",
+    "record_names",
+    "snapshots_to_erase",
+    "user_pattern",
     "read_args",
     "read_keys",
     "text",

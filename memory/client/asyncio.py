@@ -25,7 +25,18 @@ from ..records import (
 )
 from ..settings import Settings
 from ..spool import WriteSpool
-from .base import BaseMemory, Commit, MemoryContext, Read, Steps, T, prime, resume
+from .base import (
+    BaseMemory,
+    Commit,
+    DeleteUserResult,
+    Erase,
+    MemoryContext,
+    Read,
+    Steps,
+    T,
+    prime,
+    resume,
+)
 
 if TYPE_CHECKING:
     from ..backends.asyncio import AsyncBackend
@@ -119,6 +130,9 @@ class AsyncMemory(BaseMemory):
                     )  # fmt: skip
                     if reply.status == "committed":
                         await self._register(request.keys, request.ops)
+                elif isinstance(request, Erase):
+                    reply = await self.backend.erase(request.keys, request.erasure)
+                    await self.backend.drop_cached_embeddings(request.texts)
                 else:
                     await asyncio.sleep(request.seconds)
                     reply = None
@@ -221,6 +235,17 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.forget`."""
         result: ForgetResult = await self._run(self._forget_steps(user_id, text, polarity))
         return result
+
+    async def delete_user(self, user_id: str) -> DeleteUserResult:
+        """See :meth:`Memory.delete_user`."""
+        keys = UserKeys.for_user(user_id)
+        count, prefs, texts = await self.backend.delete_user(keys)
+        self._forgot_user(keys)
+        cached = await self.backend.drop_cached_embeddings(texts)
+        return DeleteUserResult(
+            user_id=user_id, keys_removed=count, preferences_removed=prefs,
+            cached_embeddings_removed=cached,
+        )  # fmt: skip
 
     async def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
         """See :meth:`Memory.record_history`."""
@@ -424,7 +449,13 @@ class _AsyncMemoryOpener:
 
             if server_client is None:  # by URL: the cache gets its own sync client
                 cache_client = await asyncio.to_thread(open_client, url, client_name())
-            chosen = embedder_from_settings(settings, cache_redis=server_client or cache_client)
+            from ..embeddings.base import CacheTarget
+
+            cache = CacheTarget(
+                server_client or cache_client, settings.embeddings_cache_ttl_seconds,
+                settings.embeddings_cache_max,
+            )  # fmt: skip
+            chosen = embedder_from_settings(settings, cache_redis=cache)
         else:
             chosen = self._embedder
         spool = WriteSpool(settings.home / "spool" / "writes.jsonl") if self._spool else None

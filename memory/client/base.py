@@ -24,8 +24,10 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..embeddings import Embedder
-from ..errors import StorageFullError
+from pydantic import BaseModel
+
+from ..embeddings import Embedder, embedding_text
+from ..errors import InvalidInputError, StorageFullError
 from ..gate import PersistenceGate, Plan, embed_prepared
 from ..keys import UserKeys
 from ..ops import (
@@ -39,6 +41,7 @@ from ..ops import (
     touches_snapshot,
 )
 from ..records import (
+    ForgetResult,
     GateResult,
     HistorySnapshot,
     Polarity,
@@ -49,6 +52,7 @@ from ..records import (
 from ..retry import RetryPolicy
 from ..settings import Settings
 from ..spool import WriteSpool
+from ..tombstones import Erasure
 
 if TYPE_CHECKING:
     from ..flags import Flag
@@ -80,7 +84,17 @@ class Sleep:
     seconds: float
 
 
-Request = Read | Commit | Sleep
+@dataclass(frozen=True)
+class Erase:
+    """Scrub a forget's text from the records that copy it, and drop the cached embeddings
+    of ``texts`` (after the forget's commit)."""
+
+    keys: UserKeys
+    erasure: Erasure
+    texts: list[str]
+
+
+Request = Read | Commit | Sleep | Erase
 Steps = Generator[Request, Any, T]
 
 
@@ -231,13 +245,25 @@ class BaseMemory:
         return (yield from self._write_steps(
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
 
-    def _forget_steps(self, user_id: str, text: str, polarity: Polarity | None) -> Steps[Any]:
+    def _forget_steps(
+        self, user_id: str, text: str, polarity: Polarity | None
+    ) -> Steps[ForgetResult]:
+        """The forget's commit (active set, vectors, observations, tombstones, tombstone
+        events), then the scrub of the records that copy the text (:class:`Erase`)."""
         keys = UserKeys.for_user(user_id)
         self.gate.check_forget(text, polarity)
         now = utcnow()
-        return (yield from self._write_steps(
+        result, erasure = yield from self._write_steps(
             keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
-            what=f"forget for {user_id!r}"))
+            what=f"forget for {user_id!r}")
+        texts = [embedding_text(p.content, p.category) for p in result.removed]
+        yield Erase(keys, erasure, texts)
+        return result
+
+    def _forgot_user(self, keys: UserKeys) -> None:
+        """Drop what this process keeps of a deleted user (snapshot, registration)."""
+        self._snapshots.pop(keys.tag, None)
+        self._registered.discard(keys.tag)
 
     def _observation_steps(
         self,
@@ -313,8 +339,18 @@ class BaseMemory:
         UserKeys.for_user(user_id)  # validate before doing any work
         return extract_preferences(text or "")
 
-    @staticmethod
-    def _imported(candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
+    def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
+        """The batch of an import, refused whole when it carries too many preferences.
+
+        Raises:
+            InvalidInputError: More than ``Settings.max_import_preferences``; nothing stored.
+        """
+        limit = self.settings.max_import_preferences
+        if len(candidates) > limit:
+            raise InvalidInputError(
+                f"import refused, nothing was stored: the document carries {len(candidates)} "
+                f"preferences; the limit is {limit} (PENCHANT_MAX_IMPORT_PREFERENCES)"
+            )
         return [c.model_copy(update={"source": "import"}) for c in candidates]
 
     def _recall_on(
@@ -337,6 +373,42 @@ class BaseMemory:
             category=category, cache_key=(keys.tag, snapshot.revision),
         )  # fmt: skip
         return result
+
+
+class DeleteUserResult(BaseModel):
+    """What :meth:`Memory.delete_user` removed.
+
+    Attributes:
+        user_id: The user.
+        keys_removed: Redis keys deleted: every key under the user's hash tag, plus the
+            user's entry in the registry and in the check-up schedule.
+        preferences_removed: Active preferences among them.
+        cached_embeddings_removed: Embedding cache entries of those preferences' texts.
+    """
+
+    user_id: str
+    keys_removed: int = 0
+    preferences_removed: int = 0
+    cached_embeddings_removed: int = 0
+
+    @property
+    def removed(self) -> bool:
+        """Whether anything was there to remove."""
+        return self.keys_removed > 0
+
+    def public_dict(self) -> dict[str, Any]:
+        """The CLI's JSON contract of ``delete-user``."""
+        return {**self.model_dump(), "removed": self.removed}
+
+    def describe(self) -> str:
+        """One line for people."""
+        if not self.removed:
+            return f"nothing stored for user {self.user_id!r}; nothing was removed"
+        return (
+            f"deleted user {self.user_id!r}: {self.keys_removed} keys, "
+            f"{self.preferences_removed} preferences, {self.cached_embeddings_removed} cached "
+            "embeddings"
+        )
 
 
 def idempotency_key_for(key: str, digest: str) -> str:
@@ -378,6 +450,8 @@ def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
 __all__ = [
     "BaseMemory",
     "Commit",
+    "DeleteUserResult",
+    "Erase",
     "MemoryContext",
     "Read",
     "Request",

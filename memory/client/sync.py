@@ -23,7 +23,7 @@ from ..records import (
 )
 from ..settings import Settings
 from ..spool import WriteSpool
-from .base import BaseMemory, Commit, MemoryContext, Read, Steps, T
+from .base import BaseMemory, Commit, DeleteUserResult, Erase, MemoryContext, Read, Steps, T
 
 if TYPE_CHECKING:
     from ..backends.sync import SyncBackend
@@ -104,8 +104,12 @@ class Memory(BaseMemory):
         chosen: Embedder | None
         if isinstance(embedder, str):
             from ..embeddings import embedder_from_settings
+            from ..embeddings.base import CacheTarget
 
-            chosen = embedder_from_settings(settings, cache_redis=client)
+            cache = CacheTarget(
+                client, settings.embeddings_cache_ttl_seconds, settings.embeddings_cache_max
+            )
+            chosen = embedder_from_settings(settings, cache_redis=cache)
         else:
             chosen = embedder
         memory = cls(
@@ -157,6 +161,9 @@ class Memory(BaseMemory):
                     )  # fmt: skip
                     if reply.status == "committed":
                         self._register(request.keys, request.ops)
+                elif isinstance(request, Erase):
+                    reply = self.backend.erase(request.keys, request.erasure)
+                    self.backend.drop_cached_embeddings(request.texts)
                 else:
                     time.sleep(request.seconds)
                     reply = None
@@ -272,7 +279,15 @@ class Memory(BaseMemory):
         return replayed
 
     def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
-        """Remove what ``text`` names (DESIGN.md §7); observations that name it go too.
+        """Remove what ``text`` names (DESIGN.md §7), and its text from what copies it.
+
+        One commit removes the matching preferences and their vectors, retires the
+        observations that name them (weakening the others that rested on them), writes the
+        tombstones and ``forgotten`` events (id, time, salted digest; the full record only
+        with ``Settings.keep_full_history``). Then the text is scrubbed from the change log's
+        older events, the idempotency records, transcripts and behaviour history
+        (:class:`~..tombstones.Erasure`), and the cached embeddings of the removed texts
+        are dropped.
 
         Returns:
             Exactly the removed preferences; empty when nothing matched.
@@ -282,6 +297,35 @@ class Memory(BaseMemory):
         """
         result: ForgetResult = self._run(self._forget_steps(user_id, text, polarity))
         return result
+
+    def delete_user(self, user_id: str) -> DeleteUserResult:
+        """Delete every key of one user and nothing of any other (DESIGN.md §7).
+
+        Removes every key under the user's hash tag (found by ``SCAN``: preferences, vectors,
+        change log, history, observations, flags, tombstones, transcripts, idempotency
+        records, lease), the user's entry in ``penchant:users`` and in the check-up
+        schedule, and the embedding cache's entries of the user's preference texts.
+        Idempotent: a second call removes nothing and says so.
+
+        A write of the same user racing with the delete can re-create keys after the scan;
+        stop the user's agents first.
+
+        Returns:
+            The counts of what was removed.
+
+        Raises:
+            InvalidInputError: ``user_id`` is invalid.
+            StorageUnavailableError: Redis failed (part of the keys may be deleted; run it
+                again).
+        """
+        keys = UserKeys.for_user(user_id)
+        count, prefs, texts = self.backend.delete_user(keys)
+        self._forgot_user(keys)
+        cached = self.backend.drop_cached_embeddings(texts)
+        return DeleteUserResult(
+            user_id=user_id, keys_removed=count, preferences_removed=prefs,
+            cached_embeddings_removed=cached,
+        )  # fmt: skip
 
     def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
         """Store a behaviour history snapshot (never a preference).

@@ -8,7 +8,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,8 +20,21 @@ from ..errors import InvalidInputError, ModelIntegrityError
 
 logger = logging.getLogger(__name__)
 
-CACHE_NAME = "penchant:embeddings"
-"""Key prefix of redisvl's ``EmbeddingsCache`` entries (sentence-transformers and OpenAI)."""
+CACHE_NAME = "penchant:embcache"
+"""Key prefix of the embeddings cache (:class:`PrivateEmbeddingsCache`; MiniLM and OpenAI)."""
+CACHE_INDEX_KEY = f"{CACHE_NAME}:index"
+"""ZSET cache key → when it was stored (epoch seconds): the bound's eviction order."""
+CACHE_MODELS_KEY = f"{CACHE_NAME}:models"
+"""SET of the model names with cached entries (a forget drops a text's entry for each)."""
+LEGACY_CACHE_PATTERN = "penchant:embeddings:*"
+"""Entries of the plaintext cache of releases before issue 11 (redisvl's default layout:
+the text, no TTL); purged once per server (:func:`purge_legacy_cache`)."""
+CACHE_TTL_SECONDS = 86_400
+"""Default lifetime of a cached embedding (``Settings.embeddings_cache_ttl_seconds``)."""
+CACHE_MAX_ENTRIES = 10_000
+"""Default bound on cached embeddings (``Settings.embeddings_cache_max``): 10,000 MiniLM
+entries (384 floats as JSON, ≈8 KB each) are ≈80 MB at most, the figure the issue measured
+after 10k recalls, now the ceiling instead of the trend."""
 
 FALLBACK_CONTRADICTION_COSINE = 0.60
 """Check-up contradiction floor for an embedder that declares none (all-MiniLM-L6-v2's value,
@@ -218,14 +233,131 @@ def passive_openmp() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+def cache_entry_id(model_name: str, content: str) -> str:
+    """The cache's entry id: ``sha256("penchant-embcache\0<model>\0<text>")`` (64 hex), so
+    no key or value holds the embedded text."""
+    raw = f"penchant-embcache\0{model_name}\0{content}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).hexdigest()
+
+
+def cache_keys(texts: Sequence[str], models: Sequence[str]) -> list[str]:
+    """Keys of the cached embeddings of ``texts`` under each of ``models`` (for erasure)."""
+    return [f"{CACHE_NAME}:{cache_entry_id(m, t)}" for m in models for t in texts]
+
+
+@dataclass(frozen=True)
+class CacheTarget:
+    """Where and how embedders cache: a borrowed sync redis-py client, a TTL and a bound.
+
+    Passed as ``cache_redis`` to the embedders (a bare client still works: the defaults).
+    """
+
+    client: Any
+    ttl_seconds: int = CACHE_TTL_SECONDS
+    max_entries: int = CACHE_MAX_ENTRIES
+
+
+def _private_cache_class() -> Any:
+    from redisvl.extensions.cache.embeddings import EmbeddingsCache
+    from redisvl.extensions.cache.embeddings.schema import CacheEntry
+
+    class PrivateEmbeddingsCache(EmbeddingsCache):  # type: ignore[misc]
+        """redisvl's ``EmbeddingsCache`` without plaintext, with a TTL and a bound.
+
+        Keys are :func:`cache_entry_id` digests; an entry stores its own id where redisvl
+        stores the text, and the vector. Every store adds the keys to :data:`CACHE_INDEX_KEY`
+        and trims the cache to ``max_entries`` (oldest first, expired ones dropped).
+        """
+
+        def __init__(self, client: Any, ttl: int, max_entries: int) -> None:
+            super().__init__(name=CACHE_NAME, ttl=ttl, redis_client=client)
+            self.max_entries = max_entries
+
+        def _make_entry_id(self, content: bytes | str, model_name: str) -> str:
+            text = content.hex() if isinstance(content, bytes) else content
+            return cache_entry_id(model_name, text)
+
+        def _prepare_entry_data(
+            self, content: bytes | str, model_name: str, embedding: list[float],
+            metadata: dict[str, Any] | None = None,
+        ) -> tuple[str, dict[str, Any]]:
+            entry_id = self._make_entry_id(content, model_name)
+            entry = CacheEntry(
+                entry_id=entry_id, content=entry_id, model_name=model_name, embedding=embedding
+            )
+            return self._make_key(entry_id), entry.to_dict()
+
+        def set(self, content: Any, model_name: str, embedding: list[float],
+                metadata: dict[str, Any] | None = None, ttl: int | None = None) -> str:
+            key = self.mset([{"content": content, "model_name": model_name,
+                              "embedding": embedding}], ttl=ttl)[0]  # fmt: skip
+            return str(key)
+
+        def mset(self, items: list[dict[str, Any]], ttl: int | None = None) -> list[str]:
+            keys: list[str] = super().mset(items, ttl=ttl)
+            if keys:
+                models = {str(i["model_name"]) for i in items}
+                bound_cache(self._get_redis_client(), keys, models, self.ttl or 0,
+                            self.max_entries)
+            return keys
+
+    return PrivateEmbeddingsCache
+
+
+def bound_cache(client: Any, keys: list[str], models: set[str], ttl: int, limit: int) -> int:
+    """Index newly stored cache keys and trim the cache to ``limit`` entries.
+
+    Returns:
+        How many entries were evicted.
+    """
+    now = time.time()
+    pipe = client.pipeline(transaction=False)
+    pipe.zadd(CACHE_INDEX_KEY, dict.fromkeys(keys, now))
+    pipe.sadd(CACHE_MODELS_KEY, *sorted(models))
+    if ttl:
+        pipe.zremrangebyscore(CACHE_INDEX_KEY, "-inf", now - ttl)  # expired by their TTL
+    pipe.zcard(CACHE_INDEX_KEY)
+    size = int(pipe.execute()[-1])
+    if size <= limit:
+        return 0
+    oldest = client.zpopmin(CACHE_INDEX_KEY, size - limit)
+    victims = [k for k, _score in oldest]
+    for i in range(0, len(victims), 500):
+        client.unlink(*victims[i : i + 500])
+    return len(victims)
+
+
+def purge_legacy_cache(client: Any) -> int:
+    """Delete the plaintext cache entries of earlier releases (``penchant:embeddings:*``),
+    once per server (marked in ``penchant:meta``).
+
+    Returns:
+        How many entries were deleted.
+    """
+    from ..keys import META_KEY
+
+    if client.hget(META_KEY, "legacy_embeddings_purged"):
+        return 0
+    found = list(client.scan_iter(match=LEGACY_CACHE_PATTERN, count=1000))
+    for i in range(0, len(found), 500):
+        client.unlink(*found[i : i + 500])
+    client.hset(META_KEY, "legacy_embeddings_purged", "1")
+    if found:
+        logger.info("deleted %d plaintext embedding cache entries of a release before", len(found))
+    return len(found)
+
+
 def make_cache(cache_redis: Any) -> Any:
-    """A redisvl ``EmbeddingsCache`` on a borrowed client, or ``None`` if it cannot be built."""
+    """The embeddings cache on a borrowed client (or a :class:`CacheTarget`), or ``None``
+    if it cannot be built (a cache is an optimisation: embedding goes on without it)."""
     if cache_redis is None:
         return None
+    target = cache_redis if isinstance(cache_redis, CacheTarget) else CacheTarget(cache_redis)
+    if target.max_entries <= 0:
+        return None
     try:
-        from redisvl.extensions.cache.embeddings import EmbeddingsCache
-
-        return EmbeddingsCache(name=CACHE_NAME, redis_client=cache_redis)
+        purge_legacy_cache(target.client)
+        return _private_cache_class()(target.client, target.ttl_seconds, target.max_entries)
     except Exception as exc:  # a cache is an optimisation: never fail embedding for it
         logger.warning("embedding cache disabled: %s", exc)
         return None
@@ -246,14 +378,25 @@ def embed_with(vectorizer: Any, texts: list[str], dim: int) -> np.ndarray:
 
 
 __all__ = [
+    "CACHE_INDEX_KEY",
+    "CACHE_MAX_ENTRIES",
+    "CACHE_MODELS_KEY",
     "CACHE_NAME",
+    "CACHE_TTL_SECONDS",
+    "LEGACY_CACHE_PATTERN",
+    "CacheTarget",
     "FALLBACK_CONTRADICTION_COSINE",
     "FALLBACK_DUPLICATE_COSINE",
     "Embedder",
+    "bound_cache",
+    "cache_entry_id",
+    "cache_keys",
     "embedding_text",
     "from_bytes",
     "l2_normalise",
+    "make_cache",
     "passive_openmp",
+    "purge_legacy_cache",
     "sha256_file",
     "threshold",
     "to_bytes",
