@@ -133,6 +133,13 @@ def cmd_forget(memory: Memory, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_delete_user(memory: Memory, args: argparse.Namespace) -> int:
+    """Delete every key of one user; a second run removes nothing and says so (exit 0)."""
+    result = memory.delete_user(args.user)
+    _emit(args, result.public_dict(), result.describe)
+    return EXIT_OK
+
+
 def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
     prefs = memory.preferences(args.user)
 
@@ -342,6 +349,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", required=True)
     p.add_argument("text")
     p.add_argument("--polarity", choices=["like", "dislike"])
+
+    p = command("delete-user", cmd_delete_user,
+                "Delete every key of one user (preferences, log, history, transcripts, cache).")
+    p.add_argument("--user", required=True)
 
     p = command("prefs", cmd_prefs, "List a user's active preferences.")
     p.add_argument("--user", required=True)
