@@ -57,7 +57,7 @@ from .matching import (
     keyword_covers,
     spelling_key,
 )
-from .normalize import clean_text, has_cjk, normalise_keyword
+from .normalize import clean_text, has_cjk, normalise_keyword, singular
 from .objects import object_groups
 from .records import ChangeEvent, Polarity, Preference
 
@@ -313,6 +313,17 @@ def _supersedes(salt: str, new_keywords: list[str], old: list[KeywordDigest]) ->
     return all(any(kd.covered_by(salt, n) for kd in old) for n in new_keywords)
 
 
+def _run_names(phrase: list[str], tokens: list[str]) -> bool:
+    """Whether ``tokens`` hold the phrase's words in a row, each as itself or a plural
+    (``martinis`` for ``martini``: a word :func:`~.normalize.singular` leaves alone)."""
+    n = len(phrase)
+    return any(
+        all(t == p or t in (p + "s", p + "es") or singular(t) == p
+            for t, p in zip(tokens[i : i + n], phrase, strict=True))
+        for i in range(len(tokens) - n + 1)
+    )  # fmt: skip
+
+
 def _bytes(raw: str | bytes) -> bytes:
     return raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
 
@@ -423,9 +434,14 @@ class Erasure:
             return True
         if self.polarity is not None:
             return False
-        return forget_matches(self.text, [], text) or any(
-            forget_matches(k, [], text) for k in self.keywords
-        )
+        if any(forget_matches(query, [], text) for query in (self.text, *self.keywords)):
+            return True
+        tokens = normalise_keyword(text).split(" ")  # free text: plurals the rules keep
+        return any(
+            _run_names(phrase.split(" "), tokens)
+            for query in (self.text, *self.keywords) for phrase in forget_phrases(query)
+            if not has_cjk(phrase)
+        )  # fmt: skip
 
     def names_record(self, record: dict[str, Any]) -> bool:
         """Whether a preference, observation, flag or rejection dict names the forgotten."""

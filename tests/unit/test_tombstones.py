@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from penchant.memory import PersistenceGate, PreferenceCandidate
+from penchant.memory.matching import forget_matches
 from penchant.memory.ops import DeleteTombstone, PutTombstone, UserSnapshot, apply_ops
 from penchant.memory.records import utcnow
-from penchant.memory.matching import forget_matches
 from penchant.memory.resolution import newer_conflict
 from penchant.memory.tombstones import TOMBSTONES_MAX, Tombstone, Tombstones
 

@@ -1,0 +1,277 @@
+"""Erasure (issue 11, DESIGN.md §7): after a forget no plaintext of the forgotten preference is
+anywhere in Redis, and after ``delete-user`` no key of that user is, while every other user's
+keys are untouched. Both doors (``Memory``, ``AsyncMemory``); the whole keyspace is scanned and
+every value of every type dumped."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import redis
+import redis.asyncio as aioredis
+
+from penchant.memory import (
+    AsyncMemory,
+    HistorySnapshot,
+    Memory,
+    PreferenceCandidate,
+    Settings,
+)
+from penchant.memory.embeddings import HashEmbedder
+from penchant.memory.embeddings.base import (
+    CACHE_INDEX_KEY,
+    CacheTarget,
+    cache_keys,
+    embed_with,
+    embedding_text,
+    make_cache,
+)
+from penchant.memory.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
+from penchant.memory.observations import ObservationCandidate
+
+USER = "erasure-user"
+OTHER = "erasure-other"
+FORGOTTEN_LIKE = "I like espresso martinis"
+FORGOTTEN_DISLIKE = "I dislike espresso martinis now"
+FORGOTTEN_WORDS = ("espresso", "martini")
+
+
+class CachingEmbedder:
+    """The deterministic hash embedder behind redisvl's vectorizer and Penchant's embeddings
+    cache, the path MiniLM and OpenAI take."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        from redisvl.utils.vectorize import CustomVectorizer
+
+        inner = HashEmbedder()
+        self.name, self.dim = "hash-cached-64", inner.dim
+        self.vectorizer = CustomVectorizer(
+            embed=lambda text, **_: inner.embed([text])[0].tolist(),
+            embed_many=lambda texts, **_: inner.embed(list(texts)).tolist(),
+            cache=make_cache(CacheTarget(client)),
+        )
+        self.vectorizer.model = self.name
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return embed_with(self.vectorizer, texts, self.dim)
+
+
+class Door:
+    """Calls a sync or async memory the same way: ``await door.remember(...)``."""
+
+    def __init__(self, memory: Memory | AsyncMemory) -> None:
+        self.memory = memory
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        attr = getattr(self.memory, name)
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            result = attr(*args, **kwargs)
+            return await result if inspect.isawaitable(result) else result
+
+        return call
+
+
+def _door_factory(
+    kind: str, redis_client: redis.Redis, redis_url: str
+) -> tuple[Callable[[Settings], Door], list[Any]]:
+    clients: list[Any] = []
+
+    def make(settings: Settings) -> Door:
+        embedder = CachingEmbedder(redis_client)
+        if kind == "Memory":
+            return Door(Memory(redis_client, settings=settings, embedder=embedder))
+        client = aioredis.Redis.from_url(redis_url)
+        clients.append(client)
+        return Door(AsyncMemory(client, settings=settings, embedder=embedder))
+
+    return make, clients
+
+
+@pytest.fixture(params=["Memory", "AsyncMemory"])
+async def doors(
+    request: pytest.FixtureRequest, redis_client: redis.Redis, redis_url: str
+) -> AsyncIterator[Callable[[Settings], Door]]:
+    make, clients = _door_factory(request.param, redis_client, redis_url)
+    yield make
+    for client in clients:
+        await client.aclose()
+
+
+@pytest.fixture
+async def door(doors: Callable[[Settings], Door], settings: Settings) -> Door:
+    return doors(settings)
+
+
+def dump_all(client: redis.Redis) -> dict[bytes, bytes]:
+    """Every key of the server → its type and every value it holds, as bytes."""
+    found: dict[bytes, bytes] = {}
+    for key in client.scan_iter(count=1000):
+        kind = client.type(key).decode()
+        value: Any
+        if kind == "string":
+            value = client.get(key)
+        elif kind == "hash":
+            value = client.hgetall(key)
+        elif kind == "list":
+            value = client.lrange(key, 0, -1)
+        elif kind == "set":
+            value = sorted(client.smembers(key))
+        elif kind == "zset":
+            value = client.zrange(key, 0, -1, withscores=True)
+        elif kind == "stream":
+            value = client.xrange(key)
+        else:
+            raise AssertionError(f"key {key!r} has a type this test does not dump: {kind}")
+        found[key] = kind.encode() + b"\0" + repr(value).encode()
+    return found
+
+
+def plaintext_hits(client: redis.Redis, *needles: str) -> list[str]:
+    """``key: needle`` for every key whose name or value holds one of ``needles``."""
+    hits = []
+    for key, value in dump_all(client).items():
+        # repr() escapes non-ASCII bytes: compare the JSON-decoded text as well
+        blob = (key + b" " + value).decode("unicode_escape", "replace").lower()
+        raw = (key + b" " + value).lower()
+        for needle in needles:
+            if needle.lower() in blob or needle.lower().encode() in raw:
+                hits.append(f"{key.decode(errors='replace')}: {needle}")
+    return hits
+
+
+async def _fill(door: Door, user: str, *, forgotten: bool = True) -> None:
+    """Every kind of record, most of them copying the text that will be forgotten."""
+    like = PreferenceCandidate(content=FORGOTTEN_LIKE, polarity="like",
+                               keywords=["espresso martini"], category="drink")
+    hiking = PreferenceCandidate(content="I like hiking", polarity="like", keywords=["hiking"])
+    first = await door.remember(user, [like, hiking], idempotency_key="turn-1")
+    ids = {p.content: p.id for p in first.created}
+    await door.write_observations(user, [ObservationCandidate(
+        content="enjoys espresso martini cocktails", confidence=0.6,
+        sources=[ids[FORGOTTEN_LIKE]],
+    ), ObservationCandidate(content="enjoys the outdoors", confidence=0.6,
+                            sources=[ids["I like hiking"]])])  # fmt: skip
+    if forgotten:  # the like is superseded: its text lives on in the log and idempotency
+        dislike = PreferenceCandidate(content=FORGOTTEN_DISLIKE, polarity="dislike",
+                                      keywords=["espresso martini"], category="drink")
+        await door.remember(user, dislike, idempotency_key="turn-2")
+    await door.append_transcript(user, "t1", "user", "honestly espresso martinis are the best")
+    await door.append_transcript(user, "t1", "user", "let's plan a hiking trip")
+    await door.record_history(user, HistorySnapshot(kind="search",
+                                                    summary="searched espresso martini glasses"))
+    await door.record_history(user, HistorySnapshot(kind="view", summary="viewed hiking boots"))
+    await door.recall(user, "an espresso martini recipe please")  # a cached query embedding
+
+
+async def test_a_forget_leaves_no_plaintext_of_the_forgotten_preference_anywhere(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    await _fill(door, USER)
+    assert plaintext_hits(redis_client, *FORGOTTEN_WORDS)  # the scan sees the text before
+    result = await door.forget(USER, "espresso martini")
+    assert [p.content for p in result.removed] == [FORGOTTEN_DISLIKE]
+    assert plaintext_hits(redis_client, FORGOTTEN_LIKE, FORGOTTEN_DISLIKE,
+                          *FORGOTTEN_WORDS) == []  # fmt: skip
+    # what was not forgotten is still there, in every kind of record
+    assert [p.content for p in await door.preferences(USER)] == ["I like hiking"]
+    assert [o.content for o in await door.observations(USER)] == ["enjoys the outdoors"]
+    assert [m["text"] for m in await door.transcript(USER, "t1")] == ["let's plan a hiking trip"]
+    assert [h.summary for h in await door.history(USER)] == ["viewed hiking boots"]
+    assert plaintext_hits(redis_client, "hiking", "outdoors")
+
+
+async def test_the_change_log_keeps_a_tombstone_event_of_a_forget(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    await door.remember(USER, PreferenceCandidate(content=FORGOTTEN_LIKE, polarity="like",
+                                                  keywords=["espresso martini"]))
+    (removed,) = (await door.forget(USER, "espresso martini")).removed
+    events = await door.changes(USER)
+    assert [e.op for e in events] == ["forgotten"]  # the created event held the text
+    (event,) = events
+    assert event.before is not None and event.before["id"] == removed.id
+    assert "content" not in event.before and event.digest and len(event.digest) == 32
+    assert "espresso" not in event.model_dump_json()
+
+
+async def test_with_full_history_the_log_and_transcripts_keep_the_forgotten_text(
+    doors: Callable[[Settings], Door], settings: Settings, redis_client: redis.Redis
+) -> None:
+    door = doors(settings.model_copy(update={"keep_full_history": True}))
+    await _fill(door, USER, forgotten=False)
+    await door.forget(USER, "espresso martini")
+    forgotten = [e for e in await door.changes(USER) if e.op == "forgotten"]
+    assert forgotten[0].before is not None and forgotten[0].before["content"] == FORGOTTEN_LIKE
+    assert any("espresso" in m["text"] for m in await door.transcript(USER, "t1"))
+    assert await door.preferences(USER) and all(
+        "espresso" not in p.content for p in await door.preferences(USER)
+    )
+
+
+async def test_a_forget_drops_the_cached_embedding_of_the_removed_text(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    pref = PreferenceCandidate(content=FORGOTTEN_LIKE, polarity="like", category="drink",
+                               keywords=["espresso martini"])
+    await door.remember(USER, pref)
+    (key,) = cache_keys([embedding_text(FORGOTTEN_LIKE, "drink")], ["hash-cached-64"])
+    assert redis_client.exists(key) and redis_client.ttl(key) > 0
+    await door.forget(USER, "espresso martini")
+    assert not redis_client.exists(key) and redis_client.zscore(CACHE_INDEX_KEY, key) is None
+
+
+async def test_delete_user_removes_every_key_of_the_user_and_nothing_of_another(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    await _fill(door, USER)
+    await _fill(door, OTHER)
+    await door.forget(USER, "hiking")  # tombstones
+    await door.schedule_checkup(USER, 1)
+    await door.schedule_checkup(OTHER, 1)
+    other_tag = UserKeys.for_user(OTHER).tag.encode()
+    before = {k: v for k, v in dump_all(redis_client).items() if k.startswith(other_tag)}
+    result = await door.delete_user(USER)
+    tag = UserKeys.for_user(USER).tag.encode()
+    assert [k for k in dump_all(redis_client) if k.startswith(tag)] == []
+    assert b"erasure-user" not in redis_client.smembers(USERS_KEY)
+    assert redis_client.zscore(CHECKUP_DUE_KEY, USER) is None
+    assert result.removed and result.preferences_removed == 1  # the dislike (hiking forgotten)
+    assert result.keys_removed >= 10 and result.cached_embeddings_removed == 1
+    after = {k: v for k, v in dump_all(redis_client).items() if k.startswith(other_tag)}
+    assert after == before
+    assert redis_client.zscore(CHECKUP_DUE_KEY, OTHER) == 1
+    assert OTHER in await door.users()
+    hits = plaintext_hits(redis_client, FORGOTTEN_DISLIKE)
+    assert hits and all(h.startswith(other_tag.decode()) for h in hits)  # only the other's
+
+
+async def test_delete_user_twice_removes_nothing_the_second_time(door: Door) -> None:
+    await door.remember(USER, PreferenceCandidate(content="I like tea", polarity="like"))
+    assert (await door.delete_user(USER)).removed
+    again = await door.delete_user(USER)
+    assert not again.removed and again.keys_removed == 0
+    assert "nothing was removed" in again.describe()
+    assert await door.preferences(USER) == []
+
+
+def test_cli_delete_user_reports_what_it_removed_and_is_idempotent(
+    cli: Any, cli_env: dict[str, str], redis_client: redis.Redis
+) -> None:
+    stored = cli(["remember", "--user", USER, "--polarity", "like", "--content",
+                  "I like green tea"], cli_env)  # fmt: skip
+    assert stored.returncode == 0
+    first = cli(["delete-user", "--user", USER, "--json"], cli_env)
+    assert first.returncode == 0, first.stderr
+    document = json.loads(first.stdout)
+    assert document["removed"] and document["preferences_removed"] == 1
+    assert document["keys_removed"] >= 3
+    second = cli(["delete-user", "--user", USER], cli_env)
+    assert second.returncode == 0 and "nothing was removed" in second.stdout
+    tag = UserKeys.for_user(USER).tag
+    assert list(redis_client.scan_iter(match=f"{tag}:*")) == []
