@@ -312,7 +312,7 @@ def bound_cache(client: Any, keys: list[str], models: set[str], ttl: int, limit:
     """
     now = time.time()
     pipe = client.pipeline(transaction=False)
-    pipe.zadd(CACHE_INDEX_KEY, dict.fromkeys(keys, now))
+    pipe.zadd(CACHE_INDEX_KEY, {k: now + i * 1e-6 for i, k in enumerate(keys)})  # batch order
     pipe.sadd(CACHE_MODELS_KEY, *sorted(models))
     if ttl:
         pipe.zremrangebyscore(CACHE_INDEX_KEY, "-inf", now - ttl)  # expired by their TTL

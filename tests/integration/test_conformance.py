@@ -513,3 +513,87 @@ async def test_long_lived_async_memory_revives_a_killed_embedded_server(tmp_path
         result = await memory.remember(USER, like("I like jazz", "jazz"))
         assert [p.content for p in result.created] == ["I like jazz"]
         assert {p.content for p in await memory.preferences(USER)} == {"I like tea", "I like jazz"}
+
+
+# -- limits (issue 11): at the limit, over it, nothing stored partially ---------------------------
+
+
+@pytest.fixture(params=["Memory", "AsyncMemory"])
+async def limited(
+    request: pytest.FixtureRequest, redis_client: redis.Redis, redis_url: str, settings: Settings
+) -> AsyncIterator[Door]:
+    tight = settings.model_copy(update={
+        "max_preferences": 3, "max_import_preferences": 4, "transcript_max_messages": 3,
+        "transcript_ttl_seconds": 3600,
+    })  # fmt: skip
+    if request.param == "Memory":
+        yield Door(Memory(redis_client, settings=tight, embedder=HashEmbedder()))
+        return
+    client = aioredis.Redis.from_url(redis_url)
+    yield Door(AsyncMemory(client, settings=tight, embedder=HashEmbedder()))
+    await client.aclose()
+
+
+async def test_a_write_up_to_the_preference_limit_is_stored(limited: Door) -> None:
+    result = await limited.remember(USER, [like("I like tea", "tea"), like("I like jazz", "jazz"),
+                                           like("I like rye", "rye")])  # fmt: skip
+    assert len(result.created) == 3 and result.rejected == []
+
+
+async def test_a_write_past_the_preference_limit_is_rejected_whole(
+    limited: Door, redis_client: redis.Redis
+) -> None:
+    await limited.remember(USER, [like("I like tea", "tea"), like("I like jazz", "jazz")])
+    result = await limited.remember(USER, [like("I like rye", "rye"), like("I like oat", "oat")])
+    assert result.created == [] and len(result.rejected) == 2
+    assert "limit is 3" in result.rejected[0].reason
+    assert "PENCHANT_MAX_PREFERENCES" in result.rejected[0].reason
+    assert len(stored(redis_client)) == 2  # nothing of the batch, not even the first
+    assert (await limited.changes(USER, 1))[0].op == "rejected"
+
+
+async def test_at_the_preference_limit_a_restatement_still_merges(limited: Door) -> None:
+    await limited.remember(USER, [like("I like tea", "tea"), like("I like jazz", "jazz"),
+                                  like("I like rye", "rye")])  # fmt: skip
+    result = await limited.remember(USER, like("I really like jazz", "jazz"))
+    assert result.merged and result.rejected == []
+    replaced = await limited.remember(USER, dislike("I dislike tea now", "tea"))
+    assert replaced.superseded and replaced.created  # same count: not growth
+
+
+async def test_an_import_past_the_preference_limit_stores_nothing(
+    limited: Door, redis_client: redis.Redis
+) -> None:
+    await limited.remember(USER, like("I like tea", "tea"))
+    batch = [like(f"I like thing{i}", f"thing{i}") for i in range(3)]
+    with pytest.raises(InvalidInputError, match="PENCHANT_MAX_PREFERENCES"):
+        await limited.import_preferences(USER, batch)
+    assert len(stored(redis_client)) == 1
+    too_many = [like(f"I like thing{i}", f"thing{i}") for i in range(5)]
+    with pytest.raises(InvalidInputError, match="PENCHANT_MAX_IMPORT_PREFERENCES"):
+        await limited.import_preferences(USER, too_many)
+    assert len(stored(redis_client)) == 1
+
+
+async def test_a_transcript_keeps_its_last_messages_and_expires(
+    limited: Door, redis_client: redis.Redis
+) -> None:
+    for i in range(5):
+        await limited.append_transcript(USER, "t", "user", f"message {i}")
+    assert [m["text"] for m in await limited.transcript(USER, "t")] == [
+        "message 2", "message 3", "message 4",
+    ]
+    assert 0 < redis_client.ttl(UserKeys.for_user(USER).transcript("t")) <= 3600
+
+
+async def test_times_before_2000_are_refused_on_every_path(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    from datetime import UTC, datetime
+
+    old = datetime(1999, 12, 31, tzinfo=UTC)
+    result = await door.remember(USER, like("I like tea", "tea", at=old))
+    assert result.created == [] and "before 2000" in result.rejected[0].reason
+    with pytest.raises(InvalidInputError, match="before 2000"):
+        await door.record_history(USER, HistorySnapshot(kind="search", summary="tea", at=old))
+    assert stored(redis_client) == {} and await door.history(USER) == []

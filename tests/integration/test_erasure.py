@@ -275,3 +275,26 @@ def test_cli_delete_user_reports_what_it_removed_and_is_idempotent(
     assert second.returncode == 0 and "nothing was removed" in second.stdout
     tag = UserKeys.for_user(USER).tag
     assert list(redis_client.scan_iter(match=f"{tag}:*")) == []
+
+
+def test_the_embeddings_cache_is_bounded_expires_and_holds_no_text(
+    redis_client: redis.Redis,
+) -> None:
+    embedder = CachingEmbedder(redis_client)
+    embedder.vectorizer.cache = make_cache(CacheTarget(redis_client, 60, 5))
+    texts = [f"cached sentence number {i}" for i in range(8)]
+    embedder.embed(texts)
+    assert redis_client.zcard(CACHE_INDEX_KEY) == 5
+    live = cache_keys(texts, [embedder.name])
+    kept = [k for k in live if redis_client.exists(k)]
+    assert kept == live[3:]  # the oldest three went first
+    assert all(0 < redis_client.ttl(k) <= 60 for k in kept)
+    assert plaintext_hits(redis_client, "cached sentence") == []
+    again = embedder.embed(texts[3:])  # hits: the same vectors
+    assert np.allclose(again, HashEmbedder().embed(texts[3:]), atol=1e-6)
+
+
+def test_the_plaintext_cache_of_an_earlier_release_is_purged(redis_client: redis.Redis) -> None:
+    redis_client.hset("penchant:embeddings:abc", mapping={"content": "I like espresso"})
+    make_cache(CacheTarget(redis_client))
+    assert not redis_client.exists("penchant:embeddings:abc")
