@@ -11,6 +11,7 @@ refuses content that still carries one.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 BLOCK_TAGS: tuple[str, ...] = (
     "user_preferences",
@@ -39,13 +40,27 @@ _NOTE_RE = re.compile(
     re.IGNORECASE,
 )
 _BLANK_LINES_RE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+# Printable (Mn) but invisible: variation selectors and the combining grapheme joiner.
+_PRINTABLE_INVISIBLE_RE = re.compile(r"[\u034f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_TAG_NAME_RE = re.compile(_TAG_NAMES, re.IGNORECASE)
+_BRACKET_TOKEN_RE = re.compile(
+    r"\[\s*(/?\s*(?:inst|sys|system|assistant|user|available_tools|tool_calls|tool_results))\s*\]",
+    re.IGNORECASE,
+)
+_ROLE_LINE_RE = re.compile(
+    r"^([ \t]*)((?:#{1,6}[ \t]*)?(?:system|assistant|user|human|developer|instruction|"
+    r"instructions|response)[ \t]*:)",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def wrap_block(tag: str, body: str) -> str:
     """Wrap user data in one of Penchant's tags, with the data note.
 
-    Any of our tags inside ``body`` is escaped (``&lt;/user_preferences&gt;``), so
-    stored text can neither close the block early nor open a new one.
+    The body is escaped as data (:func:`escape_data`), so stored text can neither
+    close the block early nor open a new one, nor carry a chat-template token or an
+    invisible character to the model, whatever slipped past the gate's screen or was
+    stored before it existed.
 
     Args:
         tag: One of :data:`BLOCK_TAGS`.
@@ -59,12 +74,47 @@ def wrap_block(tag: str, body: str) -> str:
     """
     if tag not in BLOCK_TAGS:
         raise ValueError(f"unknown block tag {tag!r}; use one of {', '.join(BLOCK_TAGS)}")
-    safe_body = _TAG_RE.sub(_escape_tag, body)
-    return f"<{tag}>\n{DATA_NOTE}\n{safe_body}\n</{tag}>"
+    return f"<{tag}>\n{DATA_NOTE}\n{escape_data(body)}\n</{tag}>"
 
 
-def _escape_tag(match: re.Match[str]) -> str:
-    return match.group(0).replace("<", "&lt;").replace(">", "&gt;")
+def escape_data(text: str) -> str:
+    """Make stored text inert inside a prompt block; line breaks are kept.
+
+    - Control, format and other invisible characters are removed (C0/C1 controls but
+      newline, Unicode ``Cf``: zero-width, bidi controls, tag characters; variation
+      selectors, surrogates, private use); a tab becomes a space.
+    - ``<`` and ``>`` become ``&lt;`` and ``&gt;``: no tag of any kind can open or
+      close, ``<|im_start|>``, ``<s>``, ``<<SYS>>`` and ``<start_of_turn>`` included.
+    - Our tag names are written with hyphens (``user-preferences``), so no text in a
+      block spells one of them, escaped or not.
+    - Bracketed template tokens become parenthesised (``[INST]`` → ``(INST)``), and a
+      line that opens with a role header (``system:``, ``### Instruction:``,
+      ``Human:``) is quoted with ``> ``.
+
+    Args:
+        text: One or more lines of user data.
+
+    Returns:
+        The escaped text; plain text without any of these comes back unchanged.
+    """
+    if not text.isprintable():
+        text = "".join(_printable_char(c) for c in text)
+    elif not text.isascii():
+        text = _PRINTABLE_INVISIBLE_RE.sub("", text)
+    text = text.replace("<", "&lt;").replace(">", "&gt;")
+    text = _TAG_NAME_RE.sub(lambda m: m.group(0).replace("_", "-"), text)
+    text = _BRACKET_TOKEN_RE.sub(r"(\1)", text)
+    return _ROLE_LINE_RE.sub(r"\1> \2", text)
+
+
+def _printable_char(char: str) -> str:
+    if char == "\n" or char.isprintable():
+        return "" if _PRINTABLE_INVISIBLE_RE.match(char) else char
+    if char == "\t":
+        return " "
+    if unicodedata.category(char).startswith("Z"):  # no-break, ideographic, line separators
+        return " "
+    return ""
 
 
 def strip_injected_blocks(text: str) -> str:
@@ -122,6 +172,7 @@ __all__ = [
     "BLOCK_TAGS",
     "DATA_NOTE",
     "contains_injected_block",
+    "escape_data",
     "strip_injected_blocks",
     "wrap_block",
 ]

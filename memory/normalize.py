@@ -21,9 +21,15 @@ HAN_CHARS = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHARS = r"\u3040-\u30ff" + HAN_CHARS + r"\uac00-\ud7af"
 """Regex character-class body of CJK text: kana, Han ideographs and Hangul syllables."""
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
-_INVISIBLE = dict.fromkeys(
-    cp for cp in (0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD)
+_INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u061c\u180e"
+# Zero-width space/joiners, LRM/RLM/ALM, word joiner, invisible operators, BOM, soft hyphen,
+# Mongolian vowel separator. A run of them is removed unless it sits between two word
+# characters: there it is kept for the gate's screen (a word split by an invisible mark is
+# refused, memory/screen.py), or, for ZWNJ/ZWJ in Persian or Indic words, as spelling.
+_INVISIBLE_OUTSIDE_WORDS_RE = re.compile(
+    rf"(?<![^\W_])[{_INVISIBLE}]+|[{_INVISIBLE}]+(?![^\W_])"
 )
+_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
 
 
 @lru_cache(maxsize=1)
@@ -57,11 +63,13 @@ def has_cjk(text: str) -> bool:
 
 
 def clean_text(text: str) -> str:
-    """NFKC-normalise, drop zero-width characters and collapse whitespace.
+    """NFKC-normalise, drop invisible characters outside words and collapse whitespace.
 
-    Case is kept: this is for stored content, which stays in the user's words.
+    Case is kept: this is for stored content, which stays in the user's words. An
+    invisible character *inside* a word (``ig\\u200bnore``) is kept, so that the gate's
+    screen can refuse it; tag characters and bidi controls are kept for the same reason.
     """
-    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    text = _INVISIBLE_OUTSIDE_WORDS_RE.sub("", unicodedata.normalize("NFKC", text))
     return _SPACE_RE.sub(" ", text).strip()
 
 
@@ -128,7 +136,7 @@ def normalise_keyword(keyword: str) -> str:
         The canonical keyword (``"plastic"``, ``"plastic"``, ``"塑料"``), or an
         empty string when nothing word-like remains.
     """
-    text = clean_text(keyword).casefold()
+    text = _INVISIBLE_RE.sub("", clean_text(keyword)).casefold()
     if has_cjk(text):
         text = to_simplified(text)
     words = [singular(w) for w in _WORD_RE.findall(text)]

@@ -1,7 +1,8 @@
-"""Every case of ``shared/cases/gate.jsonl`` and the object kinds of ``gate-k2.jsonl``
-(issue 9: keywords derived from content, hyphen variants, protected allergies), through the
-library and through the CLI. The poison kinds of ``gate-k2.jsonl`` belong to the screening
-issue and join the suite with it."""
+"""Every case of ``shared/cases/gate.jsonl`` and ``gate-k2.jsonl``, through the library and
+through the CLI: the object kinds of issue 9 (keywords derived from content, hyphen variants,
+protected allergies) and the poison kinds of issue 11 (tag characters, look-alike letters,
+traditional Chinese, directives, chat-template tokens, poisoned keywords), each of which
+must be rejected with nothing stored."""
 
 from __future__ import annotations
 
@@ -15,9 +16,8 @@ from penchant.memory import Memory, PreferenceCandidate
 from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
-GATE_CASES = load_cases("gate.jsonl") + [
-    case for case in load_cases("gate-k2.jsonl") if not case["id"].startswith("k2-poison")
-]
+GATE_CASES = load_cases("gate.jsonl") + load_cases("gate-k2.jsonl")
+POISON_CASES = [case for case in GATE_CASES if case["id"].startswith("k2-poison")]
 
 
 def _run_library(memory: Memory, user: str, steps: list[dict[str, Any]]) -> int:
@@ -72,3 +72,33 @@ def test_gate_case_cli(
     listed = json.loads(proc.stdout)
     check_expectations(memory.preferences(user), case["expect"], rejected)
     assert sorted(p["id"] for p in listed) == sorted(p.id for p in memory.preferences(user))
+
+
+POISON_REASONS = {
+    "k2-poison-tag-chars": "content hides text in invisible Unicode tag characters",
+    "k2-poison-lookalike": "content tries to override the assistant's instructions",
+    "k2-poison-trad-zh": "content tries to override the assistant's instructions",
+    "k2-poison-directive": "content is a directive to the assistant",
+    "k2-poison-chat-template": "content carries a chat-template token",
+    "k2-poison-keywords": "keyword 'disregard the system",
+}
+
+
+@pytest.mark.parametrize("case", POISON_CASES, ids=[c["id"] for c in POISON_CASES])
+def test_poison_case_is_rejected_with_the_reason_of_its_kind(
+    memory: Memory, case: dict[str, Any]
+) -> None:
+    user = f"reason-{case['id']}"
+    step = case["steps"][0]
+    result = memory.remember(
+        user,
+        PreferenceCandidate(
+            content=step["content"],
+            polarity=step["polarity"],
+            keywords=step.get("keywords", []),
+            category=step.get("category", "other"),
+        ),
+    )
+    assert len(result.rejected) == 1
+    assert result.rejected[0].reason.startswith(POISON_REASONS[case["id"]])
+    assert memory.preferences(user) == []
