@@ -318,9 +318,14 @@ def test_changes_and_history_list_newest_first(
 ) -> None:
     cli(["remember", "--user", "ana", "--polarity", "like", "--content", "likes tea",
              "--keywords", "tea", "--json"], cli_env)
+    cli(["remember", "--user", "ana", "--polarity", "like", "--content", "likes jazz",
+         "--keywords", "jazz", "--json"], cli_env)
     cli(["forget", "--user", "ana", "tea", "--json"], cli_env)
     changes = json.loads(cli(["changes", "--user", "ana", "--json"], cli_env).stdout)
-    assert [c["op"] for c in changes] == ["forgotten", "created"]
+    # the forget scrubbed the tea's "created" event (its text); jazz's stays
+    assert [(c["op"], c.get("after") and c["after"]["content"]) for c in changes] == [
+        ("forgotten", None), ("created", "likes jazz"),
+    ]
 
 
 def test_doctor_reports_unreachable_redis_as_json(
