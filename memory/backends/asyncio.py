@@ -125,7 +125,8 @@ class AsyncBackend:
     async def _erase(self, keys: UserKeys, erasure: Erasure) -> int:
         client = self.client
         removed = 0
-        ids = wire.events_to_erase(await client.xrange(keys.changes), erasure)
+        entries: Any = await client.xrange(keys.changes)
+        ids = wire.events_to_erase(entries, erasure)
         if ids:
             removed += int(await client.xdel(keys.changes, *ids))
         async for raw_key in client.scan_iter(match=wire.user_pattern(keys), count=1000):
@@ -170,7 +171,7 @@ class AsyncBackend:
     async def _delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]:
         client = self.client
         member = encode_user_id(keys.user_id)
-        prefs = await client.hgetall(keys.prefs)
+        prefs: Any = await client.hgetall(keys.prefs)
         found = [k async for k in client.scan_iter(match=wire.user_pattern(keys), count=1000)]
         deleted = 0
         for i in range(0, len(found), 500):
