@@ -272,7 +272,8 @@ class PersistenceGate:
                     if keep
                     else ChangeEvent(
                         op="forgotten", before=_tombstone_of(pref.public_dict()),
-                        reason="forgotten on request", at=now,
+                        reason=f"forgotten on request; its text is erased (preference {pref.id})",
+                        at=now,
                         digest=content_digest(salt, pref.content),
                     )
                 )

@@ -80,11 +80,13 @@ async def test_changes_lists_the_newest_change_first(
     memory: Memory, amemory: AsyncMemory
 ) -> None:
     memory.remember(USER, WOOL)
+    memory.remember(USER, PLASTIC)
     memory.forget(USER, "wool")
     outcome = await run_memory_command(amemory, parse_command("/changes"), USER)
     lines = outcome.note.splitlines()[2:]
-    assert "**forgotten**" in lines[0] and "**created**" in lines[1]
-    assert all("likes wool" in line for line in lines)
+    assert "**forgotten**" in lines[0] and "text is erased" in lines[0]
+    assert "**created**" in lines[1] and "no plastic" in lines[1]
+    assert "wool" not in outcome.note  # the forget scrubbed wool's own events
     assert len(lines) <= LISTED_CHANGES
 
 
