@@ -37,6 +37,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA, Levenshtein
 
+from .capture import slot_key as capture_slot_name
 from .capture.lexicons import LEXICALISED_COMPOUNDS, SUBSTITUTE_MODIFIERS, ZH_SUBSTITUTE_PREFIXES
 from .normalize import clean_text, has_cjk, normalise_keyword
 
@@ -169,13 +170,20 @@ def changes_head(modifier: str) -> bool:
 
 
 def slot_key(slot: str | None) -> str | None:
-    """Canonical name of a single-valued slot: ``Favourite Author`` → ``favorite author``.
+    """Canonical name of a single-valued slot, whichever door it came through.
+
+    The slot is named as capture names it (:func:`~.capture.slot_key`: ``all-time
+    favourite bands`` → ``favorite band``), so a slot a tool or an import gives and one
+    capture read are the same slot; each word then becomes its spelling key (``favorite
+    colour`` → ``favorite color``). A name capture's grammar does not read (a one-word
+    slot such as ``phone``) is kept as written, normalised.
 
     Returns:
-        The normalised slot (each word a spelling key), or ``None`` when empty.
+        The normalised slot, or ``None`` when empty.
     """
-    words = normalise_keyword(slot or "").replace("-", " ").split()
-    return " ".join(spelling_key(w) for w in words) or None
+    text = normalise_keyword(slot or "").replace("-", " ")
+    named = capture_slot_name(text) or text
+    return " ".join(spelling_key(w) for w in named.split()) or None
 
 
 def categories_compatible(a: str, b: str) -> bool:

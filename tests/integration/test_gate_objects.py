@@ -226,3 +226,20 @@ def test_a_record_stored_before_protection_existed_is_still_protected() -> None:
     )
     del stored["protected"]
     assert Preference.from_json(json.dumps(stored)).protected is True
+
+
+def test_a_slot_given_by_a_tool_is_the_slot_capture_reads(memory: Memory) -> None:
+    memory.capture("u", "My favourite band is Radiohead.")
+    result = memory.remember(
+        "u", like("all-time favourite band is Blur", "blur", slot="All-time Favourite Bands")
+    )
+    assert [s.preference.content for s in result.superseded] == ["favourite band is Radiohead"]
+    (pref,) = memory.preferences("u")
+    assert (pref.keywords, pref.slot) == (["blur"], "favorite band")
+
+
+def test_chinese_slot_names_written_two_ways_are_one_slot(memory: Memory) -> None:
+    memory.remember("u", like("目前的手机是华为", "华为", slot="目前的手机"))
+    memory.remember("u", like("现在的手机是小米", "小米", slot="现在的手机"))
+    (pref,) = memory.preferences("u")
+    assert pref.keywords == ["小米"]
