@@ -79,6 +79,9 @@ class UserKeys:
         observations: HASH observation id → observation JSON (reflect's synthesised statements).
         flags: HASH flag id → flag JSON (the check-up's findings awaiting confirmation).
         checkup_lease: STRING lease token of the worker running this user's check-up (``PX``).
+        revlog: LIST of the last commits' changed snapshot fields, newest first, capped
+            (``new revision \\n previous revision \\n JSON [hash code, field, ...]``): lets
+            a reader with an older revision read only what changed (:mod:`.backends.wire`).
     """
 
     user_id: str
@@ -126,6 +129,10 @@ class UserKeys:
         return f"{self.tag}:tombstones"
 
     @property
+    def revlog(self) -> str:
+        return f"{self.tag}:revlog"
+
+    @property
     def checkup_lease(self) -> str:
         return f"{self.tag}:lease:checkup"
 
@@ -158,6 +165,7 @@ class UserKeys:
             self.observations,
             self.flags,
             self.tombstones,
+            self.revlog,
         ]
 
 

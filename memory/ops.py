@@ -5,7 +5,8 @@ the operations below, then committed by a backend in one transaction (DESIGN.md 
 Nothing here does I/O or imports redis-py: a backend encodes the operations into Redis
 commands, and :func:`apply_ops` replays committed operations onto a cached
 :class:`UserSnapshot` so that Penchant's own writes update the snapshot in place instead of
-reloading it.
+reloading it; :func:`apply_delta` patches it with the fields another process changed (read
+from the user's revision log), sharing every unchanged record with the older snapshot.
 
 Operation → what it changes (all keys of one user, one hash tag):
 
@@ -33,13 +34,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .flags import Flag
 from .observations import Observation
 from .records import ChangeEvent, HistorySnapshot, Preference
 from .resolution import ActiveSet
 from .tombstones import Tombstone, Tombstones
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -296,6 +299,102 @@ def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnaps
 
 
 @dataclass(frozen=True)
+class SnapshotDelta:
+    """The snapshot fields changed since a revision, with their values at the new one.
+
+    Each map is hash field → stored value (``None``: the field was deleted). A preference's
+    change always comes with its vector field (:func:`~.backends.wire.changed_fields`).
+
+    Attributes:
+        prefs: Preference id → preference JSON.
+        vectors: Preference id → ``float32[dim]`` bytes.
+        observations: Observation id → observation JSON.
+        flags: Flag id → flag JSON.
+        tombstones: Tombstone key → tombstone JSON.
+    """
+
+    prefs: dict[str, bytes | None] = field(default_factory=dict)
+    vectors: dict[str, bytes | None] = field(default_factory=dict)
+    observations: dict[str, bytes | None] = field(default_factory=dict)
+    flags: dict[str, bytes | None] = field(default_factory=dict)
+    tombstones: dict[str, bytes | None] = field(default_factory=dict)
+
+    def parts(self) -> tuple[dict[str, bytes | None], ...]:
+        """The five maps, in the order prefs, vectors, observations, flags, tombstones."""
+        return self.prefs, self.vectors, self.observations, self.flags, self.tombstones
+
+    def size(self) -> int:
+        """Changed fields in all."""
+        return sum(len(part) for part in self.parts())
+
+
+def apply_delta(snapshot: UserSnapshot, delta: SnapshotDelta, revision: str) -> UserSnapshot:
+    """The snapshot at ``revision``, from ``snapshot`` and the fields changed since.
+
+    Equal to a full read at ``revision`` when ``delta`` holds every field changed between the
+    two revisions; ``snapshot`` is unchanged, and every record the delta does not name is the
+    same object in both (cost: O(changed fields), plus shallow copies of the indexes).
+    """
+    return UserSnapshot(
+        user_id=snapshot.user_id,
+        revision=revision,
+        active=_patched_active(snapshot.active, delta),
+        observations=_patched(snapshot.observations, delta.observations, Observation.from_json),
+        flags=_patched(snapshot.flags, delta.flags, Flag.from_json),
+        tombstones=_patched_tombstones(snapshot.tombstones, delta.tombstones),
+    )
+
+
+def _patched_active(old: ActiveSet, delta: SnapshotDelta) -> ActiveSet:
+    if not delta.prefs and not delta.vectors:
+        return old
+    active = old.clone()
+    for pref_id in delta.prefs.keys() | delta.vectors.keys():
+        before = active.prefs.get(pref_id)
+        if pref_id in delta.vectors:
+            vector = delta.vectors[pref_id]
+        else:
+            vector = before.embedding if before is not None else None
+        if pref_id in delta.prefs:
+            raw = delta.prefs[pref_id]
+            if raw is None:
+                active.remove(pref_id)
+            else:
+                active.add(Preference.from_json(raw, vector))
+        elif before is not None and before.embedding != vector:
+            copy = before.model_copy()
+            copy.embedding = vector
+            active.add(copy)
+    return active
+
+
+def _patched(old: dict[str, T], changed: dict[str, bytes | None], parse: Any) -> dict[str, T]:
+    if not changed:
+        return old
+    new = dict(old)
+    for key, raw in changed.items():
+        if raw is None:
+            new.pop(key, None)
+        else:
+            new[key] = parse(raw)
+    return new
+
+
+def _patched_tombstones(old: Tombstones, changed: dict[str, bytes | None]) -> Tombstones:
+    if not changed:
+        return old
+    new = old.clone()
+    for key, raw in changed.items():
+        new.by_key.pop(key, None)
+        new.legacy.discard(key)
+        if raw is not None:
+            parsed = Tombstones.from_records({key: raw}, salt=old.salt)
+            new.by_key.update(parsed.by_key)
+            new.legacy |= parsed.legacy
+    return new
+
+
+@dataclass(frozen=True)
 class CommitResult:
     """How one commit ended.
 
@@ -327,7 +426,9 @@ __all__ = [
     "PutPreference",
     "PutTombstone",
     "PutVector",
+    "SnapshotDelta",
     "UserSnapshot",
+    "apply_delta",
     "apply_ops",
     "idempotency_key",
     "payload_digest",

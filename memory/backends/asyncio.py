@@ -57,6 +57,10 @@ class AsyncBackend:
             ``decode_responses=False``.
         settings: Caps and idempotency lifetime.
         owned: Close the client in :meth:`aclose`.
+
+    Attributes:
+        page_fields: See :class:`~.sync.SyncBackend`.
+        inline_fields: See :class:`~.sync.SyncBackend`.
     """
 
     def __init__(self, client: aioredis.Redis, settings: Settings, *, owned: bool = False) -> None:
@@ -66,6 +70,8 @@ class AsyncBackend:
         self.owned = owned
         self._commit = client.register_script(wire.COMMIT_SCRIPT)
         self._read = client.register_script(wire.READ_SCRIPT)
+        self.page_fields = wire.PAGE_FIELDS
+        self.inline_fields = wire.INLINE_READ_FIELDS
 
     async def aclose(self) -> None:
         """Close the client if this backend owns it."""
@@ -83,9 +89,23 @@ class AsyncBackend:
         self, keys: UserKeys, known: UserSnapshot | None = None, *, history_limit: int = 0
     ) -> tuple[UserSnapshot, list[HistorySnapshot]]:
         """See :meth:`.sync.SyncBackend.read`."""
-        reply = await self._run("read memory", self._read(
-            keys=wire.read_keys(keys), args=wire.read_args(known, history_limit)))
-        return wire.decode_read(keys, reply, known)
+        steps = wire.read_steps(
+            keys, known, history_limit, page_fields=self.page_fields,
+            inline_fields=self.inline_fields,
+        )  # fmt: skip
+        reply: Any = None
+        while True:
+            try:
+                step = steps.send(reply)
+            except StopIteration as stop:
+                result: tuple[UserSnapshot, list[HistorySnapshot]] = stop.value
+                return result
+            if isinstance(step, wire.ScriptRead):
+                reply = await self._run("read memory", self._read(
+                    keys=wire.read_keys(keys), args=step.args))
+            else:
+                reply = await self._run("read memory", self.client.hscan(
+                    step.key, step.cursor, count=step.count))
 
     async def commit(
         self,

@@ -160,6 +160,11 @@ class SyncBackend:
         settings: Caps of the change log and the history, idempotency lifetime.
         owned: Close the client in :meth:`close`.
 
+    Attributes:
+        page_fields: ``HSCAN`` ``COUNT`` of a paged full read (:data:`.wire.PAGE_FIELDS`).
+        inline_fields: Largest store (fields in all) read whole in one script
+            (:data:`.wire.INLINE_READ_FIELDS`).
+
     Raises:
         InvalidInputError: The client decodes responses.
     """
@@ -171,6 +176,8 @@ class SyncBackend:
         self.owned = owned
         self._commit = client.register_script(wire.COMMIT_SCRIPT)
         self._read = client.register_script(wire.READ_SCRIPT)
+        self.page_fields = wire.PAGE_FIELDS
+        self.inline_fields = wire.INLINE_READ_FIELDS
 
     @classmethod
     def from_url(cls, url: str, settings: Settings, name: str) -> SyncBackend:
@@ -188,11 +195,32 @@ class SyncBackend:
     def read(
         self, keys: UserKeys, known: UserSnapshot | None = None, *, history_limit: int = 0
     ) -> tuple[UserSnapshot, list[HistorySnapshot]]:
-        """The user's snapshot (``known`` when still current) and last history snapshots,
-        in one round trip."""
+        """The user's snapshot and last history snapshots (see :mod:`.wire`).
+
+        ``known`` (the caller's cached snapshot) comes back as is when still current, and is
+        patched with only the changed fields when the revision log reaches back to it (one
+        round trip either way); otherwise the whole store is read: in one script when small,
+        else in ``HSCAN`` pages of :attr:`page_fields` made consistent by a final delta.
+
+        Raises:
+            StorageUnavailableError: Redis failed.
+        """
+        steps = wire.read_steps(
+            keys, known, history_limit, page_fields=self.page_fields,
+            inline_fields=self.inline_fields,
+        )  # fmt: skip
+        reply: Any = None
         with storage_errors("read memory"):
-            reply = self._read(keys=wire.read_keys(keys), args=wire.read_args(known, history_limit))
-        return wire.decode_read(keys, reply, known)
+            while True:
+                try:
+                    step = steps.send(reply)
+                except StopIteration as stop:
+                    result: tuple[UserSnapshot, list[HistorySnapshot]] = stop.value
+                    return result
+                if isinstance(step, wire.ScriptRead):
+                    reply = self._read(keys=wire.read_keys(keys), args=step.args)
+                else:
+                    reply = self.client.hscan(step.key, step.cursor, count=step.count)
 
     def commit(
         self,

@@ -4,19 +4,36 @@ travel to and from Redis. Pure (no redis-py import): each backend only does the 
 A commit is one ``EVALSHA`` of :data:`COMMIT_SCRIPT` over the user's keys (one hash tag, so
 one Redis Cluster slot): it returns a stored idempotency record if there is one, refuses the
 commit when the user's revision is not the expected one (``conflict``: the caller re-reads,
-re-plans and retries), and otherwise runs every queued command, bumps the revision and stores
-the idempotency record — atomically, since Redis runs a script without interleaving other
+re-plans and retries), and otherwise runs every queued command, bumps the revision, pushes
+the changed snapshot fields onto the user's capped revision log (``revlog``) and stores the
+idempotency record — atomically, since Redis runs a script without interleaving other
 clients. A refused write (``OOM``, ``MISCONF`` on a full disk) is refused at the script's
 first write, so a commit is stored entirely or not at all.
 
-A read is one ``EVALSHA`` of :data:`READ_SCRIPT`: the revision, the last history snapshots
-and, unless the caller's cached revision is still current, the user's preferences, vectors,
-observations, flags and tombstones, all at one revision.
+A read (:func:`read_steps`, driven by a backend) starts with one ``EVALSHA`` of
+:data:`READ_SCRIPT`, which returns the revision, the last history snapshots and:
+
+- nothing more when the caller's cached revision is still current;
+- a **delta** when the revision log reaches back to the caller's revision: only the fields
+  changed since, at the current revision (``HMGET``; nil = deleted), which
+  :func:`~..ops.apply_delta` patches into the cached snapshot — a few fields whatever the
+  size of the store;
+- the whole store (``HGETALL`` of preferences, vectors, observations, flags, tombstones) when
+  it is small (at most :data:`INLINE_READ_FIELDS` fields);
+- else ``page``: the store is read outside any script in ``HSCAN`` pages of
+  :data:`PAGE_FIELDS`, so that no single command holds the server for long, and then made
+  consistent with a delta from the revision read at the start (every field changed during
+  the paging is re-read at the final revision). When the log does not reach back (more than
+  :data:`REVLOG_MAX` commits meanwhile, or a writer of an older release that keeps no log),
+  the paging runs again; after :data:`PAGE_TRIES` tries one atomic script reads it all.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any
 
 from ..keys import UserKeys
@@ -35,14 +52,39 @@ from ..ops import (
     PutPreference,
     PutTombstone,
     PutVector,
+    SnapshotDelta,
     UserSnapshot,
+    apply_delta,
 )
 from ..records import ChangeEvent, HistorySnapshot
 from ..settings import Settings
 from ..tombstones import Erasure
 
+logger = logging.getLogger(__name__)
+
 TRANSCRIPT_MAX = 500
 """Default messages kept per thread (``Settings.transcript_max_messages``)."""
+
+REVLOG_MAX = 256
+"""Commits kept in a user's revision log: a reader more than this many commits behind reads
+the whole store (paged)."""
+LOG_FIELDS_MAX = 1024
+"""Most changed fields one log entry lists; a bigger commit (a large import) is logged as
+``*``, "everything may have changed", and readers behind it read the whole store."""
+DELTA_FIELDS_MAX = 1024
+"""Most fields one delta read fetches inside the script (at 512-d vectors, about 2 MB); a
+reader further behind reads the whole store (paged)."""
+INLINE_READ_FIELDS = 1000
+"""Largest store (fields of the five snapshot hashes together) read whole in the script; at
+500 preferences with 512-d vectors about 1.3 MB, ~1 ms of server time."""
+PAGE_FIELDS = 200
+"""``HSCAN`` ``COUNT`` of a paged read (at 512-d vectors about 400 KB a page)."""
+PAGE_TRIES = 3
+"""Paged reads tried before one atomic script reads the whole store."""
+
+SNAPSHOT_HASHES = ("p", "v", "o", "f", "t")
+"""Codes of the snapshot hashes in the revision log: prefs, vectors, observations, flags,
+tombstones."""
 
 COMMIT_SCRIPT = """
 local idem_ttl = ARGV[4]
@@ -52,7 +94,7 @@ if idem_ttl ~= '' then
 end
 local cur = redis.call('GET', KEYS[1]) or ''
 if ARGV[1] == 'guard' and cur ~= ARGV[2] then return {'conflict', cur} end
-local i = 7
+local i = 9
 for _ = 1, tonumber(ARGV[6]) do
   local key = KEYS[tonumber(ARGV[i + 1])]
   local n = tonumber(ARGV[i + 2])
@@ -61,22 +103,85 @@ for _ = 1, tonumber(ARGV[6]) do
 end
 if ARGV[3] ~= '' then
   redis.call('SET', KEYS[1], ARGV[3])
+  redis.call('LPUSH', KEYS[3], ARGV[3] .. '\\n' .. cur .. '\\n' .. ARGV[7])
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[8]) - 1)
   cur = ARGV[3]
 end
 if idem_ttl ~= '' then redis.call('SET', KEYS[2], ARGV[5], 'EX', idem_ttl) end
 return {'committed', cur}
 """
+"""KEYS: revision, idempotency record, revision log, then the commands' keys. ARGV: guard
+mode, expected revision, new revision (``""``: none), idempotency TTL and result, command
+count, log entry body (:func:`changed_fields`), log cap, then the commands."""
 
 READ_SCRIPT = """
 local cur = redis.call('GET', KEYS[1]) or ''
+local known = ARGV[1]
 local n = tonumber(ARGV[2])
 local hist = {}
 if n > 0 then hist = redis.call('LRANGE', KEYS[6], 0, n - 1) end
-if cur ~= '' and cur == ARGV[1] then return {cur, hist} end
-return {cur, hist, redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
+if cur == known then return {cur, hist, 'current'} end
+local codes = {'p', 'v', 'o', 'f', 't'}
+local hkeys = {p = KEYS[2], v = KEYS[3], o = KEYS[4], f = KEYS[5], t = KEYS[7]}
+local max_fields = tonumber(ARGV[3])
+if max_fields > 0 and known ~= '' and cur ~= '' then
+  local want, seen, count = {}, {}, 0
+  local expect, start, found, going = cur, 0, false, true
+  while going do
+    local chunk = redis.call('LRANGE', KEYS[8], start, start + 15)
+    if #chunk == 0 then break end
+    for _, entry in ipairs(chunk) do
+      local a = string.find(entry, '\\n', 1, true)
+      local b = a and string.find(entry, '\\n', a + 1, true)
+      if not b or string.sub(entry, 1, a - 1) ~= expect then going = false break end
+      local body = string.sub(entry, b + 1)
+      if body == '*' then going = false break end
+      local flat = cjson.decode(body)
+      for j = 1, #flat, 2 do
+        local id = flat[j] .. '\\0' .. flat[j + 1]
+        if not seen[id] then
+          seen[id] = true
+          count = count + 1
+          local list = want[flat[j]] or {}
+          want[flat[j]] = list
+          list[#list + 1] = flat[j + 1]
+        end
+      end
+      if count > max_fields then going = false break end
+      local prev = string.sub(entry, a + 1, b - 1)
+      if prev == known then found, going = true, false break end
+      expect = prev
+    end
+    start = start + 16
+  end
+  if found then
+    local out = {cur, hist, 'delta'}
+    for _, code in ipairs(codes) do
+      local list = want[code]
+      if list then
+        out[#out + 1] = code
+        out[#out + 1] = list
+        out[#out + 1] = redis.call('HMGET', hkeys[code], unpack(list))
+      end
+    end
+    return out
+  end
+end
+local inline = tonumber(ARGV[4])
+if inline >= 0 then
+  local size = 0
+  for _, code in ipairs(codes) do size = size + redis.call('HLEN', hkeys[code]) end
+  if size > inline then return {cur, hist, 'page'} end
+end
+return {cur, hist, 'full', redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
         redis.call('HGETALL', KEYS[4]), redis.call('HGETALL', KEYS[5]),
         redis.call('HGETALL', KEYS[7])}
 """
+"""KEYS: :func:`read_keys`. ARGV: the caller's revision (:data:`NO_REVISION`: none), history
+snapshots wanted, most delta fields (``0``: no delta, no known revision), largest store
+read inline (``-1``: any). Reply:
+``{revision, history, kind, ...}``, kind ``current`` | ``delta`` (then ``code, fields,
+values`` per changed hash) | ``full`` (then five ``HGETALL``) | ``page``."""
 
 RELEASE_LEASE_SCRIPT = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
@@ -104,7 +209,7 @@ class _Commands:
     """Commands of one commit, with the keys they touch numbered for the script."""
 
     def __init__(self, keys: UserKeys, idem_key: str) -> None:
-        self.keys: list[str] = [keys.rev, idem_key]
+        self.keys: list[str] = [keys.rev, idem_key, keys.revlog]
         self.argv: list[Any] = []
         self.count = 0
 
@@ -144,8 +249,48 @@ def encode_commit(
         str(idempotency.ttl_seconds) if idempotency else "",
         idempotency.result if idempotency else "",
         cmds.count,
+        changed_fields(ops),
+        REVLOG_MAX,
     ]
     return cmds.keys, head + cmds.argv
+
+
+def changed_fields(ops: list[Op]) -> str:
+    """The revision log's body of a commit of ``ops``: the snapshot fields it changes.
+
+    Returns:
+        JSON ``[code, field, code, field, …]`` (codes of :data:`SNAPSHOT_HASHES`; a
+        preference write names its vector too, so a reader re-reads both), or ``"*"`` when
+        more than :data:`LOG_FIELDS_MAX` fields change.
+    """
+    found: dict[tuple[str, str], None] = {}
+    for op in ops:
+        for code, name in _fields_of(op):
+            found[(code, name)] = None
+    if len(found) > LOG_FIELDS_MAX:
+        return "*"
+    return json.dumps([part for pair in found for part in pair], ensure_ascii=False)
+
+
+def _fields_of(op: Op) -> tuple[tuple[str, str], ...]:
+    if isinstance(op, (PutPreference, DeletePreference)):
+        pid = op.preference.id if isinstance(op, PutPreference) else op.preference_id
+        return (("p", pid), ("v", pid))
+    if isinstance(op, PutVector):
+        return (("v", op.preference_id),)
+    if isinstance(op, PutObservation):
+        return (("o", op.observation.id),)
+    if isinstance(op, DeleteObservation):
+        return (("o", op.observation_id),)
+    if isinstance(op, PutFlag):
+        return (("f", op.flag.id),)
+    if isinstance(op, DeleteFlag):
+        return (("f", op.flag_id),)
+    if isinstance(op, PutTombstone):
+        return (("t", op.tombstone.key),)
+    if isinstance(op, DeleteTombstone):
+        return (("t", op.key),)
+    return ()
 
 
 def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None:
@@ -189,29 +334,155 @@ def read_keys(keys: UserKeys) -> list[str]:
     """KEYS of :data:`READ_SCRIPT`."""
     return [
         keys.rev, keys.prefs, keys.vectors, keys.observations, keys.flags, keys.history,
-        keys.tombstones,
+        keys.tombstones, keys.revlog,
     ]  # fmt: skip
 
 
-def read_args(known: UserSnapshot | None, history_limit: int) -> list[Any]:
-    """ARGV of :data:`READ_SCRIPT`: the cached revision and how many history snapshots."""
-    return [known.revision if known and known.revision else NO_REVISION, max(0, history_limit)]
+def read_args(
+    known: UserSnapshot | None, history_limit: int, inline_fields: int = INLINE_READ_FIELDS
+) -> list[Any]:
+    """ARGV of :data:`READ_SCRIPT`: the cached revision, how many history snapshots, the
+    delta cap and the largest store read inline."""
+    if known is None or not known.revision:
+        return [NO_REVISION, max(0, history_limit), 0, inline_fields]
+    return [known.revision, max(0, history_limit), DELTA_FIELDS_MAX, inline_fields]
 
 
-def decode_read(
-    keys: UserKeys, reply: list[Any], known: UserSnapshot | None
-) -> tuple[UserSnapshot, list[HistorySnapshot]]:
-    """The snapshot (``known`` itself when still current) and the history of a read reply."""
-    revision = text(reply[0])
-    history = [HistorySnapshot.model_validate_json(r) for r in reply[1]]
-    if len(reply) == 2 and known is not None:
-        return known, history
-    prefs, vectors, observations, flags, tombstones = (_pairs(part) for part in reply[2:7])
-    snapshot = UserSnapshot.from_records(
-        keys.user_id, revision, prefs, {k: bytes(v) for k, v in vectors.items()},
-        observations, flags, tombstones,
+@dataclass(frozen=True)
+class ScriptRead:
+    """A read step: one ``EVALSHA`` of :data:`READ_SCRIPT` over :func:`read_keys` with ``args``."""
+
+    args: list[Any]
+
+
+@dataclass(frozen=True)
+class ScanPage:
+    """A read step: ``HSCAN key cursor COUNT count``; the reply is redis-py's
+    ``(next cursor, {field: value})``."""
+
+    key: str
+    cursor: int
+    count: int
+
+
+ReadStep = ScriptRead | ScanPage
+ReadSteps = Generator[ReadStep, Any, tuple[UserSnapshot, list[HistorySnapshot]]]
+
+
+@dataclass
+class _Reply:
+    revision: str
+    history: list[HistorySnapshot]
+    kind: str
+    rest: list[Any]
+
+
+def _decode(reply: list[Any]) -> _Reply:
+    return _Reply(
+        text(reply[0]), [HistorySnapshot.model_validate_json(r) for r in reply[1]],
+        text(reply[2]), list(reply[3:]),
     )  # fmt: skip
-    return snapshot, history
+
+
+def read_steps(
+    keys: UserKeys,
+    known: UserSnapshot | None,
+    history_limit: int,
+    *,
+    page_fields: int = PAGE_FIELDS,
+    inline_fields: int = INLINE_READ_FIELDS,
+) -> ReadSteps:
+    """The steps of one read (see the module's docstring); a backend answers each step.
+
+    Args:
+        keys: The user's keys.
+        known: The caller's cached snapshot, if any (returned as is when still current,
+            patched when behind; never modified).
+        history_limit: History snapshots wanted, newest first.
+        page_fields: ``HSCAN`` ``COUNT`` of a paged read.
+        inline_fields: Largest store read whole by the script.
+
+    Returns:
+        ``(snapshot at the current revision, history)``.
+    """
+    first = _decode((yield ScriptRead(read_args(known, history_limit, inline_fields))))
+    if first.kind == "current" and known is not None:
+        return known, first.history
+    if first.kind == "delta" and known is not None:
+        return apply_delta(known, _delta_of(first.rest), first.revision), first.history
+    if first.kind == "full":
+        return _full_snapshot(keys, first.revision, first.rest), first.history
+    reply = first
+    for _try in range(PAGE_TRIES):
+        raw = yield from _scan_all(keys, page_fields)
+        since = [reply.revision, max(0, history_limit), DELTA_FIELDS_MAX, inline_fields]
+        after = _decode((yield ScriptRead(since)))
+        if after.kind == "full":  # the store shrank meanwhile: read whole, at one revision
+            return _full_snapshot(keys, after.revision, after.rest), after.history
+        if after.kind in ("current", "delta"):
+            if after.kind == "delta":
+                _patch(raw, _delta_of(after.rest))
+            return _raw_snapshot(keys, after.revision, raw), after.history
+        reply = after
+    logger.warning(
+        "user %r changed too fast for %d paged reads; reading it in one script",
+        keys.user_id, PAGE_TRIES,
+    )  # fmt: skip
+    whole = _decode((yield ScriptRead([NO_REVISION, history_limit, 0, -1])))
+    return _full_snapshot(keys, whole.revision, whole.rest), whole.history
+
+
+def _scan_all(keys: UserKeys, page_fields: int) -> Generator[ReadStep, Any, dict[str, dict]]:
+    raw: dict[str, dict[str, Any]] = {}
+    for code, key in zip(SNAPSHOT_HASHES, _hash_keys(keys), strict=True):
+        found: dict[str, Any] = {}
+        cursor = 0
+        while True:
+            cursor, page = yield ScanPage(key, cursor, page_fields)
+            found.update((text(k), v) for k, v in page.items())
+            if not cursor:
+                break
+        raw[code] = found
+    return raw
+
+
+def _hash_keys(keys: UserKeys) -> tuple[str, ...]:
+    return keys.prefs, keys.vectors, keys.observations, keys.flags, keys.tombstones
+
+
+def _delta_of(rest: list[Any]) -> SnapshotDelta:
+    """A ``delta`` reply's ``code, fields, values`` triples as a :class:`SnapshotDelta`."""
+    parts: dict[str, dict[str, bytes | None]] = {code: {} for code in SNAPSHOT_HASHES}
+    for i in range(0, len(rest), 3):
+        code, fields, values = text(rest[i]), rest[i + 1], rest[i + 2]
+        parts[code].update(
+            (text(f), None if v is None else bytes(v)) for f, v in zip(fields, values, strict=True)
+        )
+    return SnapshotDelta(
+        prefs=parts["p"], vectors=parts["v"], observations=parts["o"], flags=parts["f"],
+        tombstones=parts["t"],
+    )  # fmt: skip
+
+
+def _patch(raw: dict[str, dict[str, Any]], delta: SnapshotDelta) -> None:
+    for code, changed in zip(SNAPSHOT_HASHES, delta.parts(), strict=True):
+        for name, value in changed.items():
+            if value is None:
+                raw[code].pop(name, None)
+            else:
+                raw[code][name] = value
+
+
+def _full_snapshot(keys: UserKeys, revision: str, rest: list[Any]) -> UserSnapshot:
+    raw = {code: _pairs(part) for code, part in zip(SNAPSHOT_HASHES, rest, strict=True)}
+    return _raw_snapshot(keys, revision, raw)
+
+
+def _raw_snapshot(keys: UserKeys, revision: str, raw: dict[str, dict[str, Any]]) -> UserSnapshot:
+    return UserSnapshot.from_records(
+        keys.user_id, revision, raw["p"], {k: bytes(v) for k, v in raw["v"].items()},
+        raw["o"], raw["f"], raw["t"],
+    )  # fmt: skip
 
 
 def _pairs(flat: list[Any]) -> dict[str, Any]:
@@ -320,13 +591,24 @@ def text(value: bytes | str) -> str:
 __all__ = [
     "COMMIT_SCRIPT",
     "COMPLETE_DUE_SCRIPT",
+    "DELTA_FIELDS_MAX",
+    "INLINE_READ_FIELDS",
+    "LOG_FIELDS_MAX",
+    "PAGE_FIELDS",
+    "PAGE_TRIES",
     "READ_SCRIPT",
+    "REVLOG_MAX",
+    "SNAPSHOT_HASHES",
+    "ReadStep",
+    "ReadSteps",
+    "ScanPage",
+    "ScriptRead",
     "RELEASE_LEASE_SCRIPT",
     "RENEW_LEASE_SCRIPT",
     "TRANSCRIPT_MAX",
     "decode_changes",
     "decode_commit",
-    "decode_read",
+    "changed_fields",
     "decode_transcript",
     "encode_commit",
     "erasure_texts",
@@ -337,5 +619,6 @@ __all__ = [
     "user_pattern",
     "read_args",
     "read_keys",
+    "read_steps",
     "text",
 ]

@@ -122,7 +122,7 @@ class AsyncMemory(BaseMemory):
             while True:
                 request = steps.send(reply)
                 if isinstance(request, Read):
-                    reply = (await self.backend.read(request.keys, None))[0]
+                    reply = (await self.backend.read(request.keys, self._cached(request.keys)))[0]
                 elif isinstance(request, Commit):
                     reply = await self.backend.commit(
                         request.keys, request.ops, request.expected_revision,

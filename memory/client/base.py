@@ -13,7 +13,9 @@ only the I/O (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient``; LangGraph's
 
 One :class:`~..ops.UserSnapshot` per user and revision is cached (LRU): after Penchant's own
 commit it is updated in place from the committed operations; after another process's write
-the next read sees the new revision and reloads it, in the same round trip.
+(or a conflict) the next read, given the cached snapshot, fetches only the fields changed
+since its revision, from the user's revision log, in the same round trip
+(:mod:`~..backends.wire`).
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ SNAPSHOT_CACHE_USERS = 256
 
 @dataclass(frozen=True)
 class Read:
+    """Read the user's snapshot at its current revision (the driver passes the cached one as
+    ``known``, so only what changed since is fetched)."""
+
     keys: UserKeys
 
 

@@ -153,7 +153,7 @@ class Memory(BaseMemory):
             while True:
                 request = steps.send(reply)
                 if isinstance(request, Read):
-                    reply = self.backend.read(request.keys, None)[0]
+                    reply = self.backend.read(request.keys, self._cached(request.keys))[0]
                 elif isinstance(request, Commit):
                     reply = self.backend.commit(
                         request.keys, request.ops, request.expected_revision,
