@@ -65,12 +65,15 @@ logger = logging.getLogger(__name__)
 TRANSCRIPT_MAX = 500
 """Default messages kept per thread (``Settings.transcript_max_messages``)."""
 
-REVLOG_MAX = 256
+REVLOG_MAX = 64
 """Commits kept in a user's revision log: a reader more than this many commits behind reads
-the whole store (paged)."""
-LOG_FIELDS_MAX = 1024
-"""Most changed fields one log entry lists; a bigger commit (a large import) is logged as
-``*``, "everything may have changed", and readers behind it read the whole store."""
+the whole store (paged). An entry of a one-preference write is ~140 bytes (two 32-hex
+revisions, the preference's and its vector's field), so a busy user's log holds ~9 KB; at
+most 64 × :data:`LOG_FIELDS_MAX` fields (~700 KB)."""
+LOG_FIELDS_MAX = 256
+"""Most changed fields one log entry lists; a bigger commit (an import, a batch of more than
+128 preferences) is logged as ``*``, "everything may have changed", and readers behind it
+read the whole store."""
 DELTA_FIELDS_MAX = 1024
 """Most fields one delta read fetches inside the script (at 512-d vectors, about 2 MB); a
 reader further behind reads the whole store (paged)."""
@@ -269,7 +272,8 @@ def changed_fields(ops: list[Op]) -> str:
             found[(code, name)] = None
     if len(found) > LOG_FIELDS_MAX:
         return "*"
-    return json.dumps([part for pair in found for part in pair], ensure_ascii=False)
+    flat = [part for pair in found for part in pair]
+    return json.dumps(flat, ensure_ascii=False, separators=(",", ":"))
 
 
 def _fields_of(op: Op) -> tuple[tuple[str, str], ...]:

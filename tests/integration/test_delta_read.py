@@ -238,7 +238,7 @@ async def test_a_commit_too_large_to_log_makes_readers_behind_it_read_everything
     entry = redis_client.lindex(KEYS.revlog, 0)
     assert entry is not None and entry.endswith(b"\n*")
     after, calls = await read_delta(reader, server)
-    assert "hmget" not in calls and calls.get("hscan", 0) > 1, calls  # paged, not a delta
+    assert "hmget" not in calls and calls.get("hgetall") == 5, calls  # whole, not a delta
     assert state(after) == state(full_read(redis_client, settings))
 
 
@@ -289,6 +289,27 @@ async def test_a_paged_read_pages_again_when_the_log_does_not_reach_its_start(
     assert len(pages) == calls["hscan"] and len(pages) > 4
     assert state(after) == state(full_read(redis_client, settings))
     assert after.preferences()[0].confidence == 0.9
+
+
+async def test_a_store_that_keeps_changing_unlogged_is_read_in_one_script_after_the_tries(
+    reader: Door, writer: Memory, redis_client: redis.Redis, settings: Settings,
+    server: ServerCommands, caplog: pytest.LogCaptureFixture,
+) -> None:
+    writer.remember(USER, many(200))
+    backend = reader.memory.backend
+    backend.page_fields, backend.inline_fields = 100, 50
+    bumps = iter(range(1000))
+
+    def unlogged_bump() -> None:
+        redis_client.set(KEYS.rev, f"older-release-{next(bumps)}")
+
+    _write_during_paging(backend, server, dict.fromkeys(range(1, 100), unlogged_bump))
+    server.reset()
+    after = await reader.snapshot(USER)
+    calls = server.calls()
+    assert calls["evalsha"] == wire.PAGE_TRIES + 2 and calls["hgetall"] == 5, calls
+    assert "changed too fast" in caplog.text
+    assert state(after) == state(full_read(redis_client, settings))
 
 
 def _write_during_paging(
