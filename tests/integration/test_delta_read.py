@@ -17,6 +17,9 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio as aioredis
+from hypothesis import HealthCheck, given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
 from penchant.memory.backends import wire
@@ -384,3 +387,50 @@ async def test_own_writes_keep_the_cache_current_without_any_read(
     calls = server.calls()
     assert calls.get("evalsha") == 1 and "hmget" not in calls and "hgetall" not in calls, calls
     assert len(snapshot.active.prefs) == 6
+
+
+WORDS = ["tea", "coffee", "plastic", "wool", "jazz", "green tea", "leather"]
+writes = st.lists(
+    st.tuples(st.sampled_from(["like", "dislike", "forget", "observe", "revector", "history"]),
+              st.sampled_from(WORDS)),
+    min_size=1, max_size=4,
+)  # fmt: skip
+
+
+@given(rounds=st.lists(writes, min_size=1, max_size=4))
+@examples(max_examples=25, deadline=None,
+           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+def test_any_sequence_of_other_writers_writes_patches_to_a_full_read(
+    rounds: list[list[tuple[str, str]]], redis_url: str, settings: Settings
+) -> None:
+    client = redis.Redis.from_url(redis_url)
+    client.delete(*KEYS.all_fixed())
+    reader = Memory(client, settings=settings, embedder=HashEmbedder())
+    writer = Memory(client, settings=settings, embedder=HashEmbedder())
+    writer.remember(USER, [like("I like jazz", "jazz"), dislike("no wool", "wool")])
+    reader.snapshot(USER)
+    for round_ in rounds:
+        for action, word in round_:
+            _write(writer, action, word)
+        assert state(reader.snapshot(USER)) == state(full_read(client, settings))
+    client.close()
+
+
+def _write(writer: Memory, action: str, word: str) -> None:
+    from penchant.memory import HistorySnapshot
+
+    prefs = writer.snapshot(USER).preferences()
+    if action in ("like", "dislike"):
+        writer.remember(USER, PreferenceCandidate(
+            content=f"I {action} {word}", polarity=action, keywords=[word]))  # type: ignore[arg-type]
+    elif action == "forget":
+        writer.forget(USER, word)
+    elif action == "observe" and prefs:
+        writer.write_observations(USER, [ObservationCandidate(
+            content=f"cares about {word}", confidence=0.5, sources=[prefs[0].id])])
+    elif action == "revector" and prefs:
+        moved = prefs[-1].model_copy()
+        moved.embedding = bytes([len(word)]) * 8
+        writer.replace_vectors(USER, {moved.id: moved})
+    else:
+        writer.record_history(USER, HistorySnapshot(kind="view", summary=f"viewed {word}"))
