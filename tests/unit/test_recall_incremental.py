@@ -5,6 +5,7 @@ same list, ties and order included (pure; hash embedders)."""
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -280,3 +281,27 @@ def test_bm25_refuses_an_id_twice() -> None:
     index = BM25Index(["wool"])
     with pytest.raises(ValueError, match="already indexed"):
         index.add(0, "tea")
+
+
+def test_threads_recalling_two_lists_of_one_user_each_get_their_own_ranking() -> None:
+    emb = OtherHash()
+    world = World(8, [emb])
+    older = [world.pref() for _ in range(120)]
+    newer = [*older[10:], *(world.pref() for _ in range(15))]
+    want = {id(prefs): _summary(Recaller(emb).recall(prefs, "wool tea", k=30))
+            for prefs in (older, newer)}  # fmt: skip
+    recaller = Recaller(emb)
+    failures: list[int] = []
+
+    def work(prefs: list[Preference]) -> None:
+        for _ in range(40):
+            got = _summary(recaller.recall(prefs, "wool tea", k=30, cache_key="u1"))
+            if got != want[id(prefs)]:
+                failures.append(1)
+
+    threads = [threading.Thread(target=work, args=(p,)) for p in (older, newer, older, newer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
