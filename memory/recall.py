@@ -46,6 +46,7 @@ identity, and only the preferences that left or arrived are re-derived: 10k pref
 
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 import operator
@@ -430,32 +431,38 @@ def cjk_dominant(text: str) -> bool:
 
 
 class _Space:
-    """The vectors of one list that one embedder can score, in a growable matrix.
+    """The vectors of one list that one embedder can score, in growable chunks of rows.
 
     Rows are handed out by :meth:`add` and returned by :meth:`free`; a freed row is reused by
     a later add, and :meth:`compact` closes the gaps once they pass a quarter of the rows in
-    use. A row's vector is normalised on its own (``l2_normalise`` is row-wise), so a row
-    holds the same bits whichever batch or order it arrived in.
+    use. The matrix grows by appending a chunk of at least a quarter of its rows, so growing
+    never copies the rows already stored (a copy of 10k × 512 rows measured 100 ms on a
+    loaded 2-core machine). A row's vector is normalised on its own (``l2_normalise`` is
+    row-wise), so a row holds the same bits whichever batch, order or chunk it arrived in.
 
     Attributes:
         embedder: Embeds the query in this space.
-        matrix: ``float32[capacity, dim]`` unit vectors; rows ``≥ high`` and freed rows
-            are unused.
+        chunks: ``float32[size, dim]`` unit vectors, rows numbered across the chunks in
+            order; rows ``≥ high`` and freed rows are unused.
         high: One more than the highest row in use.
         blocks: Part widths of a fused space (``()`` for a single model).
     """
 
-    __slots__ = ("_free", "_prior", "blocks", "embedder", "high", "matrix")
+    __slots__ = ("_free", "_prior", "_starts", "blocks", "chunks", "embedder", "high")
+
+    COMPACT_MIN = 64
+    """Freed rows always tolerated before :meth:`compact` (a quarter of :attr:`high` above)."""
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
-        self.matrix = np.zeros((0, embedder.dim), dtype=np.float32)
+        self.chunks: list[np.ndarray] = []
+        self._starts: list[int] = []
         self.high = 0
         self._free: list[int] = []
         self.blocks: tuple[int, ...] = tuple(getattr(embedder, "blocks", ())) if is_fused(
             embedder
         ) else ()
-        # (prior of rows < high,) once computed; (None,) when the space has none
+        # (prior of rows < capacity,) once computed; (None,) when the space has none
         self._prior: tuple[np.ndarray | None] | None = None
 
     @property
@@ -463,47 +470,46 @@ class _Space:
         """Rows in use."""
         return self.high - len(self._free)
 
-    def rows(self) -> np.ndarray:
-        """The matrix up to :attr:`high` (a view)."""
-        return self.matrix[: self.high]
+    @property
+    def capacity(self) -> int:
+        """Rows allocated."""
+        return self._starts[-1] + len(self.chunks[-1]) if self.chunks else 0
 
     def add(self, raw: np.ndarray) -> np.ndarray:
         """Store ``raw`` (``float32[m, dim]``, not normalised); returns their rows."""
         m = len(raw)
         reuse = [self._free.pop() for _ in range(min(m, len(self._free)))]
         fresh = m - len(reuse)
-        if self.high + fresh > len(self.matrix):
-            grown = np.zeros(
-                (max(self.high + fresh, len(self.matrix) * 5 // 4), self.matrix.shape[1]),
-                dtype=np.float32,
-            )
-            grown[: self.high] = self.matrix[: self.high]
-            self.matrix = grown
-        rows = np.asarray(reuse + list(range(self.high, self.high + fresh)), dtype=np.intp)
-        self.high += fresh
         unit = l2_normalise(raw)
-        self.matrix[rows] = unit
+        rows = np.asarray(reuse + list(range(self.high, self.high + fresh)), dtype=np.intp)
+        cap = self.capacity
+        whole = False
+        if self.high + fresh > cap:
+            size = max(self.high + fresh - cap, cap // 4, 16)
+            whole = not reuse and self.high == cap and size == m
+            # a whole new chunk is kept as is, not copied
+            self.chunks.append(unit if whole else np.zeros((size, unit.shape[1]), np.float32))
+            self._starts.append(cap)
+            if self._prior is not None and self._prior[0] is not None:
+                self._prior = (np.concatenate([self._prior[0], np.zeros(size)]),)
+        self.high += fresh
+        for j, row in enumerate([] if whole else rows.tolist()):
+            c = bisect.bisect_right(self._starts, row) - 1
+            self.chunks[c][row - self._starts[c]] = unit[j]
         if self._prior is not None and self._prior[0] is not None:
-            prior = self._prior[0]
-            if len(prior) < self.high:
-                prior = np.concatenate([prior, np.zeros(len(self.matrix) - len(prior))])
-            prior[rows] = generic_prior(self.embedder, unit)
-            self._prior = (prior,)
+            self._prior[0][rows] = generic_prior(self.embedder, unit)
         return rows
 
     def free(self, rows: Sequence[int]) -> None:
         """Return rows to the free list."""
         self._free.extend(rows)
 
-    COMPACT_MIN = 64
-    """Freed rows always tolerated before :meth:`compact` (a quarter of :attr:`high` above)."""
-
     def needs_compaction(self) -> bool:
         """Whether freed rows pass a quarter of :attr:`high` and :attr:`COMPACT_MIN`."""
         return len(self._free) > max(self.COMPACT_MIN, self.high // 4)
 
     def compact(self) -> np.ndarray:
-        """Move the rows in use to the front, in row order.
+        """Move the rows in use into one chunk, in row order.
 
         Returns:
             ``intp[old high]``: each old row's new row (−1 for a freed one).
@@ -513,7 +519,9 @@ class _Space:
         moved = np.full(self.high, -1, dtype=np.intp)
         live = np.flatnonzero(keep)
         moved[live] = np.arange(len(live))
-        self.matrix = np.ascontiguousarray(self.matrix[live])
+        whole = np.concatenate(self.chunks) if len(self.chunks) > 1 else self.chunks[0]
+        self.chunks = [np.ascontiguousarray(whole[live])]
+        self._starts = [0]
         if self._prior is not None and self._prior[0] is not None:
             self._prior = (self._prior[0][live],)
         self.high = len(live)
@@ -521,12 +529,39 @@ class _Space:
         return moved
 
     def prior(self) -> np.ndarray | None:
-        """:func:`generic_prior` of every row below :attr:`high` (``float64[≥ high]``;
-        computed on first use, then kept up to date by :meth:`add`); ``None`` for a fused
-        space or an embedder without a ``generic_penalty``."""
+        """:func:`generic_prior` of every row (``float64[capacity]``; computed on first use,
+        then kept up to date by :meth:`add`); ``None`` for a fused space or an embedder
+        without a ``generic_penalty``."""
         if self._prior is None:
-            self._prior = (None if self.blocks else generic_prior(self.embedder, self.rows()),)
+            if self.blocks:
+                self._prior = (None,)
+            else:
+                parts = [generic_prior(self.embedder, c) for c in self.chunks]
+                if any(p is None for p in parts):
+                    self._prior = (None,)
+                else:
+                    self._prior = (np.concatenate([p for p in parts if p is not None] or
+                                                  [np.zeros(0)]),)  # fmt: skip
         return self._prior[0]
+
+    def scores(self, query: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(cosine, ranking score)`` of rows ``rows`` for a query vector: equal for one
+        model; for a fused space the mean of the parts' cosines and the sum of their
+        z-scores over those rows (:mod:`.embeddings.fused`).
+
+        Every row is scored and the wanted ones gathered afterwards: a row's dot product
+        does not depend on the other rows, and gathering 10k scores is cheaper than
+        gathering a 10k × 512 matrix."""
+        if not self.blocks:
+            # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS'
+            # threaded sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and
+            # slowed the next query embedding (threads spinning against the model's).
+            parts = [np.einsum("ij,j->i", c, query) for c in self.chunks]
+            sims = (parts[0] if len(parts) == 1 else np.concatenate(parts))[rows]
+            return sims, sims.astype(np.float64)
+        blocks = [block_cosines(c, query, self.blocks) for c in self.chunks]
+        cos = (blocks[0] if len(blocks) == 1 else np.concatenate(blocks, axis=1))[:, rows]
+        return cos.mean(axis=0), zscore_fusion(cos)
 
 
 _POLARITY_CODES = {"like": 0, "dislike": 1}
@@ -1050,7 +1085,7 @@ class Recaller:
             given = query_vector if space.embedder is self.embedder else None
             q = self._query_vector(space.embedder, query, given)
             rows = pool.sem_rows[s]
-            sims, fused = _space_scores(space.rows(), q, space.blocks, rows)
+            sims, fused = space.scores(q, rows)
             prior = space.prior() if self.fusion.generic_penalty else None
             if prior is not None:
                 fused = fused - prior[rows]
@@ -1100,26 +1135,6 @@ class Recaller:
         order = keep[np.argsort(-scores[keep], kind="stable")]
         out[idx[order]] = np.arange(1, len(order) + 1, dtype=np.int32)
         return out
-
-
-def _space_scores(
-    matrix: np.ndarray, query: np.ndarray, blocks: tuple[int, ...], rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(cosine, ranking score)`` of the matrix rows ``rows``, in that order: equal for one
-    model; for a fused space the mean of the parts' cosines and the sum of their z-scores
-    over those rows (:mod:`.embeddings.fused`).
-
-    Every row is scored and the wanted ones gathered afterwards: a row's dot product does
-    not depend on the other rows, and gathering 10k scores is cheaper than gathering a
-    10k x 512 matrix."""
-    if not blocks:
-        # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS' threaded
-        # sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and slowed the
-        # next query embedding (threads spinning against the model's).
-        sims = np.einsum("ij,j->i", matrix, query)[rows]
-        return sims, sims.astype(np.float64)
-    parts = block_cosines(matrix, query, blocks)[:, rows]
-    return parts.mean(axis=0), zscore_fusion(parts)
 
 
 def _zscores(values: np.ndarray) -> np.ndarray:
