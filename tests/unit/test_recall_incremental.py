@@ -21,6 +21,7 @@ from penchant.memory.ops import (
     PutVector,
     UserSnapshot,
     apply_ops,
+    carry_order,
 )
 from penchant.memory.recall import DEFAULT_FUSION, NO_VECTOR, Recaller, RecallResult, _Space
 from penchant.memory.records import Preference
@@ -306,3 +307,14 @@ def test_threads_recalling_two_lists_of_one_user_each_get_their_own_ranking() ->
     for t in threads:
         t.join()
     assert not failures
+
+
+def test_an_unchanged_active_set_shares_the_sorted_tuple_across_revisions() -> None:
+    world = World(10, [EnglishHash()])
+    snapshot = UserSnapshot(user_id="u1", revision="1", active=ActiveSet.build(
+        world.pref() for _ in range(10)
+    ))  # fmt: skip
+    first = snapshot.ordered_preferences()
+    after = UserSnapshot(user_id="u1", revision="2", active=snapshot.active)
+    carry_order(snapshot, after, set())
+    assert after.ordered_preferences() is first
