@@ -23,7 +23,14 @@ from penchant.memory.ops import (
     apply_ops,
     carry_order,
 )
-from penchant.memory.recall import DEFAULT_FUSION, NO_VECTOR, Recaller, RecallResult, _Space
+from penchant.memory.recall import (
+    DEFAULT_FUSION,
+    NO_VECTOR,
+    Recaller,
+    RecallResult,
+    _ListData,
+    _Space,
+)
 from penchant.memory.records import Preference
 from penchant.memory.resolution import ActiveSet
 
@@ -211,6 +218,9 @@ def test_freed_rows_are_reused_and_compacted_without_changing_results() -> None:
     _embed(again[-1], emb)
     _check_against_fresh(recaller, again, 1)
     assert space.high == len(later)
+    _check_against_fresh(recaller, again[::-1], 2)  # every object moved
+    _check_against_fresh(recaller, [*again[:5], again[0], *again[5:]], 3)  # one object twice
+    _check_against_fresh(recaller, again, 4)
 
 
 def test_unchanged_list_is_not_rebuilt() -> None:
@@ -318,3 +328,36 @@ def test_an_unchanged_active_set_shares_the_sorted_tuple_across_revisions() -> N
     after = UserSnapshot(user_id="u1", revision="2", active=snapshot.active)
     carry_order(snapshot, after, set())
     assert after.ordered_preferences() is first
+
+
+def test_snapshot_order_breaks_equal_creation_times_by_id() -> None:
+    world = World(11, [EnglishHash()])
+    prefs = [world.pref() for _ in range(40)]
+    tied = [p.model_copy(update={"created_at": T0 + timedelta(seconds=i % 3)}) for i, p in
+            enumerate(prefs)]  # fmt: skip
+    snapshot = UserSnapshot(user_id="u1", revision="1", active=ActiveSet.build(tied))
+    got = snapshot.ordered_preferences()
+    assert list(got) == sorted(tied, key=lambda p: (p.created_at, p.id))
+    assert [p.created_at for p in got] != [p.created_at for p in tied]  # it did reorder
+
+
+@pytest.mark.parametrize("removed_at", [0, 17, 59])
+def test_a_supersede_re_derives_only_the_arriving_preference(
+    removed_at: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_dict_matching(*_: Any) -> None:
+        raise AssertionError("a supersede should be followed by the walk, not the dict")
+
+    monkeypatch.setattr(_ListData, "_matched", no_dict_matching)
+    emb = OtherHash()
+    world = World(12, [emb])
+    before = [world.pref() for _ in range(60)]
+    recaller = Recaller(emb)
+    recaller.recall(before, "wool", cache_key="u1")
+    data = recaller._cache["u1"]
+    slots = {id(p): data._slot_of[id(p)] for p in before}
+    after = [*before[:removed_at], *before[removed_at + 1 :], world.pref()]
+    recaller.recall(after, "wool", cache_key="u1")
+    assert all(data._slot_of[id(p)] == slots[id(p)] for p in after[:-1])  # kept, not re-made
+    assert data._slot_of[id(after[-1])] not in {slots[id(p)] for p in after[:-1]}
+    assert id(before[removed_at]) not in data._slot_of
