@@ -754,6 +754,15 @@ class _ListData:
             self.spaces[s].free(rows)
         self.slot_space[slots] = -1
         self.slot_row[slots] = -1
+        for s in by_space:
+            self._compact_if_needed(s)
+
+    def _compact_if_needed(self, s: int) -> None:
+        space = self.spaces[s]
+        if space.needs_compaction():
+            moved = space.compact()
+            mine = np.flatnonzero(self.slot_space == s)
+            self.slot_row[mine] = moved[self.slot_row[mine]]
 
     def _space_for(self, key: tuple[str, int]) -> int | None:
         """The index of the space of stored vectors ``key`` (resolved once), or None."""
@@ -799,10 +808,6 @@ class _ListData:
             ).reshape(len(members), space.embedder.dim)
             self.slot_row[members] = space.add(raw)
             self.slot_space[members] = s
-            if space.needs_compaction():
-                moved = space.compact()
-                mine = np.flatnonzero(self.slot_space == s)
-                self.slot_row[mine] = moved[self.slot_row[mine]]
 
     def _stale(self, slot: int, reason: str) -> None:
         self.slot_stale[slot] = reason
@@ -968,9 +973,11 @@ class Recaller:
         fusion: Weights and gates; :data:`DEFAULT_FUSION` by default.
         cache_size: Preference lists (users) whose derived data is kept, least recently
             used dropped first: ≈2.2 KB per preference with 512-d vectors (2,214 B measured
-            by ``tracemalloc`` at 10k; the vectors are 2,048 B of it), up to a quarter more
-            after writes (a matrix grows by 25 % at a time, and freed rows wait for
-            compaction until they pass a quarter of the rows); 0 turns the cache off.
+            by ``tracemalloc`` for a list of 10k; the vectors are 2,048 B of it). Writes
+            add slack: a matrix grows by chunks of a quarter of its rows, and freed rows are
+            compacted once they pass a quarter of the rows in use (and 64), so a list's
+            vectors take at most ≈1.7× their size (1.25 / 0.75), typically under 1.25×; 0
+            turns the cache off.
         resolver: ``(model name, dim) → Embedder | None`` for stored spaces other than the
             embedder's; ``"auto"`` (default) rebuilds the models Penchant ships
             (:class:`~.embeddings.SpaceResolver`), ``None`` never does.
