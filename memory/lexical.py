@@ -25,8 +25,9 @@ Scoring (:class:`BM25Index`): Okapi BM25 with ``k1 = 1.2``, ``b = 0.75`` and the
 non-negative IDF ``ln(1 + (N − df + 0.5) / (df + 0.5))`` (Robertson & Zaragoza 2009, "The
 Probabilistic Relevance Framework: BM25 and Beyond", with Lucene's ``1 +`` inside
 the log). Written with plain Python and numpy: an inverted index over the memoised term counts,
-built in one pass; measured by ``bench/recall_latency.py`` against ``bm25s`` 0.3 (which
-builds a full-vocabulary sparse matrix) in the same run (figures in that module's docs).
+updated document by document as a user's preferences change; measured by
+``bench/recall_latency.py`` against ``bm25s`` 0.3 (which builds a full-vocabulary sparse
+matrix) in the same run (figures in that module's docs).
 """
 
 from __future__ import annotations
@@ -134,47 +135,91 @@ def _term_counts(text: str) -> tuple[Counter[str], int]:
 
 
 class BM25Index:
-    """Okapi BM25 over a small corpus (Robertson & Zaragoza 2009).
+    """Okapi BM25 over a small, changing corpus (Robertson & Zaragoza 2009).
 
-    Built in one pass over the documents' term counts (memoised per text by
-    :func:`tokenize`'s cache) into an inverted index, term → (documents, term frequencies),
-    so a query costs time in proportion to the postings of its terms, not to the corpus:
-    :class:`~.recall.Recaller` keeps an index per cached preference list and reuses it for
-    every query while the list is unchanged.
+    An inverted index, term → {document id: term frequency}, over the documents' memoised
+    term counts (:func:`tokenize`'s cache), so a query costs time in proportion to the
+    postings of its terms, not to the corpus. Documents are added and removed one at a time
+    (:meth:`add`, :meth:`remove`): the statistics (``N``, document frequencies, mean length)
+    are counts, so an index changed by adds and removes scores every document exactly as an
+    index built from scratch over the same documents (the mean length is the ``float32``
+    sum over ``float32`` count, as ``numpy.mean`` gives while the total stays below ``2**24``
+    tokens). :class:`~.recall.Recaller` keeps an index per cached preference list and
+    updates it when the list changes.
 
     Args:
-        texts: The documents, e.g. one user's preference sentences.
+        texts: The first documents, given ids ``0 … len(texts) − 1``.
         k1: Term-frequency saturation.
         b: Length normalisation, 0–1.
     """
 
-    def __init__(self, texts: Sequence[str], *, k1: float = K1, b: float = B) -> None:
-        n = len(texts)
-        self._n = n
-        lengths = np.zeros(n, dtype=np.float32)
-        docs: dict[str, list[int]] = {}
-        freqs: dict[str, list[int]] = {}
-        for i, text in enumerate(texts):
-            counts, length = _term_counts(text)
-            lengths[i] = length
-            for term, tf in counts.items():
-                if term in docs:
-                    docs[term].append(i)
-                    freqs[term].append(tf)
-                else:
-                    docs[term] = [i]
-                    freqs[term] = [tf]
-        self._docs = docs
-        self._freqs = freqs
-        self._avgdl = float(lengths.mean()) if n else 0.0
+    def __init__(self, texts: Sequence[str] = (), *, k1: float = K1, b: float = B) -> None:
         self.k1 = k1
         self.b = b
-        self._norm = (
-            k1 * (1.0 - b + b * lengths / self._avgdl) if self._avgdl > 0 else lengths
-        ).astype(np.float32)
+        self._postings: dict[str, dict[int, int]] = {}
+        self._docs: dict[int, Counter[str]] = {}
+        self._lengths = np.zeros(len(texts), dtype=np.float32)
+        self._total = 0
+        self._norm: np.ndarray | None = None
+        for i, text in enumerate(texts):
+            self.add(i, text)
 
     def __len__(self) -> int:
-        return self._n
+        return len(self._docs)
+
+    def __contains__(self, doc: object) -> bool:
+        return doc in self._docs
+
+    @property
+    def ids(self) -> int:
+        """One more than the largest document id ever used (the length of :meth:`scores`)."""
+        return len(self._lengths)
+
+    def add(self, doc: int, text: str) -> None:
+        """Index ``text`` as document ``doc``.
+
+        Args:
+            doc: A non-negative id not in the index (e.g. a slot number).
+            text: The document.
+
+        Raises:
+            ValueError: ``doc`` is negative or already indexed.
+        """
+        if doc < 0 or doc in self._docs:
+            raise ValueError(f"document id {doc} is negative or already indexed; remove it first")
+        counts, length = _term_counts(text)
+        if doc >= len(self._lengths):
+            grown = np.zeros(max(doc + 1, len(self._lengths) * 5 // 4 + 8), dtype=np.float32)
+            grown[: len(self._lengths)] = self._lengths
+            self._lengths = grown
+        self._lengths[doc] = length
+        self._total += length
+        self._docs[doc] = counts
+        for term, tf in counts.items():
+            found = self._postings.get(term)
+            if found is None:
+                self._postings[term] = {doc: tf}
+            else:
+                found[doc] = tf
+        self._norm = None
+
+    def remove(self, doc: int) -> None:
+        """Drop document ``doc`` (no-op when it is not indexed)."""
+        counts = self._docs.pop(doc, None)
+        if counts is None:
+            return
+        self._total -= int(self._lengths[doc])
+        self._lengths[doc] = 0.0
+        for term in counts:
+            found = self._postings[term]
+            del found[doc]
+            if not found:
+                del self._postings[term]
+        self._norm = None
+
+    def _avgdl(self) -> float:
+        n = len(self._docs)
+        return float(np.float32(self._total) / np.float32(n)) if n else 0.0
 
     def scores(self, query: str | Sequence[str]) -> np.ndarray:
         """Score every document against a query.
@@ -183,22 +228,30 @@ class BM25Index:
             query: Query text, or its tokens. Repeated query terms count once.
 
         Returns:
-            ``float32[n_docs]``: BM25 scores, 0 for documents sharing no term.
+            ``float32[ids]`` indexed by document id (:attr:`ids`; an index built from
+            ``texts`` alone: ``float32[len(texts)]`` in their order): BM25 scores, 0 for
+            documents sharing no term and for ids not indexed.
         """
         terms = set(tokenize(query) if isinstance(query, str) else query)
-        n = self._n
-        out = np.zeros(n, dtype=np.float32)
-        if not n or not terms or self._avgdl == 0.0:
+        n = len(self._docs)
+        out = np.zeros(len(self._lengths), dtype=np.float32)
+        avgdl = self._avgdl()
+        if not n or not terms or avgdl == 0.0:
             return out
+        if self._norm is None or len(self._norm) != len(self._lengths):
+            self._norm = (self.k1 * (1.0 - self.b + self.b * self._lengths / avgdl)).astype(
+                np.float32
+            )
+        norm = self._norm
         for term in sorted(terms):
-            docs = self._docs.get(term)
+            docs = self._postings.get(term)
             if docs is None:
                 continue
-            idx = np.asarray(docs, dtype=np.intp)
-            tf = np.asarray(self._freqs[term], dtype=np.float32)
             df = len(docs)
+            idx = np.fromiter(docs.keys(), dtype=np.intp, count=df)
+            tf = np.fromiter(docs.values(), dtype=np.float32, count=df)
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            out[idx] += idf * tf * (self.k1 + 1.0) / (tf + self._norm[idx])
+            out[idx] += idf * tf * (self.k1 + 1.0) / (tf + norm[idx])
         return out
 
 

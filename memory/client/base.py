@@ -374,8 +374,8 @@ class BaseMemory:
         if self._recaller is None:
             self._recaller = Recaller(self.embedder)
         result: RecallResult = self._recaller.recall(
-            snapshot.preferences(), query, k=k, token_budget=token_budget, polarity=polarity,
-            category=category, cache_key=(keys.tag, snapshot.revision),
+            snapshot.ordered_preferences(), query, k=k, token_budget=token_budget,
+            polarity=polarity, category=category, cache_key=keys.tag,
         )  # fmt: skip
         return result
 
