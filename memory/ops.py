@@ -416,7 +416,7 @@ def apply_delta(snapshot: UserSnapshot, delta: SnapshotDelta, revision: str) -> 
     two revisions; ``snapshot`` is unchanged, and every record the delta does not name is the
     same object in both (cost: O(changed fields), plus shallow copies of the indexes).
     """
-    return UserSnapshot(
+    patched = UserSnapshot(
         user_id=snapshot.user_id,
         revision=revision,
         active=_patched_active(snapshot.active, delta),
@@ -424,6 +424,8 @@ def apply_delta(snapshot: UserSnapshot, delta: SnapshotDelta, revision: str) -> 
         flags=_patched(snapshot.flags, delta.flags, Flag.from_json),
         tombstones=_patched_tombstones(snapshot.tombstones, delta.tombstones),
     )
+    carry_order(snapshot, patched, set(delta.prefs) | set(delta.vectors))
+    return patched
 
 
 def _patched_active(old: ActiveSet, delta: SnapshotDelta) -> ActiveSet:
