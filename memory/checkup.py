@@ -440,10 +440,11 @@ def top_opposite_pairs(
     for r0, block in _row_blocks(vectors, checkpoint):
         block[like[r0 : r0 + len(block), None] == like[None, r0:]] = -np.inf
         flat = block.ravel()
-        finite = np.count_nonzero(np.isfinite(flat))
+        finite = int(np.count_nonzero(np.isfinite(flat)))
         if not finite:
             continue
-        kth = np.partition(flat, flat.size - min(k, finite))[flat.size - min(k, finite)]
+        at = flat.size - min(k, finite)  # the k-th largest cosine of this block
+        kth = np.partition(flat, at)[at]
         rows, cols = np.nonzero(block >= kth - SCORE_MARGIN)
         kept_scores.append(block[rows, cols])
         kept_pairs.append(np.stack([rows + r0, cols + r0], axis=1))

@@ -86,7 +86,7 @@ class LayeredMap(Mapping[K, V], Generic[K, V]):
         return default if value is _GONE else cast(V, value)
 
     def __contains__(self, key: object) -> bool:
-        value = self._top.get(key, _MISSING)  # type: ignore[call-overload]
+        value = self._top.get(key, _MISSING)  # type: ignore[call-overload, arg-type]
         if value is _MISSING:
             return key in self._base
         return value is not _GONE
