@@ -85,6 +85,24 @@ def is_transposition_typo(x: str, y: str) -> bool:
     )
 
 
+def transposition_variants(word: str) -> list[str]:
+    """Every word that :func:`is_transposition_typo` can match with ``word``.
+
+    The rule admits one swap of two different adjacent letters that keeps the first two
+    letters (same length, OSA distance 1, Levenshtein distance 2), so the variants are the
+    swaps at positions 2 … len−2 (``recieve`` → ``reiceve``, ``receive``, ``recivee``,
+    ``recieev``). Empty for a word shorter than :data:`TYPO_MIN_LEN`. This turns a scan of
+    every stored word into ``len(word)`` lookups (issue 12).
+    """
+    if len(word) < TYPO_MIN_LEN:
+        return []
+    return [
+        word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        for i in range(2, len(word) - 1)
+        if word[i] != word[i + 1]
+    ]
+
+
 _PHRASE_SPLIT_RE = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b|[、，,；和与及或])\s*", re.IGNORECASE)
 _CJK_FORGET_FILLER = (
     "请帮我", "请", "帮我", "忘掉", "忘记", "删除", "删掉", "去掉", "不要再记", "别记",
@@ -299,4 +317,5 @@ __all__ = [
     "slot_key",
     "spelling_key",
     "supersedes",
+    "transposition_variants",
 ]

@@ -8,13 +8,11 @@ layer applies the resulting :class:`WritePlan` in one transaction.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
-
+from .layered_map import LayeredMap
 from .matching import (
     TYPO_MIN_LEN,
     categories_compatible,
@@ -23,6 +21,7 @@ from .matching import (
     same_object,
     spelling_key,
     supersedes,
+    transposition_variants,
 )
 from .normalize import has_cjk, normalise_keyword
 from .objects import object_groups
@@ -90,18 +89,22 @@ class ActiveSet:
 
     The gate only compares a candidate with preferences that share a keyword
     head (the last word of a Latin keyword, the last character of a Chinese
-    one, or a spelling variant of it), the same content or the same slot, so a write costs
-    the same with 10 or 10,000 stored preferences. Instances are cached by
-    the storage layer per revision and never modified in place once shared:
-    :meth:`clone` copies the indexes shallowly and buckets are replaced, not
-    mutated.
+    one, a spelling variant of it, or a transposition typo of it), the same content or the
+    same slot, so a write costs the same with 10 or 10,000 stored preferences. Instances are
+    cached by the storage layer per revision and never modified once shared: :meth:`clone`
+    gives an independent copy whose cost is what changed lately, not the number of
+    preferences (:class:`~.layered_map.LayeredMap`), and buckets are replaced, not mutated.
+
+    Attributes:
+        prefs: Id → preference (a read-only ``Mapping``; change it with :meth:`add` and
+            :meth:`remove`).
     """
 
     def __init__(self) -> None:
-        self.prefs: dict[str, Preference] = {}
-        self._by_head: dict[str, frozenset[str]] = {}
-        self._by_content: dict[str, frozenset[str]] = {}
-        self._by_slot: dict[str, frozenset[str]] = {}
+        self.prefs: LayeredMap[str, Preference] = LayeredMap()
+        self._by_head: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_content: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -112,50 +115,61 @@ class ActiveSet:
         return active
 
     def clone(self) -> ActiveSet:
-        """A copy that can be changed without touching this one."""
-        other = ActiveSet()
-        other.prefs = dict(self.prefs)
-        other._by_head = dict(self._by_head)
-        other._by_content = dict(self._by_content)
-        other._by_slot = dict(self._by_slot)
+        """A copy that can be changed without touching this one (O(recent changes))."""
+        other = ActiveSet.__new__(ActiveSet)
+        other.prefs = self.prefs.copy()
+        other._by_head = self._by_head.copy()
+        other._by_content = self._by_content.copy()
+        other._by_slot = self._by_slot.copy()
         return other
 
     def add(self, pref: Preference) -> None:
         """Insert or replace ``pref``."""
         if pref.id in self.prefs:
             self.remove(pref.id)
-        self.prefs[pref.id] = pref
+        self.prefs.set(pref.id, pref)
         for head in {_head(k) for k in pref.keywords}:
-            self._by_head[head] = self._by_head.get(head, frozenset()) | {pref.id}
-        key = content_key(pref.content)
-        self._by_content[key] = self._by_content.get(key, frozenset()) | {pref.id}
+            _bucket_add(self._by_head, head, pref.id)
+        _bucket_add(self._by_content, content_key(pref.content), pref.id)
         if pref.slot:
-            self._by_slot[pref.slot] = self._by_slot.get(pref.slot, frozenset()) | {pref.id}
+            _bucket_add(self._by_slot, pref.slot, pref.id)
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
-        pref = self.prefs.pop(pref_id, None)
+        pref = self.prefs.get(pref_id)
         if pref is None:
             return
+        self.prefs.delete(pref_id)
         for head in {_head(k) for k in pref.keywords}:
-            self._by_head[head] = self._by_head.get(head, frozenset()) - {pref_id}
-        key = content_key(pref.content)
-        self._by_content[key] = self._by_content.get(key, frozenset()) - {pref_id}
+            _bucket_drop(self._by_head, head, pref_id)
+        _bucket_drop(self._by_content, content_key(pref.content), pref_id)
         if pref.slot:
-            self._by_slot[pref.slot] = self._by_slot.get(pref.slot, frozenset()) - {pref_id}
+            _bucket_drop(self._by_slot, pref.slot, pref_id)
 
     def related(
         self, keywords: list[str], content: str, slot: str | None = None
     ) -> list[Preference]:
         """Preferences that could be the same object as (or covered by) these keywords,
         or that fill the same slot."""
-        ids: set[str] = set(self._by_content.get(content_key(content), ()))
+        ids: set[str] = set(self._by_content.get(content_key(content)) or ())
         if slot:
-            ids |= self._by_slot.get(slot, frozenset())
+            ids |= self._by_slot.get(slot) or frozenset()
         for keyword in keywords:
             for head in _heads_like(_head(keyword), self._by_head):
                 ids |= self._by_head[head]
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+def _bucket_add(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str) -> None:
+    index.set(key, (index.get(key) or frozenset()) | {pref_id})
+
+
+def _bucket_drop(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str) -> None:
+    left = (index.get(key) or frozenset()) - {pref_id}
+    if left:
+        index.set(key, left)
+    else:
+        index.delete(key)
 
 
 def _head(keyword: str) -> str:
@@ -164,15 +178,19 @@ def _head(keyword: str) -> str:
     return spelling_key(keyword.replace("-", " ").rsplit(" ", 1)[-1])
 
 
-def _heads_like(head: str, index: dict[str, frozenset[str]]) -> list[str]:
+def _heads_like(head: str, index: Mapping[str, frozenset[str]]) -> list[str]:
+    """``head`` and the stored heads that are a transposition typo of it, when indexed.
+
+    The typo rule (:func:`~.matching.is_transposition_typo`) admits only a swap of two
+    adjacent letters after the first two, so the few words it can match are enumerated
+    (:func:`~.matching.transposition_variants`, O(length)) and looked up, instead of
+    scoring every stored head.
+    """
     found = [head] if index.get(head) else []
     if head.isalpha() and len(head) >= TYPO_MIN_LEN:
-        matches = process.extract(
-            head, list(index), scorer=OSA.distance, score_cutoff=1, limit=None
-        )
         found += [
-            m[0] for m in matches
-            if m[0] != head and index[m[0]] and is_transposition_typo(head, m[0])
+            variant for variant in transposition_variants(head)
+            if index.get(variant) and is_transposition_typo(head, variant)
         ]
     return found
 
