@@ -118,6 +118,7 @@ class EmbeddedRedis:
         self.linger_seconds = float(linger_seconds)
         self.data_dir = Path(data_dir).expanduser().resolve()
         self.reaper_pid_path = self.data_dir / "reaper.pid"
+        self._server_pid: int | None = None  # the reaper's last sight of the server
         self.idle_path = self.data_dir / "idle_since"
         self.socket_path = self.data_dir / "valkey.sock"
         self.lock_path = self.data_dir / "server.lock"
@@ -349,7 +350,8 @@ class EmbeddedRedis:
         if self.linger_seconds <= 0 or self._reaper_pid() is not None:
             return
         command = [sys.executable, "-m", "penchant.memory.server", "--reap", str(self.data_dir),
-                   "--linger", repr(self.linger_seconds)]  # fmt: skip
+                   "--linger", repr(self.linger_seconds),
+                   "--server-pid", str(self.pid() or 0)]  # fmt: skip
         with open(self.data_dir / "reaper.log", "ab") as log:
             child = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
@@ -365,24 +367,40 @@ class EmbeddedRedis:
         except OSError:
             return last_seen
 
-    def reap(self) -> None:
+    def _stop_orphan(self) -> None:
+        """The data directory was deleted under a lingering server (a test's temporary
+        directory): no client can reach its socket any more, so end it by its pid."""
+        pid = self._server_pid
+        if pid is not None and self._is_our_server(pid):
+            os.kill(pid, signal.SIGTERM)
+            logger.warning("stopped valkey-server %d: its data directory %s is gone",
+                           pid, self.data_dir)  # fmt: skip
+
+    def reap(self, server_pid: int | None = None) -> None:
         """Run the reaper: stop the server once it has had no user for ``linger_seconds``.
 
         Looks every ``min(linger_seconds / 4, 5 s)`` (at least 50 ms), each time under
         the server lock, so that it never stops a server a process is attaching to.
-        Returns when the server is down (stopped here or elsewhere) or when another
-        reaper owns ``reaper.pid``.
+        Returns when the server is down (stopped here or elsewhere), when another
+        reaper owns ``reaper.pid``, or when the data directory was deleted (it then
+        ends the unreachable server by its pid: ``server_pid``, the one its starter saw,
+        until it reads ``valkey.pid`` itself).
         """
         poll = max(0.05, min(self.linger_seconds / 4, REAPER_POLL_MAX_SECONDS))
         last_seen = time.time()
+        self._server_pid = self.pid() or server_pid
         client: Any = None
         try:
             while True:
                 time.sleep(poll)
+                if not self.data_dir.exists():
+                    self._stop_orphan()
+                    return
                 with exclusive_lock(self.lock_path):
                     if self._reaper_pid() != os.getpid():
                         return  # a newer reaper took over
                     state = self._probe()[0]
+                    self._server_pid = self.pid() or self._server_pid
                     if state == "down":
                         self.reaper_pid_path.unlink(missing_ok=True)
                         return
@@ -426,9 +444,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Stop a lingering embedded valkey-server.")
     parser.add_argument("--reap", type=Path, required=True, help="the server's data directory")
     parser.add_argument("--linger", type=float, required=True, help="seconds without a user")
+    parser.add_argument("--server-pid", type=int, default=0, help="the server's pid, if known")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s reaper: %(message)s")
-    EmbeddedRedis(args.reap, linger_seconds=args.linger).reap()
+    EmbeddedRedis(args.reap, linger_seconds=args.linger).reap(args.server_pid or None)
     return 0
 
 

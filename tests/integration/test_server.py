@@ -279,3 +279,15 @@ def test_a_stop_saves_no_rdb_and_the_aof_keeps_the_data(tmp_path: Path) -> None:
 def test_negative_linger_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="linger_seconds must be >= 0"):
         EmbeddedRedis(tmp_path / "redis", linger_seconds=-1)
+
+
+def test_a_lingering_server_whose_data_directory_was_deleted_is_ended(tmp_path: Path) -> None:
+    import shutil
+
+    server = EmbeddedRedis(tmp_path / "redis")
+    Memory.from_settings(_settings(tmp_path, linger=30.0), embedder=None).close()
+    pid = server.pid()
+    assert pid is not None and server._probe()[0] == "up"
+    shutil.rmtree(tmp_path / "redis")  # what pytest does to old temporary directories
+    wait_until(lambda: not server._is_our_server(pid), timeout=15.0,
+               what="server ended long before its 30 s linger")  # fmt: skip
