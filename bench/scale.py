@@ -149,12 +149,29 @@ def commit_commands(memory: Memory, call: inspect.BoundArguments) -> list[list[A
         args["keys"], args["ops"], expected_revision=args["expected_revision"],
         new_revision="0" * 32, idempotency=idem, settings=memory.settings,
     )  # fmt: skip
-    count, i, out = int(argv[5]), 6, []
-    for _ in range(count):
-        name, key_index, n = argv[i], int(argv[i + 1]), int(argv[i + 2])
-        out.append([name, script_keys[key_index - 1], *argv[i + 3 : i + 3 + n]])
-        i += 3 + n
-    return out
+    count = int(argv[5])  # the head: guard, expected, new revision, idem ttl, result, count …
+    for start in range(6, 16):  # … and whatever the script's head grows to after it
+        commands = _triples(script_keys, argv, start, count)
+        if commands is not None:
+            return commands
+    raise RuntimeError("cannot decode encode_commit's ARGV: has its layout changed? "
+                       "update bench/scale.py's commit_commands")  # fmt: skip
+
+
+def _triples(keys: list[str], argv: list[Any], i: int, count: int) -> list[list[Any]] | None:
+    """``count`` commands ``name, key number, n, *n args`` from ``argv[i:]`` to its end,
+    or ``None`` when they do not fit exactly there."""
+    out = []
+    try:
+        for _ in range(count):
+            name, key_index, n = argv[i], int(argv[i + 1]), int(argv[i + 2])
+            if not (isinstance(name, str) and name.isupper() and 1 <= key_index <= len(keys)):
+                return None
+            out.append([name, keys[key_index - 1], *argv[i + 3 : i + 3 + n]])
+            i += 3 + n
+    except (IndexError, ValueError, TypeError):
+        return None
+    return out if i == len(argv) else None
 
 
 def raw_transaction_ms(client: Any, user_tag: str, commands: list[list[Any]]) -> float:
