@@ -6,7 +6,11 @@ Usage::
     python bench/run.py --quick    # under ~5 minutes on 2 cores
 
 Every figure is measured against a baseline taken in the same run on the same
-server: a plain ``HSET`` of the same record for the gate; for recall quality the
+server: a plain ``HSET`` of the same record and a raw ``WATCH``/``MULTI``/``EXEC`` of the
+commands each gate write committed (``bench/scale.py``, which also measures the gate at 1k
+and 10k preferences, 50k in the full run, recall warm / after a write / after another
+writer, the check-up at 2k and a cold CLI at 10k users, each against issue 12's target);
+for recall quality the
 plain cosine of each embedder, BM25 alone, and all-MiniLM-L6-v2 (the embedder
 before USE, when its extra is installed); for capture the rules of an earlier
 commit (``bench/capture_quality.py``); for the CLI a cold ``penchant prefs``
@@ -71,21 +75,11 @@ class _RandomEmbedder:
 
 
 def bench_gate(memory: Memory, existing: int, writes: int) -> dict[str, float]:
-    """Gate latency with ``existing`` preferences, and the HSET baseline."""
+    """Gate throughput with ``existing`` preferences, and the HSET baseline (the gate's
+    latency at 1k, 10k and 50k, beside the raw transaction, is ``bench/scale.py``'s)."""
     user = "bench-gate"
     for start in range(0, existing, 200):
         memory.remember(user, [_candidate(i) for i in range(start, min(existing, start + 200))])
-    latencies = []
-    for n in range(writes):
-        i = existing + n
-        # a mix of what the gate meets: new preferences, repeats (merge) and flips (supersede)
-        if n % 3 == 0:
-            cand = _candidate(i)
-        elif n % 3 == 1:
-            cand = _candidate(n % existing)
-        else:
-            cand = _candidate(n % existing, "dislike" if (n // 3) % 2 == 0 else "like")
-        latencies.append(_timed(functools.partial(memory.remember, user, cand)))
     keys = UserKeys.for_user(user)
     record = memory.preferences(user)[0].to_json()
     baseline = [
@@ -99,8 +93,6 @@ def bench_gate(memory: Memory, existing: int, writes: int) -> dict[str, float]:
         memory.remember(user, _candidate(10_000_000 + n))
     elapsed = time.perf_counter() - started
     return {
-        "gate_ms_p50_1k": _percentile(latencies, 50),
-        "gate_ms_p95_1k": _percentile(latencies, 95),
         "gate_writes_per_s": count / elapsed,
         "hset_baseline_ms_p50": _percentile(baseline, 50),
         "active_prefs_after": float(len(memory.preferences(user))),
@@ -269,6 +261,10 @@ def main() -> int:
     parser.add_argument("--no-capture", action="store_true", help="skip the capture benchmark")
     parser.add_argument("--no-footprint", action="store_true",
                         help="skip installed size and cold CLI timings")  # fmt: skip
+    parser.add_argument("--no-scale", action="store_true",
+                        help="skip issue 12's scale figures (bench/scale.py)")  # fmt: skip
+    parser.add_argument("--cli-data", type=Path, default=None,
+                        help="keep the 10k-user data directory of the cold CLI here")  # fmt: skip
     parser.add_argument(
         "--data", type=Path, default=REPO.parent / "shared" / "data" / "prefeval-dev",
         help="PrefEval-dev JSON files (default: ../shared/data/prefeval-dev)",
@@ -286,6 +282,12 @@ def main() -> int:
             figures.update(bench_bytes(memory, 1_000))
         finally:
             server.release(client)
+    if not args.no_scale:
+        import scale
+
+        figures.update(scale.bench_store(args.quick))
+        figures.update(scale.run_cli(args.quick, args.cli_data))
+        figures.update(scale.ratios(figures))
     if not args.no_recall:
         figures.update(bench_recall(args.quick, args.data))
     if not args.no_capture:
@@ -293,26 +295,37 @@ def main() -> int:
     if not args.no_footprint:
         figures.update(bench_footprint(args.quick))
     _print_table(figures)
+    if not args.no_scale:
+        import scale
+
+        scale.print_targets(figures)
     print(json.dumps({k: round(v, 4) for k, v in figures.items()}))
     return 0
 
 
 def _print_table(figures: dict[str, float]) -> None:
     base = figures["hset_baseline_ms_p50"]
-    rows = [
-        ("gate p50, 1k prefs (ms)", figures["gate_ms_p50_1k"], figures["gate_ms_p50_1k"] / base),
-        ("gate p95, 1k prefs (ms)", figures["gate_ms_p95_1k"], figures["gate_ms_p95_1k"] / base),
+    rows: list[tuple[str, float, float | None]] = [
         ("plain HSET p50 (ms, baseline)", base, 1.0),
         ("gate writes/s (1 process)", figures["gate_writes_per_s"], None),
         ("Redis bytes per preference", figures["bytes_per_pref"], None),
     ]
-    prefixes = ("recall_", "prefeval_", "embed_", "xlang_", "capture_", "installed_", "cli_")
+    for size in ("1k", "10k", "50k"):  # bench/scale.py's, against the raw transaction
+        raw = figures.get(f"raw_txn_ms_p50_{size}")
+        if raw:
+            rows += [(f"gate p50, {size} prefs (ms)", figures[f"gate_ms_p50_{size}"],
+                      figures[f"gate_ms_p50_{size}"] / raw),
+                     (f"gate p95, {size} prefs (ms)", figures[f"gate_ms_p95_{size}"],
+                      figures[f"gate_ms_p95_{size}"] / raw),
+                     (f"raw WATCH/MULTI/EXEC p50, {size} (ms, baseline)", raw, 1.0)]  # fmt: skip
+    prefixes = ("recall_", "prefeval_", "embed_", "xlang_", "capture_", "installed_", "cli_",
+                "checkup_", "rdb_", "gate_1", "gate_5")
     for key in sorted(k for k in figures if k.startswith(prefixes)):
         rows.append((key, figures[key], None))
-    print(f"{'figure':42} {'value':>12} {'x baseline':>11}")
+    print(f"{'figure':46} {'value':>12} {'x baseline':>11}")
     for name, value, ratio in rows:
         shown = f"{ratio:11.1f}" if ratio is not None else f"{'':11}"
-        print(f"{name:42} {value:12.3f} {shown}")
+        print(f"{name:46} {value:12.3f} {shown}")
 
 
 if __name__ == "__main__":

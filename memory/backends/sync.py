@@ -469,14 +469,15 @@ def client_names(client: redis.Redis) -> set[str]:
     return {str(entry.get("name", "")) for entry in client.client_list()}
 
 
-def shutdown(client: redis.Redis) -> str:
-    """Ask the server to save and stop.
+def shutdown(client: redis.Redis, *, save: bool = True) -> str:
+    """Ask the server to stop, saving an RDB snapshot first when ``save`` (else ``NOSAVE``:
+    an AOF is still flushed and fsynced).
 
     Returns:
         ``""`` when it is stopping, else why it refused (e.g. it cannot save on a full disk).
     """
     try:
-        client.shutdown(save=True)
+        client.shutdown(save=save, nosave=not save)
     except redis.ConnectionError:
         pass  # the server closes the connection as it exits
     except redis.ResponseError as exc:

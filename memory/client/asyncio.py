@@ -437,7 +437,7 @@ class _AsyncMemoryOpener:
         if settings.redis_url:
             url = settings.redis_url
         else:
-            server = EmbeddedRedis(settings.redis_dir)
+            server = EmbeddedRedis(settings.redis_dir, settings.embedded_linger_seconds)
             server_client = await asyncio.to_thread(server.connect)
             url = server.url
         client = await open_async_client(url, client_name())

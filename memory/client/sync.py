@@ -99,7 +99,7 @@ class Memory(BaseMemory):
         if settings.redis_url:
             client = open_client(settings.redis_url, client_name())
         else:
-            server = EmbeddedRedis(settings.redis_dir)
+            server = EmbeddedRedis(settings.redis_dir, settings.embedded_linger_seconds)
             client = server.connect()
         chosen: Embedder | None
         if isinstance(embedder, str):

@@ -1,4 +1,5 @@
-"""The embedded server: persistence across restarts and kill -9, sharing between processes."""
+"""The embedded server: persistence across restarts and kill -9, sharing between processes,
+lingering after its last user and append-only persistence."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _settings(home: Path) -> Settings:
-    return Settings(home=home, redis_url=None, embeddings="hash")
+def _settings(home: Path, linger: float = 0.0) -> Settings:
+    return Settings(home=home, redis_url=None, embeddings="hash", embedded_linger_seconds=linger)
 
 
 def _like(content: str, keyword: str) -> PreferenceCandidate:
@@ -55,7 +56,9 @@ _CHILD = """
 import sys
 from penchant.memory import Memory, PreferenceCandidate, Settings
 from pathlib import Path
-memory = Memory.from_settings(Settings(home=Path(sys.argv[1]), redis_url=None), embedder=None)
+linger = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+settings = Settings(home=Path(sys.argv[1]), redis_url=None, embedded_linger_seconds=linger)
+memory = Memory.from_settings(settings, embedder=None)
 memory.remember("u", PreferenceCandidate(content="likes tea", polarity="like", keywords=["tea"]))
 print("stored", flush=True)
 import time; time.sleep(60)
@@ -186,3 +189,105 @@ def test_unwritable_home_is_a_clear_error(tmp_path: Path) -> None:
     home.write_text("not a directory")
     with pytest.raises(StorageUnavailableError, match="PENCHANT_HOME"):
         Memory.from_settings(_settings(home), embedder=None)
+
+
+# -- lingering after the last user (issue 12) ---------------------------------------------------
+
+
+def _reaper_alive(server: EmbeddedRedis) -> bool:
+    return server._reaper_pid() is not None
+
+
+def test_last_user_leaving_keeps_the_server_up_for_the_linger_then_it_stops(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    server = EmbeddedRedis(tmp_path / "redis")
+    with Memory.from_settings(_settings(tmp_path, linger=2.0), embedder=None) as memory:
+        memory.remember("u", _like("likes tea", "tea"))
+    left = time.monotonic()
+    assert server._probe()[0] == "up"
+    assert _reaper_alive(server)
+    wait_until(lambda: server._probe()[0] == "down", timeout=10.0, what="server stopped")
+    assert time.monotonic() - left >= 2.0  # not before the linger ran out
+    wait_until(lambda: not _reaper_alive(server), what="reaper gone")
+
+
+def test_a_user_within_the_linger_reuses_the_running_server_without_reloading(
+    tmp_path: Path,
+) -> None:
+    server = EmbeddedRedis(tmp_path / "redis")
+    try:
+        with Memory.from_settings(_settings(tmp_path, linger=60.0), embedder=None) as memory:
+            memory.remember("u", _like("likes tea", "tea"))
+            started = memory.client.info("server")["run_id"]
+        pid = server.pid()
+        with Memory.from_settings(_settings(tmp_path, linger=60.0), embedder=None) as memory:
+            assert memory.client.info("server")["run_id"] == started  # same server, no load
+            assert server.pid() == pid
+            assert [p.content for p in memory.preferences("u")] == ["likes tea"]
+    finally:
+        assert server.stop()
+    wait_until(lambda: not _reaper_alive(server), what="reaper gone after the stop")
+
+
+def test_server_never_stops_while_another_process_uses_it(tmp_path: Path) -> None:
+    import time
+
+    server = EmbeddedRedis(tmp_path / "redis")
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path), "0.4"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "stored"
+        Memory.from_settings(_settings(tmp_path, linger=0.4), embedder=None).close()
+        time.sleep(1.5)  # well past the linger: the child still holds its connection
+        assert server._probe()[0] == "up"
+        assert not server.stop()  # an explicit stop refuses too
+    finally:
+        child.kill()
+        child.wait()
+    wait_until(lambda: server._probe()[0] == "down", timeout=10.0, what="stopped after kill")
+
+
+def test_server_whose_last_user_was_killed_stops_after_the_linger(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path), "0.5"], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline().strip() == "stored"
+    child.kill()  # it never releases the server
+    child.wait()
+    server = EmbeddedRedis(tmp_path / "redis")
+    wait_until(lambda: server._probe()[0] == "down", timeout=10.0, what="reaped server")
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert [p.content for p in memory.preferences("u")] == ["likes tea"]
+
+
+def test_a_stop_saves_no_rdb_and_the_aof_keeps_the_data(tmp_path: Path) -> None:
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        memory.remember("u", _like("likes tea", "tea"))
+        assert memory.client.config_get("save")["save"] == ""  # no RDB save points
+    redis_dir = tmp_path / "redis"
+    assert not (redis_dir / "dump.rdb").exists()
+    assert "DB saved on disk" not in (redis_dir / "valkey.log").read_text()
+    assert any((redis_dir / "appendonlydir").glob("*.incr.aof"))
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert [p.content for p in memory.preferences("u")] == ["likes tea"]
+
+
+def test_negative_linger_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="linger_seconds must be >= 0"):
+        EmbeddedRedis(tmp_path / "redis", linger_seconds=-1)
+
+
+def test_a_lingering_server_whose_data_directory_was_deleted_is_ended(tmp_path: Path) -> None:
+    import shutil
+
+    server = EmbeddedRedis(tmp_path / "redis")
+    Memory.from_settings(_settings(tmp_path, linger=30.0), embedder=None).close()
+    pid = server.pid()
+    assert pid is not None and server._probe()[0] == "up"
+    shutil.rmtree(tmp_path / "redis")  # what pytest does to old temporary directories
+    wait_until(lambda: not server._is_our_server(pid), timeout=15.0,
+               what="server ended long before its 30 s linger")  # fmt: skip
