@@ -1,0 +1,212 @@
+"""Failover of a real Redis Cluster under writers (issue 12).
+
+The module starts its own 3-master, 3-replica valkey cluster on loopback with
+:mod:`penchant.memory.local_cluster` (whatever ``PENCHANT_TEST_REDIS_URL`` says), writes
+through :class:`Memory` from several threads while a primary is failed over — gracefully
+(``CLUSTER FAILOVER`` on its replica: the writers get ``MOVED``) or by ``kill -9`` — and then
+checks by content, in Redis, that every write reported committed is stored and no write
+reported failed is.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import redis
+from redis.crc import key_slot
+
+from penchant.memory import Memory, PenchantError, PreferenceCandidate, Settings
+from penchant.memory.keys import UserKeys
+from penchant.memory.local_cluster import Layout, LocalCluster
+
+logger = logging.getLogger(__name__)
+
+WRITERS_PER_SHARD = 2
+"""Writer threads on the shard that fails over, and on another shard (each its own user)."""
+
+
+def _free_base_port() -> int:
+    """A base port whose 6 node ports and 6 cluster-bus ports (+10000) are all free."""
+    for _ in range(200):
+        base = random.randrange(20_000, 40_000)
+        ports = [base + i for i in range(6)] + [base + 10_000 + i for i in range(6)]
+        if all(_free(p) for p in ports):
+            return base
+    raise RuntimeError("no free range of 6 loopback ports (and their bus ports) found")
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A fresh 3-master, 3-replica cluster for this module, stopped afterwards."""
+    local = LocalCluster(tmp_path_factory.mktemp("cluster"), Layout(port=_free_base_port()))
+    try:
+        local.start()
+        yield local
+    finally:
+        local.stop()
+
+
+def _settings(cluster: LocalCluster, home: Path) -> Settings:
+    return Settings(home=home, redis_url=cluster.url, redis_cluster=True, embeddings="hash")
+
+
+def _users_on(cluster: LocalCluster, port: int, count: int, prefix: str) -> list[str]:
+    """``count`` user ids whose slot the primary on ``port`` serves."""
+    with redis.Redis(host="127.0.0.1", port=port) as node:
+        ranges = [(a, b) for a, b, primary, *_ in node.execute_command("CLUSTER", "SLOTS")
+                  if int(primary[1]) == port]  # fmt: skip
+    found = []
+    for i in range(10_000):
+        user = f"{prefix}-{i}"
+        slot = key_slot(UserKeys.for_user(user).rev.encode())
+        if any(a <= slot <= b for a, b in ranges):
+            found.append(user)
+            if len(found) == count:
+                return found
+    raise AssertionError(f"no users found on the primary {port}")
+
+
+@dataclass
+class Tally:
+    """What the writers were told."""
+
+    committed: dict[str, list[str]] = field(default_factory=dict)
+    failed: dict[str, list[str]] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _writer(settings: Settings, user: str, stop: threading.Event, tally: Tally) -> None:
+    memory = Memory.from_settings(settings, embedder=None)
+    try:
+        i = 0
+        while not stop.is_set():
+            word = f"{user.replace('-', '')}x{i}"
+            content = f"I like {word}"
+            started = time.monotonic()
+            try:
+                result = memory.remember(user, PreferenceCandidate(
+                    content=content, polarity="like", keywords=[word], category="other"))
+                outcome = "committed" if result.created else "failed"
+            except PenchantError as exc:
+                outcome = "failed"
+                with tally.lock:
+                    tally.errors.append(f"{type(exc).__name__}: {exc}")
+            with tally.lock:
+                tally.latencies.append(time.monotonic() - started)
+                getattr(tally, outcome).setdefault(user, []).append(content)
+            i += 1
+    finally:
+        memory.close()
+
+
+def _stored(cluster: LocalCluster, users: list[str]) -> dict[str, set[str]]:
+    import json
+
+    live = next(p for p in cluster.layout.ports if cluster.pid(p) is not None)
+    client = redis.RedisCluster(host="127.0.0.1", port=live)  # the URL's node may be dead
+    try:
+        out = {}
+        for user in users:
+            prefs = client.hgetall(UserKeys.for_user(user).prefs)
+            out[user] = {json.loads(raw)["content"] for raw in prefs.values()}
+        return out
+    finally:
+        client.close()
+
+
+def _write_through(
+    cluster: LocalCluster, home: Path, users: list[str], during: object
+) -> tuple[Tally, dict[str, set[str]], float]:
+    """Run one writer per user, call ``during()`` after 1 s, keep writing 2 s after it
+    returns; returns the tally, what Redis holds, and the seconds ``during`` took."""
+    settings = _settings(cluster, home)
+    tally, stop = Tally(), threading.Event()
+    threads = [threading.Thread(target=_writer, args=(settings, u, stop, tally), daemon=True)
+               for u in users]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    started = time.monotonic()
+    during()  # type: ignore[operator]
+    took = time.monotonic() - started
+    time.sleep(2.0)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    return tally, _stored(cluster, users), took
+
+
+def _check(tally: Tally, stored: dict[str, set[str]], what: str) -> dict[str, float]:
+    committed = sum(len(v) for v in tally.committed.values())
+    failed = sum(len(v) for v in tally.failed.values())
+    lost = [c for u, cs in tally.committed.items() for c in cs if c not in stored[u]]
+    false_failures = [c for u, cs in tally.failed.items() for c in cs if c in stored[u]]
+    figures = {
+        "writes": committed + failed, "acknowledged": committed, "failed": failed,
+        "lost": len(lost), "false_failures": len(false_failures),
+        "stall_s": round(max(tally.latencies), 2),
+    }  # fmt: skip
+    print(f"\n{what}: {figures}; errors: {tally.errors[:3]}")
+    assert committed > 0, f"{what}: nothing was written"
+    assert not lost, f"{what}: acknowledged writes lost: {lost[:5]}"
+    assert not false_failures, f"{what}: writes reported failed but stored: {false_failures[:5]}"
+    return figures
+
+
+def test_graceful_failover_follows_moved_with_no_failed_write(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    victim = cluster.layout.primary_ports[1]
+    (replica,) = cluster.replicas_of(victim)
+    users = (_users_on(cluster, victim, WRITERS_PER_SHARD, "grace")
+             + _users_on(cluster, cluster.layout.primary_ports[0], 1, "other"))  # fmt: skip
+
+    def failover() -> None:
+        with redis.Redis(host="127.0.0.1", port=replica) as node:
+            node.execute_command("CLUSTER", "FAILOVER")
+        cluster.wait_until(lambda: cluster.roles().get(replica) == "master", 15,
+                           f"replica {replica} promoted")  # fmt: skip
+
+    tally, stored, _took = _write_through(cluster, tmp_path, users, failover)
+    figures = _check(tally, stored, "graceful failover")
+    assert figures["failed"] == 0, tally.errors[:3]
+    cluster.wait_ok(30)
+
+
+def test_kill_of_a_primary_loses_no_acknowledged_write_and_fails_none_that_was_stored(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    victim = next(p for p in cluster.layout.ports
+                  if cluster.roles().get(p) == "master" and cluster.replicas_of(p))
+    users = (_users_on(cluster, victim, WRITERS_PER_SHARD, "kill")
+             + _users_on(cluster, next(p for p in cluster.layout.ports if p != victim
+                                       and cluster.roles().get(p) == "master"), 1, "other"))
+    probe_key = UserKeys.for_user(users[0]).rev
+
+    def kill() -> None:
+        cluster.kill(victim)
+        cluster.wait_until(lambda: cluster.primary_of(probe_key) != victim, 30,
+                           "a replica took over the killed primary's slots")  # fmt: skip
+
+    tally, stored, took = _write_through(cluster, tmp_path, users, kill)
+    figures = _check(tally, stored, f"kill -9 of primary {victim} (failover {took:.1f} s)")
+    assert figures["stall_s"] < 10, "a write waited longer than the write budget"
