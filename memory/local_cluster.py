@@ -46,6 +46,8 @@ SLOTS = 16_384
 """Hash slots of a Redis Cluster (the Redis Cluster specification)."""
 DEFAULT_NODE_TIMEOUT_MS = 1_500
 HOST = "127.0.0.1"
+BUS_PORT_OFFSET = 10_000
+"""Each node's cluster bus listens on its port + 10,000 (the Redis Cluster specification)."""
 STATE_FILE = "cluster.json"
 
 
@@ -105,10 +107,10 @@ class LocalCluster:
                 f"masters={self.layout.masters}, replicas={self.layout.replicas}: need at "
                 "least 1 master and 0 or more replicas per master"
             )
-        if max(self.layout.ports) > 65535:
+        if max(self.layout.ports) + BUS_PORT_OFFSET > 65535:
             raise InvalidClusterLayout(
-                f"port {self.layout.port} leaves no room for {len(self.layout.ports)} nodes; "
-                "choose a lower --port"
+                f"port {self.layout.port} leaves no room for {len(self.layout.ports)} nodes "
+                f"and their cluster bus ports (+{BUS_PORT_OFFSET}); choose a lower --port"
             )
 
     @property

@@ -109,6 +109,7 @@ class AsyncBackend:
         self._commit = client.register_script(wire.COMMIT_SCRIPT)
         self._read = client.register_script(wire.READ_SCRIPT)
         self.cluster = clusters.is_cluster_client(client)
+        self._nodes: Any = client  # the cluster client's node and slot API (cluster mode)
         self._node_clients: dict[str, aioredis.Redis] = {}
 
     async def aclose(self) -> None:
@@ -127,7 +128,7 @@ class AsyncBackend:
     def _user_node(self, keys: UserKeys) -> dict[str, Any]:
         if not self.cluster:
             return {}
-        return {"target_nodes": self.client.get_node_from_key(keys.rev)}
+        return {"target_nodes": self._nodes.get_node_from_key(keys.rev)}
 
     async def _send_commit(self, keys: UserKeys, script_keys: list[str], args: list[Any]) -> Any:
         """See :meth:`.sync.SyncBackend._send_commit`. An async cluster node has no
@@ -138,7 +139,7 @@ class AsyncBackend:
             return await self._commit(keys=script_keys, args=args)
         target: Any = self.client
         if self.cluster:
-            node = self.client.get_node_from_key(keys.rev)
+            node = self._nodes.get_node_from_key(keys.rev)
             target = self._node_clients.get(node.name)
             if target is None:
                 target = clusters.async_node_client(node, self.client.get_connection_kwargs())
@@ -150,7 +151,7 @@ class AsyncBackend:
             reply, acked = await pipe.execute()
         except (redis.exceptions.AskError, redis.ConnectionError):
             if self.cluster:
-                await self.client.nodes_manager.initialize()
+                await self._nodes.nodes_manager.initialize()
             raise
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
@@ -159,7 +160,7 @@ class AsyncBackend:
                 keys.user_id, acked, acks, self.settings.redis_replica_ack_timeout_ms,
             )
             if self.cluster:
-                await self.client.nodes_manager.initialize()
+                await self._nodes.nodes_manager.initialize()
         return reply
 
     async def _run(self, action: str, call: Any) -> Any:
@@ -323,7 +324,7 @@ class AsyncBackend:
         client = self.client
         node: dict[str, Any] = {}
         if self.cluster:
-            node = {"target_nodes": client.get_node_from_key(META_KEY)}
+            node = {"target_nodes": self._nodes.get_node_from_key(META_KEY)}
         info: Any = await client.info(**node)
         persistence: Any = await client.info("persistence", **node)
         schema = await client.hget(META_KEY, "schema_version")

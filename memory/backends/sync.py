@@ -185,7 +185,8 @@ def report(
 ) -> dict[str, Any]:
     """``doctor``'s server report (sync and async backends)."""
     out: dict[str, Any] = {
-        "server": f"{info.get('server_name', 'redis')} {info.get('redis_version')}",
+        "server": f"{info.get('server_name', 'redis')} "
+                  f"{info.get('valkey_version') or info.get('redis_version')}",
         "aof_enabled": bool(persistence.get("aof_enabled")),
         "schema_version": int(schema) if schema is not None else None,
         "users": users,
@@ -232,6 +233,7 @@ class SyncBackend:
         self._commit = client.register_script(wire.COMMIT_SCRIPT)
         self._read = client.register_script(wire.READ_SCRIPT)
         self.cluster = clusters.is_cluster_client(client)
+        self._nodes: Any = client  # the cluster client's node and slot API (cluster mode)
 
     @classmethod
     def from_url(cls, url: str, settings: Settings, name: str) -> SyncBackend:
@@ -292,8 +294,8 @@ class SyncBackend:
         if acks == 0:
             return self._commit(keys=script_keys, args=args)
         if self.cluster:
-            node = self.client.get_node_from_key(keys.rev)
-            pipe = self.client.get_redis_connection(node).pipeline(transaction=False)
+            node = self._nodes.get_node_from_key(keys.rev)
+            pipe = self._nodes.get_redis_connection(node).pipeline(transaction=False)
         else:
             pipe = self.client.pipeline(transaction=False)
         self._commit(keys=script_keys, args=args, client=pipe)
@@ -302,7 +304,7 @@ class SyncBackend:
             reply, acked = pipe.execute()
         except (redis.exceptions.AskError, redis.ConnectionError):
             if self.cluster:  # MOVED, ASK, a dead primary: the caller retries on fresh slots
-                self.client.nodes_manager.initialize()
+                self._nodes.nodes_manager.initialize()
             raise
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
@@ -311,7 +313,7 @@ class SyncBackend:
                 keys.user_id, acked, acks, self.settings.redis_replica_ack_timeout_ms,
             )
             if self.cluster:
-                self.client.nodes_manager.initialize()  # a replica may have left the shard
+                self._nodes.nodes_manager.initialize()  # a replica may have left the shard
         return reply
 
     def transient(self, exc: BaseException) -> bool:
@@ -323,7 +325,7 @@ class SyncBackend:
         """``SCAN`` arguments that scan only the node serving the user's slot (cluster)."""
         if not self.cluster:
             return {}
-        return {"target_nodes": self.client.get_node_from_key(keys.rev)}
+        return {"target_nodes": self._nodes.get_node_from_key(keys.rev)}
 
     def register_user(self, keys: UserKeys) -> None:
         """Add the user to ``penchant:users`` (a global key, so never inside a commit)."""
@@ -463,7 +465,7 @@ class SyncBackend:
         with storage_errors("read server info"):
             node: dict[str, Any] = {}
             if self.cluster:
-                node = {"target_nodes": self.client.get_node_from_key(META_KEY)}
+                node = {"target_nodes": self._nodes.get_node_from_key(META_KEY)}
             info: Any = self.client.info(**node)
             persistence: Any = self.client.info("persistence", **node)
             schema = self.client.hget(META_KEY, "schema_version")

@@ -64,7 +64,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
 
 
 def _settings(cluster: LocalCluster, home: Path) -> Settings:
-    return Settings(home=home, redis_url=cluster.url, redis_cluster=True, embeddings="hash")
+    """Cluster-mode settings on a live node (after the kill test, the URL's may be dead)."""
+    live = next(p for p in cluster.layout.ports if cluster.pid(p) is not None)
+    return Settings(home=home, redis_url=f"redis://127.0.0.1:{live}", redis_cluster=True,
+                    embeddings="hash")  # fmt: skip
 
 
 def _users_on(cluster: LocalCluster, port: int, count: int, prefix: str) -> list[str]:
@@ -210,3 +213,50 @@ def test_kill_of_a_primary_loses_no_acknowledged_write_and_fails_none_that_was_s
     tally, stored, took = _write_through(cluster, tmp_path, users, kill)
     figures = _check(tally, stored, f"kill -9 of primary {victim} (failover {took:.1f} s)")
     assert figures["stall_s"] < 10, "a write waited longer than the write budget"
+
+
+def test_a_commit_whose_reply_was_lost_is_reported_committed_and_applied_once(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    memory = Memory.from_settings(_settings(cluster, tmp_path), embedder=None)
+    memory.remember("lossy", PreferenceCandidate(content="I like tea", polarity="like",
+                                                 keywords=["tea"]))  # fmt: skip
+    real = memory.backend._send_commit
+    replies: list[object] = []
+
+    def reply_lost_once(*args: object) -> object:
+        reply = real(*args)  # type: ignore[arg-type]
+        replies.append(reply)
+        if len(replies) == 1:
+            raise redis.ConnectionError("connection closed by the server after the commit")
+        return reply
+
+    memory.backend._send_commit = reply_lost_once  # type: ignore[method-assign]
+    try:
+        result = memory.remember("lossy", PreferenceCandidate(
+            content="I like tea", polarity="like", keywords=["tea"]))
+    finally:
+        memory.close()
+    assert [r[0] for r in replies] == [b"committed", b"replayed"]  # type: ignore[index]
+    assert [m.mention_count for m in result.merged] == [2]
+    with Memory.from_settings(_settings(cluster, tmp_path), embedder=None) as fresh:
+        (stored,) = fresh.preferences("lossy")
+    assert stored.mention_count == 2  # applied once, not twice
+
+
+def test_a_failed_registry_update_leaves_the_write_committed_and_logs_it(
+    cluster: LocalCluster, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    live = next(p for p in cluster.layout.ports if cluster.roles().get(p) == "master")
+    raw = redis.RedisCluster(host="127.0.0.1", port=live)
+    raw.set("penchant:users", "not a set")  # SADD now fails with WRONGTYPE on its node
+    try:
+        with Memory.from_settings(_settings(cluster, tmp_path), embedder=None) as memory:
+            result = memory.remember("unlisted", PreferenceCandidate(
+                content="I like jazz", polarity="like", keywords=["jazz"]))
+            assert [p.content for p in result.created] == ["I like jazz"]
+            assert [p.content for p in memory.preferences("unlisted")] == ["I like jazz"]
+        assert "write committed, but the user registry was not updated" in caplog.text
+    finally:
+        raw.delete("penchant:users")
+        raw.close()
