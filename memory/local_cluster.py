@@ -299,7 +299,43 @@ class LocalCluster:
     def primary_of(self, key: str) -> int:
         """Port of the primary that now serves ``key``'s slot (``CLUSTER SLOTS`` of any live
         node)."""
-        slot = key_slot(key.encode())
+        return self.primary_of_slot(key_slot(key.encode()))
+
+    def migrate_slot(self, slot: int, target: int, *, pause_seconds: float = 0.0) -> int:
+        """Move one slot to the primary on port ``target`` as ``valkey-cli --cluster
+        reshard`` does: ``SETSLOT IMPORTING`` / ``MIGRATING``, ``MIGRATE`` its keys in
+        batches of 100, then ``SETSLOT NODE`` on every live primary (the target first).
+        While keys are moving, clients get ``ASK`` and ``TRYAGAIN``; after, ``MOVED``.
+
+        Args:
+            slot: The hash slot (0–16383).
+            target: Port of the receiving primary.
+            pause_seconds: Wait this long after the keys moved and before the slot is handed
+                over (a test's window of ``ASK`` replies).
+
+        Returns:
+            How many keys were moved.
+        """
+        source = self.primary_of_slot(slot)
+        if source == target:
+            return 0
+        source_id, target_id = _node_id(source), _node_id(target)
+        moved = 0
+        with _client(target) as dst, _client(source) as src:
+            dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", source_id)
+            src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", target_id)
+            while keys := src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+                src.execute_command("MIGRATE", HOST, target, "", 0, 5000, "KEYS", *keys)
+                moved += len(keys)
+            time.sleep(pause_seconds)
+        masters = [p for p, role in self.roles().items() if role == "master"]
+        for port in sorted(masters, key=lambda p: (p != target, p != source)):
+            with _client(port) as node:
+                node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", target_id)
+        return moved
+
+    def primary_of_slot(self, slot: int) -> int:
+        """Port of the primary that now serves ``slot``."""
         for port in self.layout.ports:
             if self.pid(port) is None:
                 continue

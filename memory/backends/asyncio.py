@@ -137,22 +137,40 @@ class AsyncBackend:
         acks = clusters.ack_target(self.settings.redis_replica_acks, self.cluster, replicas)
         if acks == 0:
             return await self._commit(keys=script_keys, args=args)
-        target: Any = self.client
-        if self.cluster:
-            node = self._nodes.get_node_from_key(keys.rev)
-            target = self._node_clients.get(node.name)
-            if target is None:
-                target = clusters.async_node_client(node, self.client.get_connection_kwargs())
-                self._node_clients[node.name] = target
-        pipe = target.pipeline(transaction=False)
+        if not self.cluster:
+            return await self._acked(self.client, keys, script_keys, args, acks)
+        node = self._nodes.get_node_from_key(keys.rev)
+        try:
+            try:
+                return await self._acked(self._node_client(node), keys, script_keys, args, acks)
+            except redis.exceptions.AskError as exc:
+                target = self._nodes.get_node(host=exc.host, port=exc.port)
+                if isinstance(exc, redis.exceptions.MovedError) or target is None:
+                    raise
+                return await self._acked(self._node_client(target), keys, script_keys, args,
+                                         acks, asking=True)  # fmt: skip
+        except (redis.exceptions.AskError, redis.ConnectionError):
+            await self._nodes.nodes_manager.initialize()
+            raise
+
+    def _node_client(self, node: Any) -> aioredis.Redis:
+        found = self._node_clients.get(node.name)
+        if found is None:
+            found = clusters.async_node_client(node, self.client.get_connection_kwargs())
+            self._node_clients[node.name] = found
+        return found
+
+    async def _acked(
+        self, node: Any, keys: UserKeys, script_keys: list[str], args: list[Any], acks: int,
+        *, asking: bool = False,
+    ) -> Any:
+        """See :meth:`.sync.SyncBackend._acked`."""
+        pipe = node.pipeline(transaction=False)
+        if asking:
+            pipe.execute_command("ASKING")
         await self._commit(keys=script_keys, args=args, client=pipe)
         pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
-        try:
-            reply, acked = await pipe.execute()
-        except (redis.exceptions.AskError, redis.ConnectionError):
-            if self.cluster:
-                await self._nodes.nodes_manager.initialize()
-            raise
+        *_, reply, acked = await pipe.execute()
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
                 "write for %s committed on the primary but acknowledged by %s of %d replicas "

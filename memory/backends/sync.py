@@ -288,24 +288,43 @@ class SyncBackend:
 
     def _send_commit(self, keys: UserKeys, script_keys: list[str], args: list[Any]) -> Any:
         """Run the commit script; with replica acknowledgement on, follow it on the same
-        connection with ``WAIT`` (see :mod:`.cluster`)."""
+        connection with ``WAIT`` (see :mod:`.cluster`). On a cluster that pipeline goes to
+        the primary of the user's slot itself, so redirections are handled here: ``ASK``
+        (the slot is migrating and the keys have moved) is followed once with ``ASKING``;
+        ``MOVED`` and a dead primary refresh the slot table and raise, for the caller's
+        retry."""
         replicas = clusters.replicas_of_slot(self.client, keys.rev) if self.cluster else None
         acks = clusters.ack_target(self.settings.redis_replica_acks, self.cluster, replicas)
         if acks == 0:
             return self._commit(keys=script_keys, args=args)
-        if self.cluster:
-            node = self._nodes.get_node_from_key(keys.rev)
-            pipe = self._nodes.get_redis_connection(node).pipeline(transaction=False)
-        else:
-            pipe = self.client.pipeline(transaction=False)
+        if not self.cluster:
+            return self._acked(self.client, keys, script_keys, args, acks)
+        node = self._nodes.get_node_from_key(keys.rev)
+        try:
+            try:
+                return self._acked(self._nodes.get_redis_connection(node), keys, script_keys,
+                                   args, acks)  # fmt: skip
+            except redis.exceptions.AskError as exc:
+                target = self._nodes.get_node(host=exc.host, port=exc.port)
+                if isinstance(exc, redis.exceptions.MovedError) or target is None:
+                    raise
+                return self._acked(self._nodes.get_redis_connection(target), keys, script_keys,
+                                   args, acks, asking=True)  # fmt: skip
+        except (redis.exceptions.AskError, redis.ConnectionError):
+            self._nodes.nodes_manager.initialize()
+            raise
+
+    def _acked(
+        self, node: Any, keys: UserKeys, script_keys: list[str], args: list[Any], acks: int,
+        *, asking: bool = False,
+    ) -> Any:
+        """The commit script and ``WAIT`` in one pipeline on one node's connection."""
+        pipe = node.pipeline(transaction=False)
+        if asking:
+            pipe.execute_command("ASKING")
         self._commit(keys=script_keys, args=args, client=pipe)
         pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
-        try:
-            reply, acked = pipe.execute()
-        except (redis.exceptions.AskError, redis.ConnectionError):
-            if self.cluster:  # MOVED, ASK, a dead primary: the caller retries on fresh slots
-                self._nodes.nodes_manager.initialize()
-            raise
+        *_, reply, acked = pipe.execute()
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
                 "write for %s committed on the primary but acknowledged by %s of %d replicas "

@@ -195,6 +195,24 @@ def test_graceful_failover_follows_moved_with_no_failed_write(
     cluster.wait_ok(30)
 
 
+def test_a_slot_migration_under_writers_follows_ask_and_moved_with_no_failed_write(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    masters = [p for p, role in sorted(cluster.roles().items()) if role == "master"]
+    source, target = masters[0], masters[1]
+    users = _users_on(cluster, source, 1, "moving")
+    slot = key_slot(UserKeys.for_user(users[0]).rev.encode())
+
+    def migrate() -> None:
+        moved = cluster.migrate_slot(slot, target, pause_seconds=0.5)
+        assert moved > 0
+
+    tally, stored, _took = _write_through(cluster, tmp_path, users, migrate)
+    figures = _check(tally, stored, f"migration of slot {slot} from {source} to {target}")
+    assert figures["failed"] == 0, tally.errors[:3]
+    assert cluster.primary_of_slot(slot) == target
+
+
 def test_kill_of_a_primary_loses_no_acknowledged_write_and_fails_none_that_was_stored(
     cluster: LocalCluster, tmp_path: Path
 ) -> None:
