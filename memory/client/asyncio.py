@@ -128,7 +128,7 @@ class AsyncMemory(BaseMemory):
                     reply = None
                 else:
                     reply = await self._riding_failover(request)
-                    if isinstance(request, Commit) and reply.status == "committed":
+                    if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
                         await self._register(request.keys, request.ops)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]

@@ -169,7 +169,7 @@ class Memory(BaseMemory):
                     reply = None
                 else:
                     reply = self._riding_failover(request)
-                    if isinstance(request, Commit) and reply.status == "committed":
+                    if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
                         self._register(request.keys, request.ops)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
