@@ -453,6 +453,13 @@ class SyncBackend:
             members: Any = self.client.smembers(USERS_KEY)
         return sorted(decode_user_id(wire.text(u)) for u in members)
 
+    def sample_users(self, limit: int) -> list[str]:
+        """Up to ``limit`` distinct user ids, at random (``SRANDMEMBER``: O(limit), not the
+        whole registry)."""
+        with storage_errors("list users"):
+            members: Any = self.client.srandmember(USERS_KEY, limit)
+        return sorted(decode_user_id(wire.text(u)) for u in members or [])
+
     def ensure_schema(self) -> int:
         """Record the schema version on first use; refuse data of an unknown version.
 

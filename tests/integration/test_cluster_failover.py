@@ -278,3 +278,21 @@ def test_a_failed_registry_update_leaves_the_write_committed_and_logs_it(
     finally:
         raw.delete("penchant:users")
         raw.close()
+
+
+def test_doctor_reports_the_cluster_after_the_kill_and_counts_users_without_listing_them(
+    cluster: LocalCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from penchant.memory import doctor
+
+    monkeypatch.setattr(doctor, "VECTOR_SAMPLE_USERS", 2)
+    with Memory.from_settings(_settings(cluster, tmp_path), embedder=None) as memory:
+        for user in ("doc-a", "doc-b", "doc-c"):  # users in several slots
+            memory.remember(user, PreferenceCandidate(content="I like tea", polarity="like",
+                                                      keywords=["tea"]))  # fmt: skip
+        listed = len(memory.users())
+        report = doctor.diagnose(memory)
+    assert report["redis"] == "ok" and report["users"] == listed > 2
+    assert report["cluster"] == {"cluster_state": "ok", "masters": 3, "replicas": 2,
+                                 "slots_covered": 16384, "failed_nodes": 1}  # fmt: skip
+    assert report["vectors_sampled_users"] == 2
