@@ -14,6 +14,7 @@ Pure: the sync :class:`~.client.Memory` sleeps with :func:`time.sleep`, the asyn
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -63,4 +64,27 @@ class RetryPolicy:
             yield delay
 
 
-__all__ = ["RetryPolicy"]
+def failover_delays(budget_seconds: float) -> Iterator[float]:
+    """Backoff between retries of one request while a Redis Cluster fails over or moves a
+    slot: 50 ms doubling to 500 ms, until ``budget_seconds`` (wall time, the failing tries
+    included) have passed; then the generator ends and the caller raises.
+
+    A failover takes ``cluster-node-timeout`` plus about a second to elect and promote a
+    replica (the Redis Cluster specification); redis-py's own retries are immediate and
+    spent long before that.
+    """
+    deadline = time.monotonic() + budget_seconds
+    delay = 0.05
+    while time.monotonic() + delay <= deadline:
+        yield delay
+        delay = min(delay * 2, 0.5)
+
+
+def internal_idempotency_ttl(write_retry_seconds: float) -> int:
+    """Lifetime in seconds of the idempotency record of a write whose caller gave no key:
+    long enough to recognise every resend of it (``3 ×`` the write budget, at least 60 s),
+    short so that the records of frequent writes do not pile up (about 150 bytes each)."""
+    return max(60, math.ceil(3 * write_retry_seconds))
+
+
+__all__ = ["RetryPolicy", "failover_delays", "internal_idempotency_ttl"]

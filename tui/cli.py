@@ -279,8 +279,15 @@ def cmd_doctor(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.memory.doctor import diagnose
 
     report = diagnose(memory)
-    _emit(args, report, lambda: "\n".join(f"{k:18} {v}" for k, v in report.items()))
+    _emit(args, report, lambda: "\n".join(f"{k:18} {_doctor_value(v)}" for k, v in report.items()))
     return EXIT_OK if report.get("redis") == "ok" else EXIT_STORAGE
+
+
+def _doctor_value(value: Any) -> str:
+    """A report value for people: a dict (the cluster's shape) as ``key value, …``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -456,7 +463,7 @@ def _doctor_without_storage(
         "embedder": settings.embeddings,
         "penchant_home": str(settings.home),
     }
-    _emit(args, report, lambda: "\n".join(f"{k:18} {v}" for k, v in report.items()))
+    _emit(args, report, lambda: "\n".join(f"{k:18} {_doctor_value(v)}" for k, v in report.items()))
     return EXIT_STORAGE
 
 

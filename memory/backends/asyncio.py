@@ -14,28 +14,52 @@ import redis
 import redis.asyncio as aioredis
 
 from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
-from ..errors import StorageUnavailableError
+from ..errors import InvalidInputError, StorageUnavailableError
 from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
 from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
 from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
 from ..settings import Settings
 from ..tombstones import Erasure
+from . import cluster as clusters
 from . import wire
-from .sync import bad_url, check_decoding, client_options, schema_of, translate
+from .sync import (
+    bad_url,
+    check_decoding,
+    client_options,
+    not_a_cluster_client,
+    report,
+    schema_of,
+    translate,
+)
 
 logger = logging.getLogger(__name__)
 
 
-async def open_async_client(url: str, name: str) -> aioredis.Redis:
+async def open_async_client(url: str, name: str, *, cluster: bool | None = None) -> Any:
     """An async client for ``url`` named ``name``, checked with a ``PING``.
 
+    Args:
+        url: The server (for a cluster, any node's address).
+        name: The connections' name.
+        cluster: As :func:`.sync.open_client`: ``None`` detects a cluster node.
+
+    Returns:
+        A ``redis.asyncio.Redis`` or a ``redis.asyncio.cluster.RedisCluster``.
+
     Raises:
-        InvalidInputError: The URL is malformed.
+        InvalidInputError: The URL is malformed, or ``cluster=True`` on ``unix://``.
         StorageUnavailableError: The server does not answer.
     """
     from redis.asyncio.retry import Retry
     from redis.backoff import ExponentialWithJitterBackoff
 
+    if cluster and url.startswith("unix:"):
+        raise InvalidInputError(
+            f"PENCHANT_REDIS_CLUSTER is true but {url!r} is a unix socket; a Redis Cluster "
+            "is reached over TCP (redis:// or rediss://)"
+        )
+    if cluster:
+        return await _open_cluster(url, name)
     retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), 3)
     try:
         client = aioredis.Redis.from_url(url, retry=retry, **client_options(name))
@@ -43,9 +67,27 @@ async def open_async_client(url: str, name: str) -> aioredis.Redis:
         raise bad_url(url, exc) from exc
     try:
         await client.ping()
+        detected = cluster is None and not url.startswith("unix:") and (
+            clusters.cluster_enabled(await client.info("cluster")))
     except (redis.RedisError, OSError) as exc:
         await client.aclose()
         raise translate(exc, f"connect to {url}") from exc
+    if detected:
+        await client.aclose()
+        return await _open_cluster(url, name)
+    return client
+
+
+async def _open_cluster(url: str, name: str) -> Any:
+    try:
+        client = clusters.open_async_cluster(url, name)
+    except ValueError as exc:
+        raise bad_url(url, exc) from exc
+    try:
+        await client.initialize()
+    except (redis.RedisError, OSError) as exc:
+        await client.aclose()
+        raise translate(exc, f"connect to the cluster at {url}") from exc
     return client
 
 
@@ -72,12 +114,78 @@ class AsyncBackend:
         self._read = client.register_script(wire.READ_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
+        self.cluster = clusters.is_cluster_client(client)
+        self._nodes: Any = client  # the cluster client's node and slot API (cluster mode)
+        self._node_clients: dict[str, aioredis.Redis] = {}
 
     async def aclose(self) -> None:
-        """Close the client if this backend owns it."""
+        """Close the client if this backend owns it (and the per-node ``WAIT`` clients)."""
+        for node_client in self._node_clients.values():
+            await node_client.aclose()
+        self._node_clients.clear()
         if self.owned:
             self.owned = False
             await self.client.aclose()
+
+    def transient(self, exc: BaseException) -> bool:
+        """See :meth:`.sync.SyncBackend.transient`."""
+        return self.cluster and clusters.is_transient(exc)
+
+    def _user_node(self, keys: UserKeys) -> dict[str, Any]:
+        if not self.cluster:
+            return {}
+        return {"target_nodes": self._nodes.get_node_from_key(keys.rev)}
+
+    async def _send_commit(self, keys: UserKeys, script_keys: list[str], args: list[Any]) -> Any:
+        """See :meth:`.sync.SyncBackend._send_commit`. An async cluster node has no
+        single-node client, so ``WAIT`` goes through one made here per primary."""
+        replicas = clusters.replicas_of_slot(self.client, keys.rev) if self.cluster else None
+        acks = clusters.ack_target(self.settings.redis_replica_acks, self.cluster, replicas)
+        if acks == 0:
+            return await self._commit(keys=script_keys, args=args)
+        if not self.cluster:
+            return await self._acked(self.client, keys, script_keys, args, acks)
+        node = self._nodes.get_node_from_key(keys.rev)
+        try:
+            try:
+                return await self._acked(self._node_client(node), keys, script_keys, args, acks)
+            except redis.exceptions.AskError as exc:
+                target = self._nodes.get_node(host=exc.host, port=exc.port)
+                if isinstance(exc, redis.exceptions.MovedError) or target is None:
+                    raise
+                return await self._acked(self._node_client(target), keys, script_keys, args,
+                                         acks, asking=True)  # fmt: skip
+        except (redis.exceptions.AskError, redis.ConnectionError):
+            await self._nodes.nodes_manager.initialize()
+            raise
+
+    def _node_client(self, node: Any) -> aioredis.Redis:
+        found = self._node_clients.get(node.name)
+        if found is None:
+            found = clusters.async_node_client(node, self.client.get_connection_kwargs())
+            self._node_clients[node.name] = found
+        return found
+
+    async def _acked(
+        self, node: Any, keys: UserKeys, script_keys: list[str], args: list[Any], acks: int,
+        *, asking: bool = False,
+    ) -> Any:
+        """See :meth:`.sync.SyncBackend._acked`."""
+        pipe = node.pipeline(transaction=False)
+        if asking:
+            pipe.execute_command("ASKING")
+        await self._commit(keys=script_keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
+        *_, reply, acked = await pipe.execute()
+        if int(acked) < acks and wire.text(reply[0]) == "committed":
+            logger.warning(
+                "write for %s committed on the primary but acknowledged by %s of %d replicas "
+                "within %d ms; it is lost if that primary dies before replicating it",
+                keys.user_id, acked, acks, self.settings.redis_replica_ack_timeout_ms,
+            )
+            if self.cluster:
+                await self._nodes.nodes_manager.initialize()
+        return reply
 
     async def _run(self, action: str, call: Any) -> Any:
         try:
@@ -120,7 +228,7 @@ class AsyncBackend:
             keys, ops, expected_revision=expected_revision, new_revision=new_rev,
             idempotency=idempotency, settings=self.settings,
         )  # fmt: skip
-        reply = await self._run("write memory", self._commit(keys=script_keys, args=args))
+        reply = await self._run("write memory", self._send_commit(keys, script_keys, args))
         status, value = wire.decode_commit(reply)
         if status == "replayed":
             return CommitResult(status, replay=value)
@@ -149,7 +257,9 @@ class AsyncBackend:
         ids = wire.events_to_erase(entries, erasure)
         if ids:
             removed += int(await client.xdel(keys.changes, *ids))
-        async for raw_key in client.scan_iter(match=wire.user_pattern(keys), count=1000):
+        async for raw_key in client.scan_iter(
+            match=wire.user_pattern(keys), count=1000, **self._user_node(keys)
+        ):
             key = wire.text(raw_key)
             if key.startswith(f"{keys.tag}:idem:"):
                 record = await client.get(key)
@@ -192,7 +302,8 @@ class AsyncBackend:
         client = self.client
         member = encode_user_id(keys.user_id)
         prefs: Any = await client.hgetall(keys.prefs)
-        found = [k async for k in client.scan_iter(match=wire.user_pattern(keys), count=1000)]
+        found = [k async for k in client.scan_iter(
+            match=wire.user_pattern(keys), count=1000, **self._user_node(keys))]
         deleted = 0
         for i in range(0, len(found), 500):
             deleted += int(await client.unlink(*found[i : i + 500]))
@@ -227,10 +338,13 @@ class AsyncBackend:
 
     async def ensure_schema(self) -> int:
         """See :meth:`.sync.SyncBackend.ensure_schema`."""
-        await self._run("check the schema version",
-                        self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION))
-        stored = await self._run("check the schema version",
-                                 self.client.hget(META_KEY, "schema_version"))
+        try:
+            await self._run("check the schema version",
+                            self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION))
+            stored = await self._run("check the schema version",
+                                     self.client.hget(META_KEY, "schema_version"))
+        except StorageUnavailableError as exc:
+            raise not_a_cluster_client(exc) or exc from exc.__cause__
         return schema_of(stored)
 
     async def ping(self) -> bool:
@@ -242,23 +356,27 @@ class AsyncBackend:
 
     async def server_report(self) -> dict[str, Any]:
         """See :meth:`.sync.SyncBackend.server_report`."""
-        info: Any = await self._run("read server info", self.client.info())
-        persistence: Any = await self._run("read server info", self.client.info("persistence"))
-        schema = await self._run("read server info", self.client.hget(META_KEY, "schema_version"))
+        return dict(await self._errors("read server info", self._server_report()))
+
+    async def _server_report(self) -> dict[str, Any]:
+        client = self.client
+        node: dict[str, Any] = {}
+        if self.cluster:
+            node = {"target_nodes": self._nodes.get_node_from_key(META_KEY)}
+        info: Any = await client.info(**node)
+        persistence: Any = await client.info("persistence", **node)
+        schema = await client.hget(META_KEY, "schema_version")
+        users = int(await client.scard(USERS_KEY))
         try:
-            await self.client.execute_command("FT._LIST")
+            await client.execute_command("FT._LIST", **node)
             query_engine = True
         except redis.ResponseError:
             query_engine = False
-        except (redis.RedisError, OSError) as exc:
-            raise translate(exc, "read server info") from exc
-        return {
-            "server": f"{info.get('server_name', 'redis')} {info.get('redis_version')}",
-            "aof_enabled": bool(persistence.get("aof_enabled")),
-            "schema_version": int(schema) if schema is not None else None,
-            "users": len(await self.users()),
-            "query_engine": query_engine,
-        }
+        shape = None
+        if self.cluster:
+            shape = clusters.shape(await client.execute_command("CLUSTER NODES", **node),
+                                   await client.execute_command("CLUSTER INFO", **node))
+        return report(info, persistence, schema, users, query_engine, shape)
 
     # -- leases and the check-up schedule (global coordination keys) ----------------------------
 

@@ -31,6 +31,7 @@ from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
 from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
 from ..settings import Settings
 from ..tombstones import Erasure
+from . import cluster as clusters
 from . import wire
 
 logger = logging.getLogger(__name__)
@@ -58,13 +59,30 @@ def client_options(name: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def open_client(url: str, name: str) -> redis.Redis:
+def open_client(url: str, name: str, *, cluster: bool | None = None) -> Any:
     """A client for ``url`` (``redis://``, ``rediss://``, ``unix://``) named ``name``.
 
+    Args:
+        url: The server (for a cluster, any node's address).
+        name: The connections' ``CLIENT SETNAME``.
+        cluster: ``True``: redis-py's ``RedisCluster``; ``False``: a single-node client;
+            ``None``: a cluster client when the server's ``INFO cluster`` says
+            ``cluster_enabled:1`` (``unix://`` is never a cluster).
+
+    Returns:
+        A ``redis.Redis`` or a ``redis.RedisCluster``.
+
     Raises:
-        InvalidInputError: The URL is malformed.
+        InvalidInputError: The URL is malformed, or ``cluster=True`` on ``unix://``.
         StorageUnavailableError: The server does not answer.
     """
+    if cluster and url.startswith("unix:"):
+        raise InvalidInputError(
+            f"PENCHANT_REDIS_CLUSTER is true but {url!r} is a unix socket; a Redis Cluster "
+            "is reached over TCP (redis:// or rediss://)"
+        )
+    if cluster:
+        return _open_cluster(url, name)
     try:
         client = redis.Redis.from_url(url, retry=client_retry(), **client_options(name))
     except ValueError as exc:
@@ -72,10 +90,23 @@ def open_client(url: str, name: str) -> redis.Redis:
     try:
         with storage_errors(f"connect to {url}"):
             client.ping()
+            detected = cluster is None and not url.startswith("unix:") and (
+                clusters.cluster_enabled(client.info("cluster")))
     except StorageUnavailableError:
         client.close()
         raise
+    if detected:
+        client.close()
+        return _open_cluster(url, name)
     return client
+
+
+def _open_cluster(url: str, name: str) -> redis.RedisCluster:
+    try:
+        with storage_errors(f"connect to the cluster at {url}"):
+            return clusters.open_sync_cluster(url, name)
+    except ValueError as exc:
+        raise bad_url(url, exc) from exc
 
 
 def bad_url(url: str, exc: Exception) -> InvalidInputError:
@@ -129,11 +160,41 @@ def check_decoding(client: Any) -> None:
     Raises:
         InvalidInputError: The client was made with ``decode_responses=True``.
     """
-    if client.get_connection_kwargs().get("decode_responses"):
+    if (client.get_connection_kwargs() or {}).get("decode_responses"):
         raise InvalidInputError(
             "Penchant needs a redis client with decode_responses=False (the default); "
             "stored vectors are raw bytes"
         )
+
+
+def not_a_cluster_client(exc: BaseException) -> InvalidInputError | None:
+    """The error for a single-node client on a cluster node (a ``MOVED`` reply), else None."""
+    cause = exc.__cause__
+    if isinstance(cause, redis.exceptions.MovedError) or str(cause).startswith("MOVED"):
+        return InvalidInputError(
+            f"the Redis server is a cluster node and redirected a request ({cause}); set "
+            "PENCHANT_REDIS_CLUSTER=true (or leave it unset to detect it), or pass a "
+            "redis.RedisCluster client"
+        )
+    return None
+
+
+def report(
+    info: Any, persistence: Any, schema: Any, users: int, query_engine: bool,
+    shape: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """``doctor``'s server report (sync and async backends)."""
+    out: dict[str, Any] = {
+        "server": f"{info.get('server_name', 'redis')} "
+                  f"{info.get('valkey_version') or info.get('redis_version')}",
+        "aof_enabled": bool(persistence.get("aof_enabled")),
+        "schema_version": int(schema) if schema is not None else None,
+        "users": users,
+        "query_engine": query_engine,
+    }
+    if shape is not None:
+        out["cluster"] = shape
+    return out
 
 
 def schema_of(stored: Any) -> int:
@@ -178,6 +239,8 @@ class SyncBackend:
         self._read = client.register_script(wire.READ_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
+        self.cluster = clusters.is_cluster_client(client)
+        self._nodes: Any = client  # the cluster client's node and slot API (cluster mode)
 
     @classmethod
     def from_url(cls, url: str, settings: Settings, name: str) -> SyncBackend:
@@ -245,11 +308,71 @@ class SyncBackend:
             idempotency=idempotency, settings=self.settings,
         )  # fmt: skip
         with storage_errors("write memory"):
-            reply = self._commit(keys=script_keys, args=args)
+            reply = self._send_commit(keys, script_keys, args)
         status, value = wire.decode_commit(reply)
         if status == "replayed":
             return CommitResult(status, replay=value)
         return CommitResult(status, revision=value)
+
+    def _send_commit(self, keys: UserKeys, script_keys: list[str], args: list[Any]) -> Any:
+        """Run the commit script; with replica acknowledgement on, follow it on the same
+        connection with ``WAIT`` (see :mod:`.cluster`). On a cluster that pipeline goes to
+        the primary of the user's slot itself, so redirections are handled here: ``ASK``
+        (the slot is migrating and the keys have moved) is followed once with ``ASKING``;
+        ``MOVED`` and a dead primary refresh the slot table and raise, for the caller's
+        retry."""
+        replicas = clusters.replicas_of_slot(self.client, keys.rev) if self.cluster else None
+        acks = clusters.ack_target(self.settings.redis_replica_acks, self.cluster, replicas)
+        if acks == 0:
+            return self._commit(keys=script_keys, args=args)
+        if not self.cluster:
+            return self._acked(self.client, keys, script_keys, args, acks)
+        node = self._nodes.get_node_from_key(keys.rev)
+        try:
+            try:
+                return self._acked(self._nodes.get_redis_connection(node), keys, script_keys,
+                                   args, acks)  # fmt: skip
+            except redis.exceptions.AskError as exc:
+                target = self._nodes.get_node(host=exc.host, port=exc.port)
+                if isinstance(exc, redis.exceptions.MovedError) or target is None:
+                    raise
+                return self._acked(self._nodes.get_redis_connection(target), keys, script_keys,
+                                   args, acks, asking=True)  # fmt: skip
+        except (redis.exceptions.AskError, redis.ConnectionError):
+            self._nodes.nodes_manager.initialize()
+            raise
+
+    def _acked(
+        self, node: Any, keys: UserKeys, script_keys: list[str], args: list[Any], acks: int,
+        *, asking: bool = False,
+    ) -> Any:
+        """The commit script and ``WAIT`` in one pipeline on one node's connection."""
+        pipe = node.pipeline(transaction=False)
+        if asking:
+            pipe.execute_command("ASKING")
+        self._commit(keys=script_keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
+        *_, reply, acked = pipe.execute()
+        if int(acked) < acks and wire.text(reply[0]) == "committed":
+            logger.warning(
+                "write for %s committed on the primary but acknowledged by %s of %d replicas "
+                "within %d ms; it is lost if that primary dies before replicating it",
+                keys.user_id, acked, acks, self.settings.redis_replica_ack_timeout_ms,
+            )
+            if self.cluster:
+                self._nodes.nodes_manager.initialize()  # a replica may have left the shard
+        return reply
+
+    def transient(self, exc: BaseException) -> bool:
+        """Whether a failed request may succeed on retry because the cluster is failing over
+        or moving slots (never on a single server: there the spool takes over at once)."""
+        return self.cluster and clusters.is_transient(exc)
+
+    def _user_node(self, keys: UserKeys) -> dict[str, Any]:
+        """``SCAN`` arguments that scan only the node serving the user's slot (cluster)."""
+        if not self.cluster:
+            return {}
+        return {"target_nodes": self._nodes.get_node_from_key(keys.rev)}
 
     def register_user(self, keys: UserKeys) -> None:
         """Add the user to ``penchant:users`` (a global key, so never inside a commit)."""
@@ -274,7 +397,9 @@ class SyncBackend:
             ids = wire.events_to_erase(entries, erasure)
             if ids:
                 removed += int(self.client.xdel(keys.changes, *ids))
-            for raw_key in self.client.scan_iter(match=wire.user_pattern(keys), count=1000):
+            for raw_key in self.client.scan_iter(
+                match=wire.user_pattern(keys), count=1000, **self._user_node(keys)
+            ):
                 key = wire.text(raw_key)
                 if key.startswith(f"{keys.tag}:idem:"):
                     record: Any = self.client.get(key)
@@ -316,7 +441,8 @@ class SyncBackend:
         member = encode_user_id(keys.user_id)
         with storage_errors("delete the user"):
             prefs: Any = self.client.hgetall(keys.prefs)
-            found = list(self.client.scan_iter(match=wire.user_pattern(keys), count=1000))
+            found = list(self.client.scan_iter(
+                match=wire.user_pattern(keys), count=1000, **self._user_node(keys)))
             deleted = 0
             for i in range(0, len(found), 500):
                 deleted += int(self.client.unlink(*found[i : i + 500]))
@@ -355,6 +481,13 @@ class SyncBackend:
             members: Any = self.client.smembers(USERS_KEY)
         return sorted(decode_user_id(wire.text(u)) for u in members)
 
+    def sample_users(self, limit: int) -> list[str]:
+        """Up to ``limit`` distinct user ids, at random (``SRANDMEMBER``: O(limit), not the
+        whole registry)."""
+        with storage_errors("list users"):
+            members: Any = self.client.srandmember(USERS_KEY, limit)
+        return sorted(decode_user_id(wire.text(u)) for u in members or [])
+
     def ensure_schema(self) -> int:
         """Record the schema version on first use; refuse data of an unknown version.
 
@@ -362,9 +495,12 @@ class SyncBackend:
             SchemaVersionError: The data was written by an incompatible release.
             StorageUnavailableError: Redis cannot be reached.
         """
-        with storage_errors("check the schema version"):
-            self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION)
-            stored = self.client.hget(META_KEY, "schema_version")
+        try:
+            with storage_errors("check the schema version"):
+                self.client.hsetnx(META_KEY, "schema_version", SCHEMA_VERSION)
+                stored = self.client.hget(META_KEY, "schema_version")
+        except StorageUnavailableError as exc:
+            raise not_a_cluster_client(exc) or exc from exc.__cause__
         return schema_of(stored)
 
     def ping(self) -> bool:
@@ -381,21 +517,25 @@ class SyncBackend:
             StorageUnavailableError: Redis does not answer.
         """
         with storage_errors("read server info"):
-            info: Any = self.client.info()
-            persistence: Any = self.client.info("persistence")
+            node: dict[str, Any] = {}
+            if self.cluster:
+                node = {"target_nodes": self._nodes.get_node_from_key(META_KEY)}
+            info: Any = self.client.info(**node)
+            persistence: Any = self.client.info("persistence", **node)
             schema = self.client.hget(META_KEY, "schema_version")
+            users = int(self.client.scard(USERS_KEY))
             try:
-                self.client.execute_command("FT._LIST")
+                self.client.execute_command("FT._LIST", **node)
                 query_engine = True
             except redis.ResponseError:
                 query_engine = False
-        return {
-            "server": f"{info.get('server_name', 'redis')} {info.get('redis_version')}",
-            "aof_enabled": bool(persistence.get("aof_enabled")),
-            "schema_version": int(schema) if schema is not None else None,
-            "users": len(self.users()),
-            "query_engine": query_engine,
-        }
+            shape = None
+            if self.cluster:
+                shape = clusters.shape(
+                    self.client.execute_command("CLUSTER NODES", **node),
+                    self.client.execute_command("CLUSTER INFO", **node),
+                )
+        return report(info, persistence, schema, users, query_engine, shape)
 
     def memory_usage(self, key: str) -> int:
         """Bytes Redis attributes to ``key`` (``MEMORY USAGE``)."""
@@ -497,6 +637,8 @@ __all__ = [
     "client_names",
     "client_options",
     "client_retry",
+    "not_a_cluster_client",
+    "report",
     "open_client",
     "probe_socket",
     "schema_of",

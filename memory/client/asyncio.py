@@ -23,6 +23,7 @@ from ..records import (
     Preference,
     PreferenceCandidate,
 )
+from ..retry import failover_delays
 from ..settings import Settings
 from ..spool import WriteSpool
 from .base import (
@@ -32,6 +33,7 @@ from .base import (
     Erase,
     MemoryContext,
     Read,
+    Sleep,
     Steps,
     T,
     prime,
@@ -121,23 +123,39 @@ class AsyncMemory(BaseMemory):
         try:
             while True:
                 request = steps.send(reply)
-                if isinstance(request, Read):
-                    reply = (await self.backend.read(request.keys, self._cached(request.keys)))[0]
-                elif isinstance(request, Commit):
-                    reply = await self.backend.commit(
-                        request.keys, request.ops, request.expected_revision,
-                        request.idempotency,
-                    )  # fmt: skip
-                    if reply.status == "committed":
-                        await self._register(request.keys, request.ops)
-                elif isinstance(request, Erase):
-                    reply = await self.backend.erase(request.keys, request.erasure)
-                    await self.backend.drop_cached_embeddings(request.texts)
-                else:
+                if isinstance(request, Sleep):
                     await asyncio.sleep(request.seconds)
                     reply = None
+                else:
+                    reply = await self._riding_failover(request)
+                    if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
+                        await self._register(request.keys, request.ops)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
+
+    async def _request(self, request: Read | Commit | Erase) -> Any:
+        if isinstance(request, Read):
+            return (await self.backend.read(request.keys, self._cached(request.keys)))[0]
+        if isinstance(request, Commit):
+            return await self.backend.commit(
+                request.keys, request.ops, request.expected_revision, request.idempotency
+            )
+        removed = await self.backend.erase(request.keys, request.erasure)
+        await self.backend.drop_cached_embeddings(request.texts)
+        return removed
+
+    async def _riding_failover(self, request: Read | Commit | Erase) -> Any:
+        """See :meth:`.sync.Memory._riding_failover`."""
+        delays = failover_delays(self.settings.write_retry_seconds)
+        while True:
+            try:
+                return await self._request(request)
+            except StorageUnavailableError as exc:
+                delay = next(delays, None) if self.backend.transient(exc) else None
+                if delay is None:
+                    raise
+                logger.info("retrying %s in %.2f s: %s", type(request).__name__, delay, exc)
+                await asyncio.sleep(delay)
 
     async def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
         if not self._needs_registration(keys, ops):
@@ -440,7 +458,8 @@ class _AsyncMemoryOpener:
             server = EmbeddedRedis(settings.redis_dir, settings.embedded_linger_seconds)
             server_client = await asyncio.to_thread(server.connect)
             url = server.url
-        client = await open_async_client(url, client_name())
+        cluster = settings.redis_cluster if settings.redis_url else False
+        client = await open_async_client(url, client_name(), cluster=cluster)
         chosen: Embedder | None = None
         cache_client: Any = None
         if isinstance(self._embedder, str):
@@ -448,7 +467,8 @@ class _AsyncMemoryOpener:
             from ..embeddings import embedder_from_settings
 
             if server_client is None:  # by URL: the cache gets its own sync client
-                cache_client = await asyncio.to_thread(open_client, url, client_name())
+                cache_client = await asyncio.to_thread(
+                    open_client, url, client_name(), cluster=cluster)
             from ..embeddings.base import CacheTarget
 
             cache = CacheTarget(

@@ -21,6 +21,7 @@ since its revision, from the user's revision log, in the same round trip
 from __future__ import annotations
 
 import logging
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ from ..records import (
     PreferenceCandidate,
     utcnow,
 )
-from ..retry import RetryPolicy
+from ..retry import RetryPolicy, internal_idempotency_ttl
 from ..settings import Settings
 from ..spool import WriteSpool
 from ..tombstones import Erasure
@@ -190,6 +191,7 @@ class BaseMemory:
         """
         delays = self.retry.delays(what)
         fresh = False
+        own_idem = self._own_idempotency()
         while True:
             snapshot = None if fresh else self._cached(keys)
             if snapshot is None:
@@ -197,7 +199,7 @@ class BaseMemory:
             planned = plan(snapshot)
             if not planned.ops:
                 return planned.result
-            idem = None
+            idem = own_idem
             if idempotency is not None:
                 key, encode, _decode = idempotency
                 idem = Idempotency(
@@ -211,8 +213,21 @@ class BaseMemory:
             if outcome.status == "replayed" and idempotency is not None:
                 logger.info("idempotent replay of a write for %s", keys.user_id)
                 return idempotency[2](outcome.replay or "")
+            if outcome.status == "replayed":  # this very commit, resent after a lost reply
+                logger.info("a resent write for %s had been stored already", keys.user_id)
+                self._snapshots.pop(keys.tag, None)  # its new revision is unknown here
+                return planned.result
             fresh = True
             yield Sleep(next(delays))
+
+    def _own_idempotency(self) -> Idempotency:
+        """The idempotency record of a write whose caller gave no key: unique to this call,
+        so that a commit resent after a lost reply (a failover) is recognised and applied
+        once (:mod:`..backends.cluster`)."""
+        return Idempotency(
+            f"call:{uuid.uuid4().hex}", "1",
+            internal_idempotency_ttl(self.settings.write_retry_seconds),
+        )  # fmt: skip
 
     def _committed(self, keys: UserKeys, snapshot: UserSnapshot, plan: Plan[Any], rev: str) -> None:
         if touches_snapshot(plan.ops):

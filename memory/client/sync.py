@@ -21,9 +21,20 @@ from ..records import (
     Preference,
     PreferenceCandidate,
 )
+from ..retry import failover_delays
 from ..settings import Settings
 from ..spool import WriteSpool
-from .base import BaseMemory, Commit, DeleteUserResult, Erase, MemoryContext, Read, Steps, T
+from .base import (
+    BaseMemory,
+    Commit,
+    DeleteUserResult,
+    Erase,
+    MemoryContext,
+    Read,
+    Sleep,
+    Steps,
+    T,
+)
 
 if TYPE_CHECKING:
     from ..backends.sync import SyncBackend
@@ -97,7 +108,8 @@ class Memory(BaseMemory):
         settings = settings or Settings()
         server: EmbeddedRedis | None = None
         if settings.redis_url:
-            client = open_client(settings.redis_url, client_name())
+            client = open_client(
+                settings.redis_url, client_name(), cluster=settings.redis_cluster)
         else:
             server = EmbeddedRedis(settings.redis_dir, settings.embedded_linger_seconds)
             client = server.connect()
@@ -152,23 +164,45 @@ class Memory(BaseMemory):
         try:
             while True:
                 request = steps.send(reply)
-                if isinstance(request, Read):
-                    reply = self.backend.read(request.keys, self._cached(request.keys))[0]
-                elif isinstance(request, Commit):
-                    reply = self.backend.commit(
-                        request.keys, request.ops, request.expected_revision,
-                        request.idempotency,
-                    )  # fmt: skip
-                    if reply.status == "committed":
-                        self._register(request.keys, request.ops)
-                elif isinstance(request, Erase):
-                    reply = self.backend.erase(request.keys, request.erasure)
-                    self.backend.drop_cached_embeddings(request.texts)
-                else:
+                if isinstance(request, Sleep):
                     time.sleep(request.seconds)
                     reply = None
+                else:
+                    reply = self._riding_failover(request)
+                    if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
+                        self._register(request.keys, request.ops)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
+
+    def _request(self, request: Read | Commit | Erase) -> Any:
+        if isinstance(request, Read):
+            return self.backend.read(request.keys, self._cached(request.keys))[0]
+        if isinstance(request, Commit):
+            return self.backend.commit(
+                request.keys, request.ops, request.expected_revision, request.idempotency
+            )
+        removed = self.backend.erase(request.keys, request.erasure)
+        self.backend.drop_cached_embeddings(request.texts)
+        return removed
+
+    def _riding_failover(self, request: Read | Commit | Erase) -> Any:
+        """Do one I/O request of the write loop; on a cluster, retry it with backoff while the
+        error is one a failover or a slot move causes, for ``Settings.write_retry_seconds``
+        (:func:`~..backends.cluster.failover_delays`).
+
+        A retried commit is safe: it carries the same idempotency record, so one that was
+        stored before its reply was lost answers ``replayed`` (see :mod:`..backends.cluster`).
+        """
+        delays = failover_delays(self.settings.write_retry_seconds)
+        while True:
+            try:
+                return self._request(request)
+            except StorageUnavailableError as exc:
+                delay = next(delays, None) if self.backend.transient(exc) else None
+                if delay is None:
+                    raise
+                logger.info("retrying %s in %.2f s: %s", type(request).__name__, delay, exc)
+                time.sleep(delay)
 
     def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
         """Record the user in the global registry; a failure is logged, never raised (the

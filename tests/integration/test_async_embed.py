@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 import redis
-import redis.asyncio as aioredis
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
@@ -18,6 +17,8 @@ from penchant.memory import AsyncMemory, PreferenceCandidate, Settings
 from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.spool import WriteSpool
 
+from conftest import async_client
+
 USER = "alice"
 CONFIG = {"configurable": {"user_id": USER, "thread_id": "t1"}}
 
@@ -26,7 +27,7 @@ CONFIG = {"configurable": {"user_id": USER, "thread_id": "t1"}}
 async def amemory(redis_url: str, settings: Settings, redis_client: redis.Redis) -> AsyncIterator[
     AsyncMemory
 ]:
-    client = aioredis.Redis.from_url(redis_url)
+    client = async_client(redis_url)
     yield AsyncMemory(client, settings=settings, embedder=HashEmbedder())
     await client.aclose()
 
@@ -81,13 +82,13 @@ async def test_capture_while_redis_is_down_is_deferred_then_replayed(
     tmp_path: Path, settings: Settings, redis_url: str, redis_client: redis.Redis
 ) -> None:
     spool = WriteSpool(tmp_path / "spool.jsonl")
-    dead = aioredis.Redis.from_url(f"unix://{tmp_path}/nothing.sock", socket_timeout=0.5)
+    dead = async_client(f"unix://{tmp_path}/nothing.sock", socket_timeout=0.5)
     down = AsyncMemory(dead, settings=settings, spool=spool)
     result = await down.remember(USER, PreferenceCandidate(content="I like plums",
                                                            polarity="like", keywords=["plums"]))
     assert result.deferred == ["I like plums"]
     await dead.aclose()
-    live = aioredis.Redis.from_url(redis_url)
+    live = async_client(redis_url)
     up = AsyncMemory(live, settings=settings, spool=spool)
     assert await up.replay_spool() == 1
     assert [p.content for p in await up.preferences(USER)] == ["I like plums"]

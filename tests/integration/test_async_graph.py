@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, TypedDict
 
 import pytest
-import redis.asyncio as aioredis
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
@@ -15,6 +14,8 @@ from penchant.agent.hooks import MemoryHooks
 from penchant.memory import AsyncMemory, Settings
 from penchant.memory.embeddings import HashEmbedder
 from penchant.tools.preference_tools import make_preference_tools
+
+from conftest import async_client
 
 
 class State(TypedDict, total=False):
@@ -27,7 +28,7 @@ class State(TypedDict, total=False):
 async def amemory(redis_url: str, settings: Settings, redis_client: Any) -> AsyncIterator[
     AsyncMemory
 ]:
-    client = aioredis.Redis.from_url(redis_url)
+    client = async_client(redis_url)
     yield AsyncMemory(client, settings=settings, embedder=HashEmbedder())
     await client.aclose()
 

@@ -33,6 +33,8 @@ from penchant.memory.records import utcnow
 from penchant.memory.spool import WriteSpool
 from penchant.memory.tombstones import TOMBSTONES_MAX
 
+from conftest import async_client, sync_client
+
 USER = "conformance"
 
 
@@ -59,7 +61,7 @@ async def door(
     if request.param == "Memory":
         yield Door(Memory(redis_client, settings=settings, embedder=HashEmbedder()))
         return
-    client = aioredis.Redis.from_url(redis_url)
+    client = async_client(redis_url)
     yield Door(AsyncMemory(client, settings=settings, embedder=HashEmbedder()))
     await client.aclose()
 
@@ -231,6 +233,7 @@ async def test_a_write_by_another_client_is_seen_on_the_next_read(
     assert [s.preference.content for s in result.superseded] == ["I like rum"]
 
 
+@pytest.mark.standalone_only(reason="counts the connections of one server")
 async def test_async_memory_from_settings_is_an_async_context_manager(
     settings: Settings, redis_client: redis.Redis
 ) -> None:
@@ -306,9 +309,9 @@ class Doors:
     def _door(self, url: str, spool: bool) -> Door:
         chosen = self.spool if spool else None
         if self.kind == "Memory":
-            client: Any = redis.Redis.from_url(url, socket_timeout=0.5)
+            client: Any = sync_client(url, socket_timeout=0.5)
             return Door(Memory(client, settings=self.settings, spool=chosen))
-        client = aioredis.Redis.from_url(url, socket_timeout=0.5)
+        client = async_client(url, socket_timeout=0.5)
         self._async_clients.append(client)
         return Door(AsyncMemory(client, settings=self.settings, spool=chosen))
 
@@ -529,7 +532,7 @@ async def limited(
     if request.param == "Memory":
         yield Door(Memory(redis_client, settings=tight, embedder=HashEmbedder()))
         return
-    client = aioredis.Redis.from_url(redis_url)
+    client = async_client(redis_url)
     yield Door(AsyncMemory(client, settings=tight, embedder=HashEmbedder()))
     await client.aclose()
 

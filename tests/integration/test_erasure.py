@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 import pytest
 import redis
-import redis.asyncio as aioredis
 
 from penchant.memory import (
     AsyncMemory,
@@ -33,6 +32,8 @@ from penchant.memory.embeddings.base import (
 )
 from penchant.memory.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
 from penchant.memory.observations import ObservationCandidate
+
+from conftest import async_client
 
 USER = "erasure-user"
 OTHER = "erasure-other"
@@ -86,7 +87,7 @@ def _door_factory(
         embedder = CachingEmbedder(redis_client)
         if kind == "Memory":
             return Door(Memory(redis_client, settings=settings, embedder=embedder))
-        client = aioredis.Redis.from_url(redis_url)
+        client = async_client(redis_url)
         clients.append(client)
         return Door(AsyncMemory(client, settings=settings, embedder=embedder))
 

@@ -191,7 +191,7 @@ def test_every_user_key_shares_one_hash_tag(memory: Memory, redis_client: redis.
     memory.remember("张三 :*", like("喜欢绿茶", "绿茶"))
     memory.record_history("张三 :*", __import__("penchant.memory").memory.HistorySnapshot(
         kind="search", summary="searched tea"))
-    keys = [k.decode() for k in redis_client.keys("penchant:{*")]
+    keys = [k.decode() for k in redis_client.scan_iter(match="penchant:{*")]
     tags = {k.split("}", 1)[0] for k in keys}
     assert len(tags) == 1 and all(ord(c) < 128 for k in keys for c in k)
 

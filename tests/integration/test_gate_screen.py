@@ -74,8 +74,8 @@ def test_a_rejected_poison_stores_no_preference_key(
     assert reasons == ["content carries a chat-template token ('[inst]')"]
     assert [p.content for p in memory.preferences("keep")] == ["likes tea"]
     assert set(_user_keys(redis_client, "keep")) <= set(before) | {
-        k for k in _user_keys(redis_client, "keep") if b"changes" in k
-    }
+        k for k in _user_keys(redis_client, "keep") if b"changes" in k or b":idem:" in k
+    }  # the change log's rejected event, and the write's idempotency record
 
 
 def test_the_cli_refuses_a_poisoned_keyword_with_exit_2_and_the_reason(

@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from textual.pilot import Pilot
@@ -35,13 +34,15 @@ from penchant.tui.widgets import (
     change_lines,
 )
 
+from conftest import async_client
+
 USER = "ana"
 SIZE = (120, 40)
 
 
 def async_memory(redis_url: str, settings: Settings, **client_options: Any) -> AsyncMemory:
     """An ``AsyncMemory`` on the test Redis; it connects on first use, in the loop that uses it."""
-    client = aioredis.Redis.from_url(redis_url, **client_options)
+    client = async_client(redis_url, **client_options)
     return AsyncMemory(client, settings=settings, embedder=HashEmbedder())
 
 
@@ -336,6 +337,11 @@ async def test_a_failing_model_shows_degraded_in_the_status_bar_until_it_answers
 ACL_USER = "penchant-tui-test"
 
 
+def _every_node(memory: Memory) -> dict[str, Any]:
+    """On a cluster, an ACL user lives on each node: set it everywhere."""
+    return {"target_nodes": "all"} if memory.backend.cluster else {}
+
+
 @pytest.fixture
 async def app_memory(
     memory: Memory, redis_url: str, settings: Settings
@@ -349,6 +355,7 @@ async def app_memory(
     """
     memory.client.acl_setuser(
         ACL_USER,
+        **_every_node(memory),
         enabled=True,
         passwords=["+secret"],
         keys=["*"],
@@ -366,13 +373,13 @@ async def app_memory(
     )
     yield amem
     await amem.client.aclose()
-    memory.client.acl_deluser(ACL_USER)
+    memory.client.acl_deluser(ACL_USER, **_every_node(memory))
 
 
 def cut_off(memory: Memory) -> None:
     """Make Redis refuse the app's ACL user from now on (see ``app_memory``)."""
-    memory.client.acl_setuser(ACL_USER, enabled=False)
-    memory.client.client_kill_filter(user=ACL_USER)
+    memory.client.acl_setuser(ACL_USER, enabled=False, **_every_node(memory))
+    memory.client.client_kill_filter(user=ACL_USER, **_every_node(memory))
 
 
 async def test_storage_unavailable_mid_session_degrades_status_but_chat_answers(

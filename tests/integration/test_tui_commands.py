@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-import redis.asyncio as aioredis
 
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
 from penchant.memory.checkup import run_checkup
@@ -23,6 +22,8 @@ from penchant.tui.commands import (
     thread_id_for,
 )
 
+from conftest import async_client
+
 USER = "ana"
 WOOL = PreferenceCandidate(content="likes wool", polarity="like", keywords=["wool"],
                            category="material")
@@ -34,7 +35,7 @@ PLASTIC = PreferenceCandidate(content="no plastic", polarity="dislike", keywords
 async def amemory(memory: Memory, redis_url: str, settings: Settings) -> AsyncIterator[
     AsyncMemory
 ]:
-    client = aioredis.Redis.from_url(redis_url)
+    client = async_client(redis_url)
     yield AsyncMemory(client, settings=settings, embedder=HashEmbedder())
     await client.aclose()
 
