@@ -1,22 +1,35 @@
 """Costs that must not grow with a user's store (issue 12): gate, recall, check-up, cold CLI.
 
 Figures (all medians; ``<n>`` is ``1k``, ``10k`` and, in the full run, ``50k`` active
-preferences of one user, 512-d ``_RandomEmbedder`` vectors, ``Settings(max_preferences=
+preferences of one user, 512-d ``RandomEmbedder`` vectors, ``Settings(max_preferences=
 100000)``):
 
-* ``gate_ms_p50_<n>``: one ``Memory.remember`` of one candidate, the write mix of
-  ``bench_gate`` (a third new preferences, a third repeats that merge, a third polarity flips
-  that supersede); the embedder is the random one, so embedding costs nothing.
+* ``gate_ms_p50_<n>``: one ``Memory.remember`` of one candidate, over the write mix of
+  :class:`Workload` (500 writes in ``--quick``, 1,500 in the full run, after one warm-up
+  recall, as in a running agent). The store holds what users write: word keywords from a
+  deterministic pseudo-word vocabulary (:func:`keyword`: ``sturdy kelomar``, one entry in
+  ten Chinese, ``复古茶杯``; a distinct English head noun per entry, 54,000 in the first
+  60,000, most of them 7 letters so that the typo rule applies). The writes take turns:
+  new preferences (create), repeats (merge), polarity flips (supersede), keywordless
+  candidates (content only, as ``remember`` without keywords: the gate derives their objects
+  with ``objects.derive_objects``; a new entry and a restatement in turn) and typo'd keywords
+  (one adjacent transposition in a stored head, ``kelomar`` → ``keloamr``: merges through
+  the typo rule). Before, the mix was ``product line <i>`` keywords, digit heads: the typo
+  scan and object derivation never ran, and a cost of those that grows with ``n`` was
+  hidden. New preferences of the mix grow the store by up to 30% of the writes while it is
+  measured (150 at 1k in ``--quick``). ``gate_ms_p50_<n>_<kind>``: the same per kind of the
+  mix. The embedder is the random one, so embedding costs nothing.
 * ``raw_txn_ms_p50_<n>``: the baseline, the *same commands* each of those gate writes
   committed (captured at ``backend.commit``, turned into commands by
   ``wire.encode_commit``), replayed as a redis-py ``WATCH rev; GET rev; MULTI; …; SET rev;
   EXEC`` on a scratch user's keys (``penchant:{bench-raw}:…``), same server, same run.
-* ``recall_warm_ms_p50_<n>``: the same query recalled again (the cached snapshot is
-  current); ``recall_after_write_ms_p50_<n>``: a recall right after this process's own
-  write; ``recall_after_other_writer_ms_p50_<n>``: a recall right after a second ``Memory``
-  with its own client wrote (only the recall is timed).
-* ``checkup_s_2k``: ``run_checkup`` of a user with 2,000 preferences (a fifth of them
-  dislikes, materials from the check-up's lexicon), one run.
+* ``recall_warm_ms_p50_<n>``: the same query (naming a stored entry) recalled again (the
+  cached snapshot is current); ``recall_after_write_ms_p50_<n>``: a recall right after this
+  process's own write; ``recall_after_other_writer_ms_p50_<n>``: a recall right after a
+  second ``Memory`` with its own client wrote (only the recall is timed; each write is a new
+  word preference).
+* ``checkup_s_2k``: ``run_checkup`` of a user with 2,000 preferences (``product line <i>``
+  in one of eight materials of the check-up's lexicon, a fifth of them dislikes), one run.
 * ``cli_cold_s_10k_users``: a new ``penchant prefs --user u1`` process against a data
   directory of 10,000 users × 20 preferences while the embedded server lingers (after
   issue 12); ``cli_cold_stopped_s_10k_users``: the same with the server stopped and
@@ -25,14 +38,14 @@ preferences of one user, 512-d ``_RandomEmbedder`` vectors, ``Settings(max_prefe
   issue 12 (so "before" ≈ stopped + save).
 
 Filling is fast and goes through the gate: a user's store grows by batches of 500
-candidates (one commit each: 10k preferences in about 2 s here), users of the CLI dataset
-get their 20 preferences in one ``remember`` each (10k users in about 40 s). The CLI dataset
-can be kept between runs (``--cli-data DIR``; a ``fill.json`` in it says what it holds and a
-mismatching directory is filled again).
+candidates (one commit each: 10k word preferences in about 2 s here), users of the CLI
+dataset get their 20 preferences in one ``remember`` each (10k users in about 40 s). The CLI
+dataset can be kept between runs (``--cli-data DIR``; a ``fill.json`` in it says what it
+holds and a mismatching directory is filled again).
 
 Usage::
 
-    python bench/scale.py [--quick] [--cli-data DIR]
+    python bench/scale.py [--quick] [--no-cli] [--no-store] [--cli-data DIR]
 """
 
 from __future__ import annotations
@@ -48,10 +61,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -59,6 +72,7 @@ from penchant.memory import Memory, PreferenceCandidate, Settings
 from penchant.memory.backends import wire
 from penchant.memory.backends.sync import open_client
 from penchant.memory.keys import UserKeys
+from penchant.memory.matching import TYPO_MIN_LEN
 from penchant.memory.server import EmbeddedRedis
 
 MATERIALS = ["plastic", "wool", "leather", "canvas", "cotton", "silk", "bamboo", "glass"]
@@ -89,13 +103,229 @@ class RandomEmbedder:
 
 
 def candidate(i: int, polarity: str = "like") -> PreferenceCandidate:
-    """Preference number ``i``: its own keyword, one of eight materials."""
+    """Preference number ``i`` of the check-up and CLI datasets: its own keyword
+    (``product line <i>``), one of eight materials."""
     return PreferenceCandidate(
         content=f"{polarity}s product line {i} in {MATERIALS[i % len(MATERIALS)]}",
         polarity=polarity,  # type: ignore[arg-type]
         keywords=[f"product line {i}"],
         category="style",
     )
+
+
+# -- what users write: a pseudo-word vocabulary and the gate's write mix ------------------------
+
+_ONSETS, _VOWELS, _CODAS = "bdfgklmnprstvz", "aeiou", "nrlmkt"
+_SYLLABLES = [c + v for c in _ONSETS for v in _VOWELS]  # 70 open syllables: ba, be … zu
+EN_MODIFIERS = ["sturdy", "tiny", "bright", "smoky", "crispy", "chunky", "mellow", "fluffy",
+                "glossy", "rustic", "soft", "small", "large", "green", "red"]  # fmt: skip
+"""Modifiers that capture keeps in one keyword with the noun (``likes sturdy kelomar`` →
+``sturdy kelomar``, measured with ``derive_objects``; ``organic``, ``vintage`` and ``spicy``
+split off as a facet and are not used)."""
+ZH_MODIFIERS = ["小号", "大号", "清淡", "复古", "经典", "原味", "深色", "浅色"]
+_ZH_FIRST = "米皮木竹铁铜玉金银布麻丝棉纸石瓷陶草花果豆面肉鱼虾蛋奶糖茶酒油盐酱醋姜蒜葱椒"
+_ZH_LAST = (
+    "包鞋帽衣裤裙袜杯碗盘壶瓶灯椅桌床柜箱盒伞扇镜表笔本卡糕饼饭粥汤面粉丸卷片条块"
+    "球棒板架垫毯被枕巾帘窗门车船琴鼓画书报刊票券链环戒针扣带绳网袋篮桶罐锅铲勺叉筷"
+)
+ZH_SHARE = 10
+"""One vocabulary entry in this many is a Chinese preference (``喜欢复古茶杯``)."""
+SHORT_SHARE = 5
+"""One English noun in this many is short (5 letters: under the typo rule's 7)."""
+_LONG_SPACE = len(_SYLLABLES) ** 3 * len(_CODAS)  # 2,058,000 seven-letter nouns
+_SHORT_SPACE = len(_SYLLABLES) ** 2 * len(_CODAS)  # 29,400 five-letter nouns
+_ZH_SPACE = len(ZH_MODIFIERS) * len(_ZH_FIRST) * len(_ZH_LAST)
+
+
+def _scrambled(n: int, space: int) -> int:
+    """A bijection of ``range(space)`` (a stride coprime to every space here), so that
+    neighbouring indexes get unrelated words."""
+    return (n * 1_000_003 + 12_345) % space
+
+
+def _en_noun(i: int) -> str:
+    if i % SHORT_SHARE == 2:
+        n, syllables = _scrambled(i // SHORT_SHARE, _SHORT_SPACE), 2
+    else:
+        n, syllables = _scrambled(i, _LONG_SPACE), 3
+    n, coda = divmod(n, len(_CODAS))
+    parts = []
+    for _ in range(syllables):
+        n, s = divmod(n, len(_SYLLABLES))
+        parts.append(_SYLLABLES[s])
+    return "".join(parts) + _CODAS[coda]
+
+
+def is_chinese(i: int) -> bool:
+    """Whether vocabulary entry ``i`` is a Chinese preference."""
+    return i % ZH_SHARE == ZH_SHARE - 1
+
+
+def keyword(i: int) -> str:
+    """Vocabulary entry ``i``: ``"<modifier> <noun>"`` (``"sturdy kelomar"``) or a Chinese
+    modifier + two-character noun (``"复古茶杯"``); distinct for every ``i`` below 500,000,
+    its head (the noun: DESIGN.md §6, the gate's head index) distinct for every English ``i``.
+
+    Raises:
+        ValueError: ``i`` is beyond the vocabulary.
+    """
+    if not 0 <= i < 500_000:
+        raise ValueError(f"vocabulary index {i} is outside 0 … 499,999; the bench's vocabulary "
+                         "is that large")  # fmt: skip
+    if is_chinese(i):
+        n = _scrambled(i // ZH_SHARE, _ZH_SPACE)
+        n, last = divmod(n, len(_ZH_LAST))
+        mod, first = divmod(n, len(_ZH_FIRST))
+        return ZH_MODIFIERS[mod] + _ZH_FIRST[first] + _ZH_LAST[last]
+    return f"{EN_MODIFIERS[i % len(EN_MODIFIERS)]} {_en_noun(i)}"
+
+
+def content(i: int, polarity: str) -> str:
+    """The preference sentence of entry ``i`` (``likes sturdy kelomar``, ``不喜欢复古茶杯``)."""
+    if is_chinese(i):
+        return ("喜欢" if polarity == "like" else "不喜欢") + keyword(i)
+    return f"{polarity}s {keyword(i)}"
+
+
+def typo(i: int, taken: Container[str] = ()) -> str:
+    """Entry ``i``'s keyword with one adjacent transposition in its head (``kelomar`` →
+    ``keloamr``) that the gate's typo rule admits (after the first two letters), and that is
+    not in ``taken`` (the nouns stored: else it would be another preference's head).
+
+    Raises:
+        ValueError: entry ``i`` is Chinese or its head is shorter than the typo rule's 7.
+    """
+    mod, noun = ("", "") if is_chinese(i) else keyword(i).rsplit(" ", 1)
+    if len(noun) < TYPO_MIN_LEN:
+        raise ValueError(f"vocabulary entry {i} ({keyword(i)!r}) has no head of "
+                         f"{TYPO_MIN_LEN}+ letters to misspell; pick a long English "
+                         "one")  # fmt: skip
+    for shift in range(len(noun) - 3):
+        p = 2 + (i + shift) % (len(noun) - 3)  # swaps p and p + 1, 2 <= p <= len - 2
+        variant = noun[:p] + noun[p + 1] + noun[p] + noun[p + 2 :]
+        if variant != noun and variant not in taken:
+            return f"{mod} {variant}"
+    raise ValueError(f"every transposition of {noun!r} is a stored noun; pick another entry")
+
+
+def word_candidate(i: int, polarity: str = "like", *, keyworded: bool = True,
+                   keywords: list[str] | None = None) -> PreferenceCandidate:  # fmt: skip
+    """Entry ``i`` as a candidate: with its keyword, ``keywords`` instead, or content only
+    (``keyworded=False``: a ``remember`` call without keywords, objects derived by the gate)."""
+    given = keywords if keywords is not None else [keyword(i)] if keyworded else []
+    return PreferenceCandidate(
+        content=content(i, polarity),
+        polarity=polarity,  # type: ignore[arg-type]
+        keywords=given,
+        category=CATEGORIES[i % len(CATEGORIES)],
+    )
+
+
+CATEGORIES = ["food", "style", "material", "brand", "activity"]
+MIX_KINDS = ("new", "repeat", "flip", "keywordless", "typo")
+"""The gate's write mix, one kind per write in turn (a fifth each)."""
+
+
+class MixWrite(NamedTuple):
+    """One write of the mix: its kind (:data:`MIX_KINDS`), the vocabulary entry it is about,
+    and the candidate given to ``Memory.remember``."""
+
+    kind: str
+    index: int
+    candidate: PreferenceCandidate
+
+
+class Workload:
+    """One bench user's word preferences: what was stored, and the next write of the mix.
+
+    The store is filled with keyworded entries of the vocabulary (:func:`keyword`), all
+    likes; the timed writes cycle through :data:`MIX_KINDS`:
+
+    * ``new``: an entry never written, with its keyword (a create);
+    * ``repeat``: a stored entry again, same polarity (a merge);
+    * ``flip``: a stored entry with the opposite polarity (supersedes the stored one);
+    * ``keywordless``: content only, as ``remember`` without keywords: a new entry and a
+      restatement of a stored English one in turn (the gate derives the objects,
+      ``objects.derive_objects``: a create, then a merge);
+    * ``typo``: a stored English entry with a long head, its head misspelt by one adjacent
+      transposition (:func:`typo`: merges into the stored head through the gate's typo rule).
+
+    The workload tracks the polarity each stored entry has now, so a flip is always a flip
+    and a repeat always a repeat, across sizes.
+    """
+
+    def __init__(self) -> None:
+        self.polarity: dict[int, str] = {}
+        self.stored: list[int] = []
+        self.nouns: set[str] = set()
+        self.next_index = 0
+        self.writes = 0
+
+    def take(self) -> int:
+        """The index of an entry never written before."""
+        i, self.next_index = self.next_index, self.next_index + 1
+        return i
+
+    def _stored(self, *, long_english: bool = False) -> int:
+        """A stored entry, spread over the store (a stride through it)."""
+        k = self.writes
+        for step in range(len(self.stored)):
+            i = self.stored[(k * 7_919 + step) % len(self.stored)]
+            if not long_english or (not is_chinese(i) and i % SHORT_SHARE != 2):
+                return i
+        raise RuntimeError("the workload has no stored entry of that kind; fill it first")
+
+    def _record(self, i: int, polarity: str) -> None:
+        if i not in self.polarity:
+            self.stored.append(i)
+            if not is_chinese(i):
+                self.nouns.add(keyword(i).rsplit(" ", 1)[1])
+        self.polarity[i] = polarity
+
+    def fill(self, memory: Memory, user: str, upto: int) -> None:
+        """Grow ``user`` to ``upto`` active preferences with new entries (likes),
+        ``FILL_BATCH`` candidates per commit.
+
+        Raises:
+            RuntimeError: the gate stored fewer than ``upto``.
+        """
+        have = len(memory.preferences(user))
+        while have < upto:
+            batch = [self.take() for _ in range(min(FILL_BATCH, upto - have))]
+            memory.remember(user, [word_candidate(i) for i in batch])
+            for i in batch:
+                self._record(i, "like")
+            have += len(batch)
+        got = len(memory.preferences(user))
+        if got < upto:
+            raise RuntimeError(f"filling {user!r} stored {got} preferences, wanted {upto}")
+
+    def next_write(self) -> MixWrite:
+        """The next write of the mix; the workload records it as done."""
+        kind = MIX_KINDS[self.writes % len(MIX_KINDS)]
+        if kind == "new":
+            i, polarity = self.take(), "like"
+            cand = word_candidate(i)
+        elif kind == "repeat":
+            i = self._stored()
+            polarity = self.polarity[i]
+            cand = word_candidate(i, polarity)
+        elif kind == "flip":
+            i = self._stored()
+            polarity = "dislike" if self.polarity[i] == "like" else "like"
+            cand = word_candidate(i, polarity)
+        elif kind == "keywordless":
+            restate = (self.writes // len(MIX_KINDS)) % 2 == 1
+            i = self._stored() if restate else self.take()
+            polarity = self.polarity.get(i, "like")
+            cand = word_candidate(i, polarity, keyworded=False)
+        else:
+            i = self._stored(long_english=True)
+            polarity = self.polarity[i]
+            cand = word_candidate(i, polarity, keywords=[typo(i, self.nouns)])
+        self._record(i, polarity)
+        self.writes += 1
+        return MixWrite(kind, i, cand)
 
 
 def _median_ms(samples: list[float]) -> float:
@@ -192,23 +422,19 @@ def raw_transaction_ms(client: Any, user_tag: str, commands: list[list[Any]]) ->
     return _timed_ms(run)
 
 
-def gate_mix(n: int, existing: int, fresh: int) -> PreferenceCandidate:
-    """``bench_gate``'s mix: new (``fresh + n``), a repeat, a polarity flip."""
-    if n % 3 == 0:
-        return candidate(fresh + n)
-    if n % 3 == 1:
-        return candidate(n % existing)
-    return candidate(n % existing, "dislike" if (n // 3) % 2 == 0 else "like")
-
-
-def bench_gate_at(memory: Memory, user: str, size: int, writes: int) -> dict[str, float]:
-    """Gate and raw-transaction p50 at ``size`` active preferences of ``user``."""
-    fill_user(memory, user, size, polarity=lambda i: "like")
-    latencies = []
+def bench_gate_at(memory: Memory, workload: Workload, user: str, size: int,
+                  writes: int) -> dict[str, float]:  # fmt: skip
+    """Gate and raw-transaction p50 at ``size`` active preferences of ``user``, over
+    ``writes`` writes of ``workload``'s mix (:class:`Workload`)."""
+    workload.fill(memory, user, size)
+    memory.recall(user, "warm up", k=1)  # the snapshot is cached, as in a running agent
+    latencies, by_kind = [], {kind: [] for kind in MIX_KINDS}
     with captured_commits(memory) as calls:
-        for n in range(writes):
-            cand = gate_mix(n, size, 10_000_000 + size * 10)
-            latencies.append(_timed_ms(functools.partial(memory.remember, user, cand)))
+        for _ in range(writes):
+            write = workload.next_write()
+            elapsed = _timed_ms(functools.partial(memory.remember, user, write.candidate))
+            latencies.append(elapsed)
+            by_kind[write.kind].append(elapsed)
     if not calls:
         raise RuntimeError("no gate commit was captured: has Memory stopped calling "
                            "backend.commit?")  # fmt: skip
@@ -217,9 +443,12 @@ def bench_gate_at(memory: Memory, user: str, size: int, writes: int) -> dict[str
     for key in memory.client.scan_iter(match=UserKeys.for_user("bench-raw").tag + ":*"):
         memory.client.delete(key)
     label = _size_label(size)
-    return {f"gate_ms_p50_{label}": _median_ms(latencies),
-            f"gate_ms_p95_{label}": float(np.percentile(latencies, 95)),
-            f"raw_txn_ms_p50_{label}": _median_ms(raw)}  # fmt: skip
+    figures = {f"gate_ms_p50_{label}": _median_ms(latencies),
+               f"gate_ms_p95_{label}": float(np.percentile(latencies, 95)),
+               f"raw_txn_ms_p50_{label}": _median_ms(raw)}  # fmt: skip
+    figures.update({f"gate_ms_p50_{label}_{kind}": _median_ms(samples)
+                    for kind, samples in by_kind.items() if samples})  # fmt: skip
+    return figures
 
 
 def _size_label(size: int) -> str:
@@ -230,18 +459,19 @@ def _size_label(size: int) -> str:
 
 
 def bench_recall_at(
-    memory: Memory, other: Memory, user: str, size: int, samples: int
+    memory: Memory, other: Memory, workload: Workload, user: str, size: int, samples: int
 ) -> dict[str, float]:
-    """Recall p50 at ``size`` (``user`` already holds them): warm, after own, after other."""
-    query = "product line in wool"
+    """Recall p50 at ``size`` (``user`` already holds them): warm, after own, after other;
+    the writes between recalls are new preferences of ``workload``."""
+    query = f"ideas with {keyword(workload.stored[0])}"
     memory.recall(user, query)  # the snapshot is cached from here on
     warm = [_timed_ms(functools.partial(memory.recall, user, query)) for _ in range(samples)]
     own, foreign = [], []
-    for n in range(samples):
-        memory.remember(user, candidate(20_000_000 + n))
+    for _ in range(samples):
+        memory.remember(user, word_candidate(workload.take()))
         own.append(_timed_ms(functools.partial(memory.recall, user, query)))
-    for n in range(samples):
-        other.remember(user, candidate(30_000_000 + n))
+    for _ in range(samples):
+        other.remember(user, word_candidate(workload.take()))
         foreign.append(_timed_ms(functools.partial(memory.recall, user, query)))
     label = _size_label(size)
     return {f"recall_warm_ms_p50_{label}": _median_ms(warm),
@@ -263,7 +493,7 @@ def bench_checkup(memory: Memory, size: int) -> dict[str, float]:
 def bench_store(quick: bool) -> dict[str, float]:
     """Gate, raw transaction, recall and check-up figures on one embedded server."""
     sizes = [1_000, 10_000] if quick else [1_000, 10_000, 50_000]
-    writes, samples = (150, 15) if quick else (600, 40)
+    writes, samples = (500, 15) if quick else (1500, 40)
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="penchant-scale-") as home:
         settings = Settings(home=Path(home), redis_url=None, max_preferences=100_000,
@@ -275,13 +505,14 @@ def bench_store(quick: bool) -> dict[str, float]:
             memory = Memory(client, settings=settings, embedder=RandomEmbedder())
             other = Memory(other_client, settings=settings, embedder=RandomEmbedder(8))
             memory.backend.ensure_schema()
+            workload = Workload()
             for size in sizes:
-                figures.update(bench_gate_at(memory, "bench-scale", size, writes))
+                figures.update(bench_gate_at(memory, workload, "bench-scale", size, writes))
                 print(f"gate at {size}: {figures[f'gate_ms_p50_{_size_label(size)}']:.2f} ms",
                       file=sys.stderr, flush=True)  # fmt: skip
                 if size >= 10_000:
                     n = samples if size == 10_000 else max(5, samples // 4)
-                    figures.update(bench_recall_at(memory, other, "bench-scale", size, n))
+                    figures.update(bench_recall_at(memory, other, workload, "bench-scale", size, n))
             figures.update(bench_checkup(memory, 2_000))
         finally:
             other_client.close()
