@@ -22,7 +22,9 @@ preferences of one user, 512-d ``RandomEmbedder`` vectors, ``Settings(max_prefer
 * ``raw_txn_ms_p50_<n>``: the baseline, the *same commands* each of those gate writes
   committed (captured at ``backend.commit``, turned into commands by
   ``wire.encode_commit``), replayed as a redis-py ``WATCH rev; GET rev; MULTI; …; SET rev;
-  EXEC`` on a scratch user's keys (``penchant:{bench-raw}:…``), same server, same run.
+  EXEC`` on a scratch user's keys (``penchant:{bench-raw}:…``), same server, right after
+  each gate write, so that both see the same load on the machine (on 2 shared cores its p50
+  still varies between about 0.22 and 0.54 ms from run to run: compare medians of runs).
 * ``recall_warm_ms_p50_<n>``: the same query (naming a stored entry) recalled again (the
   cached snapshot is current); ``recall_after_write_ms_p50_<n>``: a recall right after this
   process's own write; ``recall_after_other_writer_ms_p50_<n>``: a recall right after a
@@ -428,18 +430,20 @@ def bench_gate_at(memory: Memory, workload: Workload, user: str, size: int,
     ``writes`` writes of ``workload``'s mix (:class:`Workload`)."""
     workload.fill(memory, user, size)
     memory.recall(user, "warm up", k=1)  # the snapshot is cached, as in a running agent
-    latencies, by_kind = [], {kind: [] for kind in MIX_KINDS}
+    latencies, raw, by_kind = [], [], {kind: [] for kind in MIX_KINDS}
+    tag = UserKeys.for_user(user).tag
     with captured_commits(memory) as calls:
         for _ in range(writes):
             write = workload.next_write()
+            done = len(calls)
             elapsed = _timed_ms(functools.partial(memory.remember, user, write.candidate))
             latencies.append(elapsed)
             by_kind[write.kind].append(elapsed)
+            for call in calls[done:]:  # replayed at once: both see the machine as it is now
+                raw.append(raw_transaction_ms(memory.client, tag, commit_commands(memory, call)))
     if not calls:
         raise RuntimeError("no gate commit was captured: has Memory stopped calling "
                            "backend.commit?")  # fmt: skip
-    tag = UserKeys.for_user(user).tag
-    raw = [raw_transaction_ms(memory.client, tag, commit_commands(memory, c)) for c in calls]
     for key in memory.client.scan_iter(match=UserKeys.for_user("bench-raw").tag + ":*"):
         memory.client.delete(key)
     label = _size_label(size)
