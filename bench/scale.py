@@ -233,7 +233,7 @@ class MixWrite(NamedTuple):
     and the candidate given to ``Memory.remember``."""
 
     kind: str
-    index: int
+    entry: int
     candidate: PreferenceCandidate
 
 
@@ -430,7 +430,9 @@ def bench_gate_at(memory: Memory, workload: Workload, user: str, size: int,
     ``writes`` writes of ``workload``'s mix (:class:`Workload`)."""
     workload.fill(memory, user, size)
     memory.recall(user, "warm up", k=1)  # the snapshot is cached, as in a running agent
-    latencies, raw, by_kind = [], [], {kind: [] for kind in MIX_KINDS}
+    latencies: list[float] = []
+    raw: list[float] = []
+    by_kind: dict[str, list[float]] = {kind: [] for kind in MIX_KINDS}
     tag = UserKeys.for_user(user).tag
     with captured_commits(memory) as calls:
         for _ in range(writes):

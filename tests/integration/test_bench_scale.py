@@ -85,7 +85,7 @@ def test_each_kind_of_the_mix_does_what_it_is_named_for(memory: Memory) -> None:
         result = memory.remember("u", write.candidate)
         after = {p.id: p for p in memory.preferences("u")}
         assert not result.rejected, (write.kind, result.rejected)
-        expected = scale.keyword(write.index)
+        expected = scale.keyword(write.entry)
         if write.kind in ("new", "keywordless") and expected not in stored_keywords:
             (created,) = result.created  # a keywordless one gets the entry's keyword derived
             assert created.keywords == [expected] and not result.merged
@@ -123,11 +123,11 @@ def test_the_mix_cycles_through_every_kind_and_flips_against_the_stored_polarity
         write = workload.next_write()
         writes.append(write)
         if write.kind == "flip":
-            assert write.candidate.polarity != polarity_before[write.index]
+            assert write.candidate.polarity != polarity_before[write.entry]
         if write.kind in ("repeat", "typo"):
-            assert write.candidate.polarity == polarity_before[write.index]
+            assert write.candidate.polarity == polarity_before[write.entry]
     assert [w.kind for w in writes[: len(scale.MIX_KINDS)]] == list(scale.MIX_KINDS)
-    new = [w.index for w in writes if w.kind == "new"]
+    new = [w.entry for w in writes if w.kind == "new"]
     assert len(set(new)) == len(new) == 6 and min(new) >= 10
     assert all(w.candidate.keywords == [] for w in writes if w.kind == "keywordless")
 
