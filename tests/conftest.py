@@ -31,6 +31,11 @@ from penchant.memory.server import EmbeddedRedis
 
 REPO = Path(__file__).resolve().parents[1]
 
+# An embedded server a test starts through Memory.from_settings stops with its last user
+# instead of lingering 300 s (the default; tests/integration/test_server.py tests lingering
+# with an explicit linger).
+os.environ.setdefault("PENCHANT_EMBEDDED_LINGER_SECONDS", "0")
+
 
 def cases_dir() -> Path:
     """``../shared/cases`` beside the checkout, or the copy kept in ``tests/cases``."""

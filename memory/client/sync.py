@@ -142,7 +142,8 @@ class Memory(BaseMemory):
         return self.settings.redis_url or "borrowed client"
 
     def close(self) -> None:
-        """Release an owned client (stopping the embedded server if no one else uses it)."""
+        """Release an owned client; the embedded server stops once no process has used it for
+        ``Settings.embedded_linger_seconds`` (see :class:`~..server.EmbeddedRedis`)."""
         if not self._owns_client:
             return
         self._owns_client = False

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 import redis
-import redis.asyncio as aioredis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as examples
 from hypothesis import strategies as st
@@ -28,6 +27,8 @@ from penchant.memory.flags import Flag, flag_id
 from penchant.memory.keys import UserKeys
 from penchant.memory.observations import ObservationCandidate
 from penchant.memory.ops import UserSnapshot
+
+from conftest import async_client, on_cluster, sync_client
 
 USER = "delta-reader"
 KEYS = UserKeys.for_user(USER)
@@ -55,11 +56,11 @@ async def reader(
 ) -> AsyncIterator[Door]:
     """The process that caches the user's snapshot (sync or async door)."""
     if request.param == "Memory":
-        client = redis.Redis.from_url(redis_url)
+        client = sync_client(redis_url)
         yield Door(Memory(client, settings=settings, embedder=HashEmbedder()))
         client.close()
         return
-    aclient = aioredis.Redis.from_url(redis_url)
+    aclient = async_client(redis_url)
     yield Door(AsyncMemory(aclient, settings=settings, embedder=HashEmbedder()))
     await aclient.aclose()
 
@@ -67,7 +68,7 @@ async def reader(
 @pytest.fixture
 def writer(redis_url: str, settings: Settings) -> Memory:
     """Another process writing the same user, on its own connection."""
-    return Memory(redis.Redis.from_url(redis_url), settings=settings, embedder=HashEmbedder())
+    return Memory(sync_client(redis_url), settings=settings, embedder=HashEmbedder())
 
 
 def like(content: str, *keywords: str) -> PreferenceCandidate:
@@ -132,6 +133,10 @@ class ServerCommands:
 
 @pytest.fixture
 def server(redis_client: redis.Redis) -> ServerCommands:
+    """Counts on the server that holds the user's keys (on a cluster: its slot's primary)."""
+    if on_cluster():
+        node: Any = redis_client.get_node_from_key(KEYS.rev)  # type: ignore[attr-defined]
+        return ServerCommands(redis_client.get_redis_connection(node))  # type: ignore[attr-defined]
     return ServerCommands(redis_client)
 
 
@@ -403,7 +408,7 @@ writes = st.lists(
 def test_any_sequence_of_other_writers_writes_patches_to_a_full_read(
     rounds: list[list[tuple[str, str]]], redis_url: str, settings: Settings
 ) -> None:
-    client = redis.Redis.from_url(redis_url)
+    client = sync_client(redis_url)
     client.delete(*KEYS.all_fixed())
     reader = Memory(client, settings=settings, embedder=HashEmbedder())
     writer = Memory(client, settings=settings, embedder=HashEmbedder())
