@@ -12,6 +12,7 @@ marked ``standalone_only`` skip with their reason.
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import logging
@@ -275,3 +276,20 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
         return CliResult(code, out.getvalue(), err.getvalue())
 
     return run
+
+
+class Door:
+    """Calls a sync or async memory the same way: ``await door.remember(...)`` (the
+    conformance, erasure and delta-read tests run each behaviour through both)."""
+
+    def __init__(self, memory: Any) -> None:
+        self.memory = memory
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        attr = getattr(self.memory, name)
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            result = attr(*args, **kwargs)
+            return await result if inspect.isawaitable(result) else result
+
+        return call

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -33,25 +33,9 @@ from penchant.memory.records import utcnow
 from penchant.memory.spool import WriteSpool
 from penchant.memory.tombstones import TOMBSTONES_MAX
 
-from conftest import async_client, sync_client
+from conftest import Door, async_client, sync_client
 
 USER = "conformance"
-
-
-class Door:
-    """Calls a sync or async memory the same way: ``await door.remember(...)``."""
-
-    def __init__(self, memory: Memory | AsyncMemory) -> None:
-        self.memory = memory
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        attr = getattr(self.memory, name)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            result = attr(*args, **kwargs)
-            return await result if inspect.isawaitable(result) else result
-
-        return call
 
 
 @pytest.fixture(params=["Memory", "AsyncMemory"])

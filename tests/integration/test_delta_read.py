@@ -28,26 +28,10 @@ from penchant.memory.keys import UserKeys
 from penchant.memory.observations import ObservationCandidate
 from penchant.memory.ops import UserSnapshot
 
-from conftest import async_client, on_cluster, sync_client
+from conftest import Door, async_client, on_cluster, sync_client
 
 USER = "delta-reader"
 KEYS = UserKeys.for_user(USER)
-
-
-class Door:
-    """Calls a sync or async memory the same way: ``await door.snapshot(...)``."""
-
-    def __init__(self, memory: Memory | AsyncMemory) -> None:
-        self.memory = memory
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        attr = getattr(self.memory, name)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            result = attr(*args, **kwargs)
-            return await result if inspect.isawaitable(result) else result
-
-        return call
 
 
 @pytest.fixture(params=["Memory", "AsyncMemory"])

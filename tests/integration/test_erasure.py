@@ -5,7 +5,6 @@ every value of every type dumped."""
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -33,7 +32,7 @@ from penchant.memory.embeddings.base import (
 from penchant.memory.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
 from penchant.memory.observations import ObservationCandidate
 
-from conftest import async_client
+from conftest import Door, async_client
 
 USER = "erasure-user"
 OTHER = "erasure-other"
@@ -60,22 +59,6 @@ class CachingEmbedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return embed_with(self.vectorizer, texts, self.dim)
-
-
-class Door:
-    """Calls a sync or async memory the same way: ``await door.remember(...)``."""
-
-    def __init__(self, memory: Memory | AsyncMemory) -> None:
-        self.memory = memory
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        attr = getattr(self.memory, name)
-
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            result = attr(*args, **kwargs)
-            return await result if inspect.isawaitable(result) else result
-
-        return call
 
 
 def _door_factory(
