@@ -35,7 +35,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -215,7 +215,7 @@ class UserSnapshot:
     flags: dict[str, Flag] = field(default_factory=dict)
     tombstones: Tombstones = field(default_factory=Tombstones)
 
-    _ordered: tuple[str, dict[str, Preference], int, tuple[Preference, ...]] | None = field(
+    _ordered: tuple[str, Mapping[str, Preference], int, tuple[Preference, ...]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
