@@ -246,10 +246,16 @@ def test_a_snapshot_sorts_once_and_a_write_moves_only_what_changed() -> None:
     assert snapshot.preferences() == list(first) and snapshot.preferences() is not first
     new = world.pref()
     after = apply_ops(snapshot, [DeletePreference(first[3].id), PutPreference(new)], "2")
-    assert after._ordered is not None  # carried, not re-sorted
+    assert after._ordered is None and after._pending is not None  # carried, left pending
+    later = apply_ops(after, [PutPreference(world.pref())], "3")
+    assert later._pending is not None and later._pending[0] is snapshot  # still one root
     got = after.ordered_preferences()
+    assert after._pending is None  # the move was done when the order was asked for
     assert got == tuple(sorted(after.active.prefs.values(), key=lambda p: (p.created_at, p.id)))
     assert new in got and first[3] not in got and got[3] is first[4]
+    assert later.ordered_preferences() == tuple(
+        sorted(later.active.prefs.values(), key=lambda p: (p.created_at, p.id))
+    )
 
 
 def test_stale_counts_follow_removals() -> None:
