@@ -23,9 +23,11 @@ from ..tombstones import Erasure
 from . import cluster as clusters
 from . import wire
 from .sync import (
+    REDIS_ERRORS,
     bad_url,
     check_decoding,
     client_options,
+    cluster_open_error,
     not_a_cluster_client,
     report,
     schema_of,
@@ -69,7 +71,7 @@ async def open_async_client(url: str, name: str, *, cluster: bool | None = None)
         await client.ping()
         detected = cluster is None and not url.startswith("unix:") and (
             clusters.cluster_enabled(await client.info("cluster")))
-    except (redis.RedisError, OSError) as exc:
+    except REDIS_ERRORS as exc:
         await client.aclose()
         raise translate(exc, f"connect to {url}") from exc
     if detected:
@@ -83,11 +85,17 @@ async def _open_cluster(url: str, name: str) -> Any:
         client = clusters.open_async_cluster(url, name)
     except ValueError as exc:
         raise bad_url(url, exc) from exc
+    except REDIS_ERRORS as exc:
+        error = translate(exc, f"connect to the cluster at {url}")
+        error.__cause__ = exc
+        raise cluster_open_error(url, error) from exc
     try:
         await client.initialize()
-    except (redis.RedisError, OSError) as exc:
+    except REDIS_ERRORS as exc:
         await client.aclose()
-        raise translate(exc, f"connect to the cluster at {url}") from exc
+        error = translate(exc, f"connect to the cluster at {url}")
+        error.__cause__ = exc
+        raise cluster_open_error(url, error) from exc
     return client
 
 
@@ -190,7 +198,7 @@ class AsyncBackend:
     async def _run(self, action: str, call: Any) -> Any:
         try:
             return await call
-        except (redis.RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             raise translate(exc, action) from exc
 
     async def read(
@@ -243,7 +251,7 @@ class AsyncBackend:
         """Await a coroutine of several calls, translating redis-py errors once."""
         try:
             return await work
-        except (redis.RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             raise translate(exc, action) from exc
 
     async def erase(self, keys: UserKeys, erasure: Erasure) -> int:
@@ -351,7 +359,7 @@ class AsyncBackend:
         """Whether Redis answers."""
         try:
             return bool(await self.client.ping())
-        except (redis.RedisError, OSError, StorageUnavailableError):
+        except (*REDIS_ERRORS, StorageUnavailableError):
             return False
 
     async def server_report(self) -> dict[str, Any]:

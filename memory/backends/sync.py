@@ -22,6 +22,7 @@ from redis.retry import Retry
 from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
 from ..errors import (
     InvalidInputError,
+    PenchantError,
     SchemaVersionError,
     StorageFullError,
     StorageUnavailableError,
@@ -35,6 +36,12 @@ from . import cluster as clusters
 from . import wire
 
 logger = logging.getLogger(__name__)
+
+REDIS_ERRORS = (
+    redis.RedisError, redis.exceptions.RedisClusterException, OSError,
+)
+"""What redis-py raises when Redis fails: its errors, the cluster client's own (which are
+not ``RedisError``s: no reachable node, a slot not covered) and socket errors."""
 
 _RELEASE_LEASE = wire.RELEASE_LEASE_SCRIPT
 _RENEW_LEASE = wire.RENEW_LEASE_SCRIPT
@@ -107,6 +114,26 @@ def _open_cluster(url: str, name: str) -> redis.RedisCluster:
             return clusters.open_sync_cluster(url, name)
     except ValueError as exc:
         raise bad_url(url, exc) from exc
+    except StorageUnavailableError as exc:
+        raise cluster_open_error(url, exc) from exc.__cause__
+
+
+def cluster_open_error(url: str, exc: StorageUnavailableError) -> PenchantError:
+    """The error for a cluster client that could not start: a URL naming a database other
+    than 0 or a server that is not a cluster node is the caller's to fix (exit 2);
+    anything else (no node answers) stays a :class:`StorageUnavailableError`."""
+    reason = str(exc.__cause__ or exc)
+    if "db" in reason and "only be 0" in reason:
+        return InvalidInputError(
+            f"PENCHANT_REDIS_URL {url!r} names a database other than 0; a Redis Cluster has "
+            "only database 0: drop the /N from the URL"
+        )
+    if "Cluster mode is not enabled" in reason:
+        return InvalidInputError(
+            f"PENCHANT_REDIS_CLUSTER is true but the server at {url!r} is not a cluster node; "
+            "unset PENCHANT_REDIS_CLUSTER (detect) or set it to false"
+        )
+    return exc
 
 
 def bad_url(url: str, exc: Exception) -> InvalidInputError:
@@ -150,7 +177,7 @@ def storage_errors(action: str, location: str = "") -> Iterator[None]:
     """Translate redis-py errors raised inside into the :class:`PenchantError` tree."""
     try:
         yield
-    except (redis.RedisError, OSError) as exc:
+    except REDIS_ERRORS as exc:
         raise translate(exc, action, location) from exc
 
 
@@ -507,7 +534,7 @@ class SyncBackend:
         """Whether Redis answers."""
         try:
             return bool(self.client.ping())
-        except (redis.RedisError, OSError):
+        except REDIS_ERRORS:
             return False
 
     def server_report(self) -> dict[str, Any]:
@@ -591,14 +618,26 @@ class SyncBackend:
 
 def probe_socket(socket_path: str) -> tuple[str, str]:
     """``("up", "")``, ``("unhealthy", why)`` (answers with an error: ``LOADING``,
-    ``MISCONF``) or ``("down", why)`` for the server on a unix socket."""
-    probe = redis.Redis(unix_socket_path=socket_path, socket_timeout=1.0)
+    ``MISCONF``) or ``("down", why)`` for the server on a unix socket.
+
+    Fails fast: no retries (redis-py's default retries three times with backoff: 2.5–8 s of
+    a command's start against the dead socket a ``kill -9`` leaves behind, issue 12), 0.5 s
+    to connect (a live server accepts on its unix socket at once), 1 s for the reply.
+    """
+    from redis.backoff import NoBackoff
+
+    probe = redis.Redis(
+        unix_socket_path=socket_path,
+        socket_timeout=1.0,
+        socket_connect_timeout=0.5,
+        retry=Retry(NoBackoff(), 0),
+    )
     try:
         probe.ping()
         return "up", ""
     except redis.ResponseError as exc:
         return "unhealthy", str(exc)
-    except (redis.RedisError, OSError) as exc:
+    except REDIS_ERRORS as exc:
         return "down", str(exc)
     finally:
         probe.close()
@@ -625,7 +664,7 @@ def shutdown(client: redis.Redis, *, save: bool = True) -> str:
     return ""
 
 
-StorageClientError = (redis.RedisError, OSError)
+StorageClientError = REDIS_ERRORS
 """Errors of a raw client, for callers that must not fail (logging paths)."""
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..embeddings import Embedder
@@ -146,15 +146,19 @@ class AsyncMemory(BaseMemory):
 
     async def _riding_failover(self, request: Read | Commit | Erase) -> Any:
         """See :meth:`.sync.Memory._riding_failover`."""
+        return await self._ride(lambda: self._request(request), type(request).__name__)
+
+    async def _ride(self, call: Callable[[], Awaitable[T]], what: str) -> T:
+        """See :meth:`.sync.Memory._ride`."""
         delays = failover_delays(self.settings.write_retry_seconds)
         while True:
             try:
-                return await self._request(request)
+                return await call()
             except StorageUnavailableError as exc:
                 delay = next(delays, None) if self.backend.transient(exc) else None
                 if delay is None:
                     raise
-                logger.info("retrying %s in %.2f s: %s", type(request).__name__, delay, exc)
+                logger.info("retrying %s in %.2f s: %s", what, delay, exc)
                 await asyncio.sleep(delay)
 
     async def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
@@ -169,8 +173,9 @@ class AsyncMemory(BaseMemory):
     async def _snapshot(self, keys: UserKeys, history_limit: int = 0) -> tuple[
         UserSnapshot, list[HistorySnapshot]
     ]:
-        snapshot, history = await self.backend.read(
-            keys, self._cached(keys), history_limit=history_limit
+        snapshot, history = await self._ride(
+            lambda: self.backend.read(keys, self._cached(keys), history_limit=history_limit),
+            "read",
         )
         return self._keep(keys, snapshot), history
 
@@ -484,7 +489,7 @@ class _AsyncMemoryOpener:
         memory._server, memory._server_client = server, server_client
         memory._cache_client = cache_client
         try:
-            await memory.backend.ensure_schema()
+            await memory._ride(memory.backend.ensure_schema, "schema check")
         except PenchantError:
             await memory.aclose()
             raise

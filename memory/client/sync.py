@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..embeddings import Embedder
@@ -131,7 +131,7 @@ class Memory(BaseMemory):
             spool=WriteSpool(settings.home / "spool" / "writes.jsonl") if spool else None,
         )
         memory._server, memory._owns_client = server, True
-        memory.backend.ensure_schema()
+        memory._ride(memory.backend.ensure_schema, "schema check")
         return memory
 
     @property
@@ -187,22 +187,27 @@ class Memory(BaseMemory):
         return removed
 
     def _riding_failover(self, request: Read | Commit | Erase) -> Any:
-        """Do one I/O request of the write loop; on a cluster, retry it with backoff while the
-        error is one a failover or a slot move causes, for ``Settings.write_retry_seconds``
-        (:func:`~..backends.cluster.failover_delays`).
+        """Do one I/O request of the write loop, riding out a failover (:meth:`_ride`).
 
         A retried commit is safe: it carries the same idempotency record, so one that was
         stored before its reply was lost answers ``replayed`` (see :mod:`..backends.cluster`).
         """
+        return self._ride(lambda: self._request(request), type(request).__name__)
+
+    def _ride(self, call: Callable[[], T], what: str) -> T:
+        """``call()``; on a cluster, retried with backoff while the error is one a failover or
+        a slot move causes, for ``Settings.write_retry_seconds``
+        (:func:`~..backends.cluster.failover_delays`). Reads (recall, the schema check at
+        start) ride out a failover too, not only writes."""
         delays = failover_delays(self.settings.write_retry_seconds)
         while True:
             try:
-                return self._request(request)
+                return call()
             except StorageUnavailableError as exc:
                 delay = next(delays, None) if self.backend.transient(exc) else None
                 if delay is None:
                     raise
-                logger.info("retrying %s in %.2f s: %s", type(request).__name__, delay, exc)
+                logger.info("retrying %s in %.2f s: %s", what, delay, exc)
                 time.sleep(delay)
 
     def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
@@ -219,7 +224,10 @@ class Memory(BaseMemory):
     def _snapshot(self, keys: UserKeys, history_limit: int = 0) -> tuple[
         UserSnapshot, list[HistorySnapshot]
     ]:
-        snapshot, history = self.backend.read(keys, self._cached(keys), history_limit=history_limit)
+        snapshot, history = self._ride(
+            lambda: self.backend.read(keys, self._cached(keys), history_limit=history_limit),
+            "read",
+        )
         return self._keep(keys, snapshot), history
 
     # -- writes ---------------------------------------------------------------------------------

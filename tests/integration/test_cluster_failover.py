@@ -94,6 +94,8 @@ class Tally:
     failed: dict[str, list[str]] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    reads: int = 0
+    read_errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -121,6 +123,23 @@ def _writer(settings: Settings, user: str, stop: threading.Event, tally: Tally) 
         memory.close()
 
 
+def _reader(settings: Settings, user: str, stop: threading.Event, tally: Tally) -> None:
+    """Recalls the user's preferences in a loop (reads ride out a failover too)."""
+    memory = Memory.from_settings(settings, embedder=None)
+    try:
+        while not stop.is_set():
+            try:
+                memory.recall(user, "I like", k=3)
+            except PenchantError as exc:
+                with tally.lock:
+                    tally.read_errors.append(f"{type(exc).__name__}: {exc}")
+            with tally.lock:
+                tally.reads += 1
+            time.sleep(0.01)
+    finally:
+        memory.close()
+
+
 def _stored(cluster: LocalCluster, users: list[str]) -> dict[str, set[str]]:
     import json
 
@@ -139,12 +158,13 @@ def _stored(cluster: LocalCluster, users: list[str]) -> dict[str, set[str]]:
 def _write_through(
     cluster: LocalCluster, home: Path, users: list[str], during: object
 ) -> tuple[Tally, dict[str, set[str]], float]:
-    """Run one writer per user, call ``during()`` after 1 s, keep writing 2 s after it
-    returns; returns the tally, what Redis holds, and the seconds ``during`` took."""
+    """Run one writer and one reader (recall) per user, call ``during()`` after 1 s, keep
+    writing 2 s after it returns; returns the tally, what Redis holds, and the seconds
+    ``during`` took."""
     settings = _settings(cluster, home)
     tally, stop = Tally(), threading.Event()
-    threads = [threading.Thread(target=_writer, args=(settings, u, stop, tally), daemon=True)
-               for u in users]  # fmt: skip
+    threads = [threading.Thread(target=role, args=(settings, u, stop, tally), daemon=True)
+               for u in users for role in (_writer, _reader)]  # fmt: skip
     for thread in threads:
         thread.start()
     time.sleep(1.0)
@@ -166,12 +186,15 @@ def _check(tally: Tally, stored: dict[str, set[str]], what: str) -> dict[str, fl
     figures = {
         "writes": committed + failed, "acknowledged": committed, "failed": failed,
         "lost": len(lost), "false_failures": len(false_failures),
-        "stall_s": round(max(tally.latencies), 2),
+        "stall_s": round(max(tally.latencies), 2), "reads": tally.reads,
+        "failed_reads": len(tally.read_errors),
     }  # fmt: skip
     print(f"\n{what}: {figures}; errors: {tally.errors[:3]}")
     assert committed > 0, f"{what}: nothing was written"
     assert not lost, f"{what}: acknowledged writes lost: {lost[:5]}"
     assert not false_failures, f"{what}: writes reported failed but stored: {false_failures[:5]}"
+    assert tally.reads > 0, f"{what}: nothing was read"
+    assert not tally.read_errors, f"{what}: recalls failed: {tally.read_errors[:3]}"
     return figures
 
 
