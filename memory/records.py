@@ -86,6 +86,8 @@ def describe_validation_error(exc: Any, *, where: str = "") -> str:
     errors = exc.errors()
     first = errors[0] if errors else {}
     field = ".".join(str(p) for p in first.get("loc", ())) or "input"
+    if getattr(exc, "title", "") == "Settings" and field.isidentifier():
+        field = f"PENCHANT_{field.upper()}"  # the environment variable the user set
     message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
     given = ""  # our own validators' messages (value_error) name the value already
     if "input" in first and first.get("type") not in ("missing", "extra_forbidden",

@@ -17,7 +17,8 @@ def _default_home() -> Path:
 
 
 class Settings(BaseSettings):
-    """Penchant's settings (environment prefix ``PENCHANT_``).
+    """Penchant's settings (environment prefix ``PENCHANT_``; a variable set to the empty
+    string counts as unset).
 
     Attributes:
         home: Data directory; the embedded server keeps its AOF/RDB files and
@@ -94,7 +95,7 @@ class Settings(BaseSettings):
             it after this long, even when the last user was killed.
     """
 
-    model_config = SettingsConfigDict(env_prefix="PENCHANT_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="PENCHANT_", extra="ignore", env_ignore_empty=True)
 
     home: Path = Field(default_factory=_default_home)
     redis_url: str | None = None
@@ -131,7 +132,7 @@ class Settings(BaseSettings):
     embeddings_cache_ttl_seconds: int = Field(default=86_400, ge=1)
     embeddings_cache_max: int = Field(default=10_000, ge=0)
     clock_skew_seconds: int = Field(default=86_400, ge=0)
-    embedded_linger_seconds: float = Field(default=300.0, ge=0.0)
+    embedded_linger_seconds: float = Field(default=300.0, ge=0.0, le=86_400.0)
 
     @property
     def redis_dir(self) -> Path:
