@@ -3,7 +3,8 @@
 Layout under ``<PENCHANT_HOME>/redis``: ``valkey.conf``, ``valkey.sock`` (the
 only listener: TCP is off), ``appendonlydir/`` (AOF, ``appendfsync everysec``,
 RDB preamble), ``valkey.log``, ``valkey.pid``, ``server.lock``, ``clients/``
-(one file per attached Penchant process), ``reaper.pid`` and ``idle_since``.
+(one file per attached Penchant process), ``reaper.pid`` (``<reaper pid> <server pid>``),
+``linger`` (seconds, the latest command's) and ``idle_since``.
 
 Lifecycle, safe for several Penchant processes on one data directory:
 
@@ -16,15 +17,21 @@ Lifecycle, safe for several Penchant processes on one data directory:
   0) or leaves it up for ``linger_seconds`` (``PENCHANT_EMBEDDED_LINGER_SECONDS``,
   default 300 s), so that the next command attaches to a warm server instead of
   loading the whole dataset again. Holding the lock across both makes "am I
-  the last one?" race-free against a process that is attaching.
+  the last one?" race-free against a process that is attaching. Both write
+  their ``linger_seconds`` to ``linger``: the latest command's linger governs
+  (the README's promise: up for ``PENCHANT_EMBEDDED_LINGER_SECONDS`` after the
+  last command), not the first starter's.
 * A *reaper* (``python -m penchant.memory.server --reap DIR``, detached, one
-  per data directory, started by ``connect``/``release`` when none runs) polls
-  every ``min(linger / 4, 5 s)``; under the same lock it stops the server once
-  no Penchant process has used it for ``linger_seconds``, and exits when the
-  server is down. It also stops a server whose last user was killed with
-  ``kill -9`` (that user never calls ``release``), so an unattended server
-  never stays up for ever; a server started again while no reaper runs (the
-  reaper was killed) gets a new one from the next ``connect`` or ``release``.
+  per server, started by ``connect``/``release`` when none watches the running
+  server) reads ``linger`` and polls every ``min(linger / 4, 5 s)``; under the
+  same lock it stops the server once no Penchant process has used it for the
+  linger, and exits as soon as the server it watches (by pid) is gone, so a
+  reaper never outlives its server to govern the next one. It also stops a
+  server whose last user was killed with ``kill -9`` (that user never calls
+  ``release``), and a server whose socket was deleted with its data directory
+  (nobody can reach it), so an unattended server never stays up for ever; a
+  server started again while no reaper runs (the reaper was killed) gets a new
+  one from the next ``connect`` or ``release``.
 
 Persistence is append-only: the AOF (fsynced every second, rewritten with an
 RDB preamble by valkey's automatic rewrite) is the durable copy, so there are
@@ -68,6 +75,9 @@ START_TIMEOUT_SECONDS = 10.0
 REAPER_POLL_MAX_SECONDS = 5.0
 """Longest pause between two looks of the reaper: a lingering server stops at most this
 long after its linger has run out."""
+MAX_LINGER_SECONDS = 86_400.0
+"""Longest linger accepted (one day; ``Settings.embedded_linger_seconds``' bound too): a
+server left up for longer is a leak, not a cache."""
 
 
 def _binary_path() -> str:
@@ -100,26 +110,27 @@ class EmbeddedRedis:
     Args:
         data_dir: Directory for the server's data files and socket; created.
         linger_seconds: How long the server stays up after the last Penchant
-            process released it (``Settings.embedded_linger_seconds``); 0 stops it
-            in that last ``release``.
+            process released it (``Settings.embedded_linger_seconds``, at most
+            :data:`MAX_LINGER_SECONDS`); 0 stops it in that last ``release``.
 
     Raises:
         StorageUnavailableError: ``data_dir`` is so long that the socket path
             would exceed the 107 bytes Linux allows.
-        ValueError: ``linger_seconds`` is negative.
+        ValueError: ``linger_seconds`` is negative, above a day or not a number.
     """
 
     def __init__(self, data_dir: Path, linger_seconds: float = 0.0) -> None:
-        if linger_seconds < 0:
+        if not 0 <= linger_seconds <= MAX_LINGER_SECONDS:  # NaN fails both
             raise ValueError(
-                f"linger_seconds must be >= 0, got {linger_seconds}; use 0 to stop the "
-                "embedded server with its last user"
+                f"linger_seconds must be >= 0 and <= {MAX_LINGER_SECONDS:.0f} (a day), got "
+                f"{linger_seconds}; use 0 to stop the embedded server with its last user"
             )
         self.linger_seconds = float(linger_seconds)
         self.data_dir = Path(data_dir).expanduser().resolve()
         self.reaper_pid_path = self.data_dir / "reaper.pid"
-        self._server_pid: int | None = None  # the reaper's last sight of the server
+        self._server_pid: int | None = None  # the server a reaper watches
         self.idle_path = self.data_dir / "idle_since"
+        self.linger_path = self.data_dir / "linger"
         self.socket_path = self.data_dir / "valkey.sock"
         self.lock_path = self.data_dir / "server.lock"
         self.log_path = self.data_dir / "valkey.log"
@@ -159,7 +170,8 @@ class EmbeddedRedis:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             return False
-        return b"-server" in cmdline and os.fsencode(self.data_dir) in cmdline
+        program = cmdline.split(b"\0", 1)[0].split(b" ", 1)[0]  # valkey retitles itself
+        return program.endswith(b"-server") and os.fsencode(self.data_dir) in cmdline
 
     def _alive(self) -> bool:
         return self._probe()[0] != "down"
@@ -230,6 +242,7 @@ class EmbeddedRedis:
                 self._ensure_up()
                 client = open_client(self.url, client_name())
                 self._register()
+                self._write_linger()
                 self._ensure_reaper()
                 return client
         except OSError as exc:
@@ -253,6 +266,19 @@ class EmbeddedRedis:
         except (StorageUnavailableError, OSError) as exc:
             logger.warning("embedded Redis could not be revived: %s", exc)
             return False
+
+    def _write_linger(self) -> None:
+        """Record this process's linger for the reaper (call with the lock held)."""
+        self.linger_path.write_text(f"{self.linger_seconds!r}\n", encoding="utf-8")
+
+    def _current_linger(self) -> float:
+        """The latest command's linger (``linger``), else this object's; a bad file is
+        ignored (this object's)."""
+        try:
+            value = float(self.linger_path.read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            return self.linger_seconds
+        return value if 0 <= value <= MAX_LINGER_SECONDS else self.linger_seconds
 
     def _register(self) -> None:
         self.clients_dir.mkdir(exist_ok=True)
@@ -297,13 +323,17 @@ class EmbeddedRedis:
         with exclusive_lock(self.lock_path):
             (self.clients_dir / str(os.getpid())).unlink(missing_ok=True)
             try:
+                self._write_linger()  # the last command's linger governs (module docstring)
                 if self.other_clients(client) == 0:
                     if self.linger_seconds > 0:
                         self.idle_path.touch()  # the reaper's clock starts now
                         self._ensure_reaper()
                         return False
                     self._shutdown(client)
-                    return True
+                    stopped = self._probe()[0] == "down"
+                    if stopped:
+                        self._end_reaper()  # nothing left to reap
+                    return stopped
                 return False
             except StorageClientError as exc:
                 logger.warning("embedded Redis: release failed: %s", exc)
@@ -327,37 +357,52 @@ class EmbeddedRedis:
             finally:
                 client.close()
             stopped = self._probe()[0] == "down"
-            reaper = self._reaper_pid()
-            if stopped and reaper is not None:  # nothing left to reap
-                os.kill(reaper, signal.SIGTERM)
-                self.reaper_pid_path.unlink(missing_ok=True)
+            if stopped:
+                self._end_reaper()
             return stopped
 
     # -- the reaper: stops a lingering server -------------------------------------------------
 
-    def _reaper_pid(self) -> int | None:
+    def _reaper(self) -> tuple[int, int] | None:
+        """``(reaper pid, pid of the server it watches)`` of the running reaper, from
+        ``reaper.pid``; None when none runs."""
         try:
-            pid = int(self.reaper_pid_path.read_text().strip())
+            fields = self.reaper_pid_path.read_text().split()
+            pid, watched = int(fields[0]), int(fields[1]) if len(fields) > 1 else 0
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except (OSError, ValueError):
+        except (OSError, ValueError, IndexError):
             return None
         if b"--reap" in cmdline and os.fsencode(self.data_dir) in cmdline:
-            return pid
+            return pid, watched
         return None  # a stale file, or the pid was reused by something else
 
+    def _reaper_pid(self) -> int | None:
+        found = self._reaper()
+        return found[0] if found else None
+
+    def _end_reaper(self) -> None:
+        """Stop the reaper: its server is down, nothing is left to reap."""
+        found = self._reaper()
+        if found is not None and found[0] != os.getpid():
+            os.kill(found[0], signal.SIGTERM)
+        self.reaper_pid_path.unlink(missing_ok=True)
+
     def _ensure_reaper(self) -> None:
-        """Start the detached reaper unless one runs (call with the lock held)."""
-        if self.linger_seconds <= 0 or self._reaper_pid() is not None:
+        """Start the detached reaper unless one watches the running server (call with the
+        lock held). A reaper of an earlier server sees ``reaper.pid`` change and exits."""
+        server = self.pid() or 0
+        found = self._reaper()
+        if self.linger_seconds <= 0 or (found is not None and found[1] == server):
             return
         command = [sys.executable, "-m", "penchant.memory.server", "--reap", str(self.data_dir),
                    "--linger", repr(self.linger_seconds),
-                   "--server-pid", str(self.pid() or 0)]  # fmt: skip
+                   "--server-pid", str(server)]  # fmt: skip
         with open(self.data_dir / "reaper.log", "ab") as log:
             child = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                 start_new_session=True, close_fds=True,
             )  # fmt: skip
-        self.reaper_pid_path.write_text(f"{child.pid}\n")
+        self.reaper_pid_path.write_text(f"{child.pid} {server}\n")
         logger.info("started the embedded server's reaper (pid %d, linger %.0f s)",
                     child.pid, self.linger_seconds)  # fmt: skip
 
@@ -368,50 +413,73 @@ class EmbeddedRedis:
             return last_seen
 
     def _stop_orphan(self) -> None:
-        """The data directory was deleted under a lingering server (a test's temporary
-        directory): no client can reach its socket any more, so end it by its pid."""
+        """The socket was deleted under a lingering server (with its data directory: a
+        test's temporary directory): no client can reach it any more, so end it by its
+        pid."""
         pid = self._server_pid
         if pid is not None and self._is_our_server(pid):
             os.kill(pid, signal.SIGTERM)
-            logger.warning("stopped valkey-server %d: its data directory %s is gone",
-                           pid, self.data_dir)  # fmt: skip
+            logger.warning("stopped valkey-server %d: its socket %s is gone",
+                           pid, self.socket_path)  # fmt: skip
+
+    def _watched_gone(self) -> bool:
+        """Whether the server this reaper watches has exited, or another server now owns
+        the data directory (its ``valkey.pid`` names another pid)."""
+        pid = self._server_pid
+        if pid is None or not self._is_our_server(pid):
+            return True
+        current = self.pid()
+        return current is not None and current != pid
+
+    def _pause(self) -> None:
+        """Wait ``min(linger / 4, 5 s)`` (at least 50 ms), re-reading the linger every
+        0.5 s: a command that shortens it shortens the wait already under way."""
+        began = time.monotonic()
+        while True:
+            poll = max(0.05, min(self._current_linger() / 4, REAPER_POLL_MAX_SECONDS))
+            left = began + poll - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(left, 0.5))
 
     def reap(self, server_pid: int | None = None) -> None:
-        """Run the reaper: stop the server once it has had no user for ``linger_seconds``.
+        """Run the reaper: stop the server once it has had no user for the linger.
 
-        Looks every ``min(linger_seconds / 4, 5 s)`` (at least 50 ms), each time under
-        the server lock, so that it never stops a server a process is attaching to.
-        Returns when the server is down (stopped here or elsewhere), when another
-        reaper owns ``reaper.pid``, or when the data directory was deleted (it then
-        ends the unreachable server by its pid: ``server_pid``, the one its starter saw,
-        until it reads ``valkey.pid`` itself).
+        The linger is the latest command's (``linger``, read at every look; this object's
+        ``linger_seconds`` until one is written). Looks every ``min(linger / 4, 5 s)`` (at
+        least 50 ms), each time under the server lock, so that it never stops a server a
+        process is attaching to. Watches one server, ``server_pid`` (else the one
+        ``valkey.pid`` names at the start), and returns when that server is gone (stopped
+        here or elsewhere, or replaced by a new one, which gets its own reaper), when
+        another reaper owns ``reaper.pid``, or when its socket was deleted (it then ends
+        the unreachable server by its pid).
         """
-        poll = max(0.05, min(self.linger_seconds / 4, REAPER_POLL_MAX_SECONDS))
         last_seen = time.time()
-        self._server_pid = self.pid() or server_pid
+        self._server_pid = server_pid or self.pid()
         client: Any = None
         try:
             while True:
-                time.sleep(poll)
-                if not self.data_dir.exists():
+                self._pause()
+                if not self.socket_path.exists():  # checked before the lock recreates the dir
                     self._stop_orphan()
                     return
                 with exclusive_lock(self.lock_path):
                     if self._reaper_pid() != os.getpid():
                         return  # a newer reaper took over
-                    state = self._probe()[0]
-                    self._server_pid = self.pid() or self._server_pid
-                    if state == "down":
+                    if self._watched_gone():
                         self.reaper_pid_path.unlink(missing_ok=True)
                         return
-                    if state != "up":
-                        last_seen = time.time()  # loading: someone is starting it
+                    if not self.socket_path.exists():
+                        self._stop_orphan()
+                        return
+                    if self._probe()[0] != "up":
+                        last_seen = time.time()  # loading or paused: not idle
                         continue
                     try:
                         client = client or open_client(self.url, REAPER_CLIENT_NAME)
                         if self.other_clients(client) > 0:
                             last_seen = time.time()
-                        elif time.time() - self._idle_since(last_seen) >= self.linger_seconds:
+                        elif time.time() - self._idle_since(last_seen) >= self._current_linger():
                             self._shutdown(client)
                             self.reaper_pid_path.unlink(missing_ok=True)
                             return

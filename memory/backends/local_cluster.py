@@ -26,6 +26,7 @@ replica starts its election about that long after its primary stops answering, s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -38,7 +39,9 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
 from redis.crc import key_slot
+from redis.retry import Retry
 
 from ..errors import PenchantError, StorageUnavailableError
 
@@ -49,6 +52,8 @@ HOST = "127.0.0.1"
 BUS_PORT_OFFSET = 10_000
 """Each node's cluster bus listens on its port + 10,000 (the Redis Cluster specification)."""
 STATE_FILE = "cluster.json"
+PID_FILE_TIMEOUT_SECONDS = 10.0
+"""How long a started node may take to write its pid file (it does once it listens)."""
 
 
 @dataclass(frozen=True)
@@ -143,32 +148,49 @@ class LocalCluster:
             The cluster's URL.
 
         Raises:
-            StorageUnavailableError: A port is taken by another program, a node does not
-                start, or the cluster is not ``ok`` within ``timeout`` seconds (the message
-                names the node's log).
+            StorageUnavailableError: A port (or its cluster bus port) is taken by another
+                program, a node does not start, or the cluster is not ``ok`` within
+                ``timeout`` seconds (the message names the node's log). Nodes this call
+                started are stopped again first: a failed start leaves nothing running.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         (self.directory / STATE_FILE).write_text(json.dumps(asdict(self.layout)), "utf-8")
         fresh = not any((self.node_dir(p) / "nodes.conf").exists() for p in self.layout.ports)
-        for port in self.layout.ports:
-            self.start_node(port)
-        deadline = time.monotonic() + timeout
-        for port in self.layout.ports:
-            self._wait_answering(port, deadline)
-        if fresh:
-            self._form(deadline)
-        self.wait_ok(deadline - time.monotonic())
+        to_start = [p for p in self.layout.ports if self.pid(p) is None]
+        for port in to_start:  # all checked before any starts
+            self._check_free(port)
+        started: list[int] = []
+        try:
+            for port in to_start:
+                self.start_node(port)
+                started.append(port)
+            deadline = time.monotonic() + timeout
+            for port in self.layout.ports:
+                self._wait_answering(port, deadline)
+            if fresh:
+                self._form(deadline)
+            self.wait_ok(deadline - time.monotonic())
+        except (StorageUnavailableError, redis.RedisError, OSError) as exc:
+            self._stop_ports(started)
+            raise StorageUnavailableError(
+                f"{exc}; stopped the {len(started)} node(s) this start had started"
+            ) from exc
         return self.url
+
+    def _check_free(self, port: int) -> None:
+        for taken in (port, port + BUS_PORT_OFFSET):
+            if _port_taken(taken):
+                raise StorageUnavailableError(
+                    f"port {taken} on {HOST} is in use by another program (node {port}"
+                    f"{' cluster bus' if taken != port else ''}); choose another --port for "
+                    "the local cluster"
+                )
 
     def start_node(self, port: int) -> None:
         """Start one node (again) from its directory; nothing when it runs already."""
         if self.pid(port) is not None:
             return
-        if _port_taken(port):
-            raise StorageUnavailableError(
-                f"port {port} on {HOST} is in use by another program; choose another --port "
-                "for the local cluster"
-            )
+        self._check_free(port)
         folder = self.node_dir(port)
         folder.mkdir(parents=True, exist_ok=True)
         conf = folder / "valkey.conf"
@@ -197,6 +219,15 @@ class LocalCluster:
             raise StorageUnavailableError(
                 f"cluster node on port {port} did not start ({exc}); see {folder}/valkey.log"
             ) from exc
+        # The daemon writes its pid file once it listens: until then nothing could stop it.
+        deadline = time.monotonic() + PID_FILE_TIMEOUT_SECONDS
+        while self.pid(port) is None:
+            if time.monotonic() > deadline:
+                raise StorageUnavailableError(
+                    f"cluster node on port {port} did not start (no pid file after "
+                    f"{PID_FILE_TIMEOUT_SECONDS:.0f} s); see {folder}/valkey.log"
+                )
+            time.sleep(0.01)
 
     def kill(self, port: int) -> None:
         """``kill -9`` one node (no save, no goodbye: what a crash looks like to the others)."""
@@ -207,22 +238,31 @@ class LocalCluster:
         _wait_gone(pid, 10.0)
 
     def stop(self) -> None:
-        """Stop every node (``SHUTDOWN NOSAVE``; the append-only files are already written,
-        ``SIGKILL`` after 10 s)."""
-        for port in self.layout.ports:
-            pid = self.pid(port)
-            if pid is None:
-                continue
-            try:
-                with _client(port) as client:
-                    client.shutdown(nosave=True)
-            except redis.ConnectionError:
-                pass  # the node closes the connection as it exits
-            except redis.RedisError:
-                os.kill(pid, signal.SIGTERM)
-            if not _wait_gone(pid, 10.0):
-                os.kill(pid, signal.SIGKILL)
-                _wait_gone(pid, 5.0)
+        """Stop every node: replicas first, then primaries, so that no replica is promoted
+        while the cluster stops (:meth:`_stop_ports`)."""
+        self._stop_ports(self.layout.ports)
+
+    def _stop_ports(self, ports: list[int]) -> None:
+        """Stop the nodes on ``ports``: ``SIGTERM`` to every replica (as each reports its
+        role now; one that does not answer counts as a replica) and wait for them, then to
+        every primary; ``SIGKILL`` to a node still up 10 s later. ``SIGTERM`` is valkey's
+        ``SHUTDOWN`` without an RDB save (``save ""``), the append-only file is flushed and
+        fsynced. A primary with no replica left does not wait for one to catch up
+        (``shutdown-timeout``), which made the old one-by-one ``SHUTDOWN`` take ~25 s."""
+        pids = {port: pid for port in ports if (pid := self.pid(port)) is not None}
+        roles = self.roles()
+        replicas = [p for p in pids if roles.get(p) != "master"]
+        primaries = [p for p in pids if roles.get(p) == "master"]
+        for batch in (replicas, primaries):
+            for port in batch:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pids[port], signal.SIGTERM)
+            deadline = time.monotonic() + 10.0
+            for port in batch:
+                if not _wait_gone(pids[port], deadline - time.monotonic()):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pids[port], signal.SIGKILL)
+                    _wait_gone(pids[port], 5.0)
 
     # -- forming and waiting --------------------------------------------------------------------
 
@@ -376,7 +416,10 @@ class InvalidClusterLayout(PenchantError, ValueError):
 
 
 def _client(port: int) -> redis.Redis:
-    return redis.Redis(host=HOST, port=port, socket_timeout=2.0, socket_connect_timeout=1.0)
+    """A client of one node that fails at once (no retries: every caller polls or reports),
+    so a stopped node costs one refused connection, not redis-py's backoff."""
+    return redis.Redis(host=HOST, port=port, socket_timeout=2.0, socket_connect_timeout=1.0,
+                       retry=Retry(NoBackoff(), 0))  # fmt: skip
 
 
 def _info(port: int) -> dict[str, Any]:
@@ -410,24 +453,48 @@ def _node_id(port: int) -> str:
 
 
 def _port_taken(port: int) -> bool:
+    """Whether something listens on, or has bound, ``port`` on loopback (valkey binds with
+    ``SO_REUSEADDR``, so a port in ``TIME_WAIT`` is free for it and for this check)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.settimeout(0.2)
-        return probe.connect_ex((HOST, port)) == 0
+        if probe.connect_ex((HOST, port)) == 0:
+            return True
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, port))
+        except OSError:
+            return True
+    return False
 
 
 def _wait_gone(pid: int, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:  # one look at least, whatever the timeout
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
+            return True
+        if _zombie(pid):  # exited; its parent (init, for a daemon) has yet to reap it
             return True
         try:  # reap it if we are its parent (daemonised nodes are not)
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             pass
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.02)
-    return False
+
+
+def _zombie(pid: int) -> bool:
+    """Whether ``pid`` has exited and waits to be reaped (state ``Z`` in
+    ``/proc/<pid>/stat``): an init that reaps orphans slowly (a container's) kept a stopped
+    node "alive" for ~2 s."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[0] == "Z"
 
 
 def _until(deadline: float, what: str, condition: Any) -> None:

@@ -3,10 +3,14 @@ lingering after its last user and append-only persistence."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +23,39 @@ from conftest import wait_until
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("PENCHANT_TEST_REDIS_URL")), reason="embedded-server tests"
 )
+
+
+def _processes_on(folder: Path) -> list[int]:
+    """Pids of the processes whose command line names ``folder``: the servers, reapers and
+    child processes a test started there."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit() and int(proc.name) != os.getpid():
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if os.fsencode(folder) in cmdline:
+                found.append(int(proc.name))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _stop_what_the_test_started(tmp_path: Path) -> Iterator[None]:
+    """Whatever a test ends with (a failure too), no server, reaper or child it started on
+    its temporary directory outlives it: SIGTERM, then SIGKILL after 5 s."""
+    yield
+    pids = _processes_on(tmp_path)
+    for pid in pids:
+        for sig in (signal.SIGCONT, signal.SIGTERM):  # SIGCONT: a test may have paused it
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+    deadline = time.monotonic() + 5.0
+    while (left := _processes_on(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _settings(home: Path, linger: float = 0.0) -> Settings:
@@ -113,7 +150,9 @@ def _servers_on(data_dir: Path) -> int:
                 cmdline = (proc / "cmdline").read_bytes()
             except OSError:
                 continue
-            if b"-server" in cmdline and str(data_dir).encode() in cmdline:
+            program = cmdline.split(b"\0", 1)[0]  # not a reaper's "--server-pid"
+            is_server = program.endswith(b"-server") or b"-server " in program
+            if is_server and str(data_dir).encode() in cmdline:
                 count += 1
     return count
 
@@ -201,8 +240,6 @@ def _reaper_alive(server: EmbeddedRedis) -> bool:
 def test_last_user_leaving_keeps_the_server_up_for_the_linger_then_it_stops(
     tmp_path: Path,
 ) -> None:
-    import time
-
     server = EmbeddedRedis(tmp_path / "redis")
     with Memory.from_settings(_settings(tmp_path, linger=2.0), embedder=None) as memory:
         memory.remember("u", _like("likes tea", "tea"))
@@ -233,8 +270,6 @@ def test_a_user_within_the_linger_reuses_the_running_server_without_reloading(
 
 
 def test_server_never_stops_while_another_process_uses_it(tmp_path: Path) -> None:
-    import time
-
     server = EmbeddedRedis(tmp_path / "redis")
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(tmp_path), "0.4"], stdout=subprocess.PIPE, text=True
@@ -282,8 +317,6 @@ def test_negative_linger_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_a_lingering_server_whose_data_directory_was_deleted_is_ended(tmp_path: Path) -> None:
-    import shutil
-
     server = EmbeddedRedis(tmp_path / "redis")
     Memory.from_settings(_settings(tmp_path, linger=30.0), embedder=None).close()
     pid = server.pid()
@@ -291,3 +324,74 @@ def test_a_lingering_server_whose_data_directory_was_deleted_is_ended(tmp_path: 
     shutil.rmtree(tmp_path / "redis")  # what pytest does to old temporary directories
     wait_until(lambda: not server._is_our_server(pid), timeout=15.0,
                what="server ended long before its 30 s linger")  # fmt: skip
+
+
+# -- issue 12, the tester's findings ---------------------------------------------------------
+
+
+def test_a_probe_of_the_socket_a_killed_server_left_fails_fast(tmp_path: Path) -> None:
+    memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+    server = EmbeddedRedis(tmp_path / "redis")
+    pid = server.pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not server._is_our_server(pid), what="server gone")
+    memory.client.close()
+    assert server.socket_path.exists()  # kill -9 leaves the socket file behind
+    began = time.monotonic()
+    assert server._probe()[0] == "down"
+    assert time.monotonic() - began < 0.5  # redis-py's default retries took 2.5-8 s
+    began = time.monotonic()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as again:
+        assert again.preferences("u") == []
+    assert time.monotonic() - began < 2.0  # a fresh start, no stall on the dead socket
+
+
+def test_the_last_commands_linger_governs_not_the_first_starters(tmp_path: Path) -> None:
+    server = EmbeddedRedis(tmp_path / "redis")
+    Memory.from_settings(_settings(tmp_path, linger=600.0), embedder=None).close()
+    Memory.from_settings(_settings(tmp_path, linger=1.0), embedder=None).close()
+    left = time.monotonic()
+    assert server._probe()[0] == "up"
+    wait_until(lambda: server._probe()[0] == "down", timeout=10.0,
+               what="server stopped after the last command's 1 s linger, not 600 s")  # fmt: skip
+    assert time.monotonic() - left >= 1.0
+    wait_until(lambda: not _reaper_alive(server), what="reaper gone")
+
+
+def test_a_new_server_gets_its_own_reaper_and_the_old_one_exits(tmp_path: Path) -> None:
+    server = EmbeddedRedis(tmp_path / "redis")
+    Memory.from_settings(_settings(tmp_path, linger=30.0), embedder=None).close()
+    first = server._reaper()
+    assert first is not None and first[1] == server.pid()
+    Memory.from_settings(_settings(tmp_path), embedder=None).close()  # linger 0: stops it now
+    assert server._probe()[0] == "down"
+    Memory.from_settings(_settings(tmp_path, linger=1.0), embedder=None).close()
+    second = server._reaper()
+    assert second is not None and second[0] != first[0] and second[1] == server.pid()
+    wait_until(lambda: not Path(f"/proc/{first[0]}").exists()
+               or b"--reap" not in Path(f"/proc/{first[0]}/cmdline").read_bytes(),
+               timeout=10.0, what="the first server's reaper exited")  # fmt: skip
+    wait_until(lambda: server._probe()[0] == "down", timeout=10.0,
+               what="the new server stopped after its own 1 s linger, not 30 s")  # fmt: skip
+    assert _servers_on(tmp_path / "redis") == 0
+
+
+def test_one_reaper_per_server_however_many_commands_linger(tmp_path: Path) -> None:
+    for _ in range(3):
+        Memory.from_settings(_settings(tmp_path, linger=30.0), embedder=None).close()
+    reapers = [p for p in _processes_on(tmp_path / "redis")
+               if b"--reap" in Path(f"/proc/{p}/cmdline").read_bytes()]  # fmt: skip
+    assert len(reapers) == 1
+    assert EmbeddedRedis(tmp_path / "redis").stop()
+
+
+@pytest.mark.parametrize("linger", [float("inf"), 1e9, float("nan")])
+def test_a_linger_beyond_a_day_is_refused(tmp_path: Path, linger: float) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValueError, match="linger_seconds must be >= 0 and <= 86400"):
+        EmbeddedRedis(tmp_path / "redis", linger_seconds=linger)
+    if linger == linger:  # NaN: pydantic's own message differs
+        with pytest.raises(ValidationError, match="less than or equal to 86400"):
+            _settings(tmp_path, linger=linger)
