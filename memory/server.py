@@ -75,6 +75,9 @@ START_TIMEOUT_SECONDS = 10.0
 REAPER_POLL_MAX_SECONDS = 5.0
 """Longest pause between two looks of the reaper: a lingering server stops at most this
 long after its linger has run out."""
+REAPER_POLL_MIN_SECONDS = 0.25
+"""Shortest pause: a linger-0 command attached to a lingering server would otherwise have
+the reaper look (lock, ``PING``, ``CLIENT LIST``) 20 times a second for as long as it stays."""
 MAX_LINGER_SECONDS = 86_400.0
 """Longest linger accepted (one day; ``Settings.embedded_linger_seconds``' bound too): a
 server left up for longer is a leak, not a cache."""
@@ -432,11 +435,12 @@ class EmbeddedRedis:
         return current is not None and current != pid
 
     def _pause(self) -> None:
-        """Wait ``min(linger / 4, 5 s)`` (at least 50 ms), re-reading the linger every
+        """Wait ``min(linger / 4, 5 s)`` (at least 0.25 s), re-reading the linger every
         0.5 s: a command that shortens it shortens the wait already under way."""
         began = time.monotonic()
         while True:
-            poll = max(0.05, min(self._current_linger() / 4, REAPER_POLL_MAX_SECONDS))
+            linger = self._current_linger()
+            poll = max(REAPER_POLL_MIN_SECONDS, min(linger / 4, REAPER_POLL_MAX_SECONDS))
             left = began + poll - time.monotonic()
             if left <= 0:
                 return
@@ -447,7 +451,7 @@ class EmbeddedRedis:
 
         The linger is the latest command's (``linger``, read at every look; this object's
         ``linger_seconds`` until one is written). Looks every ``min(linger / 4, 5 s)`` (at
-        least 50 ms), each time under the server lock, so that it never stops a server a
+        least 0.25 s), each time under the server lock, so that it never stops a server a
         process is attaching to. Watches one server, ``server_pid`` (else the one
         ``valkey.pid`` names at the start), and returns when that server is gone (stopped
         here or elsewhere, or replaced by a new one, which gets its own reaper), when
