@@ -293,3 +293,24 @@ class Door:
             return await result if inspect.isawaitable(result) else result
 
         return call
+
+
+def free_cluster_base_port(nodes: int) -> int:
+    """A base port whose ``nodes`` node ports and their cluster-bus ports (+10000) are all
+    free on loopback (for a test's own :class:`~penchant.memory.local_cluster.LocalCluster`)."""
+    import random
+    import socket
+
+    def free(port: int) -> bool:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+        return True
+
+    for _ in range(200):
+        base = random.randrange(20_000, 40_000)
+        if all(free(base + i) and free(base + 10_000 + i) for i in range(nodes)):
+            return base
+    raise RuntimeError(f"no free range of {nodes} loopback ports (and their bus ports) found")

@@ -11,8 +11,6 @@ reported failed is.
 from __future__ import annotations
 
 import logging
-import random
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -27,35 +25,18 @@ from penchant.memory import Memory, PenchantError, PreferenceCandidate, Settings
 from penchant.memory.keys import UserKeys
 from penchant.memory.local_cluster import Layout, LocalCluster
 
+from conftest import free_cluster_base_port
+
 logger = logging.getLogger(__name__)
 
 WRITERS_PER_SHARD = 2
 """Writer threads on the shard that fails over, and on another shard (each its own user)."""
 
 
-def _free_base_port() -> int:
-    """A base port whose 6 node ports and 6 cluster-bus ports (+10000) are all free."""
-    for _ in range(200):
-        base = random.randrange(20_000, 40_000)
-        ports = [base + i for i in range(6)] + [base + 10_000 + i for i in range(6)]
-        if all(_free(p) for p in ports):
-            return base
-    raise RuntimeError("no free range of 6 loopback ports (and their bus ports) found")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     """A fresh 3-master, 3-replica cluster for this module, stopped afterwards."""
-    local = LocalCluster(tmp_path_factory.mktemp("cluster"), Layout(port=_free_base_port()))
+    local = LocalCluster(tmp_path_factory.mktemp("cluster"), Layout(port=free_cluster_base_port(6)))
     try:
         local.start()
         yield local

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
 import signal
 import socket
 import subprocess
@@ -21,23 +20,7 @@ import pytest
 from penchant.memory import StorageUnavailableError
 from penchant.memory.local_cluster import Layout, LocalCluster
 
-
-def _free(port: int) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def _free_base_port(nodes: int) -> int:
-    """A base port whose ``nodes`` node ports and cluster-bus ports (+10000) are all free."""
-    for _ in range(200):
-        base = random.randrange(20_000, 40_000)
-        if all(_free(base + i) and _free(base + 10_000 + i) for i in range(nodes)):
-            return base
-    raise RuntimeError(f"no free range of {nodes} loopback ports (and their bus ports) found")
+from conftest import free_cluster_base_port
 
 
 def _nodes_running(cluster: LocalCluster) -> list[int]:
@@ -70,7 +53,7 @@ def make_cluster(tmp_path: Path) -> Iterator[Any]:
     def make(masters: int, replicas: int) -> LocalCluster:
         nodes = masters * (1 + replicas)
         cluster = LocalCluster(tmp_path / f"c{len(made)}",
-                               Layout(port=_free_base_port(nodes), masters=masters,
+                               Layout(port=free_cluster_base_port(nodes), masters=masters,
                                       replicas=replicas))  # fmt: skip
         made.append(cluster)
         return cluster
