@@ -156,6 +156,7 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
     r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
+    r"|,?\s+and\s+(?=(?:no|not|without)\s+\w)"
     r"|\s+(?=now\s+i\b)",
     re.IGNORECASE,
 )

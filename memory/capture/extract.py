@@ -61,6 +61,7 @@ _GERUND_RE = re.compile(
     r"skipp|switch|preferr|hat|lik)ing\b",
     re.IGNORECASE,
 )
+_NEGATOR_START_RE = re.compile(r"^(?:no|not|never|without)\s", re.IGNORECASE)
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 _SLOT_DROPPED = frozenset("new absolute all-time all time personal very my".split())
 _SLOT_FAVOURITE = frozenset("favourite favorite fave fav".split())
@@ -98,6 +99,7 @@ class Context:
     speaker: Speaker = "user"
     last_polarity: Polarity | None = None
     in_sentence: bool = False  # a stance of this sentence came before ("…, avoiding X")
+    wants: bool = False  # the clause before was the user's like or want ("I like X but no Y")
     found: list[PreferenceCandidate] = field(default_factory=list)
 
 
@@ -250,6 +252,8 @@ def _turned_away(stance: Stance) -> list[tuple[str, str]]:
 def candidates(stance: Stance) -> list[PreferenceCandidate]:
     """The candidates one stance of the user yields (empty when no object has keywords)."""
     parts = items(stance.obj)
+    if stance.polarity == "like":  # "likes no sugar" would store the opposite of what was said
+        parts = [p for p in parts if not _NEGATOR_START_RE.match(p)]
     slot = slot_key(stance.words["slot"]) if stance.words["slot"] and len(parts) == 1 else None
     old = stance.old.display if stance.old else ""
     found = [
@@ -273,12 +277,81 @@ def _excepted_allergy(candidate: PreferenceCandidate | None) -> PreferenceCandid
     return candidate.model_copy(update={"protected": True})
 
 
+_EN_NEGATED_RE = re.compile(
+    r"^(?:(?:and|but|or)\s+)?(?P<neg>no|not|never|without)\s+(?P<obj>\S.*)$", re.I
+)
+"""A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
+_EN_NEGATED_REJECT = frozenset(
+    "a an the one doubt problem problems idea clue thanks thank way matter worries worry "
+    "really at all sure quite very too so that this these those it them me him her us you "
+    "only just even always often ever again anymore any anything much many more longer "
+    "necessarily exactly now today yet then when if because as in on at for to with by from "
+    "about after before during until while since where why how what who bad big offense "
+    "offence kidding joke wonder question questions rush hurry pressure chance "
+    "exception biggie lately tonight tomorrow yesterday here there everything everyone "
+    "everybody everywhere nothing nobody anyone anybody anywhere else enough".split()
+)
+_EN_COMMON_VERBS = frozenset(
+    "drink drinking eat eating go going use using buy buying wear wearing take taking have "
+    "having do doing get getting make making like liking love loving want need watch read "
+    "listen play cook travel fly drive see be being been feel mind care know think".split()
+)
+"""After "not"/"never" these start a verb phrase ("never drink it late"), not an object."""
+_EN_WANT_RE = re.compile(
+    r"^(?:(?:and|but|so|oh|well|also|just|please)\s+)*i(?:\s+|(?='))(?:(?:really|just|also|only|"
+    r"usually|always)\s+)?(?:want|need|'d\s+like|would\s+like|'ll\s+have|'ll\s+take|"
+    r"will\s+have|will\s+take|(?:'d|would)\s+(?:rather|prefer)|order)\b",
+    re.IGNORECASE,
+)
+"""``I want tea``: a request names what the user wants, so ``but no sugar`` is a dislike.
+
+Plain "I have / I get" state a situation ("I have a dog but no cat"), not a want.
+"""
+_NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
+
+
+def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
+    """``no plastic cups`` after the user's like or want in the same sentence: a dislike.
+
+    A negator before a noun phrase, coordinated to or contrasted with the user's
+    stance ("I like tea but no sugar", "I want tea and no sugar"), turns the user
+    away from that noun phrase. Idioms ("no doubt", "not really", "no problem")
+    and phrases that are no object ("not when…", "not too sweet") yield nothing.
+    """
+    if not after_like or has_cjk(clause):
+        return None
+    match = _EN_NEGATED_RE.match(clause)
+    if match is None:
+        return None
+    raw = match.group("obj")
+    first = re.findall(r"[a-z']+", raw.lower())[:1]
+    if not first or first[0] in _EN_NEGATED_REJECT or first[0].endswith("ly"):
+        return None  # an idiom, a function word or an adverb ("not really", "not lately")
+    if first[0] in _EN_COMMON_VERBS and match.group("neg").lower() in ("not", "never"):
+        return None  # a verb phrase the stance table did not read ("but never go there")
+    cut = cut_en(raw)
+    if not cut.display or is_pronoun(cut.display):
+        return None
+    obj = resolve(cut.display, False, context.antecedent)
+    if obj is None:
+        return None
+    words = {"verb": "", "adj": "", "slot": "", "match": match.group(0)}
+    return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
+
+
 def _read_clause(clause: str, context: Context) -> None:
+    wants, context.wants = context.wants, False
     stance = _stance(clause, context)
+    if stance is None and (negated := _negated(clause, context, wants)):
+        context.antecedent = context.mentioned = negated.obj
+        context.wants = True  # "I like tea but no sugar and no milk"
+        context.found.extend(candidates(negated))
+        return
     if stance is None:
         speaker = clause_speaker(clause)
         if speaker != "unknown":
             context.speaker = speaker
+        context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
         context.mentioned = mentioned(clause, has_cjk(clause)) or context.mentioned
         return
     context.antecedent = context.mentioned = stance.obj
@@ -291,6 +364,7 @@ def _read_clause(clause: str, context: Context) -> None:
     context.last_polarity = stance.polarity
     context.in_sentence = True
     if speaker == "user":
+        context.wants = stance.polarity == "like"
         found = candidates(stance)
         if stance.polarity == "dislike" and is_retraction(clause):
             # ``我对花生过敏好了`` / ``my allergy is gone``: the allergy is over, not stated.
@@ -362,7 +436,7 @@ def extract_preferences(text: str) -> list[PreferenceCandidate]:
     for sentence in sentences(_prepare(text or "")):
         if is_question_or_hypothetical(sentence):
             continue
-        context.speaker, context.in_sentence = "user", False
+        context.speaker, context.in_sentence, context.wants = "user", False, False
         for clause in clauses(sentence):
             _read_clause(clause, context)
     found = _latest_per_object(context.found)
