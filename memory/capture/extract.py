@@ -297,6 +297,13 @@ _EN_COMMON_VERBS = frozenset(
     "listen play cook travel fly drive see be being been feel mind care know think".split()
 )
 """After "not"/"never" these start a verb phrase ("never drink it late"), not an object."""
+_EN_MANNER_WORDS = frozenset(
+    "every each all both either neither alone together loud quiet late early big small long "
+    "short hot cold warm spicy sweet salty sour bitter strong weak expensive cheap new old "
+    "fast slow far near daily weekly monthly".split()
+)
+"""After "not" these say how, when or how much ("not every day", "not alone", "not loud"),
+not what the user turns away from."""
 _EN_WANT_RE = re.compile(
     r"^(?:(?:and|but|so|oh|well|also|just|please)\s+)*i(?:\s+|(?='))(?:(?:really|just|also|only|"
     r"usually|always)\s+)?(?:want|need|'d\s+like|would\s+like|'ll\s+have|'ll\s+take|"
@@ -327,6 +334,8 @@ def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
     first = re.findall(r"[a-z']+", raw.lower())[:1]
     if not first or first[0] in _EN_NEGATED_REJECT or first[0].endswith("ly"):
         return None  # an idiom, a function word or an adverb ("not really", "not lately")
+    if first[0] in _EN_MANNER_WORDS and match.group("neg").lower() in ("not", "never"):
+        return None  # a manner, time or amount ("but not every day", "but never alone")
     if first[0] in _EN_COMMON_VERBS and match.group("neg").lower() in ("not", "never"):
         return None  # a verb phrase the stance table did not read ("but never go there")
     cut = cut_en(raw)

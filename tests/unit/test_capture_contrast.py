@@ -73,6 +73,10 @@ def test_never_object_after_like_is_a_dislike() -> None:
         "My wife likes tea but no sugar",
         "I have a dog but no cat",
         "I get paid weekly but not monthly bonuses",
+        "I like pizza but not every day",
+        "I love hiking but not alone",
+        "I like music but not loud",
+        "I like my coffee but never late",
     ],
 )
 def test_idioms_questions_and_others_store_no_dislike(text: str) -> None:
