@@ -310,7 +310,7 @@ def free_cluster_base_port(nodes: int) -> int:
         return True
 
     for _ in range(200):
-        base = random.randrange(20_000, 40_000)
+        base = random.randrange(10_000, 22_000)  # node and bus ports below Linux's ephemeral range
         if all(free(base + i) and free(base + 10_000 + i) for i in range(nodes)):
             return base
     raise RuntimeError(f"no free range of {nodes} loopback ports (and their bus ports) found")

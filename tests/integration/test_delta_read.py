@@ -159,7 +159,7 @@ async def test_each_kind_of_other_writers_change_reaches_the_snapshot_as_a_delta
             reason="test")])  # fmt: skip
 
     def revector() -> None:
-        pref = writer.snapshot(USER).preferences()[5]
+        pref = next(p for p in writer.snapshot(USER).preferences()[5:] if p.id != kept.id)
         moved = pref.model_copy(update={"embedding_model": "other", "embedding_dim": 2})
         moved.embedding = b"\x01" * 8
         assert writer.replace_vectors(USER, {pref.id: moved}) == 1
