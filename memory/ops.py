@@ -337,11 +337,7 @@ def apply_ops(snapshot: UserSnapshot, ops: list[Op], revision: str) -> UserSnaps
             tombstones.by_key.pop(op.key, None)
             tombstones.legacy.discard(op.key)
     for pref_id, vector in vectors.items():
-        pref = active.prefs.get(pref_id)
-        if pref is not None and pref.embedding != vector:
-            copy = pref.model_copy()
-            copy.embedding = vector
-            active.add(copy)
+        _revector(active, active.prefs.get(pref_id), vector)
     after = UserSnapshot(
         user_id=snapshot.user_id, revision=revision, active=active,
         observations=observations, flags=flags, tombstones=tombstones,
@@ -473,11 +469,18 @@ def _patched_active(old: ActiveSet, delta: SnapshotDelta) -> ActiveSet:
                 active.remove(pref_id)
             else:
                 active.add(Preference.from_json(raw, vector))
-        elif before is not None and before.embedding != vector:
-            copy = before.model_copy()
-            copy.embedding = vector
-            active.add(copy)
+        else:
+            _revector(active, before, vector)
     return active
+
+
+def _revector(active: ActiveSet, pref: Preference | None, vector: bytes | None) -> None:
+    """Put a copy of ``pref`` carrying ``vector`` into ``active`` (nothing when it is gone
+    or already carries it): a vector-only change keeps the id and makes a new object."""
+    if pref is not None and pref.embedding != vector:
+        copy = pref.model_copy()
+        copy.embedding = vector
+        active.add(copy)
 
 
 def _patched(old: dict[str, T], changed: dict[str, bytes | None], parse: Any) -> dict[str, T]:
