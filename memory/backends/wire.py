@@ -36,13 +36,14 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.ops import (
+from ..core import (
     AppendEvent,
     AppendTranscript,
     DeleteFlag,
     DeleteObservation,
     DeletePreference,
     DeleteTombstone,
+    Erasure,
     Idempotency,
     Op,
     PushHistory,
@@ -51,12 +52,11 @@ from ..core.ops import (
     PutPreference,
     PutTombstone,
     PutVector,
+    SnapshotDelta,
+    UserSnapshot,
+    apply_delta,
 )
-from ..core.snapshot import SnapshotDelta, UserSnapshot, apply_delta
-from ..core.tombstones import Erasure
-from ..model.keys import UserKeys
-from ..model.records import ChangeEvent, HistorySnapshot
-from ..model.settings import Settings
+from ..model import ChangeEvent, HistorySnapshot, Settings, UserKeys
 
 logger = logging.getLogger(__name__)
 
@@ -573,7 +573,7 @@ def snapshots_to_erase(raw: list[Any], erasure: Erasure) -> list[Any]:
 
 def erasure_texts(prefs: dict[str, Any]) -> list[str]:
     """The embedded texts (:func:`~..embeddings.embedding_text`) of raw preference records."""
-    from ..embeddings.base import embedding_text
+    from ..model import embedding_text
 
     texts = []
     for raw in prefs.values():

@@ -22,27 +22,25 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
-import numpy as np
-
-from ..embeddings import Embedder, embedding_text
-from ..model.errors import InvalidInputError
-from ..model.flags import Flag
-from ..model.normalize import clean_text, normalise_keywords
-from ..model.protection import is_protected
-from ..model.records import (
+from ..model import (
     MAX_SUMMARY_CHARS,
     ChangeEvent,
+    Flag,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     Polarity,
     Preference,
     PreferenceCandidate,
     Rejection,
+    Settings,
     Superseded,
     check_payload,
+    clean_text,
+    is_protected,
+    normalise_keywords,
 )
-from ..model.settings import Settings
 from .blocks import strip_injected_blocks
 from .matching import forget_matches, slot_key
 from .objects import derive_objects, retracted_objects
@@ -450,19 +448,6 @@ class PersistenceGate:
         return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
 
 
-def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
-    """Give each prepared candidate its vector (content plus category), in one batch."""
-    if embedder is None or not prepared:
-        return
-    vectors = embedder.embed(
-        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
-    )
-    for item, vector in zip(prepared, vectors, strict=True):
-        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
-        item.embedding_model = embedder.name
-        item.embedding_dim = embedder.dim
-
-
 def _preference_ops(write: WritePlan) -> list[Op]:
     ops: list[Op] = []
     for pref_id, pref in write.upserts.items():
@@ -594,4 +579,4 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-__all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan", "embed_prepared"]
+__all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan"]

@@ -62,8 +62,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..core.lexical import BM25Index
+from ..core import BM25Index
 from ..embeddings import (
+    USE_RELEVANT_COSINE,
     Embedder,
     SpaceResolver,
     block_cosines,
@@ -72,10 +73,7 @@ from ..embeddings import (
     threshold,
     zscore_fusion,
 )
-from ..embeddings.use import USE_RELEVANT_COSINE
-from ..model.errors import InvalidInputError
-from ..model.normalize import CJK_CHARS
-from ..model.records import Preference, normalise_category
+from ..model import CJK_CHARS, InvalidInputError, Preference, normalise_category
 
 logger = logging.getLogger(__name__)
 

@@ -21,8 +21,7 @@ import numpy as np
 
 from ..client import Memory
 from ..embeddings import Embedder, embedding_text
-from ..model.errors import InvalidInputError, PenchantError
-from ..model.records import Preference
+from ..model import InvalidInputError, PenchantError, Preference
 
 logger = logging.getLogger(__name__)
 

@@ -38,24 +38,32 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..core.blocks import wrap_block
-from ..core.observations import (
+from ..core import (
     Evidence,
     Observation,
     ObservationCandidate,
     ObservationResult,
     ObservationUpdate,
+    wrap_block,
 )
-from ..model.errors import InvalidInputError, PenchantError, ReflectModelError
-from ..model.records import HistorySnapshot, Preference, Rejection
+from ..model import (
+    HistorySnapshot,
+    InvalidInputError,
+    PenchantError,
+    Preference,
+    ReflectModelError,
+    Rejection,
+)
 
 if TYPE_CHECKING:
-    from ..client import AsyncMemory, Memory
+    from ..client import AsyncMemory, Memory, MemoryContext
 
 logger = logging.getLogger(__name__)
 
 MAX_CONTEXT_PREFERENCES = 30
 """Most preferences shown to one reflect call: the recalled ones first, then the most recent."""
+HISTORY_SNAPSHOTS = 5
+"""History snapshots (newest first) shown to one reflect call."""
 
 DISPOSITION_TRAITS = ("skepticism", "literalism", "empathy")
 
@@ -497,28 +505,25 @@ def offline_reflect(context: ReflectContext) -> tuple[str, list[ObservationCandi
 def gather_context(
     memory: Memory, user_id: str, question: str, disposition: Disposition, *, k: int = 10
 ) -> ReflectContext:
-    """Recall what reflect reasons over (see :class:`ReflectContext`).
+    """Recall what reflect reasons over (see :class:`ReflectContext`), in one
+    :meth:`~penchant.memory.Memory.context` read.
 
     Raises:
         InvalidInputError: Empty question or a bad user id.
     """
     _check_question(question)
-    return _context_of(
-        question, disposition, memory.recall(user_id, question, k=k),
-        memory.preferences(user_id), memory.history(user_id, limit=5),
-        memory.observations(user_id),
-    )  # fmt: skip
+    return _context_of(question, disposition,
+                       memory.context(user_id, question, k=k, history_limit=HISTORY_SNAPSHOTS))
 
 
 async def agather_context(
     memory: AsyncMemory, user_id: str, question: str, disposition: Disposition, *, k: int = 10
 ) -> ReflectContext:
-    """:func:`gather_context` over an :class:`~.client.AsyncMemory`."""
+    """:func:`gather_context` over an :class:`~penchant.memory.AsyncMemory`."""
     _check_question(question)
     return _context_of(
-        question, disposition, await memory.recall(user_id, question, k=k),
-        await memory.preferences(user_id), await memory.history(user_id, limit=5),
-        await memory.observations(user_id),
+        question, disposition,
+        await memory.context(user_id, question, k=k, history_limit=HISTORY_SNAPSHOTS),
     )  # fmt: skip
 
 
@@ -527,15 +532,10 @@ def _check_question(question: str) -> None:
         raise InvalidInputError("reflect needs a question, e.g. 'what gifts would I like?'")
 
 
-def _context_of(
-    question: str,
-    disposition: Disposition,
-    recalled: Any,
-    everything: list[Preference],
-    history: list[HistorySnapshot],
-    observations: list[Any],
-) -> ReflectContext:
-    relevant = [item.preference for item in recalled.items if item.matched]
+def _context_of(question: str, disposition: Disposition, read: MemoryContext) -> ReflectContext:
+    everything = read.preferences
+    recalled = read.recall.items if read.recall is not None else []
+    relevant = [item.preference for item in recalled if item.matched]
     seen = {p.id for p in relevant}
     rest = sorted((p for p in everything if p.id not in seen),
                   key=lambda p: p.last_seen_at, reverse=True)
@@ -544,8 +544,8 @@ def _context_of(
         disposition=disposition,
         preferences=[*relevant, *rest][:MAX_CONTEXT_PREFERENCES],
         relevant_ids=seen,
-        history=history,
-        observations=observations,
+        history=read.history,
+        observations=read.observations,
         all_preferences=everything,
     )
 

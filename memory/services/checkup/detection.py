@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from ...embeddings import embedding_text, from_bytes, threshold
-from ...model.flags import Flag, Signal, flag_id
-from ...model.records import Preference, utcnow
+from ...model import Flag, Preference, Signal, flag_id, utcnow
 
 if TYPE_CHECKING:
     from ...client import AsyncMemory, BaseMemory, Memory

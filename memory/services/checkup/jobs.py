@@ -19,8 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from ...model.errors import PenchantError
-from ...model.keys import UserKeys
+from ...model import PenchantError, UserKeys
 
 if TYPE_CHECKING:
     from ...client import AsyncMemory, BaseMemory, Memory
