@@ -16,7 +16,8 @@ from .cluster_nodes import (
 )
 from .connect import open_client
 from .filelock import exclusive_lock
-from .server import EmbeddedRedis, client_name, server_binary
+from .process import client_name, server_binary
+from .server import EmbeddedRedis
 from .sync import SyncBackend
 
 __all__ = [

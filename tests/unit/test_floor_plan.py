@@ -31,7 +31,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 """Which layers each layer may import: model ← core ← embeddings, recall ← client → backends;
 services over the client; devtools over the backends."""
-MAX_LINES = 500
+MAX_LINES = 530
 OVER_LIMIT_OWNED_ELSEWHERE = {"penchant.memory.recall.engine"}
 """Recall's split by concept is its own piece of work; until then its one module is exempt."""
 
