@@ -29,7 +29,7 @@ from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError
 from .flags import Flag
 from .matching import forget_matches, slot_key
-from .normalize import clean_text, normalise_keywords
+from .normalize import clean_lines, clean_text, normalise_keywords
 from .objects import derive_objects, retracted_objects
 from .observations import (
     ObservationCandidate,
@@ -70,7 +70,7 @@ from .records import (
     check_payload,
 )
 from .resolution import PreparedCandidate, WritePlan, plan_write
-from .screen import screen_content, screen_keywords
+from .screen import MAX_SLOT_CHARS, screen_content, screen_keywords, screen_label
 from .settings import Settings
 from .tombstones import Erasure, Tombstone, Tombstones, content_digest
 
@@ -123,10 +123,15 @@ class PersistenceGate:
         rejections: list[Rejection] = []
         for candidate in batch:
             content = clean_text(candidate.content)
-            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            # screened with its line breaks: a role header after one starts a line
+            reason = screen_content(
+                clean_lines(candidate.content), max_chars=self.settings.max_content_chars
+            )
             reason = reason or screen_keywords(
                 candidate.keywords, max_keywords=self.settings.max_keywords
             )
+            reason = reason or screen_label("category", candidate.category, max_chars=32)
+            reason = reason or screen_label("slot", candidate.slot, max_chars=MAX_SLOT_CHARS)
             reason = reason or self.time_problem(
                 ("at", candidate.at), ("created_at", candidate.created_at),
                 ("last_seen_at", candidate.last_seen_at),
@@ -305,7 +310,9 @@ class PersistenceGate:
         rejections: list[Rejection] = []
         for candidate in candidates:
             content = clean_text(candidate.content)
-            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            reason = screen_content(
+                clean_lines(candidate.content), max_chars=self.settings.max_content_chars
+            )
             if reason:
                 rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
             else:
@@ -315,7 +322,9 @@ class PersistenceGate:
                 kept.append(update)
                 continue
             content = clean_text(update.content)
-            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            reason = screen_content(
+                clean_lines(update.content), max_chars=self.settings.max_content_chars
+            )
             if reason:
                 rejections.append(Rejection(content=_printable(update.content), reason=reason))
             else:
@@ -412,11 +421,13 @@ class PersistenceGate:
         """Store what the user did (never mixed into preferences).
 
         Raises:
-            InvalidInputError: The summary is empty, too long or instruction-like,
-                or the payload is not JSON text or over 16 KiB.
+            InvalidInputError: The summary is empty, too long or instruction-like, the
+                kind a disguised or instruction-like label, or the payload is not JSON
+                text, nested too deeply or over 16 KiB.
         """
         summary = clean_text(snapshot.summary)
-        reason = screen_content(summary, max_chars=MAX_SUMMARY_CHARS)
+        reason = screen_content(clean_lines(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        reason = reason or screen_label("kind", snapshot.kind, max_chars=32)
         if reason:
             raise InvalidInputError(f"history snapshot refused: {reason}")
         check_payload(snapshot.payload)

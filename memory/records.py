@@ -164,6 +164,11 @@ def normalise_category(value: str | None, *, field: str = "category") -> str:
     return text
 
 
+MAX_MENTION_COUNT = 1_000_000
+"""Largest mention count a write (an import) may state: a user who restated a preference
+every minute for a year mentions it ≈ 525,600 times. A 400-digit count is refused."""
+
+
 class PreferenceCandidate(BaseModel):
     """A structured preference on its way into the persistence gate.
 
@@ -200,7 +205,7 @@ class PreferenceCandidate(BaseModel):
     slot: str | None = None
     protected: bool | None = None
     at: datetime | None = None
-    mention_count: int | None = Field(default=None, ge=1)
+    mention_count: int | None = Field(default=None, ge=1, le=MAX_MENTION_COUNT)
     created_at: datetime | None = None
     last_seen_at: datetime | None = None
 
@@ -287,17 +292,46 @@ MAX_PAYLOAD_BYTES = 16_384
 """Largest history snapshot payload, as UTF-8 JSON."""
 
 
+MAX_PAYLOAD_DEPTH = 32
+"""Deepest nesting of lists and objects in a history payload (a real one is 2 or 3 deep)."""
+
+
+def payload_depth(payload: Any, *, limit: int = MAX_PAYLOAD_DEPTH) -> int:
+    """How deeply ``payload`` nests lists and dicts, counted without recursion; counting
+    stops at ``limit + 1`` (so a payload nested 100,000 deep costs no more than one at the
+    limit)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(payload, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if not isinstance(value, dict | list | tuple):
+            continue
+        deepest = max(deepest, depth)
+        if depth > limit:
+            return depth
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def check_payload(payload: dict[str, Any], *, where: str = "history payload") -> None:
-    """Refuse a history payload that is not JSON-serialisable or too large.
+    """Refuse a history payload that is nested too deeply, not JSON-serialisable or too large.
 
     Raises:
-        InvalidInputError: Naming ``where``, the size and the limit.
+        InvalidInputError: Naming ``where``, the depth, size and the limit (a payload nested
+            thousands deep gets this, not a ``RecursionError``).
     """
     from .errors import InvalidInputError
 
+    depth = payload_depth(payload)
+    if depth > MAX_PAYLOAD_DEPTH:
+        raise InvalidInputError(
+            f"{where}: nested more than {MAX_PAYLOAD_DEPTH} levels deep (lists and objects); "
+            f"the limit is {MAX_PAYLOAD_DEPTH}"
+        )
     try:
         size = len(json.dumps(payload, ensure_ascii=False).encode("utf-8", "strict"))
-    except (TypeError, ValueError, UnicodeError) as exc:
+    except (TypeError, ValueError, UnicodeError, RecursionError) as exc:
         raise InvalidInputError(f"{where}: not JSON-serialisable text ({exc})") from exc
     if size > MAX_PAYLOAD_BYTES:
         raise InvalidInputError(f"{where}: {size} bytes; the limit is {MAX_PAYLOAD_BYTES}")
@@ -509,7 +543,10 @@ __all__ = [
     "ECHO_CHARS",
     "MAX_CLOCK_SKEW",
     "check_not_future",
+    "MAX_MENTION_COUNT",
+    "MAX_PAYLOAD_DEPTH",
     "check_payload",
+    "payload_depth",
     "check_unit_interval",
     "describe_validation_error",
     "new_id",

@@ -24,7 +24,7 @@ from .client import Memory
 from .errors import InvalidInputError
 from .gate import PersistenceGate
 from .keys import encode_user_id
-from .normalize import clean_text
+from .normalize import clean_lines
 from .records import (
     MAX_SUMMARY_CHARS,
     GateResult,
@@ -33,7 +33,7 @@ from .records import (
     check_payload,
     describe_validation_error,
 )
-from .screen import screen_content
+from .screen import screen_content, screen_label
 from .settings import Settings
 
 FORMAT_VERSION = 1
@@ -132,7 +132,8 @@ def parse_document(
         when = gate.time_problem(("at", snapshot.at))
         if when:
             raise InvalidInputError(f"import document: history.{i}.at: {when}")
-        reason = screen_content(clean_text(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        reason = screen_content(clean_lines(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        reason = reason or screen_label("kind", snapshot.kind, max_chars=32)
         if reason:
             raise InvalidInputError(f"import document: history.{i}.summary: {reason}")
         check_payload(snapshot.payload, where=f"import document: history.{i}.payload")
