@@ -28,6 +28,7 @@ from .blocks import strip_injected_blocks
 from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError
 from .flags import Flag
+from .intent_screen import IntentBank, screen_by_meaning
 from .matching import forget_matches, slot_key
 from .normalize import clean_lines, clean_text, normalise_keywords
 from .objects import derive_objects, retracted_objects
@@ -142,6 +143,30 @@ class PersistenceGate:
             cleaned = candidate.model_copy(update={"content": content})
             prepared.append(_objects_of(cleaned))
         return prepared, rejections
+
+    @staticmethod
+    def screen_meaning(
+        prepared: list[PreparedCandidate], bank: IntentBank | None
+    ) -> tuple[list[PreparedCandidate], list[Rejection]]:
+        """Refuse prepared candidates whose embedding reads as an injection intent
+        (:mod:`.intent_screen`). Runs after the caller embedded them (:func:`embed_prepared`),
+        on those very vectors: each candidate is embedded once, for this and for storing.
+
+        Args:
+            prepared: Screened, embedded candidates.
+            bank: The intent bank in the embedder's space; ``None`` (no embedder, or one
+                without a calibrated threshold) refuses nothing.
+
+        Returns:
+            The candidates kept, and a rejection for each refused one.
+        """
+        reasons = screen_by_meaning(bank, [p.embedding for p in prepared])
+        kept = [p for p, why in zip(prepared, reasons, strict=True) if why is None]
+        refused = [
+            Rejection(content=_printable(p.candidate.content), reason=f"content {why}")
+            for p, why in zip(prepared, reasons, strict=True) if why is not None
+        ]
+        return kept, refused
 
     def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:
         """Why a stated time is refused, or ``""``: none may lie before :data:`EARLIEST_TIME`

@@ -120,7 +120,11 @@ OVERRIDE = InjectionKind(
         r"restrictions?)\b",
         r"\bdisregard\b.{0,30}\b(?:above|before|previous|prior|earlier)\b",
         r"\bnew instructions?\s*:",
-        r"\b(?:jailbreak|jailbroken|developer mode|dan mode|god mode|do anything now)\b",
+        # "jailbreak" of the assistant, not of a phone ("likes jailbroken iPhones" is a taste)
+        r"\b(?:jailbreak|jailbroken)\s+(?:mode|yourself|prompt|the\s+(?:assistant|ai|model|"
+        r"system|bot)|(?:assistant|ai|model|bot|llm|chatbot))\b",
+        r"\b(?:you(?:'re| are)|act|be|stay)\s+(?:now\s+)?(?:a\s+)?jailbroken\b",
+        r"\b(?:developer mode|dan mode|god mode|do anything now)\b",
         r"\b(?:ignore|disregard|forget|drop|discard|throw out|erase|wipe)\s+(?:\S+\s+){0,2}?"
         r"(?:everything|anything|all|whatever)\s+(?:\S+\s+){0,3}?(?:you(?:'ve|'re| have| were|"
         r" are| had)?\s+(?:been\s+)?(?:told|taught|given|instructed|trained|programmed|said)|"

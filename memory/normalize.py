@@ -80,14 +80,15 @@ _LINE_BREAK_RE = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")
 def clean_lines(text: str) -> str:
     """:func:`clean_text` that keeps line structure: what the screen reads.
 
-    Line breaks of any kind (``\\r\\n``, ``\\r``, U+2028 …) become ``\\n``; spaces and tabs
-    inside a line collapse to one space; blank lines go. So a role header that starts a new
-    line (``likes tea\\nDeveloper: …``) still starts one for the screen's patterns, where
-    :func:`clean_text` would have run it into the sentence before.
+    Line breaks of any kind (``\\r\\n``, ``\\r``, U+2028 …) become ``\\n``; other blanks
+    become spaces, runs kept (two spaces between spaced-out letters separate their words:
+    ``i g n o r e  a l l``); lines are stripped and blank lines go. So a role header that
+    starts a new line (``likes tea\\nDeveloper: …``) still starts one for the screen's
+    patterns, where :func:`clean_text` would have run it into the sentence before.
     """
     text = _INVISIBLE_OUTSIDE_WORDS_RE.sub("", unicodedata.normalize("NFKC", text))
-    lines = (_HORIZONTAL_SPACE_RE.sub(" ", line).strip() for line in _LINE_BREAK_RE.sub(
-        "\n", text).split("\n"))
+    lines = (_HORIZONTAL_SPACE_RE.sub(lambda m: " " * len(m.group(0)), line).strip()
+             for line in _LINE_BREAK_RE.sub("\n", text).split("\n"))
     return "\n".join(line for line in lines if line)
 
 

@@ -76,7 +76,8 @@ _SPACED_SEPARATORS = re.compile(r"[\s.\-_*·•]+")
 _MIXED_TOKEN = re.compile(r"[^\W_]*(?:\d|[@$!|])[^\s]*")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
                        "9": "g", "@": "a", "$": "s", "!": "i", "|": "l", "+": "t"})
-_LEET_L = str.maketrans({"1": "l", "!": "l", "|": "l"})
+_LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
+                         "9": "g", "@": "a", "$": "s", "!": "l", "|": "l", "+": "t"})
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}")
 SQUASHED_PHRASES = (
     "ignoreall", "ignoreprevious", "ignoreprior", "ignoreyour", "ignorethe", "ignoreabove",
@@ -172,6 +173,11 @@ def screening_form(text: str) -> str:
     Cost, measured here (screen_content, whole): ≈ 10–13 µs for an English sentence of
     50–120 characters, ≈ 10 µs for a 17-character Chinese one, simplified or traditional.
     """
+    return _collapse(_unspaced_form(text))
+
+
+def _unspaced_form(text: str) -> str:
+    """:func:`screening_form` before its spaces are collapsed."""
     text = unicodedata.normalize("NFKC", text)
     if not text.isascii():
         text = "".join(c for c in text if not is_invisible(c))
@@ -181,8 +187,11 @@ def screening_form(text: str) -> str:
         text = _NON_ASCII_RUN.sub(_fold_look_alikes, text).casefold()
         if has_cjk(text):
             text = to_simplified_chars(text)
-    text = _SPACE_RE.sub(" ", text.casefold())
-    return _LINES_RE.sub("\n", text).strip()
+    return text.casefold()
+
+
+def _collapse(text: str) -> str:
+    return _LINES_RE.sub("\n", _SPACE_RE.sub(" ", text)).strip()
 
 
 def screening_forms(text: str) -> list[str]:
@@ -193,17 +202,25 @@ def screening_forms(text: str) -> list[str]:
     ``!`` and ``|`` read as ``i`` in one form and as ``l`` in another). A token of digits only
     (``2 cups``, ``1990s``) is left alone.
     """
-    plain = screening_form(text)
+    spaced = _unspaced_form(text)
+    plain = _collapse(spaced)
     forms = [plain]
-    joined = _SPACED_RUN.sub(_join_spaced, plain)
+    joined = _collapse(_SPACED_RUN.sub(_join_spaced, spaced))
     if joined != plain:
         forms.append(joined)
     for base in list(forms):
         for table in (_LEET, _LEET_L):
-            folded = _MIXED_TOKEN.sub(lambda m, t=table: _fold_token(m.group(0), t), base)
+            folded = _fold_mixed(base, table)
             if folded not in forms:
                 forms.append(folded)
     return forms
+
+
+def _fold_mixed(text: str, table: dict[int, str]) -> str:
+    def fold(match: re.Match[str]) -> str:
+        return _fold_token(match.group(0), table)
+
+    return _MIXED_TOKEN.sub(fold, text)
 
 
 def _join_spaced(run: re.Match[str]) -> str:
@@ -212,9 +229,20 @@ def _join_spaced(run: re.Match[str]) -> str:
 
 
 def _fold_token(token: str, table: dict[int, str]) -> str:
+    """A token's substitutions folded; with :data:`_LEET`, ``1`` reads as ``l`` after a
+    vowel or an ``l`` (``ru1es``, ``a11``, ``po1icy``) and as ``i`` elsewhere (``1gnore``,
+    ``d1sregard``)."""
     if not any(c.isalpha() for c in token):
         return token
-    return token.translate(table)
+    if table is not _LEET or "1" not in token:
+        return token.translate(table)
+    out: list[str] = []
+    for char in token:
+        if char == "1":
+            out.append("l" if out and out[-1] in "aeioul" else "i")
+        else:
+            out.append(char.translate(table))
+    return "".join(out)
 
 
 def spaced_out_reason(text: str) -> str | None:
@@ -363,8 +391,9 @@ def screen_content(content: str, *, max_chars: int) -> str | None:
     """
     if not content.strip():
         return "empty content"
-    if len(content) > max_chars:
-        return f"content is {len(content)} characters; the limit is {max_chars}"
+    length = len(" ".join(content.split()))  # as stored: blanks collapsed
+    if length > max_chars:
+        return f"content is {length} characters; the limit is {max_chars}"
     reason = _text_reason(content)
     return f"content {reason}" if reason else None
 

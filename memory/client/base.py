@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from ..embeddings import Embedder, embedding_text
+from ..embeddings import Embedder, embedding_text, threshold
 from ..errors import InvalidInputError, StorageFullError
 from ..gate import PersistenceGate, Plan, embed_prepared
+from ..intent_screen import IntentBank, bank_texts, build_bank
 from ..keys import UserKeys
 from ..ops import (
     CommitResult,
@@ -65,6 +66,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+_INTENT_BANKS: dict[tuple[str, int, float], IntentBank] = {}
+"""Intent banks by (embedder name, width, threshold): the bank's ≈75 sentences are embedded
+once per process and space (≈0.1 s with USE), not once per client."""
 SNAPSHOT_CACHE_USERS = 256
 """Users whose snapshot is kept in-process (least recently used dropped first)."""
 
@@ -238,6 +242,21 @@ class BaseMemory:
             isinstance(op, PutPreference) for op in plan_ops
         )
 
+    def _intent_bank(self) -> IntentBank | None:
+        """The injection-intent bank in this embedder's space (:mod:`..intent_screen`),
+        embedded once per embedder name in this process; ``None`` without an embedder or a
+        calibrated ``injection_cosine``."""
+        embedder = self.embedder
+        cosine = threshold(embedder, "injection_cosine") if embedder is not None else 0.0
+        if embedder is None or cosine <= 0.0:
+            return None
+        key = (embedder.name, embedder.dim, cosine)
+        bank = _INTENT_BANKS.get(key)
+        if bank is None:
+            bank = build_bank(embedder.embed(bank_texts()), cosine)
+            _INTENT_BANKS[key] = bank
+        return bank
+
     # -- planning helpers -----------------------------------------------------------------------
 
     def _remember_steps(
@@ -251,6 +270,8 @@ class BaseMemory:
         keys = UserKeys.for_user(user_id)
         prepared, rejections = self.gate.prepare(batch)
         embed_prepared(self.embedder, prepared)
+        prepared, by_meaning = self.gate.screen_meaning(prepared, self._intent_bank())
+        rejections = [*rejections, *by_meaning]
         now = utcnow()
         idem = None
         if idempotency_key:

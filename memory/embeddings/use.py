@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PenchantError
+from ..intent_screen import USE_INJECTION_COSINE
 from .base import l2_normalise, verify_files
 
 logger = logging.getLogger(__name__)
@@ -85,6 +86,9 @@ class USEEmbedder:
         duplicate_cosine: Check-up floor, :data:`USE_DUPLICATE_COSINE`.
         generic_penalty: Recall's weight of the generic-request correction,
             :data:`USE_GENERIC_PENALTY`.
+        injection_cosine: The gate's screening-by-meaning threshold,
+            :data:`~penchant.memory.intent_screen.USE_INJECTION_COSINE` (calibrated in
+            ``bench/intent_calibration.py``).
     """
 
     multilingual = True
@@ -105,6 +109,7 @@ class USEEmbedder:
         self.contradiction_cosine = USE_CONTRADICTION_COSINE
         self.duplicate_cosine = USE_DUPLICATE_COSINE
         self.generic_penalty = USE_GENERIC_PENALTY
+        self.injection_cosine = USE_INJECTION_COSINE
 
     @property
     def name(self) -> str:
