@@ -9,11 +9,12 @@ steps as LangGraph node functions over any state with a ``messages`` list:
   input with them in a system message into ``state["llm_input_messages"]`` (the
   ``pre_model_hook`` convention); the model step uses either for its call only, so
   the blocks are never stored in the conversation.
-* :meth:`MemoryHooks.end_of_turn` runs the rule capture of the user's last
-  message (unless the model already stored a preference this turn with
-  ``remember_preference``), the optional LLM summary capture, appends the
-  transcript, and reports the turn's combined memory changes in
-  ``state["memory_changes"]``.
+* :meth:`MemoryHooks.end_of_turn` writes the turn's captured preferences in one gate
+  write: the rule capture of the user's last message and the optional LLM summary
+  capture, deduplicated, less what the model's ``remember_preference`` calls already
+  stored this turn (and only that: a tool call for one clause never suppresses the
+  capture of the others). It appends the transcript and reports the turn's combined
+  memory changes in ``state["memory_changes"]``.
 
 Each step has a sync method (over a :class:`~penchant.memory.Memory`) and an async one
 (``ainject``, ``aend_of_turn``: over an :class:`~penchant.memory.AsyncMemory`, or over a
@@ -52,7 +53,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from penchant.memory.blocks import strip_injected_blocks
 from penchant.memory.errors import PenchantError
 from penchant.memory.observations import Observation
-from penchant.memory.records import GateResult, Preference
+from penchant.memory.records import Preference, PreferenceCandidate
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
 from penchant.tools.prompt_blocks import (
     render_history,
@@ -62,7 +63,7 @@ from penchant.tools.prompt_blocks import (
 )
 
 from .models import ModelFailure
-from .summary import drop_already_captured, summarise_preferences
+from .summary import summarise_preferences
 
 if TYPE_CHECKING:
     from penchant.memory import Memory, MemoryContext
@@ -347,13 +348,21 @@ class MemoryHooks:
         turn = _Turn.of(state, config)
         if turn.human is None:
             return {"memory_changes": turn.changes}
-        if turn.text and not self._collect_tool_results(turn.replies, turn.changes):
-            captured = self._rule_capture(turn.user_id, turn.text, turn.key("capture"),
-                                          turn.changes)
-            if model_failure_in(turn.replies) is None:
-                self._summary_capture(
-                    turn.user_id, turn.text, captured, turn.key("summary"), turn.changes
-                )
+        stored = self._collect_tool_results(turn.replies, turn.changes)
+        if turn.text:
+            summary = (
+                self._summary_candidates(turn.text, turn.changes)
+                if self.summary_model is not None and model_failure_in(turn.replies) is None
+                else []
+            )
+            try:
+                result = self.memory.capture(
+                    turn.user_id, turn.text, idempotency_key=turn.key("capture"),
+                    also=summary, stored=stored,
+                )  # fmt: skip
+                add_changes(turn.changes, result.public_dict())
+            except Exception as exc:  # the reply exists already; report, don't crash
+                turn.changes["errors"].append(_log_failure("capture", exc))
         self._append_transcript(
             turn.user_id, turn.thread_id, turn.text, turn.replies, turn.changes
         )
@@ -370,29 +379,19 @@ class MemoryHooks:
         if turn.human is None:
             return {"memory_changes": turn.changes}
         changes = turn.changes
-        if turn.text and not self._collect_tool_results(turn.replies, changes):
-            captured: list[Preference] = []
-            try:
-                result = await memory.capture(turn.user_id, turn.text,
-                                              idempotency_key=turn.key("capture"))
-                add_changes(changes, result.public_dict())
-                captured = [*result.created, *result.merged]
-            except Exception as exc:  # the reply exists already; report, don't crash
-                changes["errors"].append(_log_failure("rule capture", exc))
+        stored = self._collect_tool_results(turn.replies, changes)
+        if turn.text:
+            summary: list[PreferenceCandidate] = []
             if self.summary_model is not None and model_failure_in(turn.replies) is None:
-                try:
-                    summary = await asyncio.to_thread(
-                        summarise_preferences, self.summary_model, turn.text
-                    )
-                    changes["dropped"].extend(d.public_dict() for d in summary.dropped)
-                    candidates = drop_already_captured(summary.candidates, captured)
-                    if candidates:
-                        stored = await memory.remember(
-                            turn.user_id, candidates, idempotency_key=turn.key("summary")
-                        )
-                        add_changes(changes, stored.public_dict())
-                except Exception as exc:  # the model or memory failed; the turn goes on
-                    changes["errors"].append(_log_failure("summary capture", exc))
+                summary = await asyncio.to_thread(self._summary_candidates, turn.text, changes)
+            try:
+                result = await memory.capture(
+                    turn.user_id, turn.text, idempotency_key=turn.key("capture"),
+                    also=summary, stored=stored,
+                )  # fmt: skip
+                add_changes(changes, result.public_dict())
+            except Exception as exc:  # the reply exists already; report, don't crash
+                changes["errors"].append(_log_failure("capture", exc))
         try:
             for role, text in _transcript_entries(turn.text, turn.replies):
                 await memory.append_transcript(turn.user_id, turn.thread_id, role, text)
@@ -401,52 +400,36 @@ class MemoryHooks:
         return {"memory_changes": changes}
 
     @staticmethod
-    def _collect_tool_results(turn: Sequence[BaseMessage], changes: dict[str, Any]) -> bool:
-        stored = False
+    def _collect_tool_results(
+        turn: Sequence[BaseMessage], changes: dict[str, Any]
+    ) -> list[Preference]:
+        """Add this turn's tool results to ``changes``; return what ``remember_preference``
+        stored (created or merged), which the capture then leaves out."""
+        stored: list[Preference] = []
         for message in turn:
             if not isinstance(message, ToolMessage) or message.status == "error":
                 continue
             if message.name in (REMEMBER_TOOL, FORGET_TOOL) and isinstance(message.artifact, dict):
                 add_changes(changes, message.artifact)
-                stored = stored or (
-                    message.name == REMEMBER_TOOL and stored_something(message.artifact)
-                )
+                if message.name == REMEMBER_TOOL:
+                    for record in [*(message.artifact.get("created") or []),
+                                   *(message.artifact.get("merged") or [])]:
+                        stored.append(Preference.model_validate(record))
         return stored
 
-    def _rule_capture(
-        self, user_id: str, text: str, turn_key: str, changes: dict[str, Any]
-    ) -> list[Preference]:
-        try:
-            result = self.memory.capture(user_id, text, idempotency_key=turn_key)
-        except Exception as exc:  # the reply exists already; report, don't crash
-            changes["errors"].append(_log_failure("rule capture", exc))
-            return []
-        add_changes(changes, result.public_dict())
-        return [*result.created, *result.merged]
-
-    def _summary_capture(
-        self,
-        user_id: str,
-        text: str,
-        captured: list[Preference],
-        idempotency_key: str,
-        changes: dict[str, Any],
-    ) -> None:
-        if self.summary_model is None:
-            return
+    def _summary_candidates(
+        self, text: str, changes: dict[str, Any]
+    ) -> list[PreferenceCandidate]:
+        """The summary model's candidates for the turn's one write (``[]`` when it fails:
+        the failure is reported, and the rule capture still runs)."""
+        assert self.summary_model is not None
         try:
             summary = summarise_preferences(self.summary_model, text)
-            changes["dropped"].extend(d.public_dict() for d in summary.dropped)
-            candidates = drop_already_captured(summary.candidates, captured)
-            result = (
-                self.memory.remember(user_id, candidates, idempotency_key=idempotency_key)
-                if candidates
-                else GateResult()
-            )
-        except Exception as exc:  # the model or memory failed; the turn goes on
+        except Exception as exc:  # the model failed; the turn goes on
             changes["errors"].append(_log_failure("summary capture", exc))
-            return
-        add_changes(changes, result.public_dict())
+            return []
+        changes["dropped"].extend(d.public_dict() for d in summary.dropped)
+        return list(summary.candidates)
 
     def _append_transcript(
         self,

@@ -133,6 +133,48 @@ class MemoryContext:
         return self.snapshot.observations_by_confidence()
 
 
+def _object_keys(item: PreferenceCandidate | Preference) -> set[str]:
+    keywords = item.keywords
+    if not keywords:
+        from ..objects import derive_objects
+
+        keywords = derive_objects(item.content, item.polarity).keywords
+    return {k.strip().casefold() for k in keywords if k.strip()}
+
+
+def turn_batch(
+    candidates: Sequence[PreferenceCandidate], stored: Sequence[Preference] = ()
+) -> list[PreferenceCandidate]:
+    """One turn's candidates for its single gate write, each statement once.
+
+    A candidate is dropped when an earlier one of the batch, or a preference already
+    stored this turn (``stored``: what the model's ``remember_preference`` call wrote),
+    has the same polarity and a shared object (normalised keywords, derived from content
+    when a candidate has none) or the same content: merging it again would count one
+    mention twice. A candidate of another polarity or another object is kept, so a tool
+    call for one clause of a message never suppresses the capture of the others.
+
+    Args:
+        candidates: In order of trust (rule capture first, then the summary model's).
+        stored: Preferences written this turn by another path.
+
+    Returns:
+        The candidates to write, in order.
+    """
+    seen: list[tuple[str, set[str], str]] = [
+        (p.polarity, _object_keys(p), p.content.strip().casefold()) for p in stored
+    ]
+    kept: list[PreferenceCandidate] = []
+    for cand in candidates:
+        keys, content = _object_keys(cand), cand.content.strip().casefold()
+        if any(pol == cand.polarity and (keys & other or content == text)
+               for pol, other, text in seen):
+            continue
+        kept.append(cand)
+        seen.append((cand.polarity, keys, content))
+    return kept
+
+
 class BaseMemory:
     """What :class:`Memory` and :class:`AsyncMemory` share: validation, planning, the write
     loop and the snapshot cache. No I/O.
@@ -373,12 +415,18 @@ class BaseMemory:
         return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
 
     @staticmethod
-    def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
-        """Rule capture of one message (after validating ``user_id``)."""
+    def _captured(
+        user_id: str,
+        text: str,
+        also: Sequence[PreferenceCandidate] = (),
+        stored: Sequence[Preference] = (),
+    ) -> list[PreferenceCandidate]:
+        """Rule capture of one message (after validating ``user_id``), plus ``also``, less
+        what duplicates another candidate or ``stored`` (:func:`turn_batch`)."""
         from ..capture import extract_preferences
 
         UserKeys.for_user(user_id)  # validate before doing any work
-        return extract_preferences(text or "")
+        return turn_batch([*extract_preferences(text or ""), *also], stored)
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
         """The batch of an import, refused whole when it carries too many preferences.

@@ -274,20 +274,32 @@ class Memory(BaseMemory):
             return self._spool_remember(user_id, batch)
 
     def capture(
-        self, user_id: str, text: str, *, idempotency_key: str | None = None
+        self,
+        user_id: str,
+        text: str,
+        *,
+        idempotency_key: str | None = None,
+        also: Sequence[PreferenceCandidate] = (),
+        stored: Sequence[Preference] = (),
     ) -> GateResult:
         """Rule capture of one user message (en + zh), through the gate.
 
         Our own injected blocks are stripped first, so a recalled memory is never stored
         again as a new one. A message with no first-person preference stores nothing.
+        The turn's other candidates (``also``: a summary model's) join the rule capture's
+        in one gate write, each statement once (:func:`~.base.turn_batch`); what the turn
+        already stored another way (``stored``: a ``remember_preference`` tool call) is left
+        out, and only that: the message's other preferences are still captured.
 
         Args:
             user_id: Owner.
             text: The user's message.
             idempotency_key: The turn's key (e.g. ``capture:<thread>:<message id>``): a
                 retried end-of-turn node does not count the mention twice.
+            also: More candidates of this turn, after the rule capture's.
+            stored: Preferences this turn already wrote (not written again).
         """
-        candidates = self._captured(user_id, text)
+        candidates = self._captured(user_id, text, also, stored)
         if not candidates:
             return GateResult()
         return self.remember(user_id, candidates, idempotency_key=idempotency_key)
