@@ -50,10 +50,13 @@ from langchain_core.messages import (
 )
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from penchant.memory.blocks import strip_injected_blocks
-from penchant.memory.errors import PenchantError
-from penchant.memory.observations import Observation
-from penchant.memory.records import Preference, PreferenceCandidate
+from penchant.memory import (
+    Observation,
+    PenchantError,
+    Preference,
+    PreferenceCandidate,
+    strip_injected_blocks,
+)
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
 from penchant.tools.prompt_blocks import (
     render_history,

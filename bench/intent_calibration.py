@@ -1,4 +1,4 @@
-"""Calibrate screening by meaning (:mod:`penchant.memory.intent_screen`), then measure it.
+"""Calibrate screening by meaning (:mod:`penchant.memory.core.intent_screen`), then measure it.
 
 Calibration reads benign statements only: every PrefEval-dev preference (as ``remember``
 stores one without a category: its text alone) and every case of
@@ -29,10 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from penchant.memory.core import bank_texts, build_bank, screen_content
 from penchant.memory.embeddings import build_embedder, embedding_text
-from penchant.memory.intent_screen import bank_texts, build_bank
-from penchant.memory.normalize import clean_lines
-from penchant.memory.screen import screen_content
+from penchant.memory.model import clean_lines
 
 REPO = Path(__file__).resolve().parents[1]
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"

@@ -27,48 +27,54 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
 from pydantic import BaseModel
 
-from ..embeddings import Embedder, embedding_text, threshold
-from ..errors import InvalidInputError, StorageFullError
-from ..gate import PersistenceGate, Plan, embed_prepared
-from ..intent_screen import IntentBank, bank_texts, build_bank
-from ..keys import UserKeys
-from ..ops import (
+from ..core import (
     CommitResult,
+    Erasure,
     Idempotency,
+    IntentBank,
+    PersistenceGate,
+    Plan,
+    PreparedCandidate,
     PutPreference,
     UserSnapshot,
     apply_ops,
+    bank_texts,
+    build_bank,
     idempotency_key,
     payload_digest,
     touches_snapshot,
+    turn_batch,
 )
-from ..records import (
+from ..embeddings import Embedder, embedding_text, threshold
+from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    UserKeys,
     utcnow,
 )
-from ..retry import RetryPolicy, internal_idempotency_ttl
-from ..settings import Settings
-from ..spool import WriteSpool
-from ..tombstones import Erasure
+from .retry import RetryPolicy, internal_idempotency_ttl
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..flags import Flag
-    from ..observations import Observation, ObservationCandidate, ObservationUpdate
+    from ..core import Observation, ObservationCandidate, ObservationUpdate
+    from ..model import Flag
     from ..recall import RecallResult
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 _INTENT_BANKS: dict[tuple[str, int, float], IntentBank] = {}
-"""Intent banks by (embedder name, width, threshold): the bank's ≈75 sentences are embedded
-once per process and space (≈0.1 s with USE), not once per client."""
+"""Intent banks by (embedder name, width, threshold): embedded once per process and space."""
 SNAPSHOT_CACHE_USERS = 256
 """Users whose snapshot is kept in-process (least recently used dropped first)."""
 
@@ -131,48 +137,6 @@ class MemoryContext:
     def observations(self) -> list[Observation]:
         """Reflect's observations, most confident first."""
         return self.snapshot.observations_by_confidence()
-
-
-def _object_keys(item: PreferenceCandidate | Preference) -> set[str]:
-    keywords = item.keywords
-    if not keywords:
-        from ..objects import derive_objects
-
-        keywords = derive_objects(item.content, item.polarity).keywords
-    return {k.strip().casefold() for k in keywords if k.strip()}
-
-
-def turn_batch(
-    candidates: Sequence[PreferenceCandidate], stored: Sequence[Preference] = ()
-) -> list[PreferenceCandidate]:
-    """One turn's candidates for its single gate write, each statement once.
-
-    A candidate is dropped when an earlier one of the batch, or a preference already
-    stored this turn (``stored``: what the model's ``remember_preference`` call wrote),
-    has the same polarity and a shared object (normalised keywords, derived from content
-    when a candidate has none) or the same content: merging it again would count one
-    mention twice. A candidate of another polarity or another object is kept, so a tool
-    call for one clause of a message never suppresses the capture of the others.
-
-    Args:
-        candidates: In order of trust (rule capture first, then the summary model's).
-        stored: Preferences written this turn by another path.
-
-    Returns:
-        The candidates to write, in order.
-    """
-    seen: list[tuple[str, set[str], str]] = [
-        (p.polarity, _object_keys(p), p.content.strip().casefold()) for p in stored
-    ]
-    kept: list[PreferenceCandidate] = []
-    for cand in candidates:
-        keys, content = _object_keys(cand), cand.content.strip().casefold()
-        if any(pol == cand.polarity and (keys & other or content == text)
-               for pol, other, text in seen):
-            continue
-        kept.append(cand)
-        seen.append((cand.polarity, keys, content))
-    return kept
 
 
 class BaseMemory:
@@ -285,7 +249,7 @@ class BaseMemory:
         )
 
     def _intent_bank(self) -> IntentBank | None:
-        """The injection-intent bank in this embedder's space (:mod:`..intent_screen`),
+        """The injection-intent bank in this embedder's space (:mod:`..core.intent_screen`),
         embedded once per embedder name in this process; ``None`` without an embedder or a
         calibrated ``injection_cosine``."""
         embedder = self.embedder
@@ -293,11 +257,9 @@ class BaseMemory:
         if embedder is None or cosine <= 0.0:
             return None
         key = (embedder.name, embedder.dim, cosine)
-        bank = _INTENT_BANKS.get(key)
-        if bank is None:
-            bank = build_bank(embedder.embed(bank_texts()), cosine)
-            _INTENT_BANKS[key] = bank
-        return bank
+        if key not in _INTENT_BANKS:
+            _INTENT_BANKS[key] = build_bank(embedder.embed(bank_texts()), cosine)
+        return _INTENT_BANKS[key]
 
     # -- planning helpers -----------------------------------------------------------------------
 
@@ -423,7 +385,7 @@ class BaseMemory:
     ) -> list[PreferenceCandidate]:
         """Rule capture of one message (after validating ``user_id``), plus ``also``, less
         what duplicates another candidate or ``stored`` (:func:`turn_batch`)."""
-        from ..capture import extract_preferences
+        from ..core import extract_preferences
 
         UserKeys.for_user(user_id)  # validate before doing any work
         return turn_batch([*extract_preferences(text or ""), *also], stored)
@@ -534,6 +496,18 @@ def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
             return stop.value  # type: ignore[no-any-return]
         reply = yield request
 
+
+def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch."""
+    if embedder is None or not prepared:
+        return
+    vectors = embedder.embed(
+        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    )
+    for item, vector in zip(prepared, vectors, strict=True):
+        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
 
 
 __all__ = [

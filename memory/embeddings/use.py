@@ -17,8 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PenchantError
-from ..intent_screen import USE_INJECTION_COSINE
+from ..model import PenchantError
 from .base import l2_normalise, verify_files
 
 logger = logging.getLogger(__name__)
@@ -87,7 +86,7 @@ class USEEmbedder:
         generic_penalty: Recall's weight of the generic-request correction,
             :data:`USE_GENERIC_PENALTY`.
         injection_cosine: The gate's screening-by-meaning threshold,
-            :data:`~penchant.memory.intent_screen.USE_INJECTION_COSINE` (calibrated in
+            :data:`USE_INJECTION_COSINE` (calibrated in
             ``bench/intent_calibration.py``).
     """
 
@@ -173,6 +172,16 @@ class USEEmbedder:
         return model
 
 
+USE_INJECTION_COSINE = 0.55
+"""USE multilingual v3's threshold (``USEEmbedder.injection_cosine``), from
+``bench/intent_calibration.py`` (margin 0.03): the highest cosine of a benign statement to
+the bank was 0.495 among the 505 PrefEval-dev statements and 0.519 among the 306 benign
+cases of the tests (``prefers simple rules in board games (style)``), so 0.55 refuses none
+of them. On the held-out set (``tests/data/poison_heldout.jsonl``) it refuses 51.4 % of 37
+attacks by meaning alone, 75.7 % with the patterns, and none of 31 benign look-alikes. The
+bank was extended on a separate dev set (``tests/data/poison_dev.jsonl``), never on the
+held-out one."""
+
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19
 hand-written (request, stored preference) pairs that bear on each other and 12 that do not,
@@ -188,7 +197,8 @@ keeps 99.8 % of questions' own preferences and drops 33 % of other topics' ones.
 USE_GENERIC_PENALTY = 0.5
 """Weight λ of recall's generic-request correction for USE: a preference is ranked by
 ``cos(query, p) − λ·cos(g, p)``, ``g`` the mean vector of
-:data:`~penchant.memory.recall.GENERIC_REQUESTS` (:func:`~penchant.memory.recall.generic_prior`).
+:data:`~penchant.memory.recall.engine.GENERIC_REQUESTS`
+(:func:`~penchant.memory.recall.engine.generic_prior`).
 Chosen on one 5-topic half of PrefEval-dev (``bench/recall_quality.py --split``, seeds 1 / 2 /
 7; MRR gain on that half at λ 0.3 / 0.4 / 0.5 / 0.6 / 0.75: +1.4 / +1.3 / +1.7 / +1.6 / +0.9
 points) and checked on the other half (+1.9 points at 0.5); four different background sets

@@ -1,7 +1,7 @@
 """Issue 19, finding 9: screening by meaning, on the real default embedder (USE multilingual).
 
 A paraphrased directive with no trigger word is refused by its embedding's cosine to the bank
-of injection intents (``penchant.memory.intent_screen``); nothing of it reaches Redis. The
+of injection intents (``penchant.memory.core.intent_screen``); nothing of it reaches Redis. The
 threshold refuses none of the PrefEval-dev statements and none of the benign cases; the
 held-out attacks and look-alikes (``tests/data/poison_heldout.jsonl``, never used to tune)
 are measured. Each candidate is embedded once: the vector screened is the vector stored."""
@@ -17,9 +17,10 @@ import pytest
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
+from penchant.memory.client.base import embed_prepared
+from penchant.memory.core import PersistenceGate, bank_texts, build_bank
 from penchant.memory.embeddings import USEEmbedder, embedding_text
-from penchant.memory.gate import PersistenceGate, embed_prepared
-from penchant.memory.intent_screen import USE_INJECTION_COSINE, bank_texts, build_bank
+from penchant.memory.embeddings.use import USE_INJECTION_COSINE
 
 from conftest import REPO
 
