@@ -61,6 +61,7 @@ from ..model import (
     StorageFullError,
     UserKeys,
     utcnow,
+    validate_user_id,
 )
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
@@ -387,7 +388,7 @@ class BaseMemory:
         what duplicates another candidate or ``stored`` (:func:`turn_batch`)."""
         from ..core import extract_preferences
 
-        UserKeys.for_user(user_id)  # validate before doing any work
+        validate_user_id(user_id)
         return turn_batch([*extract_preferences(text or ""), *also], stored)
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
