@@ -101,7 +101,7 @@ def test_each_candidate_is_embedded_once_and_that_vector_is_stored(
     mem.remember("kai", PreferenceCandidate(content="dislikes milk tea", polarity="dislike",
                                             category="food"))
     assert counting.texts == [embedding_text("dislikes milk tea", "food")]  # bank not re-embedded
-    (pref,) = [p for p in mem.preferences("kai", with_embeddings=True)
+    (pref,) = [p for p in mem.preferences("kai")
                if p.content == "dislikes milk tea"]
     expected = use_embedder.embed([embedding_text("dislikes milk tea", "food")])[0]
     assert pref.embedding is not None
