@@ -16,7 +16,7 @@ def mentions(pref: Preference, keyword: str) -> bool:
 
 
 def check_expectations(prefs: list[Preference], expect: dict[str, Any], rejected: int) -> None:
-    """Assert every ``active``, ``absent``, ``count`` and ``rejected`` expectation."""
+    """Assert every ``active``, ``absent``, ``count``, ``count_max``, ``rejected`` expectation."""
     described = [(p.polarity, p.content, p.keywords) for p in prefs]
     for want in expect.get("active", []):
         assert any(
@@ -28,5 +28,7 @@ def check_expectations(prefs: list[Preference], expect: dict[str, Any], rejected
         ), f"expected no {gone} in {described}"
     if "count" in expect:
         assert len(prefs) == expect["count"], described
+    if "count_max" in expect:
+        assert len(prefs) <= expect["count_max"], described
     if "rejected" in expect:
         assert rejected == expect["rejected"]

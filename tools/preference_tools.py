@@ -2,7 +2,8 @@
 
 Three tools, whose names and model-visible arguments are a contract:
 
-* ``remember_preference(content, polarity, keywords, category)``
+* ``remember_preference(content, polarity, keywords=None, category=None)``: ``keywords``
+  and ``category`` are optional; the gate derives them from the content when absent
 * ``forget_preference(query, polarity=None)``
 * ``recall_memory(query)``
 
@@ -80,13 +81,16 @@ class RememberArgs(BaseModel):
     polarity: Literal["like", "dislike"] = Field(
         description="'like' for things the user likes or wants, 'dislike' for things to avoid."
     )
-    keywords: list[str] = Field(
-        description="1-5 short nouns naming what the preference is about, e.g. ['plastic']. "
-        "Keep a negation that is part of the object: 'plastic-free packaging' is about "
-        "'plastic-free'."
+    keywords: list[str] | None = Field(
+        default=None,
+        description="Optional: 1-5 short nouns naming what the preference is about, e.g. "
+        "['plastic']; derived from content when omitted. Keep a negation that is part of the "
+        "object: 'plastic-free packaging' is about 'plastic-free'.",
     )
-    category: str = Field(
-        description="One short lowercase word: material, food, brand, style, budget, or other."
+    category: str | None = Field(
+        default=None,
+        description="Optional: one short lowercase word (material, food, brand, style, "
+        "budget, other); derived from content when omitted.",
     )
     tool_call_id: Annotated[str, InjectedToolCallId]
 
@@ -155,10 +159,13 @@ def tool_error_message(error: Exception) -> str:
     return f"Error: the tool failed unexpectedly ({type(error).__name__}: {error})."
 
 
-def _candidate(content: str, polarity: str, keywords: list[str], category: str) -> Any:
+def _candidate(
+    content: str, polarity: str, keywords: list[str] | None, category: str | None
+) -> Any:
+    """The tool's candidate; missing keywords and category are left for the gate to derive."""
     return PreferenceCandidate(
-        content=content, polarity=polarity, keywords=keywords, category=category,  # type: ignore[arg-type]
-        source="tool",
+        content=content, polarity=polarity, keywords=keywords or [],  # type: ignore[arg-type]
+        category=category or "other", source="tool",
     )
 
 
@@ -197,10 +204,10 @@ def make_preference_tools(memory: Memory | AsyncMemory) -> list[BaseTool]:
     def remember_preference(
         content: str,
         polarity: Literal["like", "dislike"],
-        keywords: list[str],
-        category: str,
         tool_call_id: str,
         config: RunnableConfig,
+        keywords: list[str] | None = None,
+        category: str | None = None,
     ) -> tuple[str, dict[str, Any]]:
         user_id = user_id_from_config(config)
         candidate = _candidate(content, polarity, keywords, category)
@@ -221,10 +228,10 @@ def _async_tools(memory: AsyncMemory) -> list[BaseTool]:
     async def remember_preference(
         content: str,
         polarity: Literal["like", "dislike"],
-        keywords: list[str],
-        category: str,
         tool_call_id: str,
         config: RunnableConfig,
+        keywords: list[str] | None = None,
+        category: str | None = None,
     ) -> tuple[str, dict[str, Any]]:
         user_id = user_id_from_config(config)
         candidate = _candidate(content, polarity, keywords, category)

@@ -234,10 +234,11 @@ class AsyncMemory(BaseMemory):
         return server is not None and await asyncio.to_thread(server.revive)
 
     async def capture(
-        self, user_id: str, text: str, *, idempotency_key: str | None = None
+        self, user_id: str, text: str, *, idempotency_key: str | None = None,
+        also: Sequence[PreferenceCandidate] = (), stored: Sequence[Preference] = (),
     ) -> GateResult:
         """See :meth:`Memory.capture`."""
-        candidates = self._captured(user_id, text)
+        candidates = self._captured(user_id, text, also, stored)
         if not candidates:
             return GateResult()
         return await self.remember(user_id, candidates, idempotency_key=idempotency_key)

@@ -34,17 +34,21 @@ from ..core import (
     CommitResult,
     Erasure,
     Idempotency,
+    IntentBank,
     PersistenceGate,
     Plan,
     PreparedCandidate,
     PutPreference,
     UserSnapshot,
     apply_ops,
+    bank_texts,
+    build_bank,
     idempotency_key,
     payload_digest,
     touches_snapshot,
+    turn_batch,
 )
-from ..embeddings import Embedder, embedding_text
+from ..embeddings import Embedder, embedding_text, threshold
 from ..model import (
     ForgetResult,
     GateResult,
@@ -70,6 +74,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+_INTENT_BANKS: dict[tuple[str, int, float], IntentBank] = {}
+"""Intent banks by (embedder name, width, threshold): embedded once per process and space."""
 SNAPSHOT_CACHE_USERS = 256
 """Users whose snapshot is kept in-process (least recently used dropped first)."""
 
@@ -243,6 +249,19 @@ class BaseMemory:
             isinstance(op, PutPreference) for op in plan_ops
         )
 
+    def _intent_bank(self) -> IntentBank | None:
+        """The injection-intent bank in this embedder's space (:mod:`..core.intent_screen`),
+        embedded once per embedder name in this process; ``None`` without an embedder or a
+        calibrated ``injection_cosine``."""
+        embedder = self.embedder
+        cosine = threshold(embedder, "injection_cosine") if embedder is not None else 0.0
+        if embedder is None or cosine <= 0.0:
+            return None
+        key = (embedder.name, embedder.dim, cosine)
+        if key not in _INTENT_BANKS:
+            _INTENT_BANKS[key] = build_bank(embedder.embed(bank_texts()), cosine)
+        return _INTENT_BANKS[key]
+
     # -- planning helpers -----------------------------------------------------------------------
 
     def _remember_steps(
@@ -256,6 +275,8 @@ class BaseMemory:
         keys = UserKeys.for_user(user_id)
         prepared, rejections = self.gate.prepare(batch)
         embed_prepared(self.embedder, prepared)
+        prepared, by_meaning = self.gate.screen_meaning(prepared, self._intent_bank())
+        rejections = [*rejections, *by_meaning]
         now = utcnow()
         idem = None
         if idempotency_key:
@@ -357,12 +378,18 @@ class BaseMemory:
         return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
 
     @staticmethod
-    def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
-        """Rule capture of one message (after validating ``user_id``)."""
+    def _captured(
+        user_id: str,
+        text: str,
+        also: Sequence[PreferenceCandidate] = (),
+        stored: Sequence[Preference] = (),
+    ) -> list[PreferenceCandidate]:
+        """Rule capture of one message (after validating ``user_id``), plus ``also``, less
+        what duplicates another candidate or ``stored`` (:func:`turn_batch`)."""
         from ..core import extract_preferences
 
         validate_user_id(user_id)
-        return extract_preferences(text or "")
+        return turn_batch([*extract_preferences(text or ""), *also], stored)
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
         """The batch of an import, refused whole when it carries too many preferences.

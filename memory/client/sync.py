@@ -273,20 +273,18 @@ class Memory(BaseMemory):
             return self._spool_remember(user_id, batch)
 
     def capture(
-        self, user_id: str, text: str, *, idempotency_key: str | None = None
+        self, user_id: str, text: str, *, idempotency_key: str | None = None,
+        also: Sequence[PreferenceCandidate] = (), stored: Sequence[Preference] = (),
     ) -> GateResult:
         """Rule capture of one user message (en + zh), through the gate.
 
-        Our own injected blocks are stripped first, so a recalled memory is never stored
-        again as a new one. A message with no first-person preference stores nothing.
-
-        Args:
-            user_id: Owner.
-            text: The user's message.
-            idempotency_key: The turn's key (e.g. ``capture:<thread>:<message id>``): a
-                retried end-of-turn node does not count the mention twice.
+        Injected blocks are stripped first; a message with no first-person preference
+        stores nothing. ``also`` (a summary model's candidates) joins in one gate write, each
+        statement once, less what ``stored`` (this turn's tool calls) already wrote
+        (:func:`~penchant.memory.core.turn_batch`). ``idempotency_key``: the turn's key
+        (``capture:<thread>:<message id>``), so a retried node counts no mention twice.
         """
-        candidates = self._captured(user_id, text)
+        candidates = self._captured(user_id, text, also, stored)
         if not candidates:
             return GateResult()
         return self.remember(user_id, candidates, idempotency_key=idempotency_key)

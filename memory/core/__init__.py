@@ -2,6 +2,7 @@
 tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
+from .intent_screen import IntentBank, bank_texts, build_bank, screen_by_meaning
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
 from .observations import (
@@ -33,9 +34,10 @@ from .ops import (
 )
 from .planning import PersistenceGate, Plan
 from .resolution import PreparedCandidate
-from .screen import screen_content
+from .screen import screen_content, screen_label
 from .snapshot import SnapshotDelta, UserSnapshot, apply_delta, apply_ops
 from .tombstones import Erasure
+from .turn import turn_batch
 
 __all__ = [
     "AppendEvent",
@@ -49,6 +51,7 @@ __all__ = [
     "Erasure",
     "Evidence",
     "Idempotency",
+    "IntentBank",
     "Observation",
     "ObservationCandidate",
     "ObservationResult",
@@ -67,15 +70,20 @@ __all__ = [
     "UserSnapshot",
     "apply_delta",
     "apply_ops",
+    "bank_texts",
+    "build_bank",
     "extract_preferences",
     "forget_matches",
     "forget_query_words",
     "idempotency_key",
     "keyword_covers",
     "payload_digest",
+    "screen_by_meaning",
     "screen_content",
+    "screen_label",
     "strip_injected_blocks",
     "tokenize",
     "touches_snapshot",
+    "turn_batch",
     "wrap_block",
 ]

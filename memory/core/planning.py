@@ -37,9 +37,11 @@ from ..model import (
     Settings,
     Superseded,
     check_payload,
+    clean_lines,
     clean_text,
 )
 from .blocks import strip_injected_blocks
+from .intent_screen import IntentBank, screen_by_meaning
 from .matching import forget_matches
 from .observations import (
     ObservationCandidate,
@@ -71,7 +73,7 @@ from .plan_steps import (
     tombstone_ops,
 )
 from .resolution import PreparedCandidate, WritePlan, plan_write
-from .screen import screen_content, screen_keywords
+from .screen import MAX_SLOT_CHARS, screen_content, screen_keywords, screen_label
 from .snapshot import UserSnapshot
 from .tombstones import Erasure, Tombstone, content_digest
 
@@ -124,10 +126,15 @@ class PersistenceGate:
         rejections: list[Rejection] = []
         for candidate in batch:
             content = clean_text(candidate.content)
-            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            # screened with its line breaks: a role header after one starts a line
+            reason = screen_content(
+                clean_lines(candidate.content), max_chars=self.settings.max_content_chars
+            )
             reason = reason or screen_keywords(
                 candidate.keywords, max_keywords=self.settings.max_keywords
             )
+            reason = reason or screen_label("category", candidate.category, max_chars=32)
+            reason = reason or screen_label("slot", candidate.slot, max_chars=MAX_SLOT_CHARS)
             reason = reason or self.time_problem(
                 ("at", candidate.at), ("created_at", candidate.created_at),
                 ("last_seen_at", candidate.last_seen_at),
@@ -138,6 +145,30 @@ class PersistenceGate:
             cleaned = candidate.model_copy(update={"content": content})
             prepared.append(objects_of(cleaned))
         return prepared, rejections
+
+    @staticmethod
+    def screen_meaning(
+        prepared: list[PreparedCandidate], bank: IntentBank | None
+    ) -> tuple[list[PreparedCandidate], list[Rejection]]:
+        """Refuse prepared candidates whose embedding reads as an injection intent
+        (:mod:`.intent_screen`). Runs after the caller embedded them (:func:`embed_prepared`),
+        on those very vectors: each candidate is embedded once, for this and for storing.
+
+        Args:
+            prepared: Screened, embedded candidates.
+            bank: The intent bank in the embedder's space; ``None`` (no embedder, or one
+                without a calibrated threshold) refuses nothing.
+
+        Returns:
+            The candidates kept, and a rejection for each refused one.
+        """
+        reasons = screen_by_meaning(bank, [p.embedding for p in prepared])
+        kept = [p for p, why in zip(prepared, reasons, strict=True) if why is None]
+        refused = [
+            Rejection(content=printable(p.candidate.content), reason=f"content {why}")
+            for p, why in zip(prepared, reasons, strict=True) if why is not None
+        ]
+        return kept, refused
 
     def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:
         """Why a stated time is refused, or ``""``: none may lie before :data:`EARLIEST_TIME`
@@ -306,7 +337,9 @@ class PersistenceGate:
         rejections: list[Rejection] = []
         for candidate in candidates:
             content = clean_text(candidate.content)
-            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            reason = screen_content(
+                clean_lines(candidate.content), max_chars=self.settings.max_content_chars
+            )
             if reason:
                 rejections.append(Rejection(content=printable(candidate.content), reason=reason))
             else:
@@ -316,7 +349,9 @@ class PersistenceGate:
                 kept.append(update)
                 continue
             content = clean_text(update.content)
-            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            reason = screen_content(
+                clean_lines(update.content), max_chars=self.settings.max_content_chars
+            )
             if reason:
                 rejections.append(Rejection(content=printable(update.content), reason=reason))
             else:
@@ -413,11 +448,13 @@ class PersistenceGate:
         """Store what the user did (never mixed into preferences).
 
         Raises:
-            InvalidInputError: The summary is empty, too long or instruction-like,
-                or the payload is not JSON text or over 16 KiB.
+            InvalidInputError: The summary is empty, too long or instruction-like, the
+                kind a disguised or instruction-like label, or the payload is not JSON
+                text, nested too deeply or over 16 KiB.
         """
         summary = clean_text(snapshot.summary)
-        reason = screen_content(summary, max_chars=MAX_SUMMARY_CHARS)
+        reason = screen_content(clean_lines(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        reason = reason or screen_label("kind", snapshot.kind, max_chars=32)
         if reason:
             raise InvalidInputError(f"history snapshot refused: {reason}")
         check_payload(snapshot.payload)

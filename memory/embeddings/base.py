@@ -70,6 +70,9 @@ class Embedder(Protocol):
       relevant to a request.
     * ``contradiction_cosine`` / ``duplicate_cosine``: the check-up's floors
       (defaults :data:`FALLBACK_CONTRADICTION_COSINE`, :data:`FALLBACK_DUPLICATE_COSINE`).
+    * ``injection_cosine`` (default 0.0: off): cosine to an injection intent from which the
+      gate refuses a candidate (:mod:`~penchant.memory.core.intent_screen`); only a calibrated
+      embedder declares one.
     * ``parts``: for a fused embedder, the widths of its concatenated unit blocks
       (:class:`~.fused.FusedEmbedder`); recall z-scores each block's cosines.
     """
@@ -102,7 +105,9 @@ def threshold(embedder: Any, attribute: str) -> float:
     Args:
         embedder: Any :class:`Embedder`.
         attribute: ``"relevant_cosine"``, ``"contradiction_cosine"``, ``"duplicate_cosine"``
-            or ``"generic_penalty"`` (recall's generic-request correction; 0 turns it off).
+            ``"generic_penalty"`` (recall's generic-request correction; 0 turns it off) or
+            ``"injection_cosine"`` (the gate's screening by meaning; 0: the embedder has no
+            calibrated threshold, and the screen by meaning is off).
 
     Returns:
         The embedder's attribute when it declares one, else 0.0 (relevance: any candidate;
@@ -114,6 +119,7 @@ def threshold(embedder: Any, attribute: str) -> float:
         "contradiction_cosine": FALLBACK_CONTRADICTION_COSINE,
         "duplicate_cosine": FALLBACK_DUPLICATE_COSINE,
         "generic_penalty": 0.0,
+        "injection_cosine": 0.0,
     }[attribute]
     return float(getattr(embedder, attribute, fallback))
 

@@ -85,6 +85,9 @@ class USEEmbedder:
         duplicate_cosine: Check-up floor, :data:`USE_DUPLICATE_COSINE`.
         generic_penalty: Recall's weight of the generic-request correction,
             :data:`USE_GENERIC_PENALTY`.
+        injection_cosine: The gate's screening-by-meaning threshold,
+            :data:`USE_INJECTION_COSINE` (calibrated in
+            ``bench/intent_calibration.py``).
     """
 
     multilingual = True
@@ -105,6 +108,7 @@ class USEEmbedder:
         self.contradiction_cosine = USE_CONTRADICTION_COSINE
         self.duplicate_cosine = USE_DUPLICATE_COSINE
         self.generic_penalty = USE_GENERIC_PENALTY
+        self.injection_cosine = USE_INJECTION_COSINE
 
     @property
     def name(self) -> str:
@@ -167,6 +171,16 @@ class USEEmbedder:
             ) from exc
         return model
 
+
+USE_INJECTION_COSINE = 0.55
+"""USE multilingual v3's threshold (``USEEmbedder.injection_cosine``), from
+``bench/intent_calibration.py`` (margin 0.03): the highest cosine of a benign statement to
+the bank was 0.495 among the 505 PrefEval-dev statements and 0.519 among the 306 benign
+cases of the tests (``prefers simple rules in board games (style)``), so 0.55 refuses none
+of them. On the held-out set (``tests/data/poison_heldout.jsonl``) it refuses 51.4 % of 37
+attacks by meaning alone, 75.7 % with the patterns, and none of 31 benign look-alikes. The
+bank was extended on a separate dev set (``tests/data/poison_dev.jsonl``), never on the
+held-out one."""
 
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19

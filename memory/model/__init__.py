@@ -29,6 +29,7 @@ from .keys import (
 from .normalize import (
     CJK_CHARS,
     HAN_CHARS,
+    clean_lines,
     clean_text,
     embedding_text,
     has_cjk,
@@ -99,6 +100,7 @@ __all__ = [
     "cache_entry_id",
     "cache_keys",
     "check_payload",
+    "clean_lines",
     "clean_text",
     "decode_user_id",
     "describe_validation_error",

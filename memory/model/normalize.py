@@ -79,6 +79,25 @@ def clean_text(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
+_HORIZONTAL_SPACE_RE = re.compile(r"[^\S\n]+")
+_LINE_BREAK_RE = re.compile(r"\r\n?|[\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def clean_lines(text: str) -> str:
+    """:func:`clean_text` that keeps line structure: what the screen reads.
+
+    Line breaks of any kind (``\\r\\n``, ``\\r``, U+2028 …) become ``\\n``; other blanks
+    become spaces, runs kept (two spaces between spaced-out letters separate their words:
+    ``i g n o r e  a l l``); lines are stripped and blank lines go. So a role header that
+    starts a new line (``likes tea\\nDeveloper: …``) still starts one for the screen's
+    patterns, where :func:`clean_text` would have run it into the sentence before.
+    """
+    text = _INVISIBLE_OUTSIDE_WORDS_RE.sub("", unicodedata.normalize("NFKC", text))
+    lines = (_HORIZONTAL_SPACE_RE.sub(lambda m: " " * len(m.group(0)), line).strip()
+             for line in _LINE_BREAK_RE.sub("\n", text).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
 _INVARIANT = frozenset(
     """news series species means physics mathematics economics athletics gymnastics politics
     ethics electronics graphics aerobics clothes pants jeans shorts glasses scissors always
@@ -191,6 +210,7 @@ def embedding_text(content: str, category: str | None = None) -> str:
 __all__ = [
     "CJK_CHARS",
     "HAN_CHARS",
+    "clean_lines",
     "clean_text",
     "embedding_text",
     "has_cjk",

@@ -164,6 +164,10 @@ def normalise_category(value: str | None, *, field: str = "category") -> str:
     return text
 
 
+MAX_MENTION_COUNT = 1_000_000
+"""Largest mention count a write (an import) may state (once a minute for a year: 525,600)."""
+
+
 class PreferenceCandidate(BaseModel):
     """A structured preference on its way into the persistence gate.
 
@@ -200,7 +204,7 @@ class PreferenceCandidate(BaseModel):
     slot: str | None = None
     protected: bool | None = None
     at: datetime | None = None
-    mention_count: int | None = Field(default=None, ge=1)
+    mention_count: int | None = Field(default=None, ge=1, le=MAX_MENTION_COUNT)
     created_at: datetime | None = None
     last_seen_at: datetime | None = None
 
@@ -288,16 +292,22 @@ MAX_PAYLOAD_BYTES = 16_384
 
 
 def check_payload(payload: dict[str, Any], *, where: str = "history payload") -> None:
-    """Refuse a history payload that is not JSON-serialisable or too large.
+    """Refuse a history payload nested too deeply (:mod:`.payload`), not JSON or too large.
 
     Raises:
-        InvalidInputError: Naming ``where``, the size and the limit.
-    """
+        InvalidInputError: Naming ``where``, the depth or size, and the limit."""
     from .errors import InvalidInputError
+    from .payload import MAX_PAYLOAD_DEPTH, payload_depth
 
+    depth = payload_depth(payload)
+    if depth > MAX_PAYLOAD_DEPTH:
+        raise InvalidInputError(
+            f"{where}: nested more than {MAX_PAYLOAD_DEPTH} levels deep (lists and objects); "
+            f"the limit is {MAX_PAYLOAD_DEPTH}"
+        )
     try:
         size = len(json.dumps(payload, ensure_ascii=False).encode("utf-8", "strict"))
-    except (TypeError, ValueError, UnicodeError) as exc:
+    except (TypeError, ValueError, UnicodeError, RecursionError) as exc:
         raise InvalidInputError(f"{where}: not JSON-serialisable text ({exc})") from exc
     if size > MAX_PAYLOAD_BYTES:
         raise InvalidInputError(f"{where}: {size} bytes; the limit is {MAX_PAYLOAD_BYTES}")
@@ -501,6 +511,7 @@ __all__ = [
     "ECHO_CHARS",
     "MAX_CLOCK_SKEW",
     "check_not_future",
+    "MAX_MENTION_COUNT",
     "check_payload",
     "check_unit_interval",
     "describe_validation_error",

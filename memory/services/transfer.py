@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..client import Memory
-from ..core import PersistenceGate, screen_content
+from ..core import PersistenceGate, screen_content, screen_label
 from ..model import (
     MAX_SUMMARY_CHARS,
     GateResult,
@@ -30,7 +30,7 @@ from ..model import (
     PreferenceCandidate,
     Settings,
     check_payload,
-    clean_text,
+    clean_lines,
     describe_validation_error,
     encode_user_id,
 )
@@ -131,7 +131,8 @@ def parse_document(
         when = gate.time_problem(("at", snapshot.at))
         if when:
             raise InvalidInputError(f"import document: history.{i}.at: {when}")
-        reason = screen_content(clean_text(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        reason = screen_content(clean_lines(snapshot.summary), max_chars=MAX_SUMMARY_CHARS)
+        reason = reason or screen_label("kind", snapshot.kind, max_chars=32)
         if reason:
             raise InvalidInputError(f"import document: history.{i}.summary: {reason}")
         check_payload(snapshot.payload, where=f"import document: history.{i}.payload")

@@ -127,7 +127,7 @@ def test_remember_tool_call_lands_in_redis_through_the_gate(memory: Memory) -> N
     assert [p["id"] for p in state["memory_changes"]["created"]] == [prefs[0].id]
 
 
-def test_rule_capture_is_skipped_when_the_model_stored_this_turn(memory: Memory) -> None:
+def test_a_statement_the_model_stored_is_not_captured_again(memory: Memory) -> None:
     model = ScriptedChatModel(
         script=[
             AIMessage(

@@ -16,7 +16,9 @@ from penchant.memory import Memory, PreferenceCandidate
 from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
-GATE_CASES = load_cases("gate.jsonl") + load_cases("gate-k2.jsonl")
+GATE_CASES = (
+    load_cases("gate.jsonl") + load_cases("gate-k2.jsonl") + load_cases("poison-k3.jsonl")
+)
 POISON_CASES = [case for case in GATE_CASES if case["id"].startswith("k2-poison")]
 
 

@@ -1,0 +1,127 @@
+"""Issue 17, item 4: tools and hooks keep what the model says.
+
+``remember_preference(content, polarity)`` stores with derived objects and category (sync and
+async tools); a tool call for one clause of a message never suppresses the capture of the
+others: the tool's write and the end-of-turn capture together hold each statement once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis
+from langchain_core.messages import AIMessage, HumanMessage, ToolCall
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from test_agent_graph import ScriptedChatModel
+
+from penchant.agent.graph import build_chat_graph
+from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
+from penchant.memory.embeddings import HashEmbedder
+from penchant.tools.preference_tools import make_preference_tools
+
+from conftest import async_client
+
+USER = "tomas"
+CONFIG = {"configurable": {"user_id": USER, "thread_id": "t7"}}
+
+
+def _bare_call(content: str, polarity: str, call_id: str = "call_bare") -> ToolCall:
+    """A tool call as a terse model sends it: content and polarity only."""
+    return ToolCall(name="remember_preference", args={"content": content, "polarity": polarity},
+                    id=call_id)
+
+
+def test_the_schema_requires_only_content_and_polarity(memory: Memory) -> None:
+    remember = make_preference_tools(memory)[0]
+    schema = convert_to_openai_tool(remember)["function"]["parameters"]
+    assert sorted(schema["required"]) == ["content", "polarity"]
+
+
+def test_a_bare_tool_call_stores_with_derived_objects_and_category(memory: Memory) -> None:
+    remember = make_preference_tools(memory)[0]
+    assert memory.preferences(USER) == []
+    message = remember.invoke({**_bare_call("I really love ramen", "like"), "type": "tool_call"},
+                              config=CONFIG)
+    assert str(message.content).startswith("stored new like")
+    (pref,) = memory.preferences(USER)
+    assert pref.keywords == ["ramen"] and pref.category == "food" and pref.source == "tool"
+
+
+@pytest.fixture
+async def amemory(redis_url: str, settings: Settings, redis_client: redis.Redis) -> AsyncIterator[
+    AsyncMemory
+]:
+    client = async_client(redis_url)
+    yield AsyncMemory(client, settings=settings, embedder=HashEmbedder())
+    await client.aclose()
+
+
+async def test_a_bare_async_tool_call_stores_too(amemory: AsyncMemory) -> None:
+    remember = make_preference_tools(amemory)[0]
+    await remember.ainvoke({**_bare_call("I can't stand okra", "dislike"), "type": "tool_call"},
+                           config=CONFIG)
+    (pref,) = await amemory.preferences(USER)
+    assert pref.polarity == "dislike" and pref.keywords == ["okra"]
+
+
+def test_memory_methods_take_no_keywords_or_category(memory: Memory) -> None:
+    memory.remember(USER, PreferenceCandidate(content="I adore dumplings", polarity="like"))
+    (pref,) = memory.preferences(USER)
+    assert pref.keywords == ["dumpling"] and pref.category == "food"
+
+
+def _turn(memory: Memory, text: str, calls: list[ToolCall]) -> dict[str, Any]:
+    model = ScriptedChatModel(script=[AIMessage(content="", tool_calls=calls),
+                                      AIMessage(content="Noted.")])
+    graph = build_chat_graph(memory, model)
+    result: dict[str, Any] = graph.invoke({"messages": [HumanMessage(text, id="h1")]}, CONFIG)
+    return result
+
+
+def test_a_tool_call_for_one_clause_keeps_the_rest_of_the_message(memory: Memory) -> None:
+    state = _turn(memory, "I love sushi, I hate plastic and I'm allergic to peanuts",
+                  [_bare_call("I love sushi", "like")])
+    prefs = {(p.polarity, tuple(p.keywords)): p for p in memory.preferences(USER)}
+    assert set(prefs) == {("like", ("sushi",)), ("dislike", ("plastic",)),
+                          ("dislike", ("peanut",))}, prefs
+    assert prefs[("dislike", ("peanut",))].protected
+    assert prefs[("like", ("sushi",))].mention_count == 1  # one statement, counted once
+    assert prefs[("like", ("sushi",))].source == "tool"
+    assert len(state["memory_changes"]["created"]) == 3
+
+
+def test_tool_calls_for_every_clause_leave_nothing_to_capture_twice(memory: Memory) -> None:
+    _turn(memory, "I like green tea and I dislike coffee", [
+        _bare_call("I like green tea", "like", "c1"),
+        _bare_call("I dislike coffee", "dislike", "c2"),
+    ])
+    prefs = memory.preferences(USER)
+    assert sorted((p.polarity, p.mention_count, p.source) for p in prefs) == [
+        ("dislike", 1, "tool"), ("like", 1, "tool")]
+
+
+def test_a_retried_end_of_turn_writes_nothing_more(memory: Memory) -> None:
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[_bare_call("I love sushi", "like")]),
+        AIMessage(content="Noted."),
+    ])
+    graph = build_chat_graph(memory, model)
+    state = graph.invoke({"messages": [HumanMessage("I love sushi and I hate plastic",
+                                                    id="h2")]}, CONFIG)
+    before = sorted((p.id, p.mention_count) for p in memory.preferences(USER))
+    from penchant.agent.hooks import MemoryHooks
+
+    MemoryHooks(memory).end_of_turn(state, CONFIG)  # the node run again after a crash
+    assert sorted((p.id, p.mention_count) for p in memory.preferences(USER)) == before
+    assert len(before) == 2
+
+
+def test_the_cli_takes_no_keywords_or_category(
+    cli: Any, memory: Memory, cli_env: dict[str, str]
+) -> None:
+    proc = cli(["remember", "--user", USER, "--polarity", "dislike",
+                "--content", "I can't stand anchovies", "--json"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    (pref,) = memory.preferences(USER)
+    assert pref.keywords == ["anchovy"] and pref.category == "food"
