@@ -6,8 +6,9 @@ checks against DNS rebinding, and the request body bound.
   the MCP SDK's own check uses (CVE-2025-66416 was this check being off).
 * ``Origin``, when a browser sends one, must be an allowed origin or name an allowed host;
   else 403.
-* A body over the bound gets 413: by ``Content-Length`` before the app runs, or, for a
-  chunked body, as soon as the bytes read pass it.
+* A body over the bound gets 413 before the app runs: by ``Content-Length``, or, for a
+  chunked body, as soon as the bytes read pass it (the body is read, up to the bound, before
+  the app is called; uvicorn itself never delivers more than a declared length).
 """
 
 from __future__ import annotations
@@ -25,10 +26,6 @@ DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 DEFAULT_HOST = "127.0.0.1"
 """``penchant serve`` binds loopback unless told otherwise."""
 DEFAULT_PORT = 8765
-
-
-class BodyTooLarge(Exception):
-    """A chunked body passed the bound while the app read it."""
 
 
 def host_name(header: str) -> str:
@@ -113,26 +110,28 @@ class Guard:
                 f"the request body is over {self.max_body_bytes} bytes (--max-body-bytes)"}
 
     async def _bounded(self, scope: Any, receive: Any, send: Any) -> None:
+        """Read a body without ``Content-Length`` (chunked) up to the bound first, so that
+        one over it is a 413 before the app sees a byte; then replay it."""
+        parts: list[bytes] = []
         seen = 0
-        started = False
-
-        async def counted() -> Any:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body_bytes:
-                    raise BodyTooLarge
-            return message
-
-        async def watched(message: Any) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except BodyTooLarge:
-            if not started:
+            if message["type"] != "http.request":  # the client went away
+                return
+            parts.append(message.get("body", b""))
+            seen += len(parts[-1])
+            if seen > self.max_body_bytes:
                 await send_json(send, 413, self._too_large())
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"".join(parts), "more_body": False}
+
+        await self.app(scope, replay, send)

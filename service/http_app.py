@@ -48,7 +48,7 @@ from .auth import (
     Unauthorized,
     authorize,
 )
-from .guard import DEFAULT_MAX_BODY_BYTES, BodyTooLarge, Guard, host_name
+from .guard import DEFAULT_MAX_BODY_BYTES, Guard, host_name
 from .inputs import MAX_LIMIT, MAX_RECALL_K, history_snapshot, preference_candidate, whole
 from .mcp_server import build_mcp
 from .start_context import start_context
@@ -312,11 +312,6 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(StorageUnavailableError)
     async def unavailable(_r: Request, exc: Exception) -> JSONResponse:
         return _error(503, "storage_unavailable", _line(exc))
-
-    @app.exception_handler(BodyTooLarge)
-    async def too_large(_r: Request, _e: Exception) -> JSONResponse:
-        return _error(413, "body_too_large", "the request body is over the server's bound "
-                      "(--max-body-bytes)")
 
     @app.exception_handler(PenchantError)
     async def failed(_r: Request, exc: Exception) -> JSONResponse:
