@@ -18,8 +18,13 @@ from mcp.client.streamable_http import streamable_http_client
 from penchant.memory import Memory
 from penchant.service import TokenScope, TokenStore
 
-from service_process import ServiceProcess, checking_memory, flushed_client, service_env, \
-    start_service
+from service_process import (
+    ServiceProcess,
+    checking_memory,
+    flushed_client,
+    service_env,
+    start_service,
+)
 
 USERS = [f"u{i}" for i in range(8)]
 
