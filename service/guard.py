@@ -42,7 +42,7 @@ def host_name(header: str) -> str:
 async def send_json(send: Any, status: int, document: dict[str, Any],
                     headers: Iterable[tuple[bytes, bytes]] = ()) -> None:
     """Answer with one JSON document."""
-    body = json.dumps(document).encode()
+    body = json.dumps(document, separators=(",", ":")).encode()
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
         *headers]})

@@ -189,9 +189,10 @@ def create_app(
         return _gate(await memory.remember(user_id, candidate))
 
     @app.get(API_PREFIX + "/preferences", tags=["preferences"])
-    async def preferences(user_id: User) -> list[dict[str, Any]]:
-        """The active preferences (as ``penchant prefs --json``)."""
-        return [p.public_dict() for p in await memory.preferences(user_id)]
+    async def preferences(user_id: User) -> JSONResponse:
+        """The active preferences (as ``penchant prefs --json``): a list of preference
+        objects."""
+        return JSONResponse([p.public_dict() for p in await memory.preferences(user_id)])
 
     @app.post(API_PREFIX + "/capture", tags=["preferences"])
     async def capture(user_id: User, body: CaptureBody) -> JSONResponse:

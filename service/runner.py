@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import sys
 
 from penchant.memory import AsyncMemory, InvalidInputError, Settings
 
@@ -78,6 +79,9 @@ async def serve(
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 lifespan="on", access_log=False, server_header=False)
         server = uvicorn.Server(config)
+        shown = f"[{host}]" if ":" in host else host
+        sys.stderr.write(f"penchant: serving http://{shown}:{port} (REST under /v1/users/ID/, "
+                         f"MCP at /mcp; {tokens} token(s); Ctrl-C stops)\n")
         await server.serve()
         if not server.started:
             raise InvalidInputError(f"could not listen on {host}:{port} (see the log above)")
