@@ -71,7 +71,7 @@ async def run(calls: int = 200) -> dict[str, float]:
     from mcp.client.streamable_http import streamable_http_client
 
     from penchant.memory import AsyncMemory, Settings
-    from penchant.memory.server import EmbeddedRedis
+    from penchant.memory.backends.server import EmbeddedRedis
     from penchant.service import TokenScope, TokenStore
     from penchant.service.inputs import preference_candidate
 

@@ -34,9 +34,9 @@ from penchant.memory import (
     InvalidInputError,
     PenchantError,
     StorageUnavailableError,
+    parse_document,
+    shorten,
 )
-from penchant.memory.records import shorten
-from penchant.memory.transfer import FORMAT_VERSION, parse_document
 
 from .auth import (
     CHALLENGE,
@@ -59,6 +59,9 @@ logger = logging.getLogger(__name__)
 API_PREFIX = "/v1/users/{user_id}"
 MAX_BUDGET = 1_000_000
 """Largest recall token budget."""
+EXPORT_FORMAT_VERSION = 1
+"""``format_version`` of the document ``penchant export`` prints (the library's
+``export_user``; a test pins the two documents equal)."""
 
 
 class RememberBody(BaseModel):
@@ -245,7 +248,7 @@ def create_app(
         """The user's memory as the document ``penchant export`` prints."""
         prefs = await memory.preferences(user_id)
         snapshots = await memory.history(user_id, 10_000)
-        return {"format_version": FORMAT_VERSION, "user_id": user_id,
+        return {"format_version": EXPORT_FORMAT_VERSION, "user_id": user_id,
                 "preferences": [p.public_dict() for p in prefs],
                 "history": [h.model_dump(mode="json") for h in reversed(snapshots)]}
 

@@ -8,8 +8,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from penchant.memory import HistorySnapshot, InvalidInputError, PreferenceCandidate
-from penchant.memory.records import describe_validation_error
+from penchant.memory import (
+    HistorySnapshot,
+    InvalidInputError,
+    PreferenceCandidate,
+    describe_validation_error,
+)
 
 MAX_RECALL_K = 50
 """Largest ``k`` a client may ask recall for."""

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from penchant.memory import Memory
+from penchant.memory import Memory, export_user
 from penchant.service import TokenScope, TokenStore
 
 from service_process import (
@@ -272,6 +272,7 @@ def test_history_changes_export_import_and_delete_user(
     assert http.get("/v1/users/u6/history", headers=h).json()[0]["kind"] == "purchase"
     assert http.get("/v1/users/u6/changes", headers=h).json()[0]["op"] == "created"
     document = http.get("/v1/users/u6/export", headers=h).json()
+    assert document == export_user(stored, "u6")  # the document 'penchant export' prints
     assert [p["content"] for p in document["preferences"]] == ["I like linen shirts"]
     deleted = http.delete("/v1/users/u6", headers=h).json()
     assert deleted["preferences_removed"] == 1 and stored.preferences("u6") == []

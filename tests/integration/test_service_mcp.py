@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from penchant.memory import Memory
-from penchant.memory.server import EmbeddedRedis
+from penchant.memory.backends.server import EmbeddedRedis
 from penchant.service import TokenScope
 
 from conftest import run_cli
