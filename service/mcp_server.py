@@ -170,8 +170,8 @@ def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -
 
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     tools: list[tuple[Callable[..., Any], ToolAnnotations]] = [
-        (remember_preference, ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=True,
+        (remember_preference, ToolAnnotations(  # a repeat merges: mention_count + 1
+            read_only_hint=False, destructive_hint=False, idempotent_hint=False,
             open_world_hint=False)),
         (forget_preference, ToolAnnotations(
             read_only_hint=False, destructive_hint=True, idempotent_hint=True,
