@@ -52,6 +52,7 @@ from .model import (
     has_cjk,
     normalise_keywords,
     shorten,
+    validate_user_id,
     word_tokens,
 )
 from .recall import (
@@ -131,6 +132,7 @@ __all__ = [
     "reflect",
     "shorten",
     "strip_injected_blocks",
+    "validate_user_id",
     "word_tokens",
     "wrap_block",
 ]

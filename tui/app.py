@@ -42,7 +42,7 @@ from textual.widgets import Input, Markdown
 from textual.widgets.markdown import MarkdownStream
 from textual.worker import Worker, WorkerState
 
-from penchant.memory import AsyncMemory, InvalidInputError, UserKeys
+from penchant.memory import AsyncMemory, InvalidInputError, validate_user_id
 
 from .commands import (
     COMMAND_USAGE,
@@ -118,7 +118,7 @@ class ChatApp(App[int]):
         health_check_seconds: float = HEALTH_CHECK_SECONDS,
     ) -> None:
         super().__init__()
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         self.memory = memory
         self.set_reactive(ChatApp.user_id, user_id)
         self._agent: ChatAgent | None = agent if isinstance(agent, ChatAgent) else None
@@ -394,7 +394,7 @@ class ChatApp(App[int]):
             await self.note("Wait for the current answer before switching users.", "error")
             return
         try:
-            UserKeys.for_user(user_id)
+            validate_user_id(user_id)
         except InvalidInputError as exc:
             await self.note(str(exc), "error")
             return

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from penchant.memory import AsyncMemory, Settings, UserKeys
+from penchant.memory import AsyncMemory, Settings, validate_user_id
 
 from .app import ChatApp
 from .wiring import (
@@ -41,7 +41,7 @@ def run_chat(user_id: str = "me") -> int:
         InvalidInputError: ``user_id`` cannot be used as a user id.
         StorageUnavailableError: Redis cannot be reached or started.
     """
-    UserKeys.for_user(user_id)
+    validate_user_id(user_id)
     settings = Settings()
     with log_to_file(settings.home / "chat.log"):
         try:

@@ -25,6 +25,7 @@ from ..model import (
     StorageFullError,
     StorageUnavailableError,
     UserKeys,
+    validate_user_id,
 )
 from .base import (
     BaseMemory,
@@ -197,7 +198,7 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.remember`: with a spool, a write that cannot reach Redis (after
         an attempt to revive the embedded server) comes back in ``deferred``."""
         batch = self._batch(candidates)
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         await self.replay_spool()
 
         def steps() -> Steps[GateResult]:
@@ -306,11 +307,8 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.snapshot`."""
         return (await self._snapshot(UserKeys.for_user(user_id)))[0]
 
-    async def preferences(
-        self, user_id: str, *, with_embeddings: bool = False
-    ) -> list[Preference]:
+    async def preferences(self, user_id: str) -> list[Preference]:
         """See :meth:`Memory.preferences`."""
-        del with_embeddings
         return (await self.snapshot(user_id)).preferences()
 
     async def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
@@ -387,11 +385,6 @@ class AsyncMemory(BaseMemory):
         if await self.backend.ping():
             return True
         return await self._revive() and await self.backend.ping()
-
-    async def require(self) -> None:
-        """See :meth:`Memory.require`."""
-        if not await self.ping():
-            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
 
     async def server_report(self) -> dict[str, Any]:
         """See :meth:`Memory.server_report`."""

@@ -57,6 +57,7 @@ from ..model import (
     StorageFullError,
     UserKeys,
     utcnow,
+    validate_user_id,
 )
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
@@ -360,7 +361,7 @@ class BaseMemory:
         """Rule capture of one message (after validating ``user_id``)."""
         from ..core import extract_preferences
 
-        UserKeys.for_user(user_id)  # validate before doing any work
+        validate_user_id(user_id)
         return extract_preferences(text or "")
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:

@@ -23,6 +23,7 @@ from ..model import (
     StorageFullError,
     StorageUnavailableError,
     UserKeys,
+    validate_user_id,
 )
 from .base import (
     BaseMemory,
@@ -256,7 +257,7 @@ class Memory(BaseMemory):
             ConcurrencyError: Other writers kept winning for the whole retry budget.
         """
         batch = self._batch(candidates)
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         self.replay_spool()
         try:
             return self._run(self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
@@ -413,9 +414,8 @@ class Memory(BaseMemory):
         """The user's memory at its current revision (one round trip)."""
         return self._snapshot(UserKeys.for_user(user_id))[0]
 
-    def preferences(self, user_id: str, *, with_embeddings: bool = False) -> list[Preference]:
+    def preferences(self, user_id: str) -> list[Preference]:
         """The user's active preferences, oldest first (vectors attached when stored)."""
-        del with_embeddings  # the snapshot always carries the vectors
         return self.snapshot(user_id).preferences()
 
     def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
@@ -519,11 +519,6 @@ class Memory(BaseMemory):
         if self.backend.ping():
             return True
         return self._server is not None and self._server.revive() and self.backend.ping()
-
-    def require(self) -> None:
-        """Raise :class:`StorageUnavailableError` unless Redis answers."""
-        if not self.ping():
-            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
 
 
 

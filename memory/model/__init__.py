@@ -24,6 +24,7 @@ from .keys import (
     cache_keys,
     decode_user_id,
     encode_user_id,
+    validate_user_id,
 )
 from .normalize import (
     CJK_CHARS,
@@ -114,5 +115,6 @@ __all__ = [
     "singular",
     "to_simplified",
     "utcnow",
+    "validate_user_id",
     "word_tokens",
 ]

@@ -58,6 +58,20 @@ def encode_user_id(user_id: str) -> str:
     return quote(user_id, safe=_SAFE).replace("~", "%7E")
 
 
+def validate_user_id(user_id: str) -> str:
+    """Check that ``user_id`` can be used as a user id, before any work is done for it.
+
+    Returns:
+        ``user_id`` unchanged.
+
+    Raises:
+        InvalidInputError: As :func:`encode_user_id`: empty, too long, or containing
+            control, invisible, surrogate or separator characters.
+    """
+    encode_user_id(user_id)
+    return user_id
+
+
 def decode_user_id(encoded: str) -> str:
     """Inverse of :func:`encode_user_id`."""
     if not _ENCODED_RE.match(encoded):
@@ -203,4 +217,5 @@ __all__ = [
     "cache_keys",
     "decode_user_id",
     "encode_user_id",
+    "validate_user_id",
 ]

@@ -66,7 +66,7 @@ def reembed(
     }  # fmt: skip
     by_model: Counter[str] = Counter()
     for user in users:
-        prefs = memory.preferences(user, with_embeddings=True)
+        prefs = memory.preferences(user)
         stale = [p for p in prefs if not is_current(p, embedder)]
         report["preferences"] += len(prefs)
         report["stale"] += len(stale)
@@ -156,7 +156,7 @@ def _rewrite(
 def _verify(
     memory: Memory, embedder: Embedder, user: str, *, before: int, stale: int, written: int
 ) -> None:
-    after = memory.preferences(user, with_embeddings=True)
+    after = memory.preferences(user)
     left = sum(1 for p in after if not is_current(p, embedder))
     problems = []
     if len(after) != before:

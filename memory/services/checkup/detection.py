@@ -419,7 +419,7 @@ def run_checkup(
         PenchantError: The embedder failed; a failing ``judge``'s or ``checkpoint``'s
             exception passes through.
     """
-    prefs = memory.preferences(user_id, with_embeddings=True)
+    prefs = memory.preferences(user_id)
     found, pairs = find_issues(memory, prefs, judge=judge, checkpoint=checkpoint)
     if checkpoint is not None:
         checkpoint()
@@ -436,7 +436,7 @@ async def arun_checkup(
 ) -> CheckupReport:
     """:func:`run_checkup` over an :class:`~.client.AsyncMemory` (the comparison, CPU work
     and the judge's call, runs in a worker thread, and so does ``checkpoint``)."""
-    prefs = await memory.preferences(user_id, with_embeddings=True)
+    prefs = await memory.preferences(user_id)
     found, pairs = await asyncio.to_thread(
         find_issues, memory, prefs, judge=judge, checkpoint=checkpoint
     )
