@@ -10,7 +10,7 @@ import ipaddress
 import logging
 import sys
 
-from penchant.memory import AsyncMemory, InvalidInputError, Settings
+from penchant.memory import AsyncMemory, InvalidInputError, Settings, validate_user_id
 
 from .guard import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 from .http_app import allowed_hosts_for, create_app
@@ -38,8 +38,8 @@ async def run_stdio(user_id: str, settings: Settings) -> None:
         InvalidInputError: A bad user id (checked before the first message).
         StorageUnavailableError: Redis cannot be reached or started.
     """
+    validate_user_id(user_id)  # before any client waits on a server that cannot serve it
     async with AsyncMemory.from_settings(settings) as memory:
-        await memory.history(user_id, 1)  # the user id's check, before any client waits on it
         await build_mcp(lambda: memory, fixed_user(user_id)).run_stdio_async()
 
 

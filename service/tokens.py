@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from penchant.memory import InvalidInputError, StorageUnavailableError
+from penchant.memory import InvalidInputError, StorageUnavailableError, validate_user_id
 
 TOKENS_KEY = "penchant:service:tokens"
 """Redis hash of every token: field = token id, value = JSON record (digest, scope, time)."""
@@ -102,6 +102,10 @@ def check_scope(user: str | None, tenant: str | None) -> TokenScope:
         raise InvalidInputError(
             f"{field} {value[:40]!r} holds whitespace or control characters; use a plain id"
         )
+    try:
+        validate_user_id(value)  # the library's rules for a user id (a prefix of one, too)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{field}: {exc}") from exc
     return TokenScope(user=user, tenant=tenant)
 
 
