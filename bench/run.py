@@ -14,7 +14,9 @@ for recall quality the
 plain cosine of each embedder, BM25 alone, and all-MiniLM-L6-v2 (the embedder
 before USE, when its extra is installed); for capture the rules of an earlier
 commit (``bench/capture_quality.py``); for the CLI a cold ``penchant prefs``
-against a cold ``penchant remember``. The last line of output is one JSON object
+against a cold ``penchant remember``; for the service face the same call direct on
+``AsyncMemory``, over REST, MCP on streamable HTTP and MCP on stdio, beside a bare uvicorn app
+(``bench/service_overhead.py``). The last line of output is one JSON object
 with every figure.
 """
 
@@ -261,6 +263,8 @@ def main() -> int:
     parser.add_argument("--no-capture", action="store_true", help="skip the capture benchmark")
     parser.add_argument("--no-footprint", action="store_true",
                         help="skip installed size and cold CLI timings")  # fmt: skip
+    parser.add_argument("--no-service", action="store_true",
+                        help="skip the HTTP/MCP overhead per call (bench/service_overhead.py)")
     parser.add_argument("--no-scale", action="store_true",
                         help="skip issue 12's scale figures (bench/scale.py)")  # fmt: skip
     parser.add_argument("--cli-data", type=Path, default=None,
@@ -294,7 +298,15 @@ def main() -> int:
         figures.update(bench_capture(args.quick, args.data))
     if not args.no_footprint:
         figures.update(bench_footprint(args.quick))
+    if not args.no_service:
+        import asyncio
+
+        import service_overhead
+
+        figures.update(asyncio.run(service_overhead.run(calls=100 if args.quick else 300)))
     _print_table(figures)
+    if not args.no_service:
+        service_overhead.print_table(figures)
     if not args.no_scale:
         import scale
 

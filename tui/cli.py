@@ -318,6 +318,62 @@ def _replay_text(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Serve MCP over stdio for one user (``--user`` or ``PENCHANT_USER``)."""
+    import asyncio
+    import os
+
+    from penchant.service.runner import run_stdio
+
+    user = args.user or os.environ.get("PENCHANT_USER", "")
+    if not user.strip():
+        raise InvalidInputError("no user: pass --user ID or set PENCHANT_USER; over MCP the "
+                                "user is fixed by the server, never a tool argument")
+    asyncio.run(run_stdio(user, Settings()))
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the REST API and MCP over streamable HTTP (loopback by default)."""
+    import asyncio
+
+    from penchant.service.runner import serve
+
+    asyncio.run(serve(Settings(), host=args.host, port=args.port, allow_hosts=args.allow_host,
+                      allow_origins=args.allow_origin, max_body_bytes=args.max_body_bytes))
+    return EXIT_OK
+
+
+def cmd_token_create(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.service import TokenStore, check_scope
+
+    scope = check_scope(args.user, args.tenant)
+    token, info = TokenStore(memory.client).create(scope, args.label or "")
+    _emit(args, {"token": token, **info.public_dict()},
+          lambda: f"{token}\n(token {info.id} for {scope.describe()}; shown once, stored hashed)")
+    return EXIT_OK
+
+
+def cmd_token_revoke(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.service import TokenStore
+
+    revoked = TokenStore(memory.client).revoke(args.id)
+    _emit(args, {"revoked": revoked, "id": args.id.strip()[:20]},
+          lambda: f"revoked token {args.id.strip()[:20]}" if revoked
+          else f"no token {args.id.strip()[:20]!r}; nothing revoked")
+    return EXIT_OK
+
+
+def cmd_token_list(memory: Memory, args: argparse.Namespace) -> int:
+    from penchant.service import TokenStore
+
+    infos = TokenStore(memory.client).list()
+    _emit(args, [i.public_dict() for i in infos], lambda: "\n".join(
+        f"{i.id}  {i.scope.describe():30} {i.created_at:%Y-%m-%d %H:%M}  {i.label}".rstrip()
+        for i in infos) or "no tokens")
+    return EXIT_OK
+
+
 def _read_input(path: str) -> str:
     try:
         return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -342,6 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = command("chat", cmd_chat, "Start the terminal chat.")
+    p.set_defaults(needs_memory=False)
     p.add_argument("--user", default="me", help="user id (default: me)")
 
     p = command("remember", cmd_remember, "Store a preference through the persistence gate.")
@@ -411,7 +468,54 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", required=True)
 
     command("doctor", cmd_doctor, "Check Redis, the schema and the embedder.")
+    _service_commands(sub)
     return parser
+
+
+def _service_commands(sub: Any) -> None:
+    """``mcp``, ``serve`` and ``token …`` (the service face; see README)."""
+    from penchant.service.guard import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
+
+    p = sub.add_parser("mcp", help="Serve MCP over stdio for one user.",
+                       description="Serve MCP over stdio for one user.")
+    p.set_defaults(handler=cmd_mcp, needs_memory=False)
+    p.add_argument("--user", help="the user of every tool call (default: $PENCHANT_USER)")
+
+    p = sub.add_parser("serve", help="Serve the HTTP API and MCP over HTTP.",
+                       description="Serve the REST API under /v1 and MCP at /mcp; every "
+                       "request needs a bearer token ('penchant token create').")
+    p.set_defaults(handler=cmd_serve, needs_memory=False)
+    p.add_argument("--host", default=DEFAULT_HOST,
+                   help=f"address to bind (default {DEFAULT_HOST}); beyond loopback it "
+                   "refuses to start until a token exists")
+    p.add_argument("--port", type=_whole(0, 65_535), default=DEFAULT_PORT,
+                   help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another Host name to answer to (a proxy's public name); repeatable")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a browser origin allowed to call (https://app.example); repeatable")
+    p.add_argument("--max-body-bytes", type=_whole(1_024, 64 * 1024 * 1024),
+                   default=DEFAULT_MAX_BODY_BYTES, help="largest request body")
+
+    token = sub.add_parser("token", help="Create, revoke or list bearer tokens.",
+                           description="Create, revoke or list the service's bearer tokens.")
+    tokens = token.add_subparsers(dest="token_command", required=True, parser_class=_Parser)
+    p = tokens.add_parser("create", help="Mint a token (printed once, stored hashed).",
+                          description="Mint a token bound to one user or a tenant prefix.")
+    p.set_defaults(handler=cmd_token_create)
+    bound = p.add_mutually_exclusive_group(required=True)
+    bound.add_argument("--user", help="the one user the token may reach")
+    bound.add_argument("--tenant", metavar="PREFIX",
+                       help="every user whose id starts with PREFIX (REST only)")
+    p.add_argument("--label", help="a note shown by 'token list'")
+    p = tokens.add_parser("revoke", help="Revoke a token by id.", description="Revoke a token.")
+    p.set_defaults(handler=cmd_token_revoke)
+    p.add_argument("id", help="the token id ('penchant token list') or the token itself")
+    p = tokens.add_parser("list", help="List tokens (never their secrets).",
+                          description="List tokens (never their secrets).")
+    p.set_defaults(handler=cmd_token_list)
+    for parser in (*tokens.choices.values(),):
+        parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -428,7 +532,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
     )
     try:
-        if args.command == "chat":
+        if not getattr(args, "needs_memory", True):  # chat, mcp, serve open their own
             return int(args.handler(args))
         settings = Settings()
         try:

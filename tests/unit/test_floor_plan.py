@@ -17,7 +17,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = {"memory": "penchant.memory", "tools": "penchant.tools", "agent": "penchant.agent",
-            "tui": "penchant.tui"}  # fmt: skip
+            "tui": "penchant.tui", "service": "penchant.service"}  # fmt: skip
 LAYERS = ("model", "core", "recall", "embeddings", "client", "backends", "services", "devtools")
 ALLOWED: dict[str, set[str]] = {
     "model": set(),
@@ -172,7 +172,7 @@ def test_cycles_are_found_by_the_walk() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-@pytest.mark.parametrize("folders", [("memory",), ("memory", "tools", "agent", "tui")])
+@pytest.mark.parametrize("folders", [("memory",), ("memory", "tools", "agent", "tui", "service")])
 def test_no_import_cycle(folders: tuple[str, ...]) -> None:
     assert cycles(import_graph(*folders)) == []
 
@@ -233,7 +233,7 @@ def test_tools_agent_tui_and_examples_use_only_public_names() -> None:
 
     public = set(penchant.memory.__all__)
     private = []
-    for folder in ("tools", "agent", "tui", "examples"):
+    for folder in ("tools", "agent", "tui", "service", "examples"):
         for path in sorted((REPO / folder).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):

@@ -1,0 +1,262 @@
+"""Bearer tokens of the service: minted once, stored hashed in Redis, bound to a user or a
+tenant (a prefix of user ids), revocable.
+
+A token reads ``pen_<id>_<secret>``: ``id`` (16 hex digits) names it in ``penchant token
+list`` and ``revoke``; ``secret`` is 32 random bytes (``secrets.token_urlsafe``). Redis keeps
+only the SHA-256 digest of the whole token, in one hash, :data:`TOKENS_KEY`, field ``id``,
+value a small JSON record; a global key, outside every user's hash tag, so no user's
+``delete-user`` touches it. A plain digest suffices (no salt, no slow hash): the secret is
+256 random bits, not a password, so no dictionary exists to try against a leaked digest.
+
+Verification is one ``HGET`` per request and no cache, so a revoked token is refused from the
+next request on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from penchant.memory import InvalidInputError, StorageUnavailableError, validate_user_id
+
+TOKENS_KEY = "penchant:service:tokens"
+"""Redis hash of every token: field = token id, value = JSON record (digest, scope, time)."""
+TOKEN_PREFIX = "pen_"
+MAX_SCOPE_CHARS = 256
+"""Longest user id or tenant prefix a token may be bound to."""
+
+_TOKEN_RE = re.compile(r"^pen_(?P<id>[0-9a-f]{16})_(?P<secret>[A-Za-z0-9_-]{43})$")
+_ID_RE = re.compile(r"^[0-9a-f]{16}$")
+
+
+@dataclass(frozen=True)
+class TokenScope:
+    """Whom a token may reach: exactly one user, or every user whose id starts with a tenant
+    prefix.
+
+    Attributes:
+        user: The one user id, or ``None`` for a tenant token.
+        tenant: The user-id prefix of a tenant token, or ``None``.
+    """
+
+    user: str | None = None
+    tenant: str | None = None
+
+    def covers(self, user_id: str) -> bool:
+        """Whether a request for ``user_id`` is allowed."""
+        if self.user is not None:
+            return hmac.compare_digest(self.user.encode(), user_id.encode())
+        return self.tenant is not None and user_id.startswith(self.tenant)
+
+    def describe(self) -> str:
+        """``user 'ana'`` or ``tenant 'acme:'`` (for people)."""
+        return f"user {self.user!r}" if self.user is not None else f"tenant {self.tenant!r}"
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """A stored token, without its secret.
+
+    Attributes:
+        id: The 16-hex-digit token id.
+        scope: Whom it may reach.
+        created_at: When it was minted (UTC).
+        label: An optional note given at creation.
+    """
+
+    id: str
+    scope: TokenScope
+    created_at: datetime
+    label: str = ""
+
+    def public_dict(self) -> dict[str, Any]:
+        """JSON form for ``penchant token list --json`` (never the secret or its digest)."""
+        return {
+            "id": self.id, "user": self.scope.user, "tenant": self.scope.tenant,
+            "created_at": self.created_at.isoformat(), "label": self.label,
+        }  # fmt: skip
+
+
+def check_scope(user: str | None, tenant: str | None) -> TokenScope:
+    """The scope of a new token, validated.
+
+    Raises:
+        InvalidInputError: Neither or both of ``user`` and ``tenant``, an empty one, one over
+            :data:`MAX_SCOPE_CHARS`, or one holding whitespace or control characters.
+    """
+    if (user is None) == (tenant is None):
+        raise InvalidInputError("a token is bound to exactly one of --user ID or --tenant PREFIX")
+    field, value = ("--user", user) if user is not None else ("--tenant", tenant)
+    assert value is not None
+    if not value or len(value) > MAX_SCOPE_CHARS:
+        raise InvalidInputError(
+            f"{field} {value[:40]!r} has {len(value)} characters; use 1 to {MAX_SCOPE_CHARS}"
+        )
+    if any(c.isspace() or not c.isprintable() for c in value):
+        raise InvalidInputError(
+            f"{field} {value[:40]!r} holds whitespace or control characters; use a plain id"
+        )
+    try:
+        validate_user_id(value)  # the library's rules for a user id (a prefix of one, too)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{field}: {exc}") from exc
+    return TokenScope(user=user, tenant=tenant)
+
+
+def mint(scope: TokenScope, label: str = "") -> tuple[str, str, str]:
+    """A new token: ``(token, id, stored record JSON)``; the token is shown once, never stored."""
+    token_id = secrets.token_hex(8)
+    token = f"{TOKEN_PREFIX}{token_id}_{secrets.token_urlsafe(32)}"
+    record = {
+        "digest": _digest(token), "user": scope.user, "tenant": scope.tenant,
+        "created_at": datetime.now(UTC).isoformat(), "label": label,
+    }  # fmt: skip
+    return token, token_id, json.dumps(record)
+
+
+def token_id_of(token: str) -> str | None:
+    """The id inside a well-formed token, else ``None`` (the caller answers 401)."""
+    match = _TOKEN_RE.match(token)
+    return match.group("id") if match else None
+
+
+def check_token_id(text: str) -> str:
+    """A token id given to ``revoke``: the id itself, or a whole token (its id is taken).
+
+    Raises:
+        InvalidInputError: Neither a token id nor a token.
+    """
+    text = text.strip()
+    if _ID_RE.match(text):
+        return text
+    token_id = token_id_of(text)
+    if token_id is None:
+        raise InvalidInputError(
+            f"{text[:20]!r} is not a token id (16 hex digits, as 'penchant token list' shows) "
+            "nor a token"
+        )
+    return token_id
+
+
+def verified(token: str, raw: bytes | str | None) -> TokenScope | None:
+    """The scope of ``token`` if ``raw`` (its stored record) matches its digest, else ``None``."""
+    if raw is None:
+        return None
+    record = json.loads(raw)
+    if not hmac.compare_digest(record["digest"], _digest(token)):
+        return None
+    return TokenScope(user=record.get("user"), tenant=record.get("tenant"))
+
+
+def info_of(token_id: bytes | str, raw: bytes | str) -> TokenInfo:
+    """A stored record as :class:`TokenInfo`."""
+    record = json.loads(raw)
+    ident = token_id.decode() if isinstance(token_id, bytes) else token_id
+    scope = TokenScope(user=record.get("user"), tenant=record.get("tenant"))
+    return TokenInfo(ident, scope, datetime.fromisoformat(record["created_at"]),
+                     record.get("label", ""))
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _unavailable(exc: Exception) -> StorageUnavailableError:
+    return StorageUnavailableError(f"the token store in Redis cannot be reached: {exc}")
+
+
+class TokenStore:
+    """The tokens in Redis, over a sync redis-py client (the CLI's).
+
+    Args:
+        client: A redis-py client (borrowed, never closed), e.g. ``Memory.client``.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def create(self, scope: TokenScope, label: str = "") -> tuple[str, TokenInfo]:
+        """Mint and store a token; returns ``(token, info)``; the token is not kept.
+
+        Raises:
+            StorageUnavailableError: Redis did not take the write (nothing was minted).
+        """
+        token, token_id, record = mint(scope, label)
+        try:
+            self.client.hset(TOKENS_KEY, token_id, record)
+        except Exception as exc:
+            raise _unavailable(exc) from exc
+        return token, info_of(token_id, record)
+
+    def revoke(self, token_id: str) -> bool:
+        """Delete a token by id; ``False`` when there was none of that id."""
+        try:
+            return bool(self.client.hdel(TOKENS_KEY, check_token_id(token_id)))
+        except InvalidInputError:
+            raise
+        except Exception as exc:
+            raise _unavailable(exc) from exc
+
+    def list(self) -> list[TokenInfo]:
+        """Every stored token (without secrets), oldest first."""
+        try:
+            raw = self.client.hgetall(TOKENS_KEY)
+        except Exception as exc:
+            raise _unavailable(exc) from exc
+        return sorted((info_of(k, v) for k, v in raw.items()), key=lambda i: i.created_at)
+
+    def count(self) -> int:
+        """How many tokens exist."""
+        try:
+            return int(self.client.hlen(TOKENS_KEY))
+        except Exception as exc:
+            raise _unavailable(exc) from exc
+
+
+class AsyncTokenStore:
+    """The server's view of the tokens, over a ``redis.asyncio`` client.
+
+    Args:
+        client: A ``redis.asyncio`` client (borrowed), e.g. ``AsyncMemory.client``.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    async def scope_of(self, token: str) -> TokenScope | None:
+        """The scope of a presented token, or ``None`` if it is malformed, unknown or revoked.
+
+        Raises:
+            StorageUnavailableError: Redis did not answer (the request gets 503, not 401).
+        """
+        token_id = token_id_of(token)
+        if token_id is None:
+            return None
+        try:
+            raw = await self.client.hget(TOKENS_KEY, token_id)
+        except Exception as exc:
+            raise _unavailable(exc) from exc
+        return verified(token, raw)
+
+    async def count(self) -> int:
+        """How many tokens exist."""
+        try:
+            return int(await self.client.hlen(TOKENS_KEY))
+        except Exception as exc:
+            raise _unavailable(exc) from exc
+
+
+__all__ = [
+    "TOKENS_KEY",
+    "AsyncTokenStore",
+    "TokenInfo",
+    "TokenScope",
+    "TokenStore",
+    "check_scope",
+]

@@ -1,0 +1,87 @@
+"""The service's pure parts: token scopes, minting and verification, the Host parsing of the
+DNS-rebinding guard, and which hosts a bind answers to (no Redis, no server)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from penchant.memory import InvalidInputError
+from penchant.service import TokenScope, check_scope
+from penchant.service.guard import host_name
+from penchant.service.http_app import allowed_hosts_for
+from penchant.service.runner import is_loopback
+from penchant.service.tokens import check_token_id, mint, token_id_of, verified
+
+
+def test_a_user_token_covers_exactly_its_user() -> None:
+    scope = TokenScope(user="ana")
+    assert scope.covers("ana")
+    assert not scope.covers("ana2") and not scope.covers("an") and not scope.covers("bob")
+
+
+def test_a_tenant_token_covers_its_prefix_only() -> None:
+    scope = TokenScope(tenant="acme:")
+    assert scope.covers("acme:ana") and scope.covers("acme:")
+    assert not scope.covers("acme") and not scope.covers("other:acme:ana")
+
+
+@pytest.mark.parametrize(("user", "tenant"), [(None, None), ("a", "b"), ("", None),
+                                              (None, ""), ("a b", None), ("x" * 257, None),
+                                              (None, "acme\n")])
+def test_a_bad_scope_is_refused_with_its_reason(user: str | None, tenant: str | None) -> None:
+    with pytest.raises(InvalidInputError, match="--user|--tenant|exactly one"):
+        check_scope(user, tenant)
+
+
+def test_a_minted_token_verifies_and_its_record_holds_only_a_digest() -> None:
+    token, token_id, record = mint(TokenScope(user="ana"), "laptop")
+    assert token_id_of(token) == token_id
+    assert token not in record and token.split("_")[-1] not in record
+    assert json.loads(record)["label"] == "laptop"
+    assert verified(token, record) == TokenScope(user="ana")
+
+
+def test_another_token_of_the_same_id_does_not_verify() -> None:
+    token, token_id, record = mint(TokenScope(user="ana"))
+    forged = f"pen_{token_id}_{'A' * 43}"
+    assert token_id_of(forged) == token_id
+    assert verified(forged, record) is None
+    assert verified(token, None) is None
+
+
+@pytest.mark.parametrize("text", ["", "pen_", "Bearer x", "pen_0123_abc", "pen_" + "g" * 16 + "_"
+                                  + "A" * 43, "pen_0123456789abcdef_" + "A" * 42])
+def test_a_malformed_token_has_no_id(text: str) -> None:
+    assert token_id_of(text) is None
+
+
+def test_revoke_takes_an_id_or_a_whole_token() -> None:
+    token, token_id, _ = mint(TokenScope(user="ana"))
+    assert check_token_id(token_id) == token_id == check_token_id(f"  {token} ")
+    with pytest.raises(InvalidInputError, match="16 hex digits"):
+        check_token_id("not-an-id")
+
+
+@pytest.mark.parametrize(("header", "name"), [
+    ("127.0.0.1:8765", "127.0.0.1"), ("LOCALHOST", "localhost"), ("[::1]:8765", "::1"),
+    ("::1", "::1"), ("evil.example:80", "evil.example"), ("", ""),
+])
+def test_host_names_are_read_without_their_port(header: str, name: str) -> None:
+    assert host_name(header) == name
+
+
+def test_a_loopback_bind_answers_to_loopback_names_only() -> None:
+    assert allowed_hosts_for("127.0.0.1", []) == ["127.0.0.1", "::1", "localhost"]
+    assert "evil.example" not in allowed_hosts_for("0.0.0.0", [])
+    assert allowed_hosts_for("10.0.0.5", ["memory.example.com"]) == [
+        "10.0.0.5", "memory.example.com"]
+
+
+@pytest.mark.parametrize(("host", "loopback"), [("127.0.0.1", True), ("::1", True),
+                                                ("localhost", True), ("127.0.0.2", True),
+                                                ("0.0.0.0", False), ("::", False),
+                                                ("10.0.0.5", False), ("example.com", False)])
+def test_what_counts_as_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
