@@ -27,6 +27,7 @@ would fail again, and the rule capture has already stored what the user said.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -37,7 +38,14 @@ from langchain_core.runnables import RunnableConfig
 from penchant.memory.blocks import strip_injected_blocks
 from penchant.memory.errors import PenchantError
 from penchant.memory.observations import Observation
-from penchant.memory.records import GateResult, Preference
+from penchant.memory.recall import RecallResult
+from penchant.memory.records import GateResult, HistorySnapshot, Preference
+from penchant.memory.selection import (
+    INJECTION_TOKEN_BUDGET,
+    MAX_INJECTED,
+    select_injection,
+    select_turns,
+)
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
 from penchant.tools.prompt_blocks import (
     render_history,
@@ -142,6 +150,10 @@ class MemoryHooks:
         history_limit: Most recent history snapshots injected.
         system_prompt: Text placed before the memory blocks.
         max_observations: Most of reflect's observations put in the ``<reflection>`` block.
+        max_injected: Most preferences injected besides the protected ones
+            (:data:`~penchant.memory.selection.MAX_INJECTED`).
+        injection_budget: Estimated tokens of those
+            (:data:`~penchant.memory.selection.INJECTION_TOKEN_BUDGET`); ``None``: no limit.
     """
 
     def __init__(
@@ -155,8 +167,12 @@ class MemoryHooks:
         history_limit: int = 5,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
         max_observations: int = 3,
+        max_injected: int = MAX_INJECTED,
+        injection_budget: int | None = INJECTION_TOKEN_BUDGET,
     ) -> None:
         self.memory = memory
+        self.max_injected = max_injected
+        self.injection_budget = injection_budget
         self.max_observations = max_observations
         self.summary_model = summary_model
         self.k = k
@@ -182,7 +198,7 @@ class MemoryHooks:
             user_id, query, k=self.k, token_budget=self.token_budget,
             history_limit=self.history_limit,
         )  # fmt: skip
-        return self.render(context)
+        return self.render(context, query)
 
     async def amemory_context(self, user_id: str, query: str) -> str:
         """Async :meth:`memory_context` over an :class:`~penchant.memory.AsyncMemory`."""
@@ -190,19 +206,35 @@ class MemoryHooks:
             user_id, query, k=self.k, token_budget=self.token_budget,
             history_limit=self.history_limit,
         )  # fmt: skip
-        return self.render(context)
+        return self.render(context, query)
 
-    def render(self, context: MemoryContext) -> str:
-        """The memory blocks of one turn's :class:`~penchant.memory.MemoryContext`."""
+    def render(self, context: MemoryContext, query: str = "") -> str:
+        """The memory blocks of one turn's :class:`~penchant.memory.MemoryContext`.
+
+        Only what bears on ``query`` is injected
+        (:func:`~penchant.memory.selection.select_injection`):
+        protected preferences always, the relevant recalled ones (at most
+        ``max_injected``, within ``injection_budget`` tokens) and the dislikes that apply.
+        A request about the user ("what do you know about me?") gets every preference, up
+        to ``max_other_preferences`` more as "also known". History snapshots are selected
+        the same way: those whose summary names a selected preference's keyword, or the
+        most recent one when none does.
+        """
         recalled = context.recall
         assert recalled is not None
-        relevant = [item.preference for item in recalled.items if item.matched]
+        chosen = select_injection(
+            recalled, context.preferences, query,
+            max_items=self.max_injected, token_budget=self.injection_budget,
+        )  # fmt: skip
+        relevant = [*chosen.relevant, *chosen.applying]
         relevant_ids = {p.id for p in relevant}
         others = [p for p in context.preferences if p.id not in relevant_ids]
+        shown = others if asks_about_user(query) else chosen.protected
+        items = [item for item in recalled.items if item.preference.id in relevant_ids]
         blocks = [
-            render_preferences(relevant, _shown_others(others, self.max_other_preferences)),
-            render_history(context.history),
-            render_recall(recalled),
+            render_preferences(relevant, _shown_others(shown, self.max_other_preferences)),
+            render_history(select_history(context.history, relevant, self.history_limit)),
+            render_recall(RecallResult(items=items, tokens=chosen.tokens)),
             render_reflection(self.relevant_observations(context.observations, relevant_ids)),
         ]
         return "\n\n".join(b for b in blocks if b)
@@ -402,6 +434,46 @@ def _transcript_entries(user_text: str, turn: Sequence[BaseMessage]) -> list[tup
     if replies:
         entries.append(("assistant", message_text(replies[-1])))
     return [(role, text) for role, text in entries if text]
+
+
+ABOUT_USER_RE = re.compile(
+    r"what (?:do|did) you (?:know|remember)|what are my (?:preferences|likes|dislikes)"
+    r"|what do i (?:like|dislike|hate)|my preferences|about me\b"
+    r"|你(?:知道|记得)(?:我|关于)|我的(?:偏好|喜好)|我喜欢什么|我不喜欢什么",
+    re.IGNORECASE,
+)
+"""A request about the user's memory itself: it injects every preference."""
+
+
+def asks_about_user(query: str) -> bool:
+    """Whether ``query`` asks what memory holds about the user (:data:`ABOUT_USER_RE`)."""
+    return bool(ABOUT_USER_RE.search(query))
+
+
+def select_history(
+    history: Sequence[HistorySnapshot], injected: Sequence[Preference], limit: int
+) -> list[HistorySnapshot]:
+    """The history snapshots to inject, newest first: those whose summary names a keyword of
+    an injected preference, else the newest one only; at most ``limit``."""
+    if limit < 1 or not history:
+        return []
+    keywords = {k.lower() for p in injected for k in p.keywords if k}
+    named = [s for s in history if any(k in s.summary.lower() for k in keywords)]
+    return (named or list(history[:1]))[:limit]
+
+
+def recent_turns(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The conversation the model sees: the latest whole turns, in order, alternating
+    (:func:`~penchant.memory.selection.select_turns`)."""
+    return select_turns(messages, _role_of, message_text)
+
+
+def _role_of(message: BaseMessage) -> str:
+    if isinstance(message, HumanMessage):
+        return "user"
+    if isinstance(message, AIMessage):
+        return "assistant"
+    return message.type
 
 
 def _query_of(state: NodeState) -> str:

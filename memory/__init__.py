@@ -29,6 +29,7 @@ from .records import (
     Rejection,
     Superseded,
 )
+from .selection import Injection, select_injection
 from .settings import Settings
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
@@ -40,6 +41,7 @@ __all__ = [
     "ForgetResult",
     "GateResult",
     "HistorySnapshot",
+    "Injection",
     "InvalidInputError",
     "Memory",
     "MemoryContext",
@@ -54,4 +56,5 @@ __all__ = [
     "StorageFullError",
     "StorageUnavailableError",
     "Superseded",
+    "select_injection",
 ]

@@ -1143,7 +1143,7 @@ class Recaller:
                 fused = fused - prior[rows]
             keep = sims >= self.fusion.min_similarity
             cosine[pos] = sims
-            relevant[pos] = sims >= threshold(space.embedder, "relevant_cosine")
+            relevant[pos] = relevant_mask(space.embedder, sims, fused, prior is not None)
             score[pos[keep]] = fused[keep]
             used.append(s)
         if not used:
@@ -1187,6 +1187,35 @@ class Recaller:
         order = keep[np.argsort(-scores[keep], kind="stable")]
         out[idx[order]] = np.arange(1, len(order) + 1, dtype=np.int32)
         return out
+
+
+def relevant_mask(
+    embedder: Embedder, cosine: np.ndarray, score: np.ndarray, corrected: bool
+) -> np.ndarray:
+    """Which preferences of one vector space bear on the query (labels, never ranks).
+
+    An embedder that declares ``relevant_score`` (USE:
+    :data:`~.embeddings.use.USE_RELEVANT_SCORE`) is judged on its generic-corrected ranking
+    score ``cos(q, p) − λ·cos(g, p)``, which demotes the preferences close to every request
+    (:func:`generic_prior`); other embedders on ``cosine ≥ relevant_cosine``. A margin over
+    the median score of the user's preferences was measured too and dropped: it cut every
+    preference of a user whose preferences share the request's topic (four food
+    preferences and "suggest a soup recipe").
+
+    Args:
+        embedder: The space's embedder.
+        cosine: ``float32[m]`` cosines of the space's preferences with the query.
+        score: ``float64[m]`` their ranking scores (corrected when ``corrected``).
+        corrected: Whether the generic-request correction was applied to ``score``.
+
+    Returns:
+        ``bool[m]``.
+    """
+    floor = getattr(embedder, "relevant_score", None)
+    if floor is None or not corrected or is_fused(embedder):
+        return np.asarray(cosine >= threshold(embedder, "relevant_cosine"))
+    mask = score >= float(floor)
+    return np.asarray(mask)
 
 
 def _zscores(values: np.ndarray) -> np.ndarray:
@@ -1278,4 +1307,5 @@ __all__ = [
     "generic_prior",
     "generic_vector",
     "readable_by",
+    "relevant_mask",
 ]

@@ -105,6 +105,7 @@ class USEEmbedder:
         self.contradiction_cosine = USE_CONTRADICTION_COSINE
         self.duplicate_cosine = USE_DUPLICATE_COSINE
         self.generic_penalty = USE_GENERIC_PENALTY
+        self.relevant_score = USE_RELEVANT_SCORE
 
     @property
     def name(self) -> str:
@@ -167,6 +168,17 @@ class USEEmbedder:
             ) from exc
         return model
 
+
+USE_RELEVANT_SCORE = 0.10
+"""Recall's relevance floor for USE on the generic-corrected score ``cos − λ·cos(g, p)``
+(:func:`~penchant.memory.recall.relevant_mask`; for USE it replaces
+:data:`USE_RELEVANT_COSINE`). Chosen on the five PrefEval-dev tuning topics of
+``bench/recall_quality.py`` (40 users × 20 preferences drawn from all ten dev topics, seeds
+1 / 2 / 7) and the bench's hand-written unrelated requests, as the floor that labels the
+request's own preference relevant for ≥ 99 % of tuning-topic requests with fewest injected
+(floors 0.08 / 0.10 / 0.12 / 0.14: own 99.3 / 99.2 / 97.0 / 95.5 %, injected per request
+3.8 / 3.5 / 3.0 / 2.6 at most 4; on the held-out topics own 93.4 / 92.5 / 89.0 / 84.3 %;
+an unrelated request labels any preference 41 / 29 / 21 / 16 % of the time)."""
 
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19

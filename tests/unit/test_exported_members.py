@@ -9,7 +9,7 @@ EXPORTED = [
     "HistorySnapshot", "InvalidInputError", "Memory", "MemoryContext", "ModelIntegrityError",
     "PenchantError", "PersistenceGate", "Preference", "PreferenceCandidate", "Rejection",
     "SchemaVersionError", "Settings", "StorageFullError", "StorageUnavailableError",
-    "Superseded",
+    "Superseded", "Injection", "select_injection",
 ]
 
 
