@@ -223,7 +223,7 @@ class MemoryHooks:
         recalled = context.recall
         assert recalled is not None
         chosen = select_injection(
-            recalled, context.preferences, query,
+            recalled, context.snapshot.ordered_preferences(), query,
             max_items=self.max_injected, token_budget=self.injection_budget,
         )  # fmt: skip
         relevant = [*chosen.relevant, *chosen.applying]

@@ -195,7 +195,9 @@ class ShoppingBot:
         request = f"Which {query} should I buy?"
         context = self.memory.context(self.user_id, request)
         assert context.recall is not None
-        chosen = select_injection(context.recall, context.preferences, request)
+        chosen = select_injection(
+            context.recall, context.snapshot.ordered_preferences(), request
+        )
         return [p.content for p in chosen.preferences]
 
     def choose(self, product: Product, query: str = "") -> None:
