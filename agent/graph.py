@@ -50,7 +50,7 @@ from .offline_model import OfflineChatModel
 
 if TYPE_CHECKING:
     from penchant.memory import AsyncMemory, Memory
-    from penchant.memory.reflect import ReflectModel
+    from penchant.memory.services.reflect import ReflectModel
 
 logger = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ def build_chat_graph(
             sync only).
     """
     from penchant.memory import AsyncMemory
-    from penchant.memory.errors import InvalidInputError
+    from penchant.memory.model.errors import InvalidInputError
 
     is_async = isinstance(memory, AsyncMemory)
     if is_async and with_reflect:

@@ -27,8 +27,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.keys import UserKeys
+from penchant.memory.model.errors import InvalidInputError
+from penchant.memory.model.keys import UserKeys
 
 from .graph import build_chat_graph
 from .hooks import CHANGE_KEYS, message_text, model_failure_in

@@ -9,7 +9,8 @@ opens a connection at import.
 import logging
 
 from .client import AsyncMemory, Memory, MemoryContext
-from .errors import (
+from .core.planning import PersistenceGate
+from .model.errors import (
     ConcurrencyError,
     InvalidInputError,
     ModelIntegrityError,
@@ -18,8 +19,7 @@ from .errors import (
     StorageFullError,
     StorageUnavailableError,
 )
-from .gate import PersistenceGate
-from .records import (
+from .model.records import (
     ChangeEvent,
     ForgetResult,
     GateResult,
@@ -29,8 +29,8 @@ from .records import (
     Rejection,
     Superseded,
 )
-from .selection import Injection, select_injection
-from .settings import Settings
+from .model.settings import Settings
+from .recall.selection import Injection, select_injection
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 

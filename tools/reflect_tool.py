@@ -18,13 +18,13 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from penchant.memory.reflect import Disposition
+from penchant.memory.services.reflect import Disposition
 
 from .preference_tools import user_id_from_config
 
 if TYPE_CHECKING:
     from penchant.memory import Memory
-    from penchant.memory.reflect import ReflectModel
+    from penchant.memory.services.reflect import ReflectModel
 
 REFLECT_TOOL = "reflect"
 

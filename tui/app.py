@@ -43,8 +43,8 @@ from textual.widgets.markdown import MarkdownStream
 from textual.worker import Worker, WorkerState
 
 from penchant.memory import AsyncMemory
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.keys import UserKeys
+from penchant.memory.model.errors import InvalidInputError
+from penchant.memory.model.keys import UserKeys
 
 from .commands import (
     COMMAND_USAGE,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from penchant.memory import AsyncMemory
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.flags import Flag
-from penchant.memory.records import ChangeEvent, HistorySnapshot, Preference
+from penchant.memory.model.errors import InvalidInputError
+from penchant.memory.model.flags import Flag
+from penchant.memory.model.records import ChangeEvent, HistorySnapshot, Preference
 
 from .widgets import Role
 

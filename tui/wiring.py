@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 from penchant.memory import AsyncMemory, Settings
 from penchant.memory.embeddings import Embedder
-from penchant.memory.keys import UserKeys
+from penchant.memory.model.keys import UserKeys
 
 from .commands import thread_id_for
 

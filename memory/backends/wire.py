@@ -36,8 +36,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
-from ..keys import UserKeys
-from ..ops import (
+from ..core.ops import (
     AppendEvent,
     AppendTranscript,
     DeleteFlag,
@@ -52,13 +51,12 @@ from ..ops import (
     PutPreference,
     PutTombstone,
     PutVector,
-    SnapshotDelta,
-    UserSnapshot,
-    apply_delta,
 )
-from ..records import ChangeEvent, HistorySnapshot
-from ..settings import Settings
-from ..tombstones import Erasure
+from ..core.snapshot import SnapshotDelta, UserSnapshot, apply_delta
+from ..core.tombstones import Erasure
+from ..model.keys import UserKeys
+from ..model.records import ChangeEvent, HistorySnapshot
+from ..model.settings import Settings
 
 logger = logging.getLogger(__name__)
 

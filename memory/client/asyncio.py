@@ -10,11 +10,11 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.snapshot import UserSnapshot
 from ..embeddings import Embedder
-from ..errors import PenchantError, StorageFullError, StorageUnavailableError
-from ..keys import UserKeys
-from ..ops import UserSnapshot
-from ..records import (
+from ..model.errors import PenchantError, StorageFullError, StorageUnavailableError
+from ..model.keys import UserKeys
+from ..model.records import (
     ChangeEvent,
     ForgetResult,
     GateResult,
@@ -23,9 +23,7 @@ from ..records import (
     Preference,
     PreferenceCandidate,
 )
-from ..retry import failover_delays
-from ..settings import Settings
-from ..spool import WriteSpool
+from ..model.settings import Settings
 from .base import (
     BaseMemory,
     Commit,
@@ -39,19 +37,21 @@ from .base import (
     prime,
     resume,
 )
+from .retry import failover_delays
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
     from ..backends.asyncio import AsyncBackend
-    from ..flags import Flag
-    from ..observations import (
+    from ..backends.server import EmbeddedRedis
+    from ..core.observations import (
         Observation,
         ObservationCandidate,
         ObservationResult,
         ObservationUpdate,
     )
-    from ..recall import RecallResult
-    from ..reflect import Disposition, ReflectModel, ReflectResult
-    from ..server import EmbeddedRedis
+    from ..model.flags import Flag
+    from ..recall.engine import RecallResult
+    from ..services.reflect import Disposition, ReflectModel, ReflectResult
 
 logger = logging.getLogger(__name__)
 
@@ -406,8 +406,8 @@ class AsyncMemory(BaseMemory):
         disposition: Disposition | None = None,
         model: ReflectModel | None = None,
     ) -> ReflectResult:
-        """See :meth:`Memory.reflect` and :func:`penchant.memory.reflect.areflect`."""
-        from ..reflect import areflect
+        """See :meth:`Memory.reflect` and :func:`penchant.memory.services.reflect.areflect`."""
+        from ..services.reflect import areflect
 
         return await areflect(self, user_id, question, disposition, model)
 
@@ -452,7 +452,7 @@ class _AsyncMemoryOpener:
 
     async def __aenter__(self) -> AsyncMemory:
         from ..backends.asyncio import open_async_client
-        from ..server import EmbeddedRedis, client_name
+        from ..backends.server import EmbeddedRedis, client_name
 
         settings = self._settings
         server: EmbeddedRedis | None = None
@@ -468,7 +468,7 @@ class _AsyncMemoryOpener:
         chosen: Embedder | None = None
         cache_client: Any = None
         if isinstance(self._embedder, str):
-            from ..backends.sync import open_client
+            from ..backends.connect import open_client
             from ..embeddings import embedder_from_settings
 
             if server_client is None:  # by URL: the cache gets its own sync client

@@ -29,21 +29,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from ..embeddings import Embedder, embedding_text
-from ..errors import InvalidInputError, StorageFullError
-from ..gate import PersistenceGate, Plan, embed_prepared
-from ..keys import UserKeys
-from ..ops import (
+from ..core.ops import (
     CommitResult,
     Idempotency,
     PutPreference,
-    UserSnapshot,
-    apply_ops,
     idempotency_key,
     payload_digest,
     touches_snapshot,
 )
-from ..records import (
+from ..core.planning import PersistenceGate, Plan, embed_prepared
+from ..core.snapshot import UserSnapshot, apply_ops
+from ..core.tombstones import Erasure
+from ..embeddings import Embedder, embedding_text
+from ..model.errors import InvalidInputError, StorageFullError
+from ..model.keys import UserKeys
+from ..model.records import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
@@ -52,15 +52,14 @@ from ..records import (
     PreferenceCandidate,
     utcnow,
 )
-from ..retry import RetryPolicy, internal_idempotency_ttl
-from ..settings import Settings
-from ..spool import WriteSpool
-from ..tombstones import Erasure
+from ..model.settings import Settings
+from .retry import RetryPolicy, internal_idempotency_ttl
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..flags import Flag
-    from ..observations import Observation, ObservationCandidate, ObservationUpdate
-    from ..recall import RecallResult
+    from ..core.observations import Observation, ObservationCandidate, ObservationUpdate
+    from ..model.flags import Flag
+    from ..recall.engine import RecallResult
 
 logger = logging.getLogger(__name__)
 
@@ -354,7 +353,7 @@ class BaseMemory:
     @staticmethod
     def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
         """Rule capture of one message (after validating ``user_id``)."""
-        from ..capture import extract_preferences
+        from ..core.capture import extract_preferences
 
         UserKeys.for_user(user_id)  # validate before doing any work
         return extract_preferences(text or "")
@@ -384,7 +383,7 @@ class BaseMemory:
         polarity: Polarity | None,
         category: str | None,
     ) -> RecallResult:
-        from ..recall import Recaller
+        from ..recall.engine import Recaller
 
         if self._recaller is None:
             self._recaller = Recaller(self.embedder)

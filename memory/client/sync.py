@@ -8,11 +8,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.snapshot import UserSnapshot
 from ..embeddings import Embedder
-from ..errors import PenchantError, StorageFullError, StorageUnavailableError
-from ..keys import UserKeys
-from ..ops import UserSnapshot
-from ..records import (
+from ..model.errors import PenchantError, StorageFullError, StorageUnavailableError
+from ..model.keys import UserKeys
+from ..model.records import (
     ChangeEvent,
     ForgetResult,
     GateResult,
@@ -21,9 +21,7 @@ from ..records import (
     Preference,
     PreferenceCandidate,
 )
-from ..retry import failover_delays
-from ..settings import Settings
-from ..spool import WriteSpool
+from ..model.settings import Settings
 from .base import (
     BaseMemory,
     Commit,
@@ -35,19 +33,21 @@ from .base import (
     Steps,
     T,
 )
+from .retry import failover_delays
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
+    from ..backends.server import EmbeddedRedis
     from ..backends.sync import SyncBackend
-    from ..flags import Flag
-    from ..observations import (
+    from ..core.observations import (
         Observation,
         ObservationCandidate,
         ObservationResult,
         ObservationUpdate,
     )
-    from ..recall import RecallResult
-    from ..reflect import Disposition, ReflectModel, ReflectResult
-    from ..server import EmbeddedRedis
+    from ..model.flags import Flag
+    from ..recall.engine import RecallResult
+    from ..services.reflect import Disposition, ReflectModel, ReflectResult
 
 logger = logging.getLogger(__name__)
 
@@ -102,8 +102,8 @@ class Memory(BaseMemory):
             StorageUnavailableError: Redis cannot be reached or started.
             SchemaVersionError: The data was written by an incompatible release.
         """
-        from ..backends.sync import open_client
-        from ..server import EmbeddedRedis, client_name
+        from ..backends.connect import open_client
+        from ..backends.server import EmbeddedRedis, client_name
 
         settings = settings or Settings()
         server: EmbeddedRedis | None = None
@@ -497,9 +497,10 @@ class Memory(BaseMemory):
     ) -> ReflectResult:
         """Answer a question about the user from memory and store observations.
 
-        See :func:`penchant.memory.reflect.reflect`; offline (deterministic) without a model.
+        See :func:`penchant.memory.services.reflect.reflect`; offline (deterministic) without a
+        model.
         """
-        from ..reflect import reflect
+        from ..services.reflect import reflect
 
         return reflect(self, user_id, question, disposition, model)
 

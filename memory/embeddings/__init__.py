@@ -32,7 +32,7 @@ import logging
 import threading
 from typing import Any
 
-from ..errors import InvalidInputError
+from ..model.errors import InvalidInputError
 from .base import (
     CACHE_NAME,
     Embedder,
@@ -137,7 +137,7 @@ def embedder_from_settings(settings: Any, cache_redis: Any = None) -> Embedder:
     """Build the embedder that ``PENCHANT_EMBEDDINGS`` selects.
 
     Args:
-        settings: A :class:`~penchant.memory.settings.Settings` (``embeddings``,
+        settings: A :class:`~penchant.memory.model.settings.Settings` (``embeddings``,
             ``openai_api_key``, ``openai_base_url``).
         cache_redis: Borrowed redis-py client for the embeddings cache, or ``None``.
 

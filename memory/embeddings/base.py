@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..errors import InvalidInputError, ModelIntegrityError
+from ..model.errors import InvalidInputError, ModelIntegrityError
 
 logger = logging.getLogger(__name__)
 
@@ -340,7 +340,7 @@ def purge_legacy_cache(client: Any) -> int:
     Returns:
         How many entries were deleted.
     """
-    from ..keys import META_KEY
+    from ..model.keys import META_KEY
 
     if client.hget(META_KEY, "legacy_embeddings_purged"):
         return 0

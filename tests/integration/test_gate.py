@@ -6,7 +6,7 @@ import pytest
 import redis
 
 from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
-from penchant.memory.keys import UserKeys
+from penchant.memory.model.keys import UserKeys
 
 
 def like(content: str, *keywords: str, category: str = "other") -> PreferenceCandidate:

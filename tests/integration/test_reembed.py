@@ -11,7 +11,7 @@ import redis
 
 from penchant.memory import InvalidInputError, Memory, PenchantError, PreferenceCandidate, Settings
 from penchant.memory.embeddings import Embedder, HashEmbedder
-from penchant.memory.reembed import reembed, vector_report
+from penchant.memory.services.reembed import reembed, vector_report
 
 from conftest import CliRunner
 

@@ -15,13 +15,13 @@ from penchant.agent.hooks import MemoryHooks
 from penchant.agent.models import ModelUnavailableError
 from penchant.agent.reflect_model import LangChainReflectModel, reflect_model_from_settings
 from penchant.memory import Memory, PreferenceCandidate, Settings
-from penchant.memory.errors import InvalidInputError, ReflectModelError
-from penchant.memory.observations import (
+from penchant.memory.core.observations import (
     ObservationCandidate,
     ObservationUpdate,
     move_confidence,
 )
-from penchant.memory.reflect import Disposition, ReflectModel
+from penchant.memory.model.errors import InvalidInputError, ReflectModelError
+from penchant.memory.services.reflect import Disposition, ReflectModel
 from penchant.tools.reflect_tool import REFLECT_TOOL, make_reflect_tool
 
 from conftest import CliRunner

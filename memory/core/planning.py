@@ -1,0 +1,597 @@
+"""The persistence gate: the pure planner of every write (DESIGN.md §6).
+
+screen → normalise → (the caller embeds) → resolve contradictions and merge duplicates
+(:mod:`.resolution`) → a list of small typed operations (:mod:`.ops`) plus the result that
+says exactly what they do. No I/O happens here: :class:`~.client.Memory` and
+:class:`~.client.AsyncMemory` read a :class:`~.ops.UserSnapshot`, ask the gate for a plan,
+and commit it in one transaction, planning again on fresh data when another writer won the
+race. Every write path has a planning method here: preferences (remember, capture, import,
+spool replay), forget, reflect's observations, the check-up's flags, re-embedded vectors,
+history snapshots and transcripts.
+
+No LLM runs here: candidates arrive structured, and contradiction resolution is set
+arithmetic on keywords (microseconds) on every turn's hot path.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Generic, TypeVar
+
+import numpy as np
+
+from ..embeddings import Embedder, embedding_text
+from ..model.errors import InvalidInputError
+from ..model.flags import Flag
+from ..model.normalize import clean_text, normalise_keywords
+from ..model.protection import is_protected
+from ..model.records import (
+    MAX_SUMMARY_CHARS,
+    ChangeEvent,
+    ForgetResult,
+    GateResult,
+    HistorySnapshot,
+    Polarity,
+    Preference,
+    PreferenceCandidate,
+    Rejection,
+    Superseded,
+    check_payload,
+)
+from ..model.settings import Settings
+from .blocks import strip_injected_blocks
+from .matching import forget_matches, slot_key
+from .objects import derive_objects, retracted_objects
+from .observations import (
+    ObservationCandidate,
+    ObservationPlan,
+    ObservationResult,
+    ObservationUpdate,
+    plan_cascade,
+    plan_observations,
+)
+from .ops import (
+    AppendEvent,
+    AppendTranscript,
+    DeleteFlag,
+    DeleteObservation,
+    DeletePreference,
+    DeleteTombstone,
+    Op,
+    PushHistory,
+    PutFlag,
+    PutObservation,
+    PutPreference,
+    PutTombstone,
+    PutVector,
+)
+from .resolution import PreparedCandidate, WritePlan, plan_write
+from .screen import screen_content, screen_keywords
+from .snapshot import UserSnapshot
+from .tombstones import Erasure, Tombstone, Tombstones, content_digest
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MAX_TRANSCRIPT_CHARS = 8_000
+"""Longest transcript message kept, in characters (longer ones are cut, marked ``…``)."""
+TRANSCRIPT_ROLES = ("user", "assistant", "system", "tool")
+EARLIEST_TIME = datetime(2000, 1, 1, tzinfo=UTC)
+"""No stated time (a preference's ``at``, a history snapshot's ``at``) lies before this:
+an earlier one is a bad clock or a forged record."""
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+@dataclass
+class Plan(Generic[T]):
+    """One write, planned against one snapshot.
+
+    Attributes:
+        ops: What to commit, in order.
+        result: What the write does, for the caller (a :class:`GateResult`, …).
+        guarded: Commit only if the user's revision is still the snapshot's (the plan read
+            the snapshot); unguarded writes (history, transcripts) never conflict.
+    """
+
+    ops: list[Op] = field(default_factory=list)
+    result: T = None  # type: ignore[assignment]
+    guarded: bool = True
+
+
+class PersistenceGate:
+    """Plans every write of a user's memory; holds no storage and does no I/O.
+
+    Args:
+        settings: Limits (content length, keyword count, caps, α).
+    """
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+
+    # -- preferences ----------------------------------------------------------------------------
+
+    def prepare(
+        self, batch: Sequence[PreferenceCandidate]
+    ) -> tuple[list[PreparedCandidate], list[Rejection]]:
+        """Screen and normalise candidates; refused ones come back as rejections."""
+        prepared: list[PreparedCandidate] = []
+        rejections: list[Rejection] = []
+        for candidate in batch:
+            content = clean_text(candidate.content)
+            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            reason = reason or screen_keywords(
+                candidate.keywords, max_keywords=self.settings.max_keywords
+            )
+            reason = reason or self.time_problem(
+                ("at", candidate.at), ("created_at", candidate.created_at),
+                ("last_seen_at", candidate.last_seen_at),
+            )
+            if reason:
+                rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
+                continue
+            cleaned = candidate.model_copy(update={"content": content})
+            prepared.append(_objects_of(cleaned))
+        return prepared, rejections
+
+    def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:
+        """Why a stated time is refused, or ``""``: none may lie before :data:`EARLIEST_TIME`
+        or more than ``Settings.clock_skew_seconds`` in the future."""
+        latest = datetime.now(UTC) + timedelta(seconds=self.settings.clock_skew_seconds)
+        for name, stamp in stamps:
+            if stamp is None:
+                continue
+            if stamp < EARLIEST_TIME:
+                return f"{name} {stamp.isoformat()} is before {EARLIEST_TIME:%Y}; give a real time"
+            if stamp > latest:
+                return (
+                    f"{name} {stamp.isoformat()} is in the future (more than "
+                    f"{self.settings.clock_skew_seconds} s ahead, PENCHANT_CLOCK_SKEW_SECONDS)"
+                )
+        return ""
+
+    def plan_remember(
+        self,
+        snapshot: UserSnapshot,
+        prepared: list[PreparedCandidate],
+        rejections: list[Rejection],
+        now: datetime,
+        *,
+        created_op: str = "created",
+    ) -> Plan[GateResult]:
+        """Creates, merges and supersessions of prepared candidates, with their events.
+
+        Args:
+            snapshot: The user's memory the plan is decided against (not modified).
+            prepared: Screened candidates (:meth:`prepare`), embedded when an embedder is set.
+            rejections: Candidates :meth:`prepare` refused (logged as ``rejected``).
+            now: Time of the write.
+            created_op: ``created``, or ``imported`` (import restores records by content).
+        """
+        ops: list[Op] = [
+            AppendEvent(_rejected_event(r, now, source=None)) for r in rejections
+        ]
+        if created_op != "imported":  # a restore after a forget restores
+            prepared, buried = _outlived(snapshot.tombstones, prepared)
+            ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in buried]
+            rejections = [*rejections, *buried]
+        write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
+        over = self._over_limit(snapshot, write)
+        if over:
+            if created_op == "imported":
+                raise InvalidInputError(f"import refused, nothing was stored: {over}")
+            refused = [Rejection(content=p.candidate.content, reason=over) for p in prepared]
+            refused = [*rejections, *refused]
+            ops = [AppendEvent(_rejected_event(r, now, source=None)) for r in refused]
+            return Plan(ops, GateResult(rejected=refused))
+        outdated = [
+            Rejection(
+                content=cand.content,
+                reason=f"older than the stored statement {newer.id} ({newer.content!r}); "
+                "the newer one stands",
+            )
+            for cand, newer in write.outdated
+        ]
+        ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in outdated]
+        ops += _preference_ops(write)
+        ops += self._cascade_ops(write, snapshot, now)
+        ops += _tombstone_ops(snapshot, write, now)
+        result = GateResult(
+            created=list(write.created), merged=list(write.merged),
+            superseded=list(write.superseded), rejected=[*rejections, *outdated],
+        )  # fmt: skip
+        return Plan(ops, result)
+
+    def _over_limit(self, snapshot: UserSnapshot, write: WritePlan) -> str:
+        """Why a write that grows the active set past ``Settings.max_preferences`` is refused."""
+        limit = self.settings.max_preferences
+        before = len(snapshot.active.prefs)
+        after = len(write.after.prefs) if write.after is not None else before
+        if after <= limit or after <= before:
+            return ""
+        return (
+            f"the user would hold {after} active preferences; the limit is {limit} "
+            "(PENCHANT_MAX_PREFERENCES). Forget some first, or raise the limit"
+        )
+
+    def _cascade_ops(self, write: WritePlan, snapshot: UserSnapshot, now: datetime) -> list[Op]:
+        if not snapshot.observations or not (write.deletes or write.merged):
+            return []
+        cascade = plan_cascade(
+            write, snapshot.observations, alpha=self.settings.observation_alpha, now=now
+        )
+        return _observation_ops(cascade)
+
+    # -- forget ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def check_forget(text: str, polarity: Polarity | None) -> None:
+        """Refuse an empty description or an unknown polarity.
+
+        Raises:
+            InvalidInputError: Naming the bad value.
+        """
+        if not clean_text(text or ""):
+            raise InvalidInputError("forget needs a description, e.g. 'coffee'; got empty text")
+        if polarity not in (None, "like", "dislike"):
+            raise InvalidInputError(f"polarity {polarity!r} is not 'like' or 'dislike'")
+
+    def plan_forget(
+        self, snapshot: UserSnapshot, text: str, polarity: Polarity | None, now: datetime
+    ) -> Plan[tuple[ForgetResult, Erasure]]:
+        """Remove the preferences that ``text`` names (DESIGN.md §7), cascading into
+        observations; exactly the removed ones are reported. The forget itself is kept as a
+        tombstone (even when it removed nothing), so an older spooled statement of what it
+        names is not re-created later (:mod:`.tombstones`).
+
+        Unless ``Settings.keep_full_history``, the ``forgotten`` events (and the ``dropped``
+        events of observations the forget retires) are tombstone events: the id, the time and
+        a salted digest of the content, not the text. The result carries the
+        :class:`~.tombstones.Erasure` the client then applies to the records that copy the
+        text (the change log's older events, idempotency records, transcripts, history).
+        """
+        self.check_forget(text, polarity)
+        keep = self.settings.keep_full_history
+        salt = snapshot.user_id
+        write = WritePlan()
+        for pref in snapshot.preferences():
+            if polarity and pref.polarity != polarity:
+                continue
+            if forget_matches(text, pref.keywords, pref.content):
+                write.deletes.add(pref.id)
+                write.superseded.append(Superseded(preference=pref, replaced_by=""))
+                write.events.append(
+                    ChangeEvent(
+                        op="forgotten", before=pref.public_dict(), reason=f"forget {text!r}",
+                        at=now,
+                    )
+                    if keep
+                    else ChangeEvent(
+                        op="forgotten", before=_tombstone_of(pref.public_dict()),
+                        reason=f"forgotten on request; its text is erased (preference {pref.id})",
+                        at=now,
+                        digest=content_digest(salt, pref.content),
+                    )
+                )
+        cascade = self._cascade_ops(write, snapshot, now)
+        retired = {op.observation_id for op in cascade if isinstance(op, DeleteObservation)}
+        if not keep:
+            cascade = [_redacted(op, salt) for op in cascade]
+        ops = _preference_ops(write) + cascade
+        ops += _tombstone_ops(snapshot, write, now, Tombstone.of_forget(text, polarity, now, salt))
+        removed = [s.preference for s in write.superseded]
+        erasure = Erasure(
+            text=text, polarity=polarity, ids=frozenset({p.id for p in removed} | retired),
+            contents=tuple(p.content for p in removed),
+            keywords=tuple(dict.fromkeys(k for p in removed for k in p.keywords)),
+            keep_history=keep,
+        )  # fmt: skip
+        return Plan(ops, (ForgetResult(removed=removed), erasure))
+
+    # -- observations (reflect) -----------------------------------------------------------------
+
+    def screen_observations(
+        self,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate] = (),
+    ) -> tuple[list[ObservationCandidate], list[ObservationUpdate], list[Rejection]]:
+        """Screen proposals and restated updates like preference content."""
+        accepted: list[ObservationCandidate] = []
+        kept: list[ObservationUpdate] = []
+        rejections: list[Rejection] = []
+        for candidate in candidates:
+            content = clean_text(candidate.content)
+            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            if reason:
+                rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
+            else:
+                accepted.append(candidate.model_copy(update={"content": content}))
+        for update in updates:
+            if update.content is None:
+                kept.append(update)
+                continue
+            content = clean_text(update.content)
+            reason = screen_content(content, max_chars=self.settings.max_content_chars)
+            if reason:
+                rejections.append(Rejection(content=_printable(update.content), reason=reason))
+            else:
+                kept.append(update.model_copy(update={"content": content}))
+        return accepted, kept, rejections
+
+    def plan_observations(
+        self,
+        snapshot: UserSnapshot,
+        candidates: Sequence[ObservationCandidate],
+        updates: Sequence[ObservationUpdate],
+        rejections: list[Rejection],
+        now: datetime,
+    ) -> Plan[ObservationResult]:
+        """Reflect's observations: deduplicated, moved by evidence, orphans dropped
+        (:func:`~.observations.plan_observations`), with ``source = reflect`` events."""
+        plan = plan_observations(
+            snapshot.user_id, snapshot.observations, set(snapshot.active.prefs), candidates,
+            updates, alpha=self.settings.observation_alpha, now=now,
+            max_observations=self.settings.max_observations,
+        )  # fmt: skip
+        plan.result.rejected[:0] = rejections
+        plan.events += [
+            _rejected_event(r, now, source="reflect") for r in plan.result.rejected
+        ]
+        return Plan(_observation_ops(plan), plan.result)
+
+    # -- check-up flags -------------------------------------------------------------------------
+
+    def plan_flags(
+        self, snapshot: UserSnapshot, found: Sequence[Flag], now: datetime
+    ) -> Plan[list[Flag]]:
+        """Store the check-up's new flags (a known id keeps its first record) and drop the
+        flags whose preferences are no longer all active; ``flagged`` / ``unflagged`` events
+        (``source = checkup``). The result is the flags that were new."""
+        active = set(snapshot.active.prefs)
+        new = [f for f in found if f.id not in snapshot.flags]
+        ops: list[Op] = []
+        for flag in new:
+            ops.append(PutFlag(flag))
+            ops.append(AppendEvent(ChangeEvent(
+                op="flagged", after=flag.public_dict(), content=flag.describe(),
+                reason=flag.reason, source="checkup", at=now,
+            )))  # fmt: skip
+        for flag in snapshot.flags.values():
+            if not set(flag.preference_ids) <= active:
+                ops.append(DeleteFlag(flag.id))
+                ops.append(AppendEvent(ChangeEvent(
+                    op="unflagged", before=flag.public_dict(), content=flag.describe(),
+                    reason="a preference of the pair is no longer active", source="checkup",
+                    at=now,
+                )))  # fmt: skip
+        return Plan(ops, new)
+
+    # -- re-embedding ---------------------------------------------------------------------------
+
+    def plan_vectors(
+        self, snapshot: UserSnapshot, updates: dict[str, Preference], now: datetime
+    ) -> Plan[int]:
+        """Replace vectors of preferences that are still active with the same content.
+
+        Only the vector fields change, so a write that happened meanwhile is never
+        overwritten; each rewritten vector is logged as a ``reembedded`` event. The result is
+        how many vectors were replaced.
+
+        Args:
+            snapshot: The user's memory now.
+            updates: Preference id → the preference as embedded (content it was embedded
+                from, new ``embedding``, ``embedding_model``, ``embedding_dim``).
+            now: Time of the write.
+        """
+        ops: list[Op] = []
+        for pref_id, new in updates.items():
+            stored = snapshot.active.prefs.get(pref_id)
+            if stored is None or stored.content != new.content or new.embedding is None:
+                continue
+            fresh = stored.model_copy(update={
+                "embedding_model": new.embedding_model, "embedding_dim": new.embedding_dim,
+            })  # fmt: skip
+            fresh.embedding = new.embedding
+            ops += [PutPreference(fresh), PutVector(pref_id, new.embedding)]
+            ops.append(AppendEvent(ChangeEvent(
+                op="reembedded", before={"id": pref_id, "embedding_model": stored.embedding_model,
+                                         "embedding_dim": stored.embedding_dim},
+                after={"id": pref_id, "embedding_model": new.embedding_model,
+                       "embedding_dim": new.embedding_dim},
+                reason="vector moved to the configured embedding model", at=now,
+            )))  # fmt: skip
+        return Plan(ops, sum(isinstance(op, PutVector) for op in ops))
+
+    # -- history and transcripts ----------------------------------------------------------------
+
+    def plan_history(self, snapshot: HistorySnapshot) -> Plan[None]:
+        """Store what the user did (never mixed into preferences).
+
+        Raises:
+            InvalidInputError: The summary is empty, too long or instruction-like,
+                or the payload is not JSON text or over 16 KiB.
+        """
+        summary = clean_text(snapshot.summary)
+        reason = screen_content(summary, max_chars=MAX_SUMMARY_CHARS)
+        if reason:
+            raise InvalidInputError(f"history snapshot refused: {reason}")
+        check_payload(snapshot.payload)
+        when = self.time_problem(("at", snapshot.at))
+        if when:
+            raise InvalidInputError(f"history snapshot refused: {when}")
+        cleaned = snapshot.model_copy(update={"summary": summary})
+        return Plan([PushHistory(cleaned)], None, guarded=False)
+
+    def plan_transcript(
+        self, thread_id: str, role: str, text: str, now: datetime
+    ) -> Plan[dict[str, str] | None]:
+        """One transcript message, screened: our injected blocks stripped (a recalled memory
+        is never kept as the user's words), control characters removed (line breaks kept), at most
+        :data:`MAX_TRANSCRIPT_CHARS`. The result is the stored entry, ``None`` when nothing
+        is left to store.
+
+        Raises:
+            InvalidInputError: An empty thread id or an unknown role.
+        """
+        if not (thread_id or "").strip():
+            raise InvalidInputError("transcript needs a thread id, e.g. 'default'")
+        if role not in TRANSCRIPT_ROLES:
+            raise InvalidInputError(f"transcript role {role!r} is not one of {TRANSCRIPT_ROLES}")
+        cleaned = _CONTROL_RE.sub("", strip_injected_blocks(_printable(text or ""))).strip()
+        if len(cleaned) > MAX_TRANSCRIPT_CHARS:
+            cleaned = cleaned[: MAX_TRANSCRIPT_CHARS - 1] + "…"
+        if not cleaned:
+            return Plan([], None, guarded=False)
+        entry = {"role": role, "text": cleaned, "at": now.isoformat()}
+        return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
+
+
+def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch."""
+    if embedder is None or not prepared:
+        return
+    vectors = embedder.embed(
+        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    )
+    for item, vector in zip(prepared, vectors, strict=True):
+        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
+
+
+def _preference_ops(write: WritePlan) -> list[Op]:
+    ops: list[Op] = []
+    for pref_id, pref in write.upserts.items():
+        ops.append(PutPreference(pref))
+        if pref.embedding is not None:
+            ops.append(PutVector(pref_id, pref.embedding))
+    ops += [DeletePreference(pref_id) for pref_id in sorted(write.deletes)]
+    ops += [AppendEvent(event) for event in write.events]
+    return ops
+
+
+def _outlived(
+    tombstones: Tombstones, prepared: list[PreparedCandidate]
+) -> tuple[list[PreparedCandidate], list[Rejection]]:
+    """Split off candidates stated before a forget that names them, or before a newer
+    contradicting statement that has since been removed (:mod:`.tombstones`)."""
+    if not tombstones.by_key:
+        return prepared, []
+    kept: list[PreparedCandidate] = []
+    buried: list[Rejection] = []
+    for item in prepared:
+        cand = item.candidate
+        if cand.at is None:
+            kept.append(item)
+            continue
+        forget = tombstones.forgotten_after(cand.at, item.keywords, cand.content, cand.polarity)
+        newer = None if forget else tombstones.conflict_after(item)
+        if forget is not None:
+            reason = f"forgotten after it was said (a forget at {forget.at:%Y-%m-%d %H:%M:%S} UTC)"
+        elif newer is not None:
+            reason = f"older than the statement {newer.pref_id}, since removed"
+        else:
+            kept.append(item)
+            continue
+        buried.append(Rejection(content=cand.content, reason=reason))
+    return kept, buried
+
+
+def _tombstone_ops(
+    snapshot: UserSnapshot, write: WritePlan, now: datetime, *extra: Tombstone
+) -> list[Op]:
+    """Tombstones of the preferences this write removes (and of the forget itself)."""
+    stored = snapshot.active.prefs
+    salt = snapshot.user_id
+    removed = [stored[i] for i in sorted(write.deletes) if i in stored]
+    added = [*extra, *(Tombstone.of_removed(p, now, salt) for p in removed)]
+    if not added:
+        return []
+    tombs = snapshot.tombstones
+    ops: list[Op] = []
+    for key in sorted(tombs.legacy):  # rewrite issue 10's plaintext tombstones as digests
+        ops += [DeleteTombstone(key), PutTombstone(tombs.by_key[key])]
+    ops += [PutTombstone(t) for t in added]
+    current = Tombstones({t.key: t for t in tombs.by_key.values()}, salt)
+    ops += [DeleteTombstone(k) for k in current.evictions(added)]
+    return ops
+
+
+def _tombstone_of(record: dict[str, object]) -> dict[str, object]:
+    """A removed record's fields that carry no text (the change log's tombstone form)."""
+    keep = ("id", "polarity", "category", "source", "created_at", "updated_at", "confidence",
+            "sources", "mention_count")  # fmt: skip
+    return {k: record[k] for k in keep if k in record}
+
+
+def _redacted(op: Op, salt: str) -> Op:
+    """A cascade's ``dropped`` event as a tombstone event (a forget retires observations
+    that name what it forgot; their text goes with them)."""
+    if not isinstance(op, AppendEvent) or op.event.op != "dropped" or not op.event.before:
+        return op
+    before = op.event.before
+    event = op.event.model_copy(update={
+        "before": _tombstone_of(before),
+        "digest": content_digest(salt, str(before.get("content", ""))),
+    })  # fmt: skip
+    return AppendEvent(event)
+
+
+def _observation_ops(plan: ObservationPlan) -> list[Op]:
+    ops: list[Op] = [PutObservation(o) for o in plan.upserts.values()]
+    ops += [DeleteObservation(obs_id) for obs_id in sorted(plan.deletes)]
+    ops += [AppendEvent(event) for event in plan.events]
+    return ops
+
+
+def _rejected_event(rejection: Rejection, now: datetime, *, source: str | None) -> ChangeEvent:
+    extra = {"source": source} if source else {}
+    return ChangeEvent(
+        op="rejected", content=_printable(rejection.content[:200]), reason=rejection.reason,
+        at=now, **extra,  # type: ignore[arg-type]
+    )
+
+
+_SLOT_HINT_RE = re.compile(
+    r"\b(?:favou?rite|fave|fav|current|go-to)\b|最喜欢的|最爱的|现在的|目前的", re.IGNORECASE
+)
+"""Cheap test for a sentence that may fill a single-valued slot; only those are parsed."""
+
+
+def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
+    """Normalised objects of a screened candidate, derived from content where missing.
+
+    Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
+    the extractor capture uses) when it has none; the slot likewise; ``protected`` and
+    the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`).
+    """
+    keywords = normalise_keywords(candidate.keywords)
+    slot = candidate.slot
+    if not keywords or (slot is None and _SLOT_HINT_RE.search(candidate.content)):
+        derived = derive_objects(candidate.content, candidate.polarity)
+        keywords = keywords or derived.keywords
+        slot = slot if slot is not None else derived.slot
+    protected = (
+        candidate.protected
+        if candidate.protected is not None
+        else is_protected(candidate.content, candidate.polarity)
+    )
+    return PreparedCandidate(
+        candidate,
+        keywords,
+        slot=slot_key(slot),
+        protected=protected and candidate.polarity == "dislike",
+        retracted=retracted_objects(candidate.content) if candidate.polarity == "like" else [],
+    )
+
+
+def _printable(text: str) -> str:
+    """``text`` with anything that is not valid UTF-8 (lone surrogates) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+__all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan", "embed_prepared"]
