@@ -4,12 +4,13 @@ A pure step after recall. Recall ranks every preference; injection must not send
 :func:`select_injection` keeps
 
 * every **protected** preference (allergies, intolerances): always, whatever the request;
-* the **relevant** recalled items (:attr:`~.engine.RecallItem.matched`, the embedder's
-  calibrated threshold), best first, at most ``max_items`` and within a token budget;
 * **hard dislikes that apply**: a dislike whose keyword the request names, or a dislike of a
   material when the request asks for a product (``Which lunch box should I buy?`` after
   ``I don't like plastic``: no embedder here puts the two near each other, since a lunch
-  box says nothing of what it is made of).
+  box says nothing of what it is made of; USE's cosine is −0.01);
+* then the **relevant** recalled items (:attr:`~.engine.RecallItem.matched`, the embedder's
+  calibrated threshold), best first; these two together at most ``max_items`` and within a
+  token budget.
 
 An unrelated request ("what's the time in Tokyo?") so injects only the protected ones.
 :func:`select_turns` keeps a transcript's recent turns the same way: in order, whole
@@ -58,7 +59,8 @@ class Injection:
     Attributes:
         relevant: Recalled preferences that bear on the request, best first (the
             constraints and leanings of the prompt); protected ones are not repeated here.
-        applying: Dislikes that apply though recall did not rank them relevant.
+        applying: Dislikes that apply by their words (:func:`dislike_applies`), taken
+            before the relevant ones whatever recall ranked them.
         protected: The user's protected preferences (always injected).
         tokens: Estimated tokens of ``relevant`` and ``applying``.
     """
@@ -182,13 +184,13 @@ def select_injection(
         taken.add(pref.id)
         chosen.tokens += cost
 
+    request = _Request(query)
+    for pref in dislikes:  # hard constraints first: they bind whatever the cosine says
+        if request.constrained_by(pref):
+            take(pref, chosen.applying)
     for item in result.items:
         if item.matched:
             take(item.preference, chosen.relevant)
-    request = _Request(query)
-    for pref in dislikes:
-        if request.constrained_by(pref):
-            take(pref, chosen.applying)
     return chosen
 
 
