@@ -39,10 +39,10 @@ from penchant.memory.core.blocks import strip_injected_blocks
 from penchant.memory.core.observations import Observation
 from penchant.memory.model.errors import PenchantError
 from penchant.memory.model.records import GateResult, HistorySnapshot, Preference
-from penchant.memory.recall.engine import RecallResult
-from penchant.memory.recall.selection import (
+from penchant.memory.recall import (
     INJECTION_TOKEN_BUDGET,
     MAX_INJECTED,
+    RecallResult,
     select_injection,
     select_turns,
 )
@@ -151,9 +151,9 @@ class MemoryHooks:
         system_prompt: Text placed before the memory blocks.
         max_observations: Most of reflect's observations put in the ``<reflection>`` block.
         max_injected: Most preferences injected besides the protected ones
-            (:data:`~penchant.memory.recall.selection.MAX_INJECTED`).
+            (:data:`~penchant.memory.recall.MAX_INJECTED`).
         injection_budget: Estimated tokens of those
-            (:data:`~penchant.memory.recall.selection.INJECTION_TOKEN_BUDGET`); ``None``: no limit.
+            (:data:`~penchant.memory.recall.INJECTION_TOKEN_BUDGET`); ``None``: no limit.
     """
 
     def __init__(
@@ -212,7 +212,7 @@ class MemoryHooks:
         """The memory blocks of one turn's :class:`~penchant.memory.MemoryContext`.
 
         Only what bears on ``query`` is injected
-        (:func:`~penchant.memory.recall.selection.select_injection`):
+        (:func:`~penchant.memory.recall.select_injection`):
         protected preferences always, the relevant recalled ones (at most
         ``max_injected``, within ``injection_budget`` tokens) and the dislikes that apply.
         A request about the user ("what do you know about me?") gets every preference, up
@@ -464,7 +464,7 @@ def select_history(
 
 def recent_turns(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """The conversation the model sees: the latest whole turns, in order, alternating
-    (:func:`~penchant.memory.recall.selection.select_turns`)."""
+    (:func:`~penchant.memory.recall.select_turns`)."""
     return select_turns(messages, _role_of, message_text)
 
 

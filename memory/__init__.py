@@ -30,7 +30,7 @@ from .model.records import (
     Superseded,
 )
 from .model.settings import Settings
-from .recall.selection import Injection, select_injection
+from .recall import Injection, select_injection
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 

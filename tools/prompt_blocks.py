@@ -30,7 +30,7 @@ from penchant.memory.core.blocks import wrap_block
 if TYPE_CHECKING:
     from penchant.memory.core.observations import Observation
     from penchant.memory.model.records import HistorySnapshot, Preference
-    from penchant.memory.recall.engine import RecallResult
+    from penchant.memory.recall import RecallResult
 
 PREFERENCES_TAG = "user_preferences"
 HISTORY_TAG = "user_recent_history"

@@ -59,7 +59,7 @@ from .spool import WriteSpool
 if TYPE_CHECKING:
     from ..core.observations import Observation, ObservationCandidate, ObservationUpdate
     from ..model.flags import Flag
-    from ..recall.engine import RecallResult
+    from ..recall import RecallResult
 
 logger = logging.getLogger(__name__)
 
@@ -383,7 +383,7 @@ class BaseMemory:
         polarity: Polarity | None,
         category: str | None,
     ) -> RecallResult:
-        from ..recall.engine import Recaller
+        from ..recall import Recaller
 
         if self._recaller is None:
             self._recaller = Recaller(self.embedder)

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
         ObservationUpdate,
     )
     from ..model.flags import Flag
-    from ..recall.engine import RecallResult
+    from ..recall import RecallResult
     from ..services.reflect import Disposition, ReflectModel, ReflectResult
 
 logger = logging.getLogger(__name__)

@@ -171,7 +171,7 @@ class USEEmbedder:
 
 USE_RELEVANT_SCORE = 0.10
 """Recall's relevance floor for USE on the generic-corrected score ``cos − λ·cos(g, p)``
-(:func:`~penchant.memory.recall.engine.relevant_mask`; for USE it replaces
+(:func:`~penchant.memory.recall.relevance.relevant_mask`; for USE it replaces
 :data:`USE_RELEVANT_COSINE`). Chosen on the five PrefEval-dev tuning topics of
 ``bench/recall_quality.py`` (40 users × 20 preferences drawn from all ten dev topics, seeds
 1 / 2 / 7) and the bench's hand-written unrelated requests, as the floor that labels the
@@ -195,8 +195,8 @@ keeps 99.8 % of questions' own preferences and drops 33 % of other topics' ones.
 USE_GENERIC_PENALTY = 0.5
 """Weight λ of recall's generic-request correction for USE: a preference is ranked by
 ``cos(query, p) − λ·cos(g, p)``, ``g`` the mean vector of
-:data:`~penchant.memory.recall.engine.GENERIC_REQUESTS`
-(:func:`~penchant.memory.recall.engine.generic_prior`).
+:data:`~penchant.memory.recall.relevance.GENERIC_REQUESTS`
+(:func:`~penchant.memory.recall.relevance.generic_prior`).
 Chosen on one 5-topic half of PrefEval-dev (``bench/recall_quality.py --split``, seeds 1 / 2 /
 7; MRR gain on that half at λ 0.3 / 0.4 / 0.5 / 0.6 / 0.75: +1.4 / +1.3 / +1.7 / +1.6 / +0.9
 points) and checked on the other half (+1.9 points at 0.5); four different background sets

@@ -8,7 +8,7 @@ A pure step after recall. Recall ranks every preference; injection must not send
   material when the request asks for a product (``Which lunch box should I buy?`` after
   ``I don't like plastic``: no embedder here puts the two near each other, since a lunch
   box says nothing of what it is made of; USE's cosine is −0.01);
-* then the **relevant** recalled items (:attr:`~.engine.RecallItem.matched`, the embedder's
+* then the **relevant** recalled items (:attr:`~.results.RecallItem.matched`, the embedder's
   calibrated threshold), best first; these two together at most ``max_items`` and within a
   token budget.
 
@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from ..model.normalize import normalise_keyword, word_tokens
 from ..model.records import Preference
-from .engine import RecallResult, estimate_tokens
+from .results import RecallResult, estimate_tokens
 
 MAX_INJECTED = 3
 """Most preferences injected for one request besides the protected ones. Issue 18 asks that
@@ -38,7 +38,7 @@ tuning topics of ``bench/recall_quality.py`` (40 users × 20 PrefEval-dev prefer
 1 / 2 / 7) a cap of 4 injected 4.06 a request (0.7 of them protected), a cap of 3 injects
 3.5–3.8 with the request's own preference among them for 99 % of requests."""
 INJECTION_TOKEN_BUDGET = 160
-"""Estimated tokens (:func:`~.engine.estimate_tokens`) of the injected preferences' contents
+"""Estimated tokens (:func:`~.results.estimate_tokens`) of the injected preferences' contents
 besides the protected ones: four long PrefEval preferences (≈ 25–35 tokens each) fit."""
 
 PRODUCT_REQUEST_RE = re.compile(

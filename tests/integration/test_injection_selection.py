@@ -10,7 +10,7 @@ import pytest
 
 from penchant.agent.hooks import MemoryHooks
 from penchant.memory import Memory, PreferenceCandidate, select_injection
-from penchant.memory.recall.selection import MAX_INJECTED
+from penchant.memory.recall import MAX_INJECTED
 from penchant.tools.prompt_blocks import parse_preferences
 
 pytestmark = pytest.mark.model

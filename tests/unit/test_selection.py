@@ -6,8 +6,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from penchant.agent.hooks import recent_turns
 from penchant.memory import Preference, select_injection
-from penchant.memory.recall.engine import RecallItem, RecallResult
-from penchant.memory.recall.selection import dislike_applies, select_turns
+from penchant.memory.recall import RecallItem, RecallResult, dislike_applies, select_turns
 
 
 def pref(content: str, polarity: str = "dislike", category: str = "other", *keywords: str,
