@@ -35,16 +35,16 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 
-from penchant.memory.core.blocks import strip_injected_blocks
-from penchant.memory.core.observations import Observation
-from penchant.memory.model.errors import PenchantError
-from penchant.memory.model.records import GateResult, HistorySnapshot, Preference
-from penchant.memory.recall import (
-    INJECTION_TOKEN_BUDGET,
-    MAX_INJECTED,
+from penchant.memory import (
+    GateResult,
+    HistorySnapshot,
+    Observation,
+    PenchantError,
+    Preference,
     RecallResult,
     select_injection,
     select_turns,
+    strip_injected_blocks,
 )
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
 from penchant.tools.prompt_blocks import (
@@ -150,10 +150,9 @@ class MemoryHooks:
         history_limit: Most recent history snapshots injected.
         system_prompt: Text placed before the memory blocks.
         max_observations: Most of reflect's observations put in the ``<reflection>`` block.
-        max_injected: Most preferences injected besides the protected ones
-            (:data:`~penchant.memory.recall.MAX_INJECTED`).
-        injection_budget: Estimated tokens of those
-            (:data:`~penchant.memory.recall.INJECTION_TOKEN_BUDGET`); ``None``: no limit.
+        max_injected: Most preferences injected besides the protected ones; ``None``:
+            :func:`~penchant.memory.select_injection`'s default (3, measured there).
+        injection_budget: Estimated tokens of those; ``None``: its default (160).
     """
 
     def __init__(
@@ -167,8 +166,8 @@ class MemoryHooks:
         history_limit: int = 5,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
         max_observations: int = 3,
-        max_injected: int = MAX_INJECTED,
-        injection_budget: int | None = INJECTION_TOKEN_BUDGET,
+        max_injected: int | None = None,
+        injection_budget: int | None = None,
     ) -> None:
         self.memory = memory
         self.max_injected = max_injected
@@ -222,10 +221,14 @@ class MemoryHooks:
         """
         recalled = context.recall
         assert recalled is not None
+        limits: dict[str, int] = {}
+        if self.max_injected is not None:
+            limits["max_items"] = self.max_injected
+        if self.injection_budget is not None:
+            limits["token_budget"] = self.injection_budget
         chosen = select_injection(
-            recalled, context.snapshot.ordered_preferences(), query,
-            max_items=self.max_injected, token_budget=self.injection_budget,
-        )  # fmt: skip
+            recalled, context.snapshot.ordered_preferences(), query, **limits
+        )
         relevant = [*chosen.relevant, *chosen.applying]
         relevant_ids = {p.id for p in relevant}
         others = [p for p in context.preferences if p.id not in relevant_ids]

@@ -22,16 +22,17 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from penchant.memory.core.blocks import wrap_block
-from penchant.memory.model.errors import ReflectModelError
-from penchant.memory.model.records import Preference
-from penchant.memory.model.settings import Settings
-from penchant.memory.services.checkup import ContradictionJudge, PairVerdict
-from penchant.memory.services.reflect import (
+from penchant.memory import (
+    ContradictionJudge,
+    PairVerdict,
+    Preference,
     ReflectModel,
+    ReflectModelError,
     ReflectOutput,
     ReflectPrompt,
+    Settings,
     keep_valid_items,
+    wrap_block,
 )
 
 from .models import real_model_from_settings

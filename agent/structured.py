@@ -25,7 +25,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from penchant.memory.model.errors import PenchantError
+from penchant.memory import PenchantError
 
 from .models import ModelUnavailableError, describe_model_error
 

@@ -37,10 +37,14 @@ from penchant.memory import (
     Memory,
     Preference,
     Settings,
+    forget_matches,
+    forget_query_words,
+    has_cjk,
+    keyword_covers,
+    normalise_keywords,
     select_injection,
+    word_tokens,
 )
-from penchant.memory.core.matching import forget_matches, forget_query_words, keyword_covers
-from penchant.memory.model.normalize import has_cjk, normalise_keywords, word_tokens
 
 CATALOGUE = Path(__file__).with_name("catalogue.json")
 LIKE_BOOST = 2.0

@@ -25,12 +25,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from penchant.memory.core.blocks import wrap_block
+from penchant.memory import wrap_block
 
 if TYPE_CHECKING:
-    from penchant.memory.core.observations import Observation
-    from penchant.memory.model.records import HistorySnapshot, Preference
-    from penchant.memory.recall import RecallResult
+    from penchant.memory import HistorySnapshot, Observation, Preference, RecallResult
 
 PREFERENCES_TAG = "user_preferences"
 HISTORY_TAG = "user_recent_history"

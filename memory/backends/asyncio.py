@@ -13,21 +13,24 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 
-from ..core.ops import CommitResult, Idempotency, Op, touches_snapshot
-from ..core.snapshot import UserSnapshot
-from ..core.tombstones import Erasure
-from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
-from ..model.errors import InvalidInputError, StorageUnavailableError
-from ..model.keys import (
+from ..core import CommitResult, Erasure, Idempotency, Op, UserSnapshot, touches_snapshot
+from ..model import (
+    CACHE_INDEX_KEY,
+    CACHE_MODELS_KEY,
     CHECKUP_DUE_KEY,
     META_KEY,
+    SCHEMA_VERSION,
     USERS_KEY,
+    ChangeEvent,
+    HistorySnapshot,
+    InvalidInputError,
+    Settings,
+    StorageUnavailableError,
     UserKeys,
+    cache_keys,
     decode_user_id,
     encode_user_id,
 )
-from ..model.records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
-from ..model.settings import Settings
 from . import cluster as clusters
 from . import wire
 from .connect import client_options, report

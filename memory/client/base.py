@@ -27,38 +27,44 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
 from pydantic import BaseModel
 
-from ..core.ops import (
+from ..core import (
     CommitResult,
+    Erasure,
     Idempotency,
+    PersistenceGate,
+    Plan,
+    PreparedCandidate,
     PutPreference,
+    UserSnapshot,
+    apply_ops,
     idempotency_key,
     payload_digest,
     touches_snapshot,
 )
-from ..core.planning import PersistenceGate, Plan, embed_prepared
-from ..core.snapshot import UserSnapshot, apply_ops
-from ..core.tombstones import Erasure
 from ..embeddings import Embedder, embedding_text
-from ..model.errors import InvalidInputError, StorageFullError
-from ..model.keys import UserKeys
-from ..model.records import (
+from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    UserKeys,
     utcnow,
+    validate_user_id,
 )
-from ..model.settings import Settings
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..core.observations import Observation, ObservationCandidate, ObservationUpdate
-    from ..model.flags import Flag
+    from ..core import Observation, ObservationCandidate, ObservationUpdate
+    from ..model import Flag
     from ..recall import RecallResult
 
 logger = logging.getLogger(__name__)
@@ -353,9 +359,9 @@ class BaseMemory:
     @staticmethod
     def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
         """Rule capture of one message (after validating ``user_id``)."""
-        from ..core.capture import extract_preferences
+        from ..core import extract_preferences
 
-        UserKeys.for_user(user_id)  # validate before doing any work
+        validate_user_id(user_id)
         return extract_preferences(text or "")
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
@@ -464,6 +470,18 @@ def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
             return stop.value  # type: ignore[no-any-return]
         reply = yield request
 
+
+def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch."""
+    if embedder is None or not prepared:
+        return
+    vectors = embedder.embed(
+        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    )
+    for item, vector in zip(prepared, vectors, strict=True):
+        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
 
 
 __all__ = [

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..model.errors import ConcurrencyError
+from ..model import ConcurrencyError
 
 
 @dataclass(frozen=True)

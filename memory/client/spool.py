@@ -21,8 +21,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from ..backends.filelock import exclusive_lock
-from ..model.errors import StorageUnavailableError
+from ..backends import exclusive_lock
+from ..model import StorageUnavailableError
 
 logger = logging.getLogger(__name__)
 

@@ -42,7 +42,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..model.normalize import CJK_CHARS, HAN_CHARS, singular, to_simplified
+from ..model import CJK_CHARS, HAN_CHARS, singular, to_simplified
 
 logger = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA, Levenshtein
 
-from ..model.normalize import clean_text, has_cjk, normalise_keyword
+from ..model import clean_text, has_cjk, normalise_keyword
 from .capture import slot_key as capture_slot_name
 from .capture.lexicons import LEXICALISED_COMPOUNDS, SUBSTITUTE_MODIFIERS, ZH_SUBSTITUTE_PREFIXES
 

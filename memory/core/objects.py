@@ -17,9 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model.normalize import clean_text, has_cjk, normalise_keyword
-from ..model.protection import is_retraction
-from ..model.records import Polarity
+from ..model import Polarity, clean_text, has_cjk, is_retraction, normalise_keyword
 from .capture import extract_preferences
 
 _LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(

@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..model.records import (
+from ..model import (
     SCHEMA_VERSION,
     ChangeEvent,
     ChangeOp,

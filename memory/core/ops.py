@@ -36,8 +36,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..model.flags import Flag
-from ..model.records import ChangeEvent, HistorySnapshot, Preference
+from ..model import ChangeEvent, Flag, HistorySnapshot, Preference
 from .observations import Observation
 from .tombstones import Tombstone
 

@@ -22,33 +22,27 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
-import numpy as np
-
-from ..embeddings import Embedder, embedding_text
-from ..model.errors import InvalidInputError
-from ..model.flags import Flag
-from ..model.normalize import clean_text, normalise_keywords
-from ..model.protection import is_protected
-from ..model.records import (
+from ..model import (
     MAX_SUMMARY_CHARS,
     ChangeEvent,
+    Flag,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     Polarity,
     Preference,
     PreferenceCandidate,
     Rejection,
+    Settings,
     Superseded,
     check_payload,
+    clean_text,
 )
-from ..model.settings import Settings
 from .blocks import strip_injected_blocks
-from .matching import forget_matches, slot_key
-from .objects import derive_objects, retracted_objects
+from .matching import forget_matches
 from .observations import (
     ObservationCandidate,
-    ObservationPlan,
     ObservationResult,
     ObservationUpdate,
     plan_cascade,
@@ -59,20 +53,27 @@ from .ops import (
     AppendTranscript,
     DeleteFlag,
     DeleteObservation,
-    DeletePreference,
-    DeleteTombstone,
     Op,
     PushHistory,
     PutFlag,
-    PutObservation,
     PutPreference,
-    PutTombstone,
     PutVector,
+)
+from .plan_steps import (
+    objects_of,
+    observation_ops,
+    outlived,
+    preference_ops,
+    printable,
+    redacted,
+    rejected_event,
+    tombstone_of,
+    tombstone_ops,
 )
 from .resolution import PreparedCandidate, WritePlan, plan_write
 from .screen import screen_content, screen_keywords
 from .snapshot import UserSnapshot
-from .tombstones import Erasure, Tombstone, Tombstones, content_digest
+from .tombstones import Erasure, Tombstone, content_digest
 
 logger = logging.getLogger(__name__)
 
@@ -132,10 +133,10 @@ class PersistenceGate:
                 ("last_seen_at", candidate.last_seen_at),
             )
             if reason:
-                rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
+                rejections.append(Rejection(content=printable(candidate.content), reason=reason))
                 continue
             cleaned = candidate.model_copy(update={"content": content})
-            prepared.append(_objects_of(cleaned))
+            prepared.append(objects_of(cleaned))
         return prepared, rejections
 
     def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:
@@ -173,11 +174,11 @@ class PersistenceGate:
             created_op: ``created``, or ``imported`` (import restores records by content).
         """
         ops: list[Op] = [
-            AppendEvent(_rejected_event(r, now, source=None)) for r in rejections
+            AppendEvent(rejected_event(r, now, source=None)) for r in rejections
         ]
         if created_op != "imported":  # a restore after a forget restores
-            prepared, buried = _outlived(snapshot.tombstones, prepared)
-            ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in buried]
+            prepared, buried = outlived(snapshot.tombstones, prepared)
+            ops += [AppendEvent(rejected_event(r, now, source=None)) for r in buried]
             rejections = [*rejections, *buried]
         write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
         over = self._over_limit(snapshot, write)
@@ -186,7 +187,7 @@ class PersistenceGate:
                 raise InvalidInputError(f"import refused, nothing was stored: {over}")
             refused = [Rejection(content=p.candidate.content, reason=over) for p in prepared]
             refused = [*rejections, *refused]
-            ops = [AppendEvent(_rejected_event(r, now, source=None)) for r in refused]
+            ops = [AppendEvent(rejected_event(r, now, source=None)) for r in refused]
             return Plan(ops, GateResult(rejected=refused))
         outdated = [
             Rejection(
@@ -196,10 +197,10 @@ class PersistenceGate:
             )
             for cand, newer in write.outdated
         ]
-        ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in outdated]
-        ops += _preference_ops(write)
+        ops += [AppendEvent(rejected_event(r, now, source=None)) for r in outdated]
+        ops += preference_ops(write)
         ops += self._cascade_ops(write, snapshot, now)
-        ops += _tombstone_ops(snapshot, write, now)
+        ops += tombstone_ops(snapshot, write, now)
         result = GateResult(
             created=list(write.created), merged=list(write.merged),
             superseded=list(write.superseded), rejected=[*rejections, *outdated],
@@ -224,7 +225,7 @@ class PersistenceGate:
         cascade = plan_cascade(
             write, snapshot.observations, alpha=self.settings.observation_alpha, now=now
         )
-        return _observation_ops(cascade)
+        return observation_ops(cascade)
 
     # -- forget ---------------------------------------------------------------------------------
 
@@ -271,7 +272,7 @@ class PersistenceGate:
                     )
                     if keep
                     else ChangeEvent(
-                        op="forgotten", before=_tombstone_of(pref.public_dict()),
+                        op="forgotten", before=tombstone_of(pref.public_dict()),
                         reason=f"forgotten on request; its text is erased (preference {pref.id})",
                         at=now,
                         digest=content_digest(salt, pref.content),
@@ -280,9 +281,9 @@ class PersistenceGate:
         cascade = self._cascade_ops(write, snapshot, now)
         retired = {op.observation_id for op in cascade if isinstance(op, DeleteObservation)}
         if not keep:
-            cascade = [_redacted(op, salt) for op in cascade]
-        ops = _preference_ops(write) + cascade
-        ops += _tombstone_ops(snapshot, write, now, Tombstone.of_forget(text, polarity, now, salt))
+            cascade = [redacted(op, salt) for op in cascade]
+        ops = preference_ops(write) + cascade
+        ops += tombstone_ops(snapshot, write, now, Tombstone.of_forget(text, polarity, now, salt))
         removed = [s.preference for s in write.superseded]
         erasure = Erasure(
             text=text, polarity=polarity, ids=frozenset({p.id for p in removed} | retired),
@@ -307,7 +308,7 @@ class PersistenceGate:
             content = clean_text(candidate.content)
             reason = screen_content(content, max_chars=self.settings.max_content_chars)
             if reason:
-                rejections.append(Rejection(content=_printable(candidate.content), reason=reason))
+                rejections.append(Rejection(content=printable(candidate.content), reason=reason))
             else:
                 accepted.append(candidate.model_copy(update={"content": content}))
         for update in updates:
@@ -317,7 +318,7 @@ class PersistenceGate:
             content = clean_text(update.content)
             reason = screen_content(content, max_chars=self.settings.max_content_chars)
             if reason:
-                rejections.append(Rejection(content=_printable(update.content), reason=reason))
+                rejections.append(Rejection(content=printable(update.content), reason=reason))
             else:
                 kept.append(update.model_copy(update={"content": content}))
         return accepted, kept, rejections
@@ -339,9 +340,9 @@ class PersistenceGate:
         )  # fmt: skip
         plan.result.rejected[:0] = rejections
         plan.events += [
-            _rejected_event(r, now, source="reflect") for r in plan.result.rejected
+            rejected_event(r, now, source="reflect") for r in plan.result.rejected
         ]
-        return Plan(_observation_ops(plan), plan.result)
+        return Plan(observation_ops(plan), plan.result)
 
     # -- check-up flags -------------------------------------------------------------------------
 
@@ -441,7 +442,7 @@ class PersistenceGate:
             raise InvalidInputError("transcript needs a thread id, e.g. 'default'")
         if role not in TRANSCRIPT_ROLES:
             raise InvalidInputError(f"transcript role {role!r} is not one of {TRANSCRIPT_ROLES}")
-        cleaned = _CONTROL_RE.sub("", strip_injected_blocks(_printable(text or ""))).strip()
+        cleaned = _CONTROL_RE.sub("", strip_injected_blocks(printable(text or ""))).strip()
         if len(cleaned) > MAX_TRANSCRIPT_CHARS:
             cleaned = cleaned[: MAX_TRANSCRIPT_CHARS - 1] + "…"
         if not cleaned:
@@ -450,148 +451,4 @@ class PersistenceGate:
         return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
 
 
-def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
-    """Give each prepared candidate its vector (content plus category), in one batch."""
-    if embedder is None or not prepared:
-        return
-    vectors = embedder.embed(
-        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
-    )
-    for item, vector in zip(prepared, vectors, strict=True):
-        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
-        item.embedding_model = embedder.name
-        item.embedding_dim = embedder.dim
-
-
-def _preference_ops(write: WritePlan) -> list[Op]:
-    ops: list[Op] = []
-    for pref_id, pref in write.upserts.items():
-        ops.append(PutPreference(pref))
-        if pref.embedding is not None:
-            ops.append(PutVector(pref_id, pref.embedding))
-    ops += [DeletePreference(pref_id) for pref_id in sorted(write.deletes)]
-    ops += [AppendEvent(event) for event in write.events]
-    return ops
-
-
-def _outlived(
-    tombstones: Tombstones, prepared: list[PreparedCandidate]
-) -> tuple[list[PreparedCandidate], list[Rejection]]:
-    """Split off candidates stated before a forget that names them, or before a newer
-    contradicting statement that has since been removed (:mod:`.tombstones`)."""
-    if not tombstones.by_key:
-        return prepared, []
-    kept: list[PreparedCandidate] = []
-    buried: list[Rejection] = []
-    for item in prepared:
-        cand = item.candidate
-        if cand.at is None:
-            kept.append(item)
-            continue
-        forget = tombstones.forgotten_after(cand.at, item.keywords, cand.content, cand.polarity)
-        newer = None if forget else tombstones.conflict_after(item)
-        if forget is not None:
-            reason = f"forgotten after it was said (a forget at {forget.at:%Y-%m-%d %H:%M:%S} UTC)"
-        elif newer is not None:
-            reason = f"older than the statement {newer.pref_id}, since removed"
-        else:
-            kept.append(item)
-            continue
-        buried.append(Rejection(content=cand.content, reason=reason))
-    return kept, buried
-
-
-def _tombstone_ops(
-    snapshot: UserSnapshot, write: WritePlan, now: datetime, *extra: Tombstone
-) -> list[Op]:
-    """Tombstones of the preferences this write removes (and of the forget itself)."""
-    stored = snapshot.active.prefs
-    salt = snapshot.user_id
-    removed = [stored[i] for i in sorted(write.deletes) if i in stored]
-    added = [*extra, *(Tombstone.of_removed(p, now, salt) for p in removed)]
-    if not added:
-        return []
-    tombs = snapshot.tombstones
-    ops: list[Op] = []
-    for key in sorted(tombs.legacy):  # rewrite issue 10's plaintext tombstones as digests
-        ops += [DeleteTombstone(key), PutTombstone(tombs.by_key[key])]
-    ops += [PutTombstone(t) for t in added]
-    current = Tombstones({t.key: t for t in tombs.by_key.values()}, salt)
-    ops += [DeleteTombstone(k) for k in current.evictions(added)]
-    return ops
-
-
-def _tombstone_of(record: dict[str, object]) -> dict[str, object]:
-    """A removed record's fields that carry no text (the change log's tombstone form)."""
-    keep = ("id", "polarity", "category", "source", "created_at", "updated_at", "confidence",
-            "sources", "mention_count")  # fmt: skip
-    return {k: record[k] for k in keep if k in record}
-
-
-def _redacted(op: Op, salt: str) -> Op:
-    """A cascade's ``dropped`` event as a tombstone event (a forget retires observations
-    that name what it forgot; their text goes with them)."""
-    if not isinstance(op, AppendEvent) or op.event.op != "dropped" or not op.event.before:
-        return op
-    before = op.event.before
-    event = op.event.model_copy(update={
-        "before": _tombstone_of(before),
-        "digest": content_digest(salt, str(before.get("content", ""))),
-    })  # fmt: skip
-    return AppendEvent(event)
-
-
-def _observation_ops(plan: ObservationPlan) -> list[Op]:
-    ops: list[Op] = [PutObservation(o) for o in plan.upserts.values()]
-    ops += [DeleteObservation(obs_id) for obs_id in sorted(plan.deletes)]
-    ops += [AppendEvent(event) for event in plan.events]
-    return ops
-
-
-def _rejected_event(rejection: Rejection, now: datetime, *, source: str | None) -> ChangeEvent:
-    extra = {"source": source} if source else {}
-    return ChangeEvent(
-        op="rejected", content=_printable(rejection.content[:200]), reason=rejection.reason,
-        at=now, **extra,  # type: ignore[arg-type]
-    )
-
-
-_SLOT_HINT_RE = re.compile(
-    r"\b(?:favou?rite|fave|fav|current|go-to)\b|最喜欢的|最爱的|现在的|目前的", re.IGNORECASE
-)
-"""Cheap test for a sentence that may fill a single-valued slot; only those are parsed."""
-
-
-def _objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
-    """Normalised objects of a screened candidate, derived from content where missing.
-
-    Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
-    the extractor capture uses) when it has none; the slot likewise; ``protected`` and
-    the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`).
-    """
-    keywords = normalise_keywords(candidate.keywords)
-    slot = candidate.slot
-    if not keywords or (slot is None and _SLOT_HINT_RE.search(candidate.content)):
-        derived = derive_objects(candidate.content, candidate.polarity)
-        keywords = keywords or derived.keywords
-        slot = slot if slot is not None else derived.slot
-    protected = (
-        candidate.protected
-        if candidate.protected is not None
-        else is_protected(candidate.content, candidate.polarity)
-    )
-    return PreparedCandidate(
-        candidate,
-        keywords,
-        slot=slot_key(slot),
-        protected=protected and candidate.polarity == "dislike",
-        retracted=retracted_objects(candidate.content) if candidate.polarity == "like" else [],
-    )
-
-
-def _printable(text: str) -> str:
-    """``text`` with anything that is not valid UTF-8 (lone surrogates) replaced."""
-    return text.encode("utf-8", "replace").decode("utf-8")
-
-
-__all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan", "embed_prepared"]
+__all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan"]

@@ -12,8 +12,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..model.normalize import has_cjk, normalise_keyword
-from ..model.records import ChangeEvent, Preference, PreferenceCandidate, Superseded
+from ..model import (
+    ChangeEvent,
+    Preference,
+    PreferenceCandidate,
+    Superseded,
+    has_cjk,
+    normalise_keyword,
+)
 from .layered_map import LayeredMap
 from .matching import (
     TYPO_MIN_LEN,

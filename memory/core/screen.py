@@ -34,7 +34,7 @@ from importlib.resources import files
 
 from disarm import normalize_confusables
 
-from ..model.normalize import HAN_CHARS, has_cjk
+from ..model import HAN_CHARS, has_cjk
 from .blocks import contains_injected_block
 from .injection_patterns import INJECTION_KINDS
 

@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..model.flags import Flag
-from ..model.records import Preference
+from ..model import Flag, Preference
 from .observations import Observation
 from .ops import (
     DeleteFlag,

@@ -49,8 +49,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..model.normalize import clean_text, has_cjk, normalise_keyword, singular
-from ..model.records import ChangeEvent, Polarity, Preference
+from ..model import (
+    ChangeEvent,
+    Polarity,
+    Preference,
+    clean_text,
+    has_cjk,
+    normalise_keyword,
+    singular,
+)
 from .matching import (
     categories_compatible,
     changes_head,

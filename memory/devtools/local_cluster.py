@@ -38,12 +38,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import redis
-from redis.backoff import NoBackoff
-from redis.crc import key_slot
-from redis.retry import Retry
-
-from ..model.errors import PenchantError, StorageUnavailableError
+from ..backends import NodeError, cluster_nodes, key_slot, node_client, node_id, node_info
+from ..model import PenchantError, StorageUnavailableError
 
 SLOTS = 16_384
 """Hash slots of a Redis Cluster (the Redis Cluster specification)."""
@@ -170,7 +166,7 @@ class LocalCluster:
             if fresh:
                 self._form(deadline)
             self.wait_ok(deadline - time.monotonic())
-        except (StorageUnavailableError, redis.RedisError, OSError) as exc:
+        except (StorageUnavailableError, NodeError, OSError) as exc:
             self._stop_ports(started)
             raise StorageUnavailableError(
                 f"{exc}; stopped the {len(started)} node(s) this start had started"
@@ -210,10 +206,10 @@ class LocalCluster:
             "save": '""',
         }
         conf.write_text("".join(f"{k} {v}\n" for k, v in settings.items()), encoding="utf-8")
-        from ..backends.server import _binary_path
+        from ..backends import server_binary
 
         try:
-            subprocess.run([_binary_path(), str(conf)], check=True, capture_output=True,
+            subprocess.run([server_binary(), str(conf)], check=True, capture_output=True,
                            timeout=10)  # fmt: skip
         except (OSError, subprocess.SubprocessError) as exc:
             raise StorageUnavailableError(
@@ -272,19 +268,19 @@ class LocalCluster:
         for i, port in enumerate(primaries):
             first = i * per
             last = SLOTS - 1 if i == len(primaries) - 1 else first + per - 1
-            with _client(port) as client:
+            with node_client(port) as client:
                 client.execute_command("CLUSTER", "ADDSLOTSRANGE", first, last)
                 client.execute_command("CLUSTER", "SET-CONFIG-EPOCH", i + 1)
         for port in self.layout.ports[1:]:
-            with _client(port) as client:
+            with node_client(port) as client:
                 client.execute_command("CLUSTER", "MEET", HOST, self.layout.port)
         total = len(self.layout.ports)
         _until(deadline, f"all {total} nodes know each other", lambda: all(
-            len(_cluster_nodes(p)) == total for p in self.layout.ports))
-        ids = {p: _node_id(p) for p in primaries}
+            len(cluster_nodes(p)) == total for p in self.layout.ports))
+        ids = {p: node_id(p) for p in primaries}
         for j, port in enumerate(self.layout.replica_ports):
             master = primaries[j % len(primaries)]
-            with _client(port) as client:
+            with node_client(port) as client:
                 client.execute_command("CLUSTER", "REPLICATE", ids[master])
 
     def wait_ok(self, timeout: float = 30.0) -> None:
@@ -298,7 +294,7 @@ class LocalCluster:
 
         def healthy() -> bool:
             for port in running:
-                info = _info(port)
+                info = node_info(port)
                 if info.get("cluster_state") != "ok":
                     return False
                 if info.get("role") == "slave" and info.get("master_link_status") != "up":
@@ -314,9 +310,9 @@ class LocalCluster:
     def _wait_answering(self, port: int, deadline: float) -> None:
         def answers() -> bool:
             try:
-                with _client(port) as client:
+                with node_client(port) as client:
                     return bool(client.ping())
-            except redis.RedisError:
+            except NodeError:
                 return False
 
         _until(deadline, f"node {port} answers PING (log: {self.node_dir(port)}/valkey.log)",
@@ -331,8 +327,8 @@ class LocalCluster:
             if self.pid(port) is None:
                 continue
             try:
-                found[port] = str(_info(port).get("role"))
-            except redis.RedisError:
+                found[port] = str(node_info(port).get("role"))
+            except NodeError:
                 continue
         return found
 
@@ -359,9 +355,9 @@ class LocalCluster:
         source = self.primary_of_slot(slot)
         if source == target:
             return 0
-        source_id, target_id = _node_id(source), _node_id(target)
+        source_id, target_id = node_id(source), node_id(target)
         moved = 0
-        with _client(target) as dst, _client(source) as src:
+        with node_client(target) as dst, node_client(source) as src:
             dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", source_id)
             src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", target_id)
             while keys := src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
@@ -370,7 +366,7 @@ class LocalCluster:
             time.sleep(pause_seconds)
         masters = [p for p, role in self.roles().items() if role == "master"]
         for port in sorted(masters, key=lambda p: (p != target, p != source)):
-            with _client(port) as node:
+            with node_client(port) as node:
                 node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", target_id)
         return moved
 
@@ -380,21 +376,21 @@ class LocalCluster:
             if self.pid(port) is None:
                 continue
             try:
-                with _client(port) as client:
+                with node_client(port) as client:
                     for first, last, primary, *_rest in client.execute_command(
                         "CLUSTER", "SLOTS"
                     ):
                         if first <= slot <= last:
                             return int(primary[1])
-            except redis.RedisError:
+            except NodeError:
                 continue
         raise StorageUnavailableError(f"no live node of {self.url} serves slot {slot}")
 
     def replicas_of(self, port: int) -> list[int]:
         """Ports of the running replicas attached to the primary on ``port``."""
-        master_id = _node_id(port)
+        master_id = node_id(port)
         out = []
-        for line in _cluster_nodes(port):
+        for line in cluster_nodes(port):
             fields = line.split()
             if len(fields) > 3 and fields[3] == master_id and "fail" not in fields[2]:
                 out.append(int(fields[1].split("@")[0].rsplit(":", 1)[1]))
@@ -413,43 +409,6 @@ class LocalCluster:
 
 class InvalidClusterLayout(PenchantError, ValueError):
     """A local cluster's shape or ports are impossible."""
-
-
-def _client(port: int) -> redis.Redis:
-    """A client of one node that fails at once (no retries: every caller polls or reports),
-    so a stopped node costs one refused connection, not redis-py's backoff."""
-    return redis.Redis(host=HOST, port=port, socket_timeout=2.0, socket_connect_timeout=1.0,
-                       retry=Retry(NoBackoff(), 0))  # fmt: skip
-
-
-def _info(port: int) -> dict[str, Any]:
-    """``CLUSTER INFO`` and ``INFO replication`` of one node, merged."""
-    with _client(port) as client:
-        info: dict[str, Any] = client.info("replication")
-        info.update(parse_cluster_info(client.execute_command("CLUSTER", "INFO")))
-    return info
-
-
-def parse_cluster_info(raw: Any) -> dict[str, str]:
-    """``CLUSTER INFO``'s ``field:value`` lines as a dict (redis-py may have parsed it)."""
-    if isinstance(raw, dict):
-        return {str(k): str(v) for k, v in raw.items()}
-    text = raw.decode() if isinstance(raw, bytes) else str(raw)
-    pairs = (line.split(":", 1) for line in text.splitlines() if ":" in line)
-    return {k.strip(): v.strip() for k, v in pairs}
-
-
-def _cluster_nodes(port: int) -> list[str]:
-    with _client(port) as client:
-        raw = client.execute_command("CLUSTER", "NODES", NEVER_DECODE=True)
-    text = raw.decode() if isinstance(raw, bytes) else str(raw)
-    return [line for line in text.splitlines() if line.strip()]
-
-
-def _node_id(port: int) -> str:
-    with _client(port) as client:
-        raw = client.execute_command("CLUSTER", "MYID")
-    return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
 def _port_taken(port: int) -> bool:
@@ -503,7 +462,7 @@ def _until(deadline: float, what: str, condition: Any) -> None:
         try:
             if condition():
                 return
-        except (redis.RedisError, OSError) as exc:
+        except (NodeError, OSError) as exc:
             last = exc
         if time.monotonic() > deadline:
             why = f" (last error: {last})" if last else ""

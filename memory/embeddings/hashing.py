@@ -6,7 +6,7 @@ import hashlib
 
 import numpy as np
 
-from ..model.errors import InvalidInputError
+from ..model import InvalidInputError
 from .base import l2_normalise
 
 
@@ -46,7 +46,7 @@ class HashEmbedder:
         Returns:
             ``float32[len(texts), dim]``; unit rows, or zero rows for texts without terms.
         """
-        from ..core.lexical import tokenize
+        from ..core import tokenize
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model.errors import PenchantError
+from ..model import PenchantError
 from .base import l2_normalise, verify_files
 
 logger = logging.getLogger(__name__)

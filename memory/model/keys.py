@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
@@ -55,6 +56,20 @@ def encode_user_id(user_id: str) -> str:
             f"user id {ascii(user_id)} contains a control, invisible or separator character"
         )
     return quote(user_id, safe=_SAFE).replace("~", "%7E")
+
+
+def validate_user_id(user_id: str) -> str:
+    """Check that ``user_id`` can be used as a user id, before any work is done for it.
+
+    Returns:
+        ``user_id`` unchanged.
+
+    Raises:
+        InvalidInputError: As :func:`encode_user_id`: empty, too long, or containing
+            control, invisible, surrogate or separator characters.
+    """
+    encode_user_id(user_id)
+    return user_id
 
 
 def decode_user_id(encoded: str) -> str:
@@ -168,14 +183,39 @@ class UserKeys:
             self.revlog,
         ]
 
+CACHE_NAME = "penchant:embcache"
+"""Key prefix of the embeddings cache (the embeddings' private cache; MiniLM and OpenAI)."""
+CACHE_INDEX_KEY = f"{CACHE_NAME}:index"
+"""ZSET cache key → when it was stored (epoch seconds): the bound's eviction order."""
+CACHE_MODELS_KEY = f"{CACHE_NAME}:models"
+"""SET of the model names with cached entries (a forget drops a text's entry for each)."""
+
+
+def cache_entry_id(model_name: str, content: str) -> str:
+    """The cache's entry id: ``sha256("penchant-embcache\0<model>\0<text>")`` (64 hex), so
+    no key or value holds the embedded text."""
+    raw = f"penchant-embcache\0{model_name}\0{content}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).hexdigest()
+
+
+def cache_keys(texts: Sequence[str], models: Sequence[str]) -> list[str]:
+    """Keys of the cached embeddings of ``texts`` under each of ``models`` (for erasure)."""
+    return [f"{CACHE_NAME}:{cache_entry_id(m, t)}" for m in models for t in texts]
+
 
 __all__ = [
+    "CACHE_INDEX_KEY",
+    "CACHE_MODELS_KEY",
+    "CACHE_NAME",
     "CHECKUP_DUE_KEY",
     "MAX_USER_ID_CHARS",
     "META_KEY",
     "PREFIX",
     "USERS_KEY",
     "UserKeys",
+    "cache_entry_id",
+    "cache_keys",
     "decode_user_id",
     "encode_user_id",
+    "validate_user_id",
 ]

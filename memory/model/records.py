@@ -432,14 +432,6 @@ class GateResult(BaseModel):
             f"{first.content!r}: {first.reason} (every reason is in the output)"
         )
 
-    def extend(self, other: GateResult) -> None:
-        """Add another result's lists to this one (for multi-candidate calls)."""
-        self.created.extend(other.created)
-        self.merged.extend(other.merged)
-        self.superseded.extend(other.superseded)
-        self.rejected.extend(other.rejected)
-        self.deferred.extend(other.deferred)
-
     def public_dict(self) -> dict[str, Any]:
         """The CLI's JSON contract (DESIGN.md §11); ``deferred`` only when non-empty."""
         document: dict[str, Any] = {

@@ -60,8 +60,7 @@ from typing import Literal
 import numpy as np
 
 from ..embeddings import Embedder, SpaceResolver
-from ..model.errors import InvalidInputError
-from ..model.records import Preference, normalise_category
+from ..model import InvalidInputError, Preference, normalise_category
 from .fusion import DEFAULT_FUSION, FusionConfig, fused_scores, zscores
 from .list_data import ListData, PoolData
 from .relevance import readable_by, relevant_mask

@@ -11,9 +11,9 @@ from itertools import compress, count, islice, repeat
 
 import numpy as np
 
-from ..core.lexical import BM25Index
+from ..core import BM25Index
 from ..embeddings import Embedder
-from ..model.records import Preference
+from ..model import Preference
 from .relevance import cjk_dominant
 from .results import NO_VECTOR
 from .spaces import VectorSpace

@@ -20,9 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..embeddings import Embedder, is_fused, l2_normalise, threshold
-from ..embeddings.use import USE_RELEVANT_COSINE
-from ..model.normalize import CJK_CHARS
+from ..embeddings import USE_RELEVANT_COSINE, Embedder, is_fused, l2_normalise, threshold
+from ..model import CJK_CHARS
 
 GENERIC_REQUESTS = (
     "Can you recommend something for me?",

@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model.normalize import CJK_CHARS
-from ..model.records import Preference
+from ..model import CJK_CHARS, Preference
 from .fusion import CHANNELS, FusionConfig, fused_scores
 
 

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
-from ..model.normalize import normalise_keyword, word_tokens
-from ..model.records import Preference
+from ..model import Preference, normalise_keyword, word_tokens
 from .results import RecallResult, estimate_tokens
 
 MAX_INJECTED = 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..client import Memory
-from ..model.errors import StorageUnavailableError
+from ..model import StorageUnavailableError
 
 VECTOR_SAMPLE_USERS = 1_000
 """Above this many users, ``doctor`` counts vector spaces over a random sample of this many

@@ -21,8 +21,7 @@ import numpy as np
 
 from ..client import Memory
 from ..embeddings import Embedder, embedding_text
-from ..model.errors import InvalidInputError, PenchantError
-from ..model.records import Preference
+from ..model import InvalidInputError, PenchantError, Preference
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +66,7 @@ def reembed(
     }  # fmt: skip
     by_model: Counter[str] = Counter()
     for user in users:
-        prefs = memory.preferences(user, with_embeddings=True)
+        prefs = memory.preferences(user)
         stale = [p for p in prefs if not is_current(p, embedder)]
         report["preferences"] += len(prefs)
         report["stale"] += len(stale)
@@ -157,7 +156,7 @@ def _rewrite(
 def _verify(
     memory: Memory, embedder: Embedder, user: str, *, before: int, stale: int, written: int
 ) -> None:
-    after = memory.preferences(user, with_embeddings=True)
+    after = memory.preferences(user)
     left = sum(1 for p in after if not is_current(p, embedder))
     problems = []
     if len(after) != before:

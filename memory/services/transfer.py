@@ -21,20 +21,19 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..client import Memory
-from ..core.planning import PersistenceGate
-from ..core.screen import screen_content
-from ..model.errors import InvalidInputError
-from ..model.keys import encode_user_id
-from ..model.normalize import clean_text
-from ..model.records import (
+from ..core import PersistenceGate, screen_content
+from ..model import (
     MAX_SUMMARY_CHARS,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     PreferenceCandidate,
+    Settings,
     check_payload,
+    clean_text,
     describe_validation_error,
+    encode_user_id,
 )
-from ..model.settings import Settings
 
 FORMAT_VERSION = 1
 

@@ -24,6 +24,8 @@ from penchant.memory import (
     Memory,
     PreferenceCandidate,
     Settings,
+    areflect,
+    reflect,
 )
 from penchant.memory.client.spool import WriteSpool
 from penchant.memory.core.observations import ObservationCandidate
@@ -412,7 +414,10 @@ async def test_offline_reflect_stores_observations_through_the_gate(
 ) -> None:
     await door.remember(USER, [like("I like green tea", "green tea"),
                                like("I like oolong tea", "oolong tea")])
-    result = await door.reflect(USER, "what drinks would I enjoy?")
+    if isinstance(door.memory, AsyncMemory):
+        result = await areflect(door.memory, USER, "what drinks would I enjoy?")
+    else:
+        result = reflect(door.memory, USER, "what drinks would I enjoy?")
     assert result.offline and "tea" in result.answer
     assert len(redis_client.hgetall(f"penchant:{{{USER}}}:observations")) == len(
         result.observations

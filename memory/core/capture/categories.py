@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ...model.normalize import has_cjk
+from ...model import has_cjk
 from .lexicons import (
     ATTRIBUTE_MODIFIERS,
     BRAND_CONTEXT,

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
-from ...model.normalize import has_cjk
+from ...model import has_cjk
 from .rules import Rule
 
 Speaker = Literal["user", "other", "stale", "unknown"]

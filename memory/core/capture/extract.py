@@ -16,9 +16,14 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
-from ...model.normalize import has_cjk, to_simplified
-from ...model.protection import is_protected, is_retraction
-from ...model.records import Polarity, PreferenceCandidate
+from ...model import (
+    Polarity,
+    PreferenceCandidate,
+    has_cjk,
+    is_protected,
+    is_retraction,
+    to_simplified,
+)
 from ..blocks import strip_injected_blocks
 from .categories import category_for, object_category
 from .clauses import (

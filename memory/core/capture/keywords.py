@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ...model.normalize import has_cjk, singular
+from ...model import has_cjk, singular
 from .lexicons import (
     AND_COMPOUNDS,
     ATTRIBUTE_MODIFIERS,

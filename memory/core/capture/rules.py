@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ...model.records import Polarity
+from ...model import Polarity
 
 Copula = Literal["no", "ok", "required", "modal"]
 """Whether "am"/"'m" may stand between "I" and the match (``modal``: also "'d", "would")."""

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from ...embeddings import embedding_text, from_bytes, threshold
-from ...model.flags import Flag, Signal, flag_id
-from ...model.records import Preference, utcnow
+from ...model import Flag, Preference, Signal, flag_id, utcnow
 
 if TYPE_CHECKING:
     from ...client import AsyncMemory, BaseMemory, Memory
@@ -420,7 +419,7 @@ def run_checkup(
         PenchantError: The embedder failed; a failing ``judge``'s or ``checkpoint``'s
             exception passes through.
     """
-    prefs = memory.preferences(user_id, with_embeddings=True)
+    prefs = memory.preferences(user_id)
     found, pairs = find_issues(memory, prefs, judge=judge, checkpoint=checkpoint)
     if checkpoint is not None:
         checkpoint()
@@ -437,7 +436,7 @@ async def arun_checkup(
 ) -> CheckupReport:
     """:func:`run_checkup` over an :class:`~.client.AsyncMemory` (the comparison, CPU work
     and the judge's call, runs in a worker thread, and so does ``checkpoint``)."""
-    prefs = await memory.preferences(user_id, with_embeddings=True)
+    prefs = await memory.preferences(user_id)
     found, pairs = await asyncio.to_thread(
         find_issues, memory, prefs, judge=judge, checkpoint=checkpoint
     )

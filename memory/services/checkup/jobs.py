@@ -19,8 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from ...model.errors import PenchantError
-from ...model.keys import UserKeys
+from ...model import PenchantError, UserKeys, validate_user_id
 
 if TYPE_CHECKING:
     from ...client import AsyncMemory, BaseMemory, Memory
@@ -282,7 +281,7 @@ def schedule_checkup(memory: Memory, user_id: str, *, delay_ms: int = 0) -> int:
     Returns:
         The due time, epoch milliseconds.
     """
-    UserKeys.for_user(user_id)
+    validate_user_id(user_id)
     due = int(time.time() * 1000) + max(0, delay_ms)
     memory.schedule_checkup(user_id, due)
     return due
@@ -290,7 +289,7 @@ def schedule_checkup(memory: Memory, user_id: str, *, delay_ms: int = 0) -> int:
 
 async def aschedule_checkup(memory: AsyncMemory, user_id: str, *, delay_ms: int = 0) -> int:
     """:func:`schedule_checkup` over an :class:`~.client.AsyncMemory`."""
-    UserKeys.for_user(user_id)
+    validate_user_id(user_id)
     due = int(time.time() * 1000) + max(0, delay_ms)
     await memory.schedule_checkup(user_id, due)
     return due

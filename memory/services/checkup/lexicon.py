@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...model.normalize import singular
-from ...model.records import Preference
+from ...model import Preference, singular
 
 if TYPE_CHECKING:
     pass
