@@ -44,6 +44,7 @@ from .hooks import (
     last_human_index,
     message_text,
     model_failure_in,
+    recent_turns,
 )
 from .models import describe_model_error
 from .offline_model import OfflineChatModel
@@ -134,7 +135,7 @@ class ModelStep:
     def model_input(self, state: NodeState) -> list[BaseMessage]:
         """The messages sent to the model: a system message, then the conversation."""
         system = SystemMessage(content=self.hooks.system_text(state.get("memory_context", "")))
-        return [system, *state.get("messages", [])]
+        return [system, *recent_turns(state.get("messages", []))]
 
     def __call__(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
         tools_allowed = self._tools_allowed(state)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict
 
@@ -51,10 +52,14 @@ from langchain_core.messages import (
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from penchant.memory import (
+    HistorySnapshot,
     Observation,
     PenchantError,
     Preference,
     PreferenceCandidate,
+    RecallResult,
+    select_injection,
+    select_turns,
     strip_injected_blocks,
 )
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
@@ -241,6 +246,9 @@ class MemoryHooks:
         history_limit: Most recent history snapshots injected.
         system_prompt: Text placed before the memory blocks.
         max_observations: Most of reflect's observations put in the ``<reflection>`` block.
+        max_injected: Most preferences injected besides the protected ones; ``None``:
+            :func:`~penchant.memory.select_injection`'s default (3, measured there).
+        injection_budget: Estimated tokens of those; ``None``: its default (160).
     """
 
     def __init__(
@@ -254,8 +262,12 @@ class MemoryHooks:
         history_limit: int = 5,
         system_prompt: str = DEFAULT_SYSTEM_PROMPT,
         max_observations: int = 3,
+        max_injected: int | None = None,
+        injection_budget: int | None = None,
     ) -> None:
         self.memory = memory
+        self.max_injected = max_injected
+        self.injection_budget = injection_budget
         self.max_observations = max_observations
         self.summary_model = summary_model
         self.k = k
@@ -281,7 +293,7 @@ class MemoryHooks:
             user_id, query, k=self.k, token_budget=self.token_budget,
             history_limit=self.history_limit,
         )  # fmt: skip
-        return self.render(context)
+        return self.render(context, query)
 
     async def amemory_context(self, user_id: str, query: str) -> str:
         """Async :meth:`memory_context` over an :class:`~penchant.memory.AsyncMemory`."""
@@ -289,19 +301,39 @@ class MemoryHooks:
             user_id, query, k=self.k, token_budget=self.token_budget,
             history_limit=self.history_limit,
         )  # fmt: skip
-        return self.render(context)
+        return self.render(context, query)
 
-    def render(self, context: MemoryContext) -> str:
-        """The memory blocks of one turn's :class:`~penchant.memory.MemoryContext`."""
+    def render(self, context: MemoryContext, query: str = "") -> str:
+        """The memory blocks of one turn's :class:`~penchant.memory.MemoryContext`.
+
+        Only what bears on ``query`` is injected
+        (:func:`~penchant.memory.recall.select_injection`):
+        protected preferences always, the relevant recalled ones (at most
+        ``max_injected``, within ``injection_budget`` tokens) and the dislikes that apply.
+        A request about the user ("what do you know about me?") gets every preference, up
+        to ``max_other_preferences`` more as "also known". History snapshots are selected
+        the same way: those whose summary names a selected preference's keyword, or the
+        most recent one when none does.
+        """
         recalled = context.recall
         assert recalled is not None
-        relevant = [item.preference for item in recalled.items if item.matched]
+        limits: dict[str, int] = {}
+        if self.max_injected is not None:
+            limits["max_items"] = self.max_injected
+        if self.injection_budget is not None:
+            limits["token_budget"] = self.injection_budget
+        chosen = select_injection(
+            recalled, context.snapshot.ordered_preferences(), query, **limits
+        )
+        relevant = [*chosen.relevant, *chosen.applying]
         relevant_ids = {p.id for p in relevant}
         others = [p for p in context.preferences if p.id not in relevant_ids]
+        shown = others if asks_about_user(query) else chosen.protected
+        items = [item for item in recalled.items if item.preference.id in relevant_ids]
         blocks = [
-            render_preferences(relevant, _shown_others(others, self.max_other_preferences)),
-            render_history(context.history),
-            render_recall(recalled),
+            render_preferences(relevant, _shown_others(shown, self.max_other_preferences)),
+            render_history(select_history(context.history, relevant, self.history_limit)),
+            render_recall(RecallResult(items=items, tokens=chosen.tokens)),
             render_reflection(self.relevant_observations(context.observations, relevant_ids)),
         ]
         return "\n\n".join(b for b in blocks if b)
@@ -508,6 +540,46 @@ def _injected(state: NodeState, context: str) -> dict[str, Any]:
         "memory_context": context,
         "llm_input_messages": with_memory_system_message(messages, context),
     }
+
+
+ABOUT_USER_RE = re.compile(
+    r"what (?:do|did) you (?:know|remember)|what are my (?:preferences|likes|dislikes)"
+    r"|what do i (?:like|dislike|hate)|my preferences|about me\b"
+    r"|你(?:知道|记得)(?:我|关于)|我的(?:偏好|喜好)|我喜欢什么|我不喜欢什么",
+    re.IGNORECASE,
+)
+"""A request about the user's memory itself: it injects every preference."""
+
+
+def asks_about_user(query: str) -> bool:
+    """Whether ``query`` asks what memory holds about the user (:data:`ABOUT_USER_RE`)."""
+    return bool(ABOUT_USER_RE.search(query))
+
+
+def select_history(
+    history: Sequence[HistorySnapshot], injected: Sequence[Preference], limit: int
+) -> list[HistorySnapshot]:
+    """The history snapshots to inject, newest first: those whose summary names a keyword of
+    an injected preference, else the newest one only; at most ``limit``."""
+    if limit < 1 or not history:
+        return []
+    keywords = {k.lower() for p in injected for k in p.keywords if k}
+    named = [s for s in history if any(k in s.summary.lower() for k in keywords)]
+    return (named or list(history[:1]))[:limit]
+
+
+def recent_turns(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The conversation the model sees: the latest whole turns, in order, alternating
+    (:func:`~penchant.memory.recall.select_turns`)."""
+    return select_turns(messages, _role_of, message_text)
+
+
+def _role_of(message: BaseMessage) -> str:
+    if isinstance(message, HumanMessage):
+        return "user"
+    if isinstance(message, AIMessage):
+        return "assistant"
+    return message.type
 
 
 def _query_of(state: NodeState) -> str:

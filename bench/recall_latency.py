@@ -46,7 +46,7 @@ import numpy as np
 from penchant.memory.core.lexical import BM25Index, tokenize
 from penchant.memory.embeddings import DEFAULT_SELECTOR, Embedder, build_embedder
 from penchant.memory.model.records import Preference
-from penchant.memory.recall.engine import Recaller
+from penchant.memory.recall import Recaller
 
 QUERIES = [
     "I need a warm sweater for winter",

@@ -8,45 +8,52 @@ adds only a real category). For each embedder, in the same run on the same vecto
 
 * ``cosine``: plain cosine ranking of that model (for a fused embedder, the cosine of its
   concatenated vector, i.e. the mean of its parts' cosines);
-* ``recall``: :class:`~penchant.memory.recall.engine.Recaller` with :data:`DEFAULT_FUSION` (for a
+* ``recall``: :class:`~penchant.memory.recall.Recaller` with :data:`DEFAULT_FUSION` (for a
   fused embedder, z-score fusion of its parts; the lexical channel in fallback mode; recency
   0.01; for an embedder that declares a ``generic_penalty``, the generic-request
-  correction of :func:`~penchant.memory.recall.engine.generic_prior`), what ``Memory.recall`` does;
+  correction of :func:`~penchant.memory.recall.generic_prior`), what ``Memory.recall`` does;
 * ``recall, no generic``: the same without that correction (the default before it);
 
 plus ``bm25`` alone. Recall@1/3/5 and MRR count a preference only where a channel found it
-(a recency-only fill is a miss). ``--split`` also reports users drawn from five topics and
-from the other five (the halves of ``bench/capture_quality.py``), to show that a gain holds
-on topics it was not chosen on.
+(a recency-only fill is a miss). Every figure is reported for all requests and per split
+of the topic files (tuning / held-out); ``--split`` also reports users drawn from only five
+topics (four preferences a topic, harder).
 
 Dataset: Zhao et al., "Do LLMs Recognize Your Preferences? Evaluating Personalized Preference
 Following in LLMs", ICLR 2025 (CC BY-NC 4.0; evaluation only).
 
-Measured (25 users × 20 preferences, 500 queries, category ``other``; R@1 R@3 MRR of
-``recall``; ``python bench/recall_quality.py --seeds 1 2 7 --split``)::
+Issue 18 (``python bench/recall_quality.py``: 40 users × 20 preferences drawn from all ten
+dev topics, 800 requests a seed, seeds 1 / 2 / 7, category ``other``). Requests are reported
+by the split of their topic file: :data:`TUNING_TOPICS` (what the relevance floor and the
+injection cap were chosen on) and :data:`HELD_OUT_TOPICS` (never used to choose anything).
+Means over the three seeds, R@1 / R@3 / R@5 / MRR::
 
-    embedder             seed 1            seed 2            seed 7
-    use (default)        .640 .956 .798    .632 .940 .785    .652 .960 .804
-    use, no generic      .628 .942 .787    .616 .918 .771    .632 .948 .790
-    e5                   .592 .900 .757    .616 .896 .767    .592 .930 .762
-    use+e5               .644 .948 .801    .650 .938 .799    .654 .960 .808
-    minilm (before)      .626 .930 .780    .684 .940 .817    .650 .956 .800
-    use+minilm           .666 .956 .813    .696 .960 .828    .678 .970 .823
-    use+e5+minilm        .664 .960 .813    .690 .956 .825    .670 .968 .819
-    bm25                 .318 .434 .374    .294 .420 .355    .316 .446 .379
+    ranking                        tuning topics             held-out topics
+    use recall (default)           .683 .989 .994 .834       .610 .917 .947 .764
+    use cosine                     .677 .981 .994 .828       .586 .891 .944 .746
+    e5 cosine                      .624 .958 .989 .790       .585 .860 .928 .739
+    use+e5 recall (opt-in)         .693 .993 .999 .841       .614 .908 .963 .769
+    bm25                           .367 .529 .538 .446       .256 .336 .341 .294
 
-Users drawn from one half of the topics (4 preferences a topic, so harder), R@3 / MRR of
-use without → with the generic-request correction: half 1 .888/.676 → .886/.682,
-.898/.690 → .902/.705, .862/.678 → .882/.709; half 2 .792/.623 → .806/.647, .796/.619 →
-.802/.629, .776/.623 → .772/.646 (seeds 1, 2, 7; its weight was chosen on half 1). Of
-use (without the correction) → use+e5: half 1 .888/.676 → .874/.669, .898/.690 → .902/.688,
-.862/.678 → .888/.682; half 2 .792/.623 → .826/.662, .796/.619 → .846/.663, .776/.623 →
-.792/.651 (seeds 1, 2, 7).
+Ranking is unchanged by issue 18 (``use recall`` is the default before and after). What
+changed is what a request injects (:func:`~penchant.memory.recall.select_injection`;
+precision = share of injected preferences that are the request's own, recall = share of
+requests whose own preference is injected, protected ones counted; seeds 1 / 2 / 7)::
+
+                                 precision          recall             mean injected
+    after, tuning topics         .276 .260 .286     .998 .990 .990     3.61 3.80 3.46
+    after, held-out topics       .263 .243 .278     .922 .927 .958     3.51 3.81 3.45
+    before (all 20 went in)      .050               1.000              20.0
+
+The hand-written :data:`UNRELATED` requests inject some preference besides the protected
+ones 31 / 25 / 28 % of the time (0.59 / 0.51 / 0.55 a request; before: all of them, always).
+Cross-language (``recall-k2.jsonl``): 8 of 8. Recall p50 at 10k preferences, one run,
+interleaved: before (recall alone) 14.4 ms, after (recall + selection) 16.7 ms, 1.16×.
 
 Usage::
 
-    python bench/recall_quality.py [--data DIR] [--users 25] [--seeds 7] [--split]
-        [--embedders use-multilingual e5 use-multilingual+e5 minilm]
+    python bench/recall_quality.py [--data DIR] [--users 40] [--seeds 1 2 7] [--split]
+        [--embedders use-multilingual e5 use-multilingual+e5 minilm] [--no-latency]
 """
 
 from __future__ import annotations
@@ -55,6 +62,7 @@ import argparse
 import importlib.util
 import json
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -74,7 +82,7 @@ from penchant.memory.embeddings import (
     minilm_installed,
 )
 from penchant.memory.model.records import Preference
-from penchant.memory.recall.engine import DEFAULT_FUSION, FusionConfig, Recaller
+from penchant.memory.recall import DEFAULT_FUSION, FusionConfig, Recaller, select_injection
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT / ".." / "shared" / "data" / "prefeval-dev"
@@ -99,6 +107,23 @@ SPLIT = (
      "travel_restaurant"),
 )  # fmt: skip
 """Two halves of the ten dev topics (the split ``bench/capture_quality.py`` uses)."""
+TUNING_TOPICS, HELD_OUT_TOPICS = SPLIT
+"""Topics that constants were tuned on (``USE_RELEVANT_SCORE``, the generic-request weight)
+and the held-out topics reported beside them, never used to choose anything."""
+
+UNRELATED = (
+    "What's the time in Tokyo?", "What is 17 times 23?", "Translate 'good morning' into French.",
+    "Who wrote Hamlet?", "How many days are there in a leap year?",
+    "What's the capital of Australia?", "Convert 5 miles to kilometres.",
+    "Spell 'necessary' backwards.", "What year did the Berlin Wall fall?",
+    "Set a timer for ten minutes.", "What does HTTP stand for?",
+    "How do I reverse a list in Python?", "What's the weather like today?",
+    "Summarise this paragraph for me.", "Tell me a fun fact about octopuses.",
+    "What's the square root of 144?", "How far is the Moon from the Earth?",
+    "Define the word 'ephemeral'.", "东京现在几点？", "一加一等于几？",
+)  # fmt: skip
+"""Requests no stored preference bears on, written for this bench (not from PrefEval): an
+injection that selects sends none of a user's preferences for them (protected ones aside)."""
 
 
 @dataclass(frozen=True)
@@ -230,17 +255,66 @@ def _rank_of(recaller: Recaller, prefs: list[Preference], target: int, question:
     return None
 
 
+def _split_of(topic: str) -> str:
+    return "tuning" if topic in TUNING_TOPICS else "held_out"
+
+
+class _BeforeFloor:
+    """An embedder seen as before issue 18: relevance by its raw ``relevant_cosine`` only."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.inner = embedder
+        self.name, self.dim = embedder.name, embedder.dim
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute == "relevant_score":
+            raise AttributeError(attribute)
+        return getattr(self.inner, attribute)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return self.inner.embed(texts)
+
+
+def _injection_row(injected: list[set[str]], own: list[str]) -> dict[str, float]:
+    """Precision (share of injected preferences that are the request's own), recall (share
+    of requests whose own preference was injected) and the mean number injected."""
+    n, total = len(own), sum(len(s) for s in injected)
+    hits = sum(1 for s, o in zip(injected, own, strict=True) if o in s)
+    return {
+        "precision": round(hits / total, 4) if total else 0.0,
+        "recall": round(hits / n, 4),
+        "mean_injected": round(total / n, 3),
+    }
+
+
+def _inject_sets(
+    recaller: Recaller, prefs: list[Preference], query: str, before: bool
+) -> set[str]:
+    """Ids a request injects (protected ones included): after (:func:`select_injection`)
+    or before issue 18 (every preference: the matched ones as constraints, the rest, up to
+    20, as "also known")."""
+    result = recaller.recall(prefs, query, k=5, cache_key=id(prefs))
+    if before:
+        return {p.id for p in prefs[:20]} | {it.preference.id for it in result.items if it.matched}
+    return select_injection(result, prefs, query).ids
+
+
 def evaluate(
     users: list[list[Record]],
     embedders: dict[str, Embedder],
     seed: int = SEED,
     sweep: bool = False,
-) -> dict[str, dict[str, float]]:
+) -> dict[str, Any]:
     """Rank each user's preferences for each of their questions, per embedder and ranking.
 
     Returns:
-        ``"<embedder> cosine"``, ``"<embedder> recall"``, ``"bm25"`` (and with ``sweep``
-        ``"<default> <variant>"``) → ``{"recall@1", "recall@3", "recall@5", "mrr"}``.
+        ``{"all": {ranking: metrics}, "tuning": …, "held_out": …}`` (the split of the
+        question's topic; rankings ``"<embedder> cosine"``, ``"<embedder> recall"``,
+        ``"bm25"``, with ``sweep`` ``"<default> <variant>"``; metrics ``recall@1/3/5``,
+        ``mrr``), plus ``"injection"``: per split, ``{"after", "before"}`` →
+        ``{"precision", "recall", "mean_injected"}`` of the default embedder, and
+        ``"unrelated"``: for :data:`UNRELATED` requests, ``mean_injected`` and
+        ``share_any`` (share of them that inject any preference) besides the protected ones.
     """
     runs: dict[str, tuple[Embedder, Recaller]] = {}
     for label, embedder in embedders.items():
@@ -248,20 +322,57 @@ def evaluate(
         runs[f"{label} recall"] = (embedder, Recaller(embedder, DEFAULT_FUSION))
         if getattr(embedder, "generic_penalty", 0.0) > 0:
             runs[f"{label} recall, no generic"] = (embedder, Recaller(embedder, BEFORE))
-    first = next(iter(embedders.values()))
+    first_label, first = next(iter(embedders.items()))
     runs["bm25"] = (first, Recaller(None, BM25))
     if sweep:
         for name, cfg in SWEEP.items():
-            runs[f"{next(iter(embedders))} {name}"] = (first, Recaller(first, cfg))
-    ranks: dict[str, list[int | None]] = {name: [] for name in runs}
+            runs[f"{first_label} {name}"] = (first, Recaller(first, cfg))
+    ranks: dict[str, dict[str, list[int | None]]] = {
+        part: {name: [] for name in runs} for part in ("all", "tuning", "held_out")
+    }
+    after, before = Recaller(first, DEFAULT_FUSION), Recaller(_BeforeFloor(first), DEFAULT_FUSION)
+    inject: dict[str, dict[str, list[set[str]]]] = {
+        part: {"after": [], "before": []} for part in ("all", "tuning", "held_out")
+    }
+    own: dict[str, list[str]] = {part: [] for part in ("all", "tuning", "held_out")}
+    unrelated: dict[str, list[set[str]]] = {"after": [], "before": []}
     for u, held in enumerate(users):
         stores = {label: _build_prefs(u, held, e, seed) for label, e in embedders.items()}
         by_space = {embedders[label].name: prefs for label, prefs in stores.items()}
         for name, (embedder, recaller) in runs.items():
             prefs = by_space[embedder.name]
             for t, record in enumerate(held):
-                ranks[name].append(_rank_of(recaller, prefs, t, record.question))
-    return {name: _metrics(r) for name, r in ranks.items()}
+                rank = _rank_of(recaller, prefs, t, record.question)
+                ranks["all"][name].append(rank)
+                ranks[_split_of(record.topic)][name].append(rank)
+        prefs = stores[first_label]
+        for t, record in enumerate(held):
+            for part in ("all", _split_of(record.topic)):
+                own[part].append(prefs[t].id)
+                for mode, recaller in (("after", after), ("before", before)):
+                    ids = _inject_sets(recaller, prefs, record.question, mode == "before")
+                    inject[part][mode].append(ids)
+        protected = {p.id for p in prefs if p.protected}  # always injected, as they must be
+        for query in UNRELATED:
+            for mode, recaller in (("after", after), ("before", before)):
+                ids = _inject_sets(recaller, prefs, query, mode == "before")
+                unrelated[mode].append(ids - protected)
+    out: dict[str, Any] = {
+        part: {name: _metrics(r) for name, r in by_name.items() if r}
+        for part, by_name in ranks.items()
+    }
+    out["injection"] = {
+        part: {mode: _injection_row(sets, own[part]) for mode, sets in modes.items()}
+        for part, modes in inject.items() if own[part]
+    }  # fmt: skip
+    out["unrelated"] = {
+        mode: {
+            "mean_injected": round(sum(map(len, sets)) / len(sets), 3),
+            "share_any": round(sum(1 for s in sets if s) / len(sets), 4),
+        }
+        for mode, sets in unrelated.items()
+    }
+    return out
 
 
 def default_selectors() -> list[str]:
@@ -274,47 +385,106 @@ def default_selectors() -> list[str]:
     return out
 
 
+def cross_language(embedder: Embedder, path: Path | None = None) -> dict[str, float]:
+    """R@k of the cross-language recall cases (``recall-k2.jsonl``: Chinese preferences with
+    English requests and back): the share of requests whose every relevant preference comes
+    back within the case's ``k`` by meaning or words (not by the recency fill)."""
+    path = path or REPO_ROOT.parent / "shared" / "cases" / "recall-k2.jsonl"
+    if not path.exists():
+        path = REPO_ROOT / "tests" / "cases" / "recall-k2.jsonl"
+    cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    recaller, hits, total = Recaller(embedder, DEFAULT_FUSION), 0, 0
+    for case in cases:
+        texts = [embedding_text(p["content"], p.get("category")) for p in case["prefs"]]
+        vectors = embedder.embed(texts)
+        prefs = [
+            Preference(user_id=case["id"], content=p["content"], polarity=p["polarity"],
+                       category=p.get("category", "other"), keywords=p.get("keywords", []),
+                       embedding=np.asarray(v, dtype=np.float32).tobytes(),
+                       embedding_model=embedder.name, embedding_dim=embedder.dim)
+            for p, v in zip(case["prefs"], vectors, strict=True)
+        ]  # fmt: skip
+        for query in case["queries"]:
+            items = recaller.recall(prefs, query["q"], k=query["k"]).items
+            found = [it.preference.content for it in items if it.channels.keys() - {"recency"}]
+            total += 1
+            hits += all(any(r in c for c in found) for r in query["relevant"])
+    return {"queries": total, "recall@k": round(hits / max(1, total), 4)}
+
+
+def latency(embedder: Embedder, n_prefs: int = 10_000, calls: int = 60) -> dict[str, float]:
+    """p50 ms at ``n_prefs`` preferences of one user, both in this run, calls interleaved:
+    ``before``, recall alone (k = 5, warm cache, query embedded), what inject did before
+    issue 18; ``after``, the same recall plus :func:`select_injection`."""
+    from recall_latency import QUERIES, synthetic_prefs
+
+    prefs = tuple(synthetic_prefs(n_prefs, embedder))  # a snapshot's ordered_preferences()
+    recaller = Recaller(embedder, DEFAULT_FUSION)
+    recaller.recall(prefs, "warm up", k=5, cache_key="bench")
+    times: dict[str, list[float]] = {"before": [], "after": []}
+    for i in range(calls):
+        query = QUERIES[i % len(QUERIES)]
+        for mode in ("before", "after") if i % 2 else ("after", "before"):
+            start = time.perf_counter()
+            result = recaller.recall(prefs, query, k=5, cache_key="bench")
+            if mode == "after":
+                select_injection(result, prefs, query)
+            times[mode].append((time.perf_counter() - start) * 1000.0)
+    out = {f"{mode}_ms_p50": round(statistics.median(t), 3) for mode, t in times.items()}
+    out["ratio"] = round(out["after_ms_p50"] / out["before_ms_p50"], 3)
+    return out
+
+
 def run_quality(
     data_dir: str | Path = DEFAULT_DATA,
-    users: int = 25,
+    users: int = 40,
     seed: int = SEED,
     prefs_per_user: int = 20,
     selectors: Sequence[str] | None = None,
     sweep: bool = False,
     split: bool = False,
 ) -> dict[str, Any]:
-    """Measure recall@1/3/5 and MRR per embedder (cosine and recall) and BM25.
+    """Measure recall@1/3/5 and MRR per embedder (cosine and recall) and BM25, per split of
+    the requests' topics, and what injection sends.
 
     Args:
         data_dir: Folder of PrefEval topic files.
-        users: Simulated users.
+        users: Simulated users (each holds preferences of all ten topics).
         seed: Sampling seed.
         prefs_per_user: Preferences each user holds.
         selectors: ``PENCHANT_EMBEDDINGS`` values; :func:`default_selectors` by default.
         sweep: Also evaluate the alternative fusions of :data:`SWEEP`.
-        split: Also evaluate users drawn from each half of :data:`SPLIT`.
+        split: Also evaluate users drawn from each half of :data:`SPLIT` only.
 
     Returns:
-        ``{"users", "queries", "seed", "embedders", "fusion", "seconds", "results":
-        {name: metrics}}`` (with ``split``, ``"results_half1"`` / ``"results_half2"``).
+        ``{"users", "queries", "seed", "embedders", "fusion", "seconds", "results",
+        "results_tuning", "results_held_out", "injection", "unrelated"}`` (``results*``:
+        ranking → metrics; with ``split``, ``"results_half1"`` / ``"results_half2"``).
     """
     embedders = embedders_for(list(selectors or default_selectors()))
     topics = load_records(Path(data_dir))
     start = time.perf_counter()
     sampled = sample_users(topics, users, prefs_per_user, seed)
+    found = evaluate(sampled, embedders, seed, sweep)
     report: dict[str, Any] = {
         "users": users,
         "queries": sum(len(h) for h in sampled),
         "seed": seed,
         "embedders": {label: e.name for label, e in embedders.items()},
         "fusion": asdict(DEFAULT_FUSION),
-        "results": evaluate(sampled, embedders, seed, sweep),
+        "tuning_topics": list(TUNING_TOPICS),
+        "held_out_topics": list(HELD_OUT_TOPICS),
+        "results": found["all"],
+        "results_tuning": found["tuning"],
+        "results_held_out": found["held_out"],
+        "injection": found["injection"],
+        "unrelated": found["unrelated"],
     }
     if split:
         for i, half in enumerate(SPLIT, start=1):
             part = {t: topics[t] for t in half if t in topics}
             users_half = sample_users(part, users, prefs_per_user, seed)
-            report[f"results_half{i}"] = evaluate(users_half, embedders, seed)
+            report[f"results_half{i}"] = evaluate(users_half, embedders, seed)["all"]
     report["seconds"] = round(time.perf_counter() - start, 2)
     return report
 
@@ -328,29 +498,63 @@ def _print(results: dict[str, dict[str, float]]) -> None:
         )
 
 
+def _print_injection(report: dict[str, Any]) -> None:
+    print(f"{'injection (default embedder)':<44} {'prec':>6} {'recall':>6} {'mean n':>6}")
+    for part, modes in report["injection"].items():
+        for mode, m in modes.items():
+            print(f"{part + ', ' + mode:<44} {m['precision']:>6.3f} {m['recall']:>6.3f} "
+                  f"{m['mean_injected']:>6.2f}")  # fmt: skip
+    for mode, m in report["unrelated"].items():
+        print(f"{'unrelated requests, ' + mode:<44} {'any':>6} {m['share_any']:>6.3f} "
+              f"{m['mean_injected']:>6.2f}")  # fmt: skip
+
+
+def _mean_over(reports: list[dict[str, Any]], key: str) -> dict[str, dict[str, float]]:
+    names = reports[0][key]
+    return {
+        name: {
+            metric: round(statistics.mean(r[key][name][metric] for r in reports), 4)
+            for metric in names[name]
+        }
+        for name in names
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print a table per seed, then one JSON line."""
+    """Print a table per seed (each split of the topics), the means, then one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--users", type=int, default=25)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[SEED])
+    parser.add_argument("--users", type=int, default=40)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 7])
     parser.add_argument("--prefs-per-user", type=int, default=20)
     parser.add_argument("--embedders", nargs="+", help="PENCHANT_EMBEDDINGS selectors")
     parser.add_argument("--sweep", action="store_true", help="also try alternative fusions")
-    parser.add_argument("--split", action="store_true", help="also report each topic half")
+    parser.add_argument("--split", action="store_true", help="also users of one topic half")
+    parser.add_argument("--no-latency", action="store_true", help="skip the 10k latency")
     args = parser.parse_args(argv)
     reports = []
     for seed in args.seeds:
         report = run_quality(args.data, args.users, seed, args.prefs_per_user, args.embedders,
                              args.sweep, args.split)  # fmt: skip
-        print(f"{report['queries']} queries, {report['users']} users, seed {seed}")
-        _print(report["results"])
-        for half in ("results_half1", "results_half2"):
-            if half in report:
-                print(f"-- {half}")
-                _print(report[half])
+        print(f"\n{report['queries']} queries, {report['users']} users, seed {seed}")
+        for key in ("results", "results_tuning", "results_held_out", "results_half1",
+                    "results_half2"):  # fmt: skip
+            if key in report:
+                print(f"-- {key}")
+                _print(report[key])
+        _print_injection(report)
         reports.append(report)
-    print(json.dumps(reports if len(reports) > 1 else reports[0]))
+    if len(reports) > 1:
+        for key in ("results_tuning", "results_held_out"):
+            print(f"\n-- mean over seeds {args.seeds}: {key}")
+            _print(_mean_over(reports, key))
+    first = next(iter(embedders_for(list(args.embedders or default_selectors())).values()))
+    summary: dict[str, Any] = {"cross_language": cross_language(first)}
+    print(f"\ncross-language (recall-k2.jsonl): {summary['cross_language']}")
+    if not args.no_latency:
+        summary["latency_10k"] = latency(first)
+        print(f"recall p50 at 10k preferences: {summary['latency_10k']}")
+    print(json.dumps({"reports": reports, **summary}))
     return 0
 
 

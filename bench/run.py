@@ -180,7 +180,7 @@ def _cross_language(with_minilm: bool) -> dict[str, float]:
     or lexical channel), per embedder."""
     from penchant.memory.embeddings import build_embedder, embedding_text
     from penchant.memory.model.records import Preference
-    from penchant.memory.recall.engine import Recaller
+    from penchant.memory.recall import Recaller
 
     path = REPO.parent / "shared" / "cases" / "recall-k2.jsonl"
     if not path.exists():

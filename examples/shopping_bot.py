@@ -12,7 +12,10 @@ the preference's keywords must cover one of the product's tags or category
 (same word, a spelling variant, or its head: ``chocolate`` covers ``dark
 chocolate``), or appear at word boundaries in the product name. Searches and
 choices are stored as history snapshots (what the user *did*), never as
-preferences.
+preferences. Each search also prints what Penchant would inject into a chat
+model's prompt for it (``minding: dislikes plastic`` for a lunch box): the few
+preferences that bear on the request, chosen by recall with the default
+embedder (:func:`penchant.memory.select_injection`).
 
 Run it::
 
@@ -39,6 +42,7 @@ from penchant.memory import (
     has_cjk,
     keyword_covers,
     normalise_keywords,
+    select_injection,
     word_tokens,
 )
 
@@ -54,7 +58,9 @@ DEMO_STATEMENTS = (
     "I like wool sweaters.",
     "我不喜欢辣的食物。",
 )
-DEMO_SEARCHES = ("water bottle for hiking", "food", "sweater", "bathroom", "kitchen storage")
+DEMO_SEARCHES = (
+    "water bottle for hiking", "food", "sweater", "bathroom", "kitchen storage", "lunch box",
+)
 
 Output = Callable[[str], None]
 
@@ -133,11 +139,14 @@ class SearchResult:
         query: The user's query.
         shown: Products in rank order.
         excluded: ``(product, content of the dislike that removed it)``.
+        minding: Contents of the preferences Penchant injects for the request
+            ``"Which <query> should I buy?"`` (protected ones first).
     """
 
     query: str
     shown: list[Ranked]
     excluded: list[tuple[Product, str]]
+    minding: list[str] = field(default_factory=list)
 
 
 class ShoppingBot:
@@ -180,9 +189,20 @@ class ShoppingBot:
             score = overlap + LIKE_BOOST * sum(like.confidence for like in lifting)
             shown.append(Ranked(product, score, [like.content for like in lifting]))
         shown.sort(key=lambda r: (-r.score, r.product.price))
-        result = SearchResult(query, shown[:limit], excluded)
+        result = SearchResult(query, shown[:limit], excluded, self.minding(query))
         self._record_search(result)
         return result
+
+    def minding(self, query: str) -> list[str]:
+        """What a chat model would be told to mind for this search: the preferences that
+        Penchant injects for ``"Which <query> should I buy?"``."""
+        request = f"Which {query} should I buy?"
+        context = self.memory.context(self.user_id, request)
+        assert context.recall is not None
+        chosen = select_injection(
+            context.recall, context.snapshot.ordered_preferences(), request
+        )
+        return [p.content for p in chosen.preferences]
 
     def choose(self, product: Product, query: str = "") -> None:
         """Record that the user picked a product (a history snapshot, not a like)."""
@@ -214,6 +234,7 @@ class ShoppingBot:
 def print_result(result: SearchResult, out: Output) -> None:
     """Print one search's results and exclusions."""
     out(f"\nsearch: {result.query}")
+    out(f"  minding: {'; '.join(result.minding) or 'nothing'}")
     for rank, item in enumerate(result.shown, 1):
         why = f"  (+ {'; '.join(item.liked_because)})" if item.liked_because else ""
         out(f"  {rank}. {item.product.name}  {item.product.price:.2f} EUR{why}")

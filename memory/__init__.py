@@ -57,7 +57,10 @@ from .model import (
     word_tokens,
 )
 from .recall import (
+    Injection,
     RecallResult,
+    select_injection,
+    select_turns,
 )
 from .services import (
     ContradictionJudge,
@@ -93,6 +96,7 @@ __all__ = [
     "ForgetResult",
     "GateResult",
     "HistorySnapshot",
+    "Injection",
     "InvalidInputError",
     "Memory",
     "MemoryContext",
@@ -132,6 +136,8 @@ __all__ = [
     "parse_document",
     "reembed",
     "reflect",
+    "select_injection",
+    "select_turns",
     "shorten",
     "strip_injected_blocks",
     "validate_user_id",

@@ -109,6 +109,7 @@ class USEEmbedder:
         self.duplicate_cosine = USE_DUPLICATE_COSINE
         self.generic_penalty = USE_GENERIC_PENALTY
         self.injection_cosine = USE_INJECTION_COSINE
+        self.relevant_score = USE_RELEVANT_SCORE
 
     @property
     def name(self) -> str:
@@ -182,6 +183,17 @@ attacks by meaning alone, 75.7 % with the patterns, and none of 31 benign look-a
 bank was extended on a separate dev set (``tests/data/poison_dev.jsonl``), never on the
 held-out one."""
 
+USE_RELEVANT_SCORE = 0.10
+"""Recall's relevance floor for USE on the generic-corrected score ``cos − λ·cos(g, p)``
+(:func:`~penchant.memory.recall.relevance.relevant_mask`; for USE it replaces
+:data:`USE_RELEVANT_COSINE`). Chosen on the five PrefEval-dev tuning topics of
+``bench/recall_quality.py`` (40 users × 20 preferences drawn from all ten dev topics, seeds
+1 / 2 / 7) and the bench's hand-written unrelated requests, as the floor that labels the
+request's own preference relevant for ≥ 99 % of tuning-topic requests with fewest injected
+(floors 0.08 / 0.10 / 0.12 / 0.14: own 99.3 / 99.2 / 97.0 / 95.5 %, injected per request
+3.8 / 3.5 / 3.0 / 2.6 at most 4; on the held-out topics own 93.4 / 92.5 / 89.0 / 84.3 %;
+an unrelated request labels any preference 41 / 29 / 21 / 16 % of the time)."""
+
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19
 hand-written (request, stored preference) pairs that bear on each other and 12 that do not,
@@ -197,8 +209,8 @@ keeps 99.8 % of questions' own preferences and drops 33 % of other topics' ones.
 USE_GENERIC_PENALTY = 0.5
 """Weight λ of recall's generic-request correction for USE: a preference is ranked by
 ``cos(query, p) − λ·cos(g, p)``, ``g`` the mean vector of
-:data:`~penchant.memory.recall.engine.GENERIC_REQUESTS`
-(:func:`~penchant.memory.recall.engine.generic_prior`).
+:data:`~penchant.memory.recall.relevance.GENERIC_REQUESTS`
+(:func:`~penchant.memory.recall.relevance.generic_prior`).
 Chosen on one 5-topic half of PrefEval-dev (``bench/recall_quality.py --split``, seeds 1 / 2 /
 7; MRR gain on that half at λ 0.3 / 0.4 / 0.5 / 0.6 / 0.75: +1.4 / +1.3 / +1.7 / +1.6 / +0.9
 points) and checked on the other half (+1.9 points at 0.5); four different background sets

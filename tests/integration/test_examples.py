@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,6 +15,8 @@ import pytest
 from penchant.memory import Memory
 
 from conftest import REPO
+
+pytestmark = pytest.mark.model  # the examples run on the real default embedder (USE)
 
 EXAMPLES = REPO / "examples"
 FORBIDDEN_TAGS = {"plastic", "塑料", "peanut", "花生", "cilantro", "香菜", "spicy", "辣"}
@@ -36,6 +39,17 @@ def shopping() -> Iterator[ModuleType]:
     yield load_example("shopping_bot")
 
 
+@pytest.fixture
+def real_memory(
+    memory: Memory, redis_client: Any, settings: Any, use_embedder: Any
+) -> Iterator[Memory]:
+    """A memory on the real default embedder (USE): the examples' behaviour is about relevance.
+
+    Requests ``memory`` first so that its clean keyspace is in place."""
+    with Memory(redis_client, settings=settings, embedder=use_embedder) as real:
+        yield real
+
+
 def quiet(_: str) -> None:
     """An ``out`` that prints nothing."""
 
@@ -52,22 +66,38 @@ def test_the_catalogue_is_varied_data(shopping: ModuleType) -> None:
 
 
 def test_the_scripted_session_never_shows_a_disliked_product(
-    shopping: ModuleType, memory: Memory
+    shopping: ModuleType, real_memory: Memory
 ) -> None:
-    results = shopping.run(memory, "shopper", out=quiet)
+    results = shopping.run(real_memory, "shopper", out=quiet)
     shown = [r.product for result in results for r in result.shown]
     assert shown
     for product in shown:
         assert not FORBIDDEN_TAGS & set(product.tags), product
         assert "plastic " not in f"{product.name.lower()} "
+    minding = {r.query: r.minding for r in results}
+    assert minding["lunch box"][0] == "allergic to peanuts"  # protected: always, first
+    assert "dislikes plastic" in minding["lunch box"]
+    assert "likes wool sweaters" not in minding["lunch box"]
     excluded = {p.id for result in results for p, _ in result.excluded}
-    assert {"bottle-02", "food-03", "food-04", "food-08", "home-04"} <= excluded
+    assert {"bottle-02", "food-03", "food-04", "food-08", "home-04", "kitchen-11"} <= excluded
+
+
+def test_a_lunch_box_search_minds_the_plastic_dislike(
+    shopping: ModuleType, real_memory: Memory
+) -> None:
+    bot = shopping.ShoppingBot(real_memory, "shopper")
+    bot.tell("I don't like plastic.")
+    bot.tell("I love jazz.")
+    result = bot.search("lunch box")
+    assert result.minding == ["dislikes plastic"]
+    assert [r.product.id for r in result.shown] == ["kitchen-12"]
+    assert [p.id for p, _ in result.excluded] == ["kitchen-11"]
 
 
 def test_a_chinese_dislike_filters_products_tagged_in_chinese(
-    shopping: ModuleType, memory: Memory
+    shopping: ModuleType, real_memory: Memory
 ) -> None:
-    bot = shopping.ShoppingBot(memory, "shopper")
+    bot = shopping.ShoppingBot(real_memory, "shopper")
     bot.tell("我不喜欢辣的食物。")
     result = bot.search("food", limit=50)
     assert {"food-04", "food-10", "food-14"} <= {p.id for p, _ in result.excluded}
@@ -75,17 +105,17 @@ def test_a_chinese_dislike_filters_products_tagged_in_chinese(
 
 
 def test_a_plastic_dislike_keeps_plastic_free_products(
-    shopping: ModuleType, memory: Memory
+    shopping: ModuleType, real_memory: Memory
 ) -> None:
-    bot = shopping.ShoppingBot(memory, "shopper")
+    bot = shopping.ShoppingBot(real_memory, "shopper")
     bot.tell("I don't like plastic.")
     shown = {r.product.id for r in bot.search("bathroom").shown}
     assert "home-06" in shown  # bamboo toothbrushes, tagged plastic-free
     assert "home-04" not in shown  # plastic shower curtain
 
 
-def test_a_like_ranks_its_products_first(shopping: ModuleType, memory: Memory) -> None:
-    bot = shopping.ShoppingBot(memory, "shopper")
+def test_a_like_ranks_its_products_first(shopping: ModuleType, real_memory: Memory) -> None:
+    bot = shopping.ShoppingBot(real_memory, "shopper")
     before = [r.product.id for r in bot.search("water bottle").shown]
     bot.tell("I love bamboo.")
     after = bot.search("water bottle").shown
@@ -94,13 +124,13 @@ def test_a_like_ranks_its_products_first(shopping: ModuleType, memory: Memory) -
 
 
 def test_searches_and_choices_are_history_not_preferences(
-    shopping: ModuleType, memory: Memory
+    shopping: ModuleType, real_memory: Memory
 ) -> None:
-    shopping.run(memory, "shopper", statements=[], searches=["sweater"], out=quiet)
-    kinds = [s.kind for s in memory.history("shopper")]
+    shopping.run(real_memory, "shopper", statements=[], searches=["sweater"], out=quiet)
+    kinds = [s.kind for s in real_memory.history("shopper")]
     assert kinds == ["choice", "search"]
-    assert memory.history("shopper")[0].payload["product_id"] == "cloth-01"
-    assert memory.preferences("shopper") == []
+    assert real_memory.history("shopper")[0].payload["product_id"] == "cloth-01"
+    assert real_memory.preferences("shopper") == []
 
 
 # -- assistant bot --------------------------------------------------------------------------------
@@ -133,7 +163,8 @@ def test_the_assistants_chinese_turns_find_english_preferences_and_back(
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_each_embedding_recalls_and_captures(memory: Memory) -> None:
+def test_each_embedding_recalls_and_captures(real_memory: Memory) -> None:
+    memory = real_memory
     embed = load_example("embed_in_graph")
     states: dict[str, Any] = embed.run(memory, "embedder", out=quiet)
     assert "Avoiding: dislikes plastic" in states["host_graph"]["messages"][-1].content
@@ -146,16 +177,26 @@ def test_each_embedding_recalls_and_captures(memory: Memory) -> None:
 # -- as scripts -----------------------------------------------------------------------------------
 
 
+PROMISED = {
+    "shopping_bot": r"search: lunch box\n  minding: allergic to peanuts;[^\n]* dislikes plastic",
+    "assistant_bot": r"avoid mushrooms",
+    "embed_in_graph": r"Which lunch box should I buy\?\nassistant> Avoiding: dislikes plastic",
+}
+"""What each example's docstring promises, as its output prints it on the default install."""
+
+
 @pytest.mark.parametrize("name", ["shopping_bot", "assistant_bot", "embed_in_graph"])
 def test_each_example_runs_as_a_script(name: str, memory: Memory, cli_env: dict[str, str]) -> None:
+    env = {k: v for k, v in cli_env.items() if k != "PENCHANT_EMBEDDINGS"}  # the default model
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / f"{name}.py"), "--user", f"script-{name}"],
-        env=cli_env,
+        env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+    assert re.search(PROMISED[name], done.stdout), done.stdout
     assert memory.preferences(f"script-{name}")
 
 

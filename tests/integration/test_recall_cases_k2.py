@@ -17,7 +17,7 @@ from penchant.memory import Memory, PreferenceCandidate, Settings
 from penchant.memory.core.lexical import tokenize
 from penchant.memory.embeddings import USEEmbedder, embedding_text
 from penchant.memory.model.records import Preference
-from penchant.memory.recall.engine import Recaller
+from penchant.memory.recall import Recaller
 
 from conftest import load_cases
 

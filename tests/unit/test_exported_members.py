@@ -20,6 +20,7 @@ EXPORTED = [
     "forget_query_words", "has_cjk", "has_han", "import_document", "keep_valid_items",
     "keyword_covers", "normalise_keywords", "parse_document", "reembed", "reflect", "shorten",
     "strip_injected_blocks", "validate_user_id", "word_tokens", "wrap_block",
+    "Injection", "select_injection", "select_turns",
 ]
 
 

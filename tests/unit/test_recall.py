@@ -21,7 +21,7 @@ from penchant.memory.embeddings import (
 )
 from penchant.memory.model.errors import InvalidInputError
 from penchant.memory.model.records import Preference
-from penchant.memory.recall.engine import (
+from penchant.memory.recall import (
     DEFAULT_FUSION,
     GENERIC_REQUESTS,
     FusionConfig,

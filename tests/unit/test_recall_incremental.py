@@ -19,14 +19,9 @@ from penchant.memory.core.resolution import ActiveSet
 from penchant.memory.core.snapshot import UserSnapshot, apply_ops, carry_order
 from penchant.memory.embeddings import FusedEmbedder, HashEmbedder, embedding_text
 from penchant.memory.model.records import Preference
-from penchant.memory.recall.engine import (
-    DEFAULT_FUSION,
-    NO_VECTOR,
-    Recaller,
-    RecallResult,
-    _ListData,
-    _Space,
-)
+from penchant.memory.recall import DEFAULT_FUSION, NO_VECTOR, Recaller, RecallResult
+from penchant.memory.recall.list_data import ListData
+from penchant.memory.recall.spaces import VectorSpace
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -178,7 +173,7 @@ def _resolver(name: str, dim: int) -> Any:
 def test_recall_after_each_write_equals_a_fresh_recaller(
     seed: int, make: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_Space, "COMPACT_MIN", 4)  # compact at this small size too
+    monkeypatch.setattr(VectorSpace, "COMPACT_MIN", 4)  # compact at this small size too
     recaller = make()
     current = recaller.embedder or EnglishHash()
     world = World(seed, [current, OtherHash()])
@@ -348,7 +343,7 @@ def test_a_supersede_re_derives_only_the_arriving_preference(
     def no_dict_matching(*_: Any) -> None:
         raise AssertionError("a supersede should be followed by the walk, not the dict")
 
-    monkeypatch.setattr(_ListData, "_matched", no_dict_matching)
+    monkeypatch.setattr(ListData, "_matched", no_dict_matching)
     emb = OtherHash()
     world = World(12, [emb])
     before = [world.pref() for _ in range(60)]
