@@ -351,13 +351,16 @@ class BaseMemory:
         batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
         return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
 
-    @staticmethod
-    def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
-        """Rule capture of one message (after validating ``user_id``)."""
+    def _captured(self, user_id: str, text: str) -> list[PreferenceCandidate]:
+        """Capture of one message (after validating ``user_id``): rules for clauses and
+        objects, the statement head for each clause's kind (one sentence embedding per
+        clause, in one batch, with this client's embedder when it is USE-multilingual, else
+        the process's shared one)."""
         from ..capture import extract_preferences
+        from ..capture.reading import reader_for
 
         UserKeys.for_user(user_id)  # validate before doing any work
-        return extract_preferences(text or "")
+        return extract_preferences(text or "", reader=reader_for(self.embedder))
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
         """The batch of an import, refused whole when it carries too many preferences.
