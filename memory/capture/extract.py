@@ -70,7 +70,10 @@ _GERUND_RE = re.compile(
 )
 _NEGATOR_START_RE = re.compile(r"^(?:no|not|never|without)\s", re.IGNORECASE)
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
-_SLOT_DROPPED = frozenset("new absolute all-time all time personal very my".split())
+_SLOT_DROPPED = frozenset(
+    "new absolute all-time all time personal very my now today lately "
+    "these days at the moment right".split()
+)
 _SLOT_FAVOURITE = frozenset("favourite favorite fave fav".split())
 
 

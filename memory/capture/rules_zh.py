@@ -99,7 +99,7 @@ ZH_RULES: tuple[Rule, ...] = (
     zh(
         rf"比起(?P<old>{_SPAN}{{1,12}}?)[，,]?我?(?:还是)?更(?:喜欢|爱|偏爱|倾向于?)(?P<obj>.+)",
         "like",
-        "比起{old}更喜欢{obj}",
+        "更喜欢{obj}",
         old_label="{old}不如{obj}",
     ),
     zh(
