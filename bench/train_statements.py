@@ -111,7 +111,9 @@ def embed(texts: list[str]) -> np.ndarray:
     return np.vstack(out).astype(np.float32)
 
 
-def save(w: np.ndarray, b: np.ndarray, path: Path = REPO / "memory" / "capture" / "statements.npz") -> str:
+def save(
+    w: np.ndarray, b: np.ndarray, path: Path = REPO / "memory" / "capture" / "statements.npz"
+) -> str:
     """Write the npz byte-for-byte reproducibly; returns its SHA-256."""
     buffer = io.BytesIO()
     np.savez(buffer, W=w, b=b, kinds=np.array(KINDS))

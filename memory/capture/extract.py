@@ -32,6 +32,15 @@ from .clauses import (
     zh_prefix_speaker,
 )
 from .keywords import en_singular, object_keywords
+from .kinds import (
+    EN_LABELS,
+    ZH_LABELS,
+    is_limit,
+    overturns,
+    polarity_of,
+    pull_object_en,
+    pull_object_zh,
+)
 from .objects import (
     Cut,
     Object,
@@ -45,12 +54,11 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
-from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_of, pull_object_en
-from .kinds import pull_object_zh
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .statements import Kind
+from .structures import STRUCTURAL_KINDS, STRUCTURE_MIN_P, Part, read_structure
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch (:class:`~.reading.ClauseReader`)."""
@@ -472,6 +480,51 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.found.extend(found)
 
 
+def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
+    polarities = {c.polarity for c in found}
+    if kind == "slot":
+        return any(c.slot for c in found)
+    return polarities == {"like", "dislike"}
+
+
+def _part_candidate(part: Part) -> PreferenceCandidate | None:
+    keywords = object_keywords(part.obj)
+    if not keywords:
+        return None
+    zh = has_cjk(part.obj)
+    category = category_for(keywords) if zh else object_category(part.obj, keywords, False)
+    return PreferenceCandidate(
+        content=part.content,
+        polarity=part.polarity,
+        keywords=keywords,
+        category=category,
+        confidence=RULE_CONFIDENCE,
+        source="rule",
+        slot=slot_key(part.slot) if part.slot else None,
+        protected=is_protected(part.content, part.polarity),
+    )
+
+
+def _structured(
+    sentence: str, parts: list[str], kinds: list[Kind | None], found: list[PreferenceCandidate]
+) -> list[PreferenceCandidate] | None:
+    """A switch, comparison, exception or slot the head reads in a sentence and the rules
+    did not structure: its parts by connector rules (:mod:`.structures`), else None."""
+    best: Kind | None = None
+    for kind in kinds:
+        if kind is not None and kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
+            best = kind if best is None or kind.p > best.p else best
+    if best is None or _has_structure(best.kind, found):
+        return None
+    if any(clause_speaker(clause) == "other" for clause in parts[:1]):
+        return None
+    read = read_structure(sentence, best.kind)
+    if not read:
+        return None
+    made = [c for c in map(_part_candidate, read) if c is not None]
+    return made if len(made) == len(read) else None
+
+
 def _head(text: str) -> str:
     """At most :data:`MAX_CAPTURE_CHARS` of a text, cut after a whole sentence."""
     if len(text) <= MAX_CAPTURE_CHARS:
@@ -537,20 +590,22 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         states no first-person preference.
     """
     context = Context()
-    split = [
-        clauses(sentence)
-        for sentence in sentences(_prepare(text or ""))
-        if not is_question_or_hypothetical(sentence)
-    ]
+    kept = [s for s in sentences(_prepare(text or "")) if not is_question_or_hypothetical(s)]
+    split = [clauses(sentence) for sentence in kept]
     flat = [clause for parts in split for clause in parts]
     kinds: list[Kind | None] = list(reader(flat)) if reader is not None and flat else []
     kinds += [None] * (len(flat) - len(kinds))
     position = 0
-    for parts in split:
+    for sentence, parts in zip(kept, split, strict=True):
         context.speaker, context.in_sentence, context.wants = "user", False, False
+        start = len(context.found)
         for clause in parts:
             _read_clause(clause, context, kinds[position])
             position += 1
+        sentence_kinds = kinds[position - len(parts) : position]
+        if structured := _structured(sentence, parts, sentence_kinds, context.found[start:]):
+            del context.found[start:]
+            context.found.extend(structured)
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))
     return found

@@ -80,7 +80,9 @@ def test_the_head_reads_kinds_of_unseen_sentences() -> None:
     from penchant.memory.capture.reading import ClauseReader
 
     reader = ClauseReader()
-    kinds = reader(["I'm not allergic to shellfish anymore.", "我戒了奶茶。", "My brother hates jazz."])
+    kinds = reader(
+        ["I'm not allergic to shellfish anymore.", "我戒了奶茶。", "My brother hates jazz."]
+    )
     assert [k.kind for k in kinds][:2] == ["allergy_retraction", "quit"]
     assert reader.last is not None and reader.last.shape == (3, 512)
 
@@ -90,8 +92,11 @@ def test_polar_kinds_sum_by_polarity() -> None:
     assert polarity_of(_kind("flip_like", 0.9)) == ("like", "flip_like")
     assert polarity_of(_kind("none", 0.9)) is None
     assert polarity_of(_kind("switch", 0.9)) is None  # structure only from the rules
-    split = Kind("dislike", 0.4, tuple(
-        {"dislike": 0.4, "flip_dislike": 0.2, "quit": 0.2}.get(k, 0.2 / 9) for k in KINDS))
+    split = Kind(
+        "dislike",
+        0.4,
+        tuple({"dislike": 0.4, "flip_dislike": 0.2, "quit": 0.2}.get(k, 0.2 / 9) for k in KINDS),
+    )
     assert polarity_of(split) == ("dislike", "dislike")
 
 
@@ -180,7 +185,9 @@ def test_the_side_turned_away_from_reads_as_a_dislike(text: str, dislike: str) -
 def test_a_switch_maps_to_a_like_of_the_new_and_a_dislike_of_the_old() -> None:
     found = extract_preferences("我把QQ音乐换成网易云音乐了。")
     assert sorted((c.polarity, c.keywords[0]) for c in found) == [
-        ("dislike", "qq音乐"), ("like", "网易云音乐")]
+        ("dislike", "qq音乐"),
+        ("like", "网易云音乐"),
+    ]
 
 
 def test_a_slot_with_now_fills_the_same_slot() -> None:
