@@ -30,7 +30,7 @@ Personalized Preference Following in LLMs", ICLR 2025 (CC BY-NC 4.0;
 evaluation only).
 
 **Statement kinds (issue 17).** ``capture`` is today's path: rules for clauses and
-objects, the statement head (``memory/capture/statements.npz``) for each clause's kind.
+objects, the statement head (``memory/core/capture/statements.npz``) for each clause's kind.
 ``capture_rules`` is the same code without the head (``extract_preferences(text)``),
 the path before the head, measured in the same run. On the held-out split of the
 statement corpus (``bench/corpus/statements/test.jsonl``, whole phrasings never trained
@@ -58,8 +58,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from penchant.memory.capture import extract_preferences
-from penchant.memory.capture.reading import ClauseReader
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "prefeval-dev"

@@ -1,4 +1,4 @@
-"""Train the statement head (memory/capture/statements.npz) on the corpus's train split.
+"""Train the statement head (memory/core/capture/statements.npz) on the corpus's train split.
 
 Data: ``bench/corpus/statements/train.jsonl`` (regenerate with
 ``python bench/corpus/make_statements.py``; each contrast item's halves are learned as a
@@ -13,9 +13,9 @@ zeros for a fixed number of steps: deterministic for a given corpus and embedder
 
 Usage::
 
-    python bench/train_statements.py [--steps 600] [--l2 1e-4]
+    python bench/train_statements.py [--steps 1000] [--l2 1e-4]
 
-Writes the npz, rewrites ``HEAD_SHA256`` in ``memory/capture/statements.py`` and prints
+Writes the npz, rewrites ``HEAD_SHA256`` in ``memory/core/capture/statements.py`` and prints
 the training accuracy.
 """
 
@@ -33,9 +33,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
-from penchant.memory.capture import extract_preferences
-from penchant.memory.capture.clauses import clauses, sentences
-from penchant.memory.capture.statements import KINDS
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.clauses import clauses, sentences
+from penchant.memory.core.capture.statements import KINDS
 from penchant.memory.embeddings import USEEmbedder, sha256_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,9 +111,10 @@ def embed(texts: list[str]) -> np.ndarray:
     return np.vstack(out).astype(np.float32)
 
 
-def save(
-    w: np.ndarray, b: np.ndarray, path: Path = REPO / "memory" / "capture" / "statements.npz"
-) -> str:
+HEAD_FILE = REPO / "memory" / "core" / "capture" / "statements.npz"
+
+
+def save(w: np.ndarray, b: np.ndarray, path: Path = HEAD_FILE) -> str:
     """Write the npz byte-for-byte reproducibly; returns its SHA-256."""
     buffer = io.BytesIO()
     np.savez(buffer, W=w, b=b, kinds=np.array(KINDS))
@@ -123,7 +124,7 @@ def save(
 
 def pin(digest: str) -> None:
     """Rewrite ``HEAD_SHA256`` in statements.py."""
-    source = REPO / "memory" / "capture" / "statements.py"
+    source = REPO / "memory" / "core" / "capture" / "statements.py"
     text = source.read_text(encoding="utf-8")
     text = re.sub(r'HEAD_SHA256 = "[0-9a-f]{64}"', f'HEAD_SHA256 = "{digest}"', text)
     source.write_text(text, encoding="utf-8")
@@ -131,7 +132,7 @@ def pin(digest: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--l2", type=float, default=1e-4)
     args = parser.parse_args(argv)
     examples = corpus_examples("train") + prefeval_examples()

@@ -8,23 +8,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from penchant.memory.capture import extract_preferences
-from penchant.memory.capture.kinds import (
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.kinds import (
     is_limit,
     overturns,
     polarity_of,
     pull_object_en,
     pull_object_zh,
 )
-from penchant.memory.capture.statements import (
+from penchant.memory.core.capture.statements import (
     HEAD_PATH,
     HEAD_SHA256,
     KINDS,
     Kind,
     StatementHead,
 )
-from penchant.memory.embeddings.base import sha256_file
-from penchant.memory.errors import ModelIntegrityError
+from penchant.memory.embeddings import sha256_file
+from penchant.memory.model import ModelIntegrityError
 
 
 def _kind(name: str, p: float) -> Kind:
@@ -77,7 +77,7 @@ def test_prediction_is_deterministic_and_rows_sum_to_one() -> None:
 
 @pytest.mark.model
 def test_the_head_reads_kinds_of_unseen_sentences() -> None:
-    from penchant.memory.capture.reading import ClauseReader
+    from penchant.memory.client.reading import ClauseReader
 
     reader = ClauseReader()
     kinds = reader(
