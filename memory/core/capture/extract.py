@@ -292,10 +292,14 @@ def _turned_away(stance: Stance) -> list[tuple[str, str]]:
     if stance.polarity != "like":
         return found
     zh = stance.obj.zh
+    main = _format(rule.label, stance, whole, stance.old.display if stance.old else "")
     for tail, exception in ((cut.contrast, False), (cut.exception, True)):
         if not tail or is_pronoun(tail):
             continue
         tail_obj = Object(tail, zh=zh)
+        if exception and is_retraction(main):  # "not allergic to anything except peanuts"
+            found += [(f"对{i}过敏" if zh else f"allergic to {i}", i) for i in items(tail_obj)]
+            continue
         found += [(_turned_away_text(item, whole, exception, zh), item) for item in items(tail_obj)]
     return found
 
