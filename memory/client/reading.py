@@ -14,7 +14,7 @@ import threading
 
 import numpy as np
 
-from ..core.capture.statements import Kind, StatementHead, default_head
+from ..core import Kind, StatementHead, default_head
 from ..embeddings import USE_MODEL, Embedder, USEEmbedder
 from ..model import InvalidInputError
 

@@ -2,6 +2,7 @@
 tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
+from .capture.statements import KINDS, Kind, StatementHead, default_head
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
 from .observations import (
@@ -38,6 +39,10 @@ from .snapshot import SnapshotDelta, UserSnapshot, apply_delta, apply_ops
 from .tombstones import Erasure
 
 __all__ = [
+    "KINDS",
+    "Kind",
+    "StatementHead",
+    "default_head",
     "AppendEvent",
     "AppendTranscript",
     "BM25Index",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -23,9 +22,7 @@ from ...model import (
     has_cjk,
     is_protected,
     is_retraction,
-    to_simplified,
 )
-from ..blocks import strip_injected_blocks
 from .categories import category_for, object_category
 from .clauses import (
     Speaker,
@@ -36,7 +33,7 @@ from .clauses import (
     sentences,
     zh_prefix_speaker,
 )
-from .keywords import en_singular, object_keywords
+from .keywords import object_keywords
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
@@ -59,11 +56,13 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
+from .prepare import MAX_CAPTURE_CHARS, prepare
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
+from .slots import slot_key
 from .statements import Kind
-from .structures import STRUCTURAL_KINDS, STRUCTURE_MIN_P, Part, read_structure
+from .structures import structured
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch
@@ -74,8 +73,6 @@ logger = logging.getLogger(__name__)
 RULE_CONFIDENCE = 0.6
 """Confidence of a rule-captured preference (below a tool call's default 0.7)."""
 
-MAX_CAPTURE_CHARS = 20_000
-"""Only this many characters of a message are read (capture sits on every turn's hot path)."""
 
 _GERUND_RE = re.compile(
     r"(?:avoid|stay|steer|keep|shy|quitt|giv|cutt|limit|reduc|minimi[sz]|refus|enjoy|lov|gett|"
@@ -84,11 +81,6 @@ _GERUND_RE = re.compile(
 )
 _NEGATOR_START_RE = re.compile(r"^(?:no|not|never|without)\s", re.IGNORECASE)
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
-_SLOT_DROPPED = frozenset(
-    "new absolute all-time all time personal very my now today lately "
-    "these days at the moment right".split()
-)
-_SLOT_FAVOURITE = frozenset("favourite favorite fave fav".split())
 
 
 @dataclass(frozen=True)
@@ -228,28 +220,6 @@ def _stance(clause: str, context: Context) -> Stance | None:
             if stance is not None and not stance.old and stance.speaker != "other":
                 return stance
     return found
-
-
-def slot_key(slot: str) -> str | None:
-    """The normalised name of a single-valued slot (``favourite authors`` → ``favorite author``).
-
-    Args:
-        slot: The slot as the user wrote it (``"all-time favourite band"``,
-            ``"current phone"``, ``"最喜欢的作家"``).
-
-    Returns:
-        Lower case, "favourite"/"fave" spelled ``favorite``, modifiers such as
-        "all-time" dropped, the noun singular; None when no noun is left.
-    """
-    if has_cjk(slot):
-        return "".join(slot.split()).replace("目前", "现在") or None
-    words = [w for w in slot.lower().split() if w not in _SLOT_DROPPED]
-    words = ["favorite" if w in _SLOT_FAVOURITE else w for w in words]
-    if "favorite" in words:
-        words = words[words.index("favorite") :]
-    if len(words) < 2:
-        return None
-    return " ".join([*words[:-1], en_singular(words[-1])])
 
 
 def _format(label: str, stance: Stance, obj: str, old: str = "") -> str:
@@ -490,81 +460,6 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.found.extend(found)
 
 
-def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
-    polarities = {c.polarity for c in found}
-    if kind == "slot":
-        return any(c.slot for c in found)
-    return polarities == {"like", "dislike"}
-
-
-def _part_candidate(part: Part) -> PreferenceCandidate | None:
-    keywords = object_keywords(part.obj)
-    if not keywords:
-        return None
-    zh = has_cjk(part.obj)
-    category = category_for(keywords) if zh else object_category(part.obj, keywords, False)
-    return PreferenceCandidate(
-        content=part.content,
-        polarity=part.polarity,
-        keywords=keywords,
-        category=category,
-        confidence=RULE_CONFIDENCE,
-        source="rule",
-        slot=slot_key(part.slot) if part.slot else None,
-        protected=is_protected(part.content, part.polarity),
-    )
-
-
-def _structured(
-    sentence: str, parts: list[str], kinds: list[Kind | None], found: list[PreferenceCandidate]
-) -> list[PreferenceCandidate] | None:
-    """A switch, comparison, exception or slot the head reads in a sentence and the rules
-    did not structure: its parts by connector rules (:mod:`.structures`), else None."""
-    best: Kind | None = None
-    for kind in kinds:
-        if kind is not None and kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
-            best = kind if best is None or kind.p > best.p else best
-    if best is None or _has_structure(best.kind, found):
-        return None
-    if any(clause_speaker(clause) == "other" for clause in parts[:1]):
-        return None
-    read = read_structure(sentence, best.kind)
-    if not read:
-        return None
-    made = [c for c in map(_part_candidate, read) if c is not None]
-    return made if len(made) == len(read) else None
-
-
-def _head(text: str) -> str:
-    """At most :data:`MAX_CAPTURE_CHARS` of a text, cut after a whole sentence."""
-    if len(text) <= MAX_CAPTURE_CHARS:
-        return text
-    logger.debug("capture reads the first %d of %d characters", MAX_CAPTURE_CHARS, len(text))
-    head = text[:MAX_CAPTURE_CHARS]
-    ends = [head.rfind(mark) for mark in ".!?。！？\n"]
-    return head[: max(ends) + 1] if max(ends) > 0 else ""
-
-
-_WHITESPACE_RUN_RE = re.compile(r"\s+")
-
-
-def _one_space(run: re.Match[str]) -> str:
-    """A run of whitespace as one character: a line break if it holds one, else a space."""
-    return "\n" if "\n" in run.group(0) else " "
-
-
-def _prepare(text: str) -> str:
-    """NFKC, straight quotes, no zero-width space, each whitespace run one character.
-
-    Collapsing the runs keeps every clause rule linear: many of them start with ``\\s+``,
-    which costs quadratic time on a long run of blanks (20,000 spaces took 8 s).
-    """
-    text = unicodedata.normalize("NFKC", _head(strip_injected_blocks(text)))
-    text = text.replace("’", "'").replace("‘", "'").replace("\u200b", "")
-    text = _WHITESPACE_RUN_RE.sub(_one_space, text)
-    return to_simplified(text) if has_cjk(text) else text
-
-
 def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """Within one message the last stance on an object wins (``I like X… actually I hate X``)."""
     latest: dict[frozenset[str], PreferenceCandidate] = {}
@@ -600,7 +495,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         states no first-person preference.
     """
     context = Context()
-    kept = [s for s in sentences(_prepare(text or "")) if not is_question_or_hypothetical(s)]
+    kept = [s for s in sentences(prepare(text or "")) if not is_question_or_hypothetical(s)]
     split = [clauses(sentence) for sentence in kept]
     flat = [clause for parts in split for clause in parts]
     kinds: list[Kind | None] = list(reader(flat)) if reader is not None and flat else []
@@ -613,9 +508,10 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             _read_clause(clause, context, kinds[position])
             position += 1
         sentence_kinds = kinds[position - len(parts) : position]
-        if structured := _structured(sentence, parts, sentence_kinds, context.found[start:]):
+        found = context.found[start:]
+        if made := structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE):
             del context.found[start:]
-            context.found.extend(structured)
+            context.found.extend(made)
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))
     return found

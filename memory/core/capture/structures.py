@@ -12,8 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...model import Polarity, has_cjk
+from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected
+from .categories import category_for, object_category
+from .clauses import clause_speaker
+from .keywords import object_keywords
 from .kinds import pull_object_en
+from .slots import slot_key
+from .statements import Kind
 
 STRUCTURE_MIN_P = 0.5
 """A clause's structural kind is acted on at this probability or more."""
@@ -266,4 +271,54 @@ def read_structure(sentence: str, kind: str) -> list[Part] | None:
 
 STRUCTURAL_KINDS = ("switch", "comparative", "exception", "slot")
 
-__all__ = ["STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "read_structure"]
+
+def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
+    polarities = {c.polarity for c in found}
+    if kind == "slot":
+        return any(c.slot for c in found)
+    return polarities == {"like", "dislike"}
+
+
+def _part_candidate(part: Part, confidence: float) -> PreferenceCandidate | None:
+    keywords = object_keywords(part.obj)
+    if not keywords:
+        return None
+    zh = has_cjk(part.obj)
+    category = category_for(keywords) if zh else object_category(part.obj, keywords, False)
+    return PreferenceCandidate(
+        content=part.content,
+        polarity=part.polarity,
+        keywords=keywords,
+        category=category,
+        confidence=confidence,
+        source="rule",
+        slot=slot_key(part.slot) if part.slot else None,
+        protected=is_protected(part.content, part.polarity),
+    )
+
+
+def structured(
+    sentence: str,
+    parts: list[str],
+    kinds: list[Kind | None],
+    found: list[PreferenceCandidate],
+    confidence: float,
+) -> list[PreferenceCandidate] | None:
+    """A switch, comparison, exception or slot the head reads in a sentence and the rules
+    did not structure: its parts by connector rules (:mod:`.structures`), else None."""
+    best: Kind | None = None
+    for kind in kinds:
+        if kind is not None and kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
+            best = kind if best is None or kind.p > best.p else best
+    if best is None or _has_structure(best.kind, found):
+        return None
+    if any(clause_speaker(clause) == "other" for clause in parts[:1]):
+        return None
+    read = read_structure(sentence, best.kind)
+    if not read:
+        return None
+    made = [c for p in read if (c := _part_candidate(p, confidence)) is not None]
+    return made if len(made) == len(read) else None
+
+
+__all__ = ["STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "read_structure", "structured"]
