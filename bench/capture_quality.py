@@ -29,6 +29,15 @@ Dataset: Zhao et al., "Do LLMs Recognize Your Preferences? Evaluating
 Personalized Preference Following in LLMs", ICLR 2025 (CC BY-NC 4.0;
 evaluation only).
 
+**Statement kinds (issue 17).** ``capture`` is today's path: rules for clauses and
+objects, the statement head (``memory/core/capture/statements.npz``) for each clause's kind.
+``capture_rules`` is the same code without the head (``extract_preferences(text)``),
+the path before the head, measured in the same run. On the held-out split of the
+statement corpus (``bench/corpus/statements/test.jsonl``, whole phrasings never trained
+on), a message is right when every expected (polarity, keyword) is captured and no
+forbidden one is; printed per kind and language, with the head's own accuracy on the
+clause and the p50 cost per message of both paths.
+
 Usage::
 
     python bench/capture_quality.py [--quick] [--data DIR]
@@ -49,6 +58,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -219,6 +229,70 @@ def microseconds_per_message(extract: Extract, texts: Sequence[str], repeats: in
     return best * 1e6
 
 
+CORPUS_TEST = REPO_ROOT / "bench" / "corpus" / "statements" / "test.jsonl"
+
+
+def _matches(candidate: Any, polarity: str, keyword: str) -> bool:
+    text = " ".join([*candidate.keywords, candidate.content]).lower()
+    return candidate.polarity == polarity and keyword.lower() in text
+
+
+def corpus_right(extract: Extract, row: dict[str, Any]) -> bool:
+    """Whether capture of one corpus message yields what its kind must (see module doc)."""
+    found = extract(row["text"])
+    if row["kind"] == "none":
+        return not found
+    if not all(any(_matches(c, p, k) for c in found) for p, k in row["active"]):
+        return False
+    return not any(_matches(c, p, k) for c in found for p, k in row["absent"])
+
+
+def corpus_figures(
+    extractors: dict[str, Extract], reader: ClauseReader, path: Path = CORPUS_TEST
+) -> dict[str, Any]:
+    """Per kind and language: share right for each extractor, the head's clause accuracy,
+    and p50 µs per message of each extractor (one message at a time)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    figures: dict[str, Any] = {"corpus_test_messages": len(rows)}
+    tally: dict[str, list[int]] = {}
+    for row in rows:
+        for name, extract in extractors.items():
+            key = f"{name}|{row['lang']}|{row['kind']}"
+            tally.setdefault(key, [0, 0])
+            tally[key][0] += corpus_right(extract, row)
+            tally[key][1] += 1
+        if row["kind"] != "contrast":
+            key = f"head|{row['lang']}|{row['kind']}"
+            tally.setdefault(key, [0, 0])
+            tally[key][0] += reader([row["text"]])[0].kind == row["kind"]
+            tally[key][1] += 1
+    for key, (right, total) in sorted(tally.items()):
+        figures[f"corpus|{key}"] = [right, total]
+    for name, extract in extractors.items():
+        times = []
+        for row in rows:
+            start = time.perf_counter()
+            extract(row["text"])
+            times.append(time.perf_counter() - start)
+        times.sort()
+        figures[f"corpus_{name}_p50_us"] = round(times[len(times) // 2] * 1e6, 1)
+    return figures
+
+
+def _print_corpus(figures: dict[str, Any], names: Sequence[str]) -> None:
+    print(f"\nStatement corpus, held-out split: {figures['corpus_test_messages']} messages")
+    print(f"{'lang':<5}{'kind':<20}" + "".join(f"{n:>16}" for n in [*names, "head"]))
+    keys = sorted({tuple(k.split("|")[2:]) for k in figures if k.startswith("corpus|")})
+    for lang, kind in keys:
+        cells = []
+        for name in [*names, "head"]:
+            right, total = figures.get(f"corpus|{name}|{lang}|{kind}", [0, 0])
+            cells.append(f"{right / total:.3f} ({total:>3})" if total else "")
+        print(f"{lang:<5}{kind:<20}" + "".join(f"{c:>16}" for c in cells))
+    for name in names:
+        print(f"p50 per message, {name}: {figures[f'corpus_{name}_p50_us']} µs")
+
+
 def _split(topics: dict[str, list[dict[str, str]]], names: Sequence[str]) -> tuple[list, list]:
     rows = [row for name in names if name in topics for row in topics[name]]
     return [r["preference"] for r in rows], [r["question"] for r in rows]
@@ -245,7 +319,13 @@ def run(quick: bool = False, data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
         return {"capture_skipped": str(exc)}
     splits = {"": list(topics), "_dev5": DEV_TOPICS, "_held5": HELD_TOPICS}
     baseline, note = load_baseline()
-    extractors: dict[str, Extract] = {"capture": extract_preferences}
+    reader = ClauseReader()
+    reader(["warm up"])
+
+    def with_head(text: str) -> list[Any]:
+        return extract_preferences(text, reader=reader)
+
+    extractors: dict[str, Extract] = {"capture": with_head, "capture_rules": extract_preferences}
     if baseline is not None:
         extractors["capture_baseline"] = baseline
     figures: dict[str, Any] = {}
@@ -262,6 +342,10 @@ def run(quick: bool = False, data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
             microseconds_per_message(extract, statements_all, 1 if quick else 5), 1
         )
     figures.pop("capture_baseline_unjudged", None)
+    figures.pop("capture_rules_unjudged", None)
+    if CORPUS_TEST.exists():
+        figures.update(corpus_figures(
+            {"capture": with_head, "capture_rules": extract_preferences}, reader))
     if note:
         figures["capture_baseline_note"] = note
     return figures
@@ -275,7 +359,8 @@ def _print_table(figures: dict[str, Any]) -> None:
     header = "split   rules     recall  any    contra  false  µs/msg"
     print(header)
     for suffix, label in (("_dev5", "dev 5"), ("_held5", "held 5"), ("", "all 10")):
-        for prefix, rules in (("capture", "today"), ("capture_baseline", BASELINE_COMMIT)):
+        for prefix, rules in (("capture", "head"), ("capture_rules", "rules"),
+                              ("capture_baseline", BASELINE_COMMIT)):
             if f"{prefix}_recall{suffix}" not in figures:
                 continue
             micro = figures[f"{prefix}_us_per_message"] if not suffix else ""
@@ -287,6 +372,8 @@ def _print_table(figures: dict[str, Any]) -> None:
             )
     if "capture_baseline_note" in figures:
         print(figures["capture_baseline_note"])
+    if "corpus_test_messages" in figures:
+        _print_corpus(figures, ["capture", "capture_rules"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -377,19 +377,24 @@ class BaseMemory:
         batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
         return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
 
-    @staticmethod
     def _captured(
+        self,
         user_id: str,
         text: str,
         also: Sequence[PreferenceCandidate] = (),
         stored: Sequence[Preference] = (),
     ) -> list[PreferenceCandidate]:
-        """Rule capture of one message (after validating ``user_id``), plus ``also``, less
-        what duplicates another candidate or ``stored`` (:func:`turn_batch`)."""
+        """Capture of one message (after validating ``user_id``), plus ``also``, less what
+        duplicates another candidate or ``stored`` (:func:`turn_batch`): rules for clauses
+        and objects, the statement head for each clause's kind (one sentence embedding per
+        clause, in one batch, with this client's embedder when it is USE-multilingual, else
+        the process's shared one)."""
         from ..core import extract_preferences
+        from .reading import reader_for
 
         validate_user_id(user_id)
-        return turn_batch([*extract_preferences(text or ""), *also], stored)
+        captured = extract_preferences(text or "", reader=reader_for(self.embedder))
+        return turn_batch([*captured, *also], stored)
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
         """The batch of an import, refused whole when it carries too many preferences.

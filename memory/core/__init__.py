@@ -2,6 +2,7 @@
 tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
+from .capture.statements import KINDS, Kind, StatementHead, default_head
 from .intent_screen import IntentBank, bank_texts, build_bank, screen_by_meaning
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
@@ -40,6 +41,10 @@ from .tombstones import Erasure
 from .turn import turn_batch
 
 __all__ = [
+    "KINDS",
+    "Kind",
+    "StatementHead",
+    "default_head",
     "AppendEvent",
     "AppendTranscript",
     "BM25Index",

@@ -1,5 +1,6 @@
-"""Every case of ``shared/cases/capture.jsonl`` and ``capture-k2.jsonl``: user turns through
-rule capture and the gate, in the library and through the CLI."""
+"""Every case of ``shared/cases/capture.jsonl``, ``capture-k2.jsonl`` and ``capture-k3.jsonl``:
+user turns through capture (rules and the statement head) and the gate, in the library and
+through the CLI."""
 
 from __future__ import annotations
 
@@ -13,10 +14,37 @@ from penchant.memory import Memory
 from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
-CAPTURE_CASES = load_cases("capture.jsonl") + load_cases("capture-k2.jsonl")
+_OBJECT_IDENTITY = pytest.mark.xfail(strict=True, reason="object identity: branch objects")
+_RETRACTION_STORES_A_LIKE = pytest.mark.xfail(
+    strict=True,
+    reason="branch statements: an allergy retraction supersedes the allergy but still stores a "
+    "like of the object; taking the allergy back without storing one needs a resolution change",
+)
+_HEAD_MISREADS = pytest.mark.xfail(
+    strict=True,
+    reason="branch statements: the statement head reads 'X is off the menu for me now' below "
+    "the threshold for a new preference",
+)
+_XFAIL: dict[str, pytest.MarkDecorator] = {
+    "k3-xlang-en-like-zh-retract": _OBJECT_IDENTITY,
+    "k3-xlang-zh-like-en-retract": _OBJECT_IDENTITY,
+    "k3-zh-switch-cong-gaiyong": _OBJECT_IDENTITY,  # 佳能 must cover 佳能相机
+    "k3-en-allergy-retracted-clause": _RETRACTION_STORES_A_LIKE,
+    "k3-zh-allergy-retracted-clause": _RETRACTION_STORES_A_LIKE,
+    "k3-en-flip-off-the-menu": _HEAD_MISREADS,
+}
+_K3 = [
+    pytest.param(case, marks=_XFAIL[case["id"]]) if case["id"] in _XFAIL else case
+    for case in load_cases("capture-k3.jsonl")
+]
+CAPTURE_CASES = load_cases("capture.jsonl") + load_cases("capture-k2.jsonl") + _K3
 
 
-@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[c["id"] for c in CAPTURE_CASES])
+def _case_id(case: Any) -> str:
+    return str(case["id"] if isinstance(case, dict) else case.values[0]["id"])
+
+
+@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[_case_id(c) for c in CAPTURE_CASES])
 def test_capture_case_library(memory: Memory, case: dict[str, Any]) -> None:
     user = f"capture-{case['id']}"
     for turn in case["user_turns"]:
@@ -24,7 +52,7 @@ def test_capture_case_library(memory: Memory, case: dict[str, Any]) -> None:
     check_expectations(memory.preferences(user), case["expect"], 0)
 
 
-@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[c["id"] for c in CAPTURE_CASES])
+@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[_case_id(c) for c in CAPTURE_CASES])
 def test_capture_case_cli(
     cli: CliRunner, memory: Memory, cli_env: dict[str, str], case: dict[str, Any]
 ) -> None:

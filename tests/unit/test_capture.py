@@ -612,8 +612,11 @@ def test_comparison_likes_one_and_does_not_leave_the_other_liked(
 
 
 def test_compared_against_object_is_worded_as_the_comparison() -> None:
+    # A dislike's content reads as a dislike (issue 17), never "likes tea over coffee".
     found = [c for c in extract_preferences("I prefer tea over coffee.") if c.polarity == "dislike"]
-    assert [(c.content, c.keywords) for c in found] == [("likes tea over coffee", ["coffee"])]
+    assert [(c.content, c.keywords) for c in found] == [
+        ("less keen on coffee than tea", ["coffee"])
+    ]
 
 
 def test_prefer_to_do_something_is_no_comparison() -> None:
@@ -695,7 +698,7 @@ def test_the_rule_an_exception_breaks_is_kept_without_it() -> None:
     found = extract_preferences("I like all vegetables except eggplant.")
     assert [(c.polarity, c.content) for c in found] == [
         ("like", "likes all vegetables"),
-        ("dislike", "likes all vegetables except eggplant"),
+        ("dislike", "dislikes eggplant (the exception to all vegetables)"),
     ]
 
 

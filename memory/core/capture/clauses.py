@@ -42,6 +42,8 @@ _EN_PREFIX_PHRASES = re.compile(
     r"at\s+the\s+moment|right\s+now|most\s+of\s+the\s+time|for\s+sure|of\s+course|"
     r"if\s+i(?:'m|\s+am)\s+honest|(?:i\s+)?find\s+myself|(?:'ve|have)\s+(?:grown|come|learned|"
     r"learnt|started|begun|decided)\s+to|(?:am|'m)\s+(?:starting|beginning|learning)\s+to|"
+    r"(?:it\s+)?turns?\s+out|turned\s+out|after\s+all|"
+    r"^(?:for|when|while|on|at|during|around)\s+[a-z' ]{1,40}?(?=\s+i(?:\s|$))|"
     r"(?:this|last)\s+(?:year|month|week|summer|winter)|for\s+(?:ethical|health|medical|"
     r"religious|environmental|personal)\s+reasons|(?:ever\s+)?since\s+(?:then|childhood))\b",
     re.IGNORECASE,
@@ -52,7 +54,10 @@ _EN_STALE_PHRASES = re.compile(
     re.IGNORECASE,
 )
 _EN_STALE_WORDS = frozenset({"used", "once", "formerly", "previously"})
-_EN_COPULA = frozenset({"'m", "am", "get", "feel", "become", "got", "getting", "feeling", "been"})
+_EN_COPULA = frozenset(
+    {"'m", "am", "get", "feel", "become", "got", "getting", "feeling", "been", "grown", "gotten",
+     "growing"}
+)
 _EN_MODAL = frozenset({"'d", "would"})
 _EN_TOKEN_RE = re.compile(r"[a-z]+|'[a-z]+")
 _EN_OTHER_SUBJECTS = frozenset(
@@ -157,6 +162,11 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
     r"|,?\s+and\s+(?=(?:no|not|without)\s+\w)"
+    r"|,\s*(?=(?:can'?t|cannot|don'?t|do\s+not|hate|love|adore|dislike|detest|loathe|enjoy|"
+    r"never|(?:not\s+)?(?:a\s+)?(?:big\s+)?fan\s+of)\s)"
+    r"|,\s*(?=(?:(?:just|but|only|though|and)\s+)?(?:(?:no|not)\s+more\s+than|at\s+most|"
+    r"max(?:imum)?\s|up\s+to\s|only\s+(?:once|twice|on)\b|once\s+a\b|twice\s+a\b))"
+    r"|\s+(?:says|said|told\s+me|confirmed|thinks|reckons)\s+(?:that\s+)?(?=i(?:'m|\s))"
     r"|\s+(?=now\s+i\b)",
     re.IGNORECASE,
 )
@@ -174,9 +184,10 @@ _EN_MIND_CHANGED_RE = re.compile(
 does (``changed my mind on X`` names its object and stays for the topic rule)."""
 _EN_EVERYTHING_BUT_RE = re.compile(r"\b((?:every|any)(?:thing|one))\s+but\b", re.IGNORECASE)
 _ZH_CLAUSE_SPLIT_RE = re.compile(
-    r"[，,；;：:]|但是|可是|不过|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
+    r"[，,；;：:]|但是|可是|不过(?!敏)|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
+    r"|(?<=[生夫妈爸师友他她们])说(?=我)"
 )
-_ZH_JOINED_LEADS_RE = re.compile(r"^(?:比起|相比|除了|宁愿|宁可)")
+_ZH_JOINED_LEADS_RE = re.compile(r"^我?(?:比起|相比|除了|宁愿|宁可)")
 _EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
 _EN_QUESTION_WORDS = frozenset(
     "what's whats how's who's where's why's do does did can could would will should shall is "
@@ -197,7 +208,7 @@ _EN_HYPOTHETICAL_RE = re.compile(
     r"(?:just\s+)?for\s+(?:argument's|the\s+sake\s+of\s+argument))\b"
 )
 _ZH_QUESTION_RE = re.compile(
-    r"[吗么][\W]*$|什么(?![都也])|怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
+    r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
     r"多少|如何|是否|有没有|是不是|([\u4e00-\u9fff])不\1"
 )
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ...model import (
@@ -22,9 +22,7 @@ from ...model import (
     has_cjk,
     is_protected,
     is_retraction,
-    to_simplified,
 )
-from ..blocks import strip_injected_blocks
 from .categories import category_for, object_category
 from .clauses import (
     Speaker,
@@ -35,7 +33,16 @@ from .clauses import (
     sentences,
     zh_prefix_speaker,
 )
-from .keywords import en_singular, object_keywords
+from .keywords import object_keywords
+from .kinds import (
+    EN_LABELS,
+    ZH_LABELS,
+    is_limit,
+    overturns,
+    polarity_of,
+    pull_object_en,
+    pull_object_zh,
+)
 from .objects import (
     Cut,
     Object,
@@ -49,17 +56,23 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
+from .prepare import MAX_CAPTURE_CHARS, prepare
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
+from .slots import slot_key
+from .statements import Kind
+from .structures import structured
+
+Reader = Callable[[list[str]], list[Kind]]
+"""Reads the kind of each clause of a message in one batch
+(:class:`~...client.reading.ClauseReader`)."""
 
 logger = logging.getLogger(__name__)
 
 RULE_CONFIDENCE = 0.6
 """Confidence of a rule-captured preference (below a tool call's default 0.7)."""
 
-MAX_CAPTURE_CHARS = 20_000
-"""Only this many characters of a message are read (capture sits on every turn's hot path)."""
 
 _GERUND_RE = re.compile(
     r"(?:avoid|stay|steer|keep|shy|quitt|giv|cutt|limit|reduc|minimi[sz]|refus|enjoy|lov|gett|"
@@ -68,8 +81,6 @@ _GERUND_RE = re.compile(
 )
 _NEGATOR_START_RE = re.compile(r"^(?:no|not|never|without)\s", re.IGNORECASE)
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
-_SLOT_DROPPED = frozenset("new absolute all-time all time personal very my".split())
-_SLOT_FAVOURITE = frozenset("favourite favorite fave fav".split())
 
 
 @dataclass(frozen=True)
@@ -144,8 +155,9 @@ def _old(match: re.Match[str], rule: Rule, zh: bool, context: Context) -> Object
     return resolve(display, zh, context.antecedent)
 
 
-def _read_match(match: re.Match[str], rule: Rule, clause: str, context: Context) -> Stance | None:
-    zh = has_cjk(clause)
+def _read_match(
+    match: re.Match[str], rule: Rule, clause: str, context: Context, zh: bool
+) -> Stance | None:
     cut, initial = _cut(match, rule, clause, zh)
     polarity = rule.polarity
     if rule.elliptic:
@@ -175,34 +187,39 @@ def _read_match(match: re.Match[str], rule: Rule, clause: str, context: Context)
     return Stance(rule, _words(match, rule), speaker, obj, polarity, cut, old)
 
 
+_LATIN_START_RE = re.compile(r"^\W*[A-Za-z]+(?:'[a-z]+)?\s")
+_ZH_TOPIC_FRONTED_RE = re.compile(r"^(?P<topic>[^我，。！？,!?\s]{2,16}?)(?P<rest>我.+)$")
+
+
 def _stance(clause: str, context: Context) -> Stance | None:
-    """The first stance in a clause whose object can be resolved."""
-    for match, rule in (ZH_TABLE if has_cjk(clause) else EN_TABLE).matches(clause):
-        if stance := _read_match(match, rule, clause, context):
-            return stance
-    return None
+    """The first stance in a clause whose object can be resolved.
 
-
-def slot_key(slot: str) -> str | None:
-    """The normalised name of a single-valued slot (``favourite authors`` → ``favorite author``).
-
-    Args:
-        slot: The slot as the user wrote it (``"all-time favourite band"``,
-            ``"current phone"``, ``"最喜欢的作家"``).
-
-    Returns:
-        Lower case, "favourite"/"fave" spelled ``favorite``, modifiers such as
-        "all-time" dropped, the noun singular; None when no noun is left.
+    An English clause with a Chinese object (``I absolutely love 小笼包``) is read with
+    the English rules; a Chinese clause whose object is fronted before the speaker
+    (``武侠小说我已经不看了``, ``羽毛球和网球我都爱打``) is read with the object put back
+    after the verb.
     """
-    if has_cjk(slot):
-        return "".join(slot.split()).replace("目前", "现在") or None
-    words = [w for w in slot.lower().split() if w not in _SLOT_DROPPED]
-    words = ["favorite" if w in _SLOT_FAVOURITE else w for w in words]
-    if "favorite" in words:
-        words = words[words.index("favorite") :]
-    if len(words) < 2:
-        return None
-    return " ".join([*words[:-1], en_singular(words[-1])])
+    zh = has_cjk(clause)
+    tables = [(ZH_TABLE, True)] if zh else [(EN_TABLE, False)]
+    if zh and _LATIN_START_RE.match(clause):
+        tables.insert(0, (EN_TABLE, False))
+    found = None
+    for table, as_zh in tables:
+        for match, rule in table.matches(clause):
+            if found := _read_match(match, rule, clause, context, as_zh):
+                break
+        if found:
+            break
+    if found is not None and found.speaker != "other":
+        return found
+    if zh and (fronted := _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. "))):
+        rest = re.sub(r"[了的啦呢]+$", "", fronted.group("rest"))
+        moved = f"{rest}{fronted.group('topic')}"
+        for match, rule in ZH_TABLE.matches(moved):
+            stance = _read_match(match, rule, moved, context, True)
+            if stance is not None and not stance.old and stance.speaker != "other":
+                return stance
+    return found
 
 
 def _format(label: str, stance: Stance, obj: str, old: str = "") -> str:
@@ -244,14 +261,27 @@ def _turned_away(stance: Stance) -> list[tuple[str, str]]:
         found += [(content, item) for item in items(stance.old)]
     if stance.polarity != "like":
         return found
+    zh = stance.obj.zh
     main = _format(rule.label, stance, whole, stance.old.display if stance.old else "")
-    joiner = "" if stance.obj.zh else " "
-    for tail, word in ((cut.contrast, cut.contrast_word), (cut.exception, "except")):
+    for tail, exception in ((cut.contrast, False), (cut.exception, True)):
         if not tail or is_pronoun(tail):
             continue
-        tail_obj = Object(tail, zh=stance.obj.zh)
-        found += [(f"{main}{joiner}{word}{joiner}{item}", item) for item in items(tail_obj)]
+        tail_obj = Object(tail, zh=zh)
+        if exception and is_retraction(main):  # "not allergic to anything except peanuts"
+            found += [(f"对{i}过敏" if zh else f"allergic to {i}", i) for i in items(tail_obj)]
+            continue
+        found += [(_turned_away_text(item, whole, exception, zh), item) for item in items(tail_obj)]
     return found
+
+
+def _turned_away_text(item: str, whole: str, exception: bool, zh: bool) -> str:
+    """Content of an excepted or compared-against object: it reads as the dislike it is
+    (never ``likes tea over coffee`` filed under "avoid")."""
+    if zh:
+        return f"不喜欢{item}（{whole}之外）" if exception else f"{item}不如{whole}"
+    if exception:
+        return f"dislikes {item} (the exception to {whole})"
+    return f"less keen on {item} than {whole}"
 
 
 def candidates(stance: Stance) -> list[PreferenceCandidate]:
@@ -336,6 +366,8 @@ def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
     if match is None:
         return None
     raw = match.group("obj")
+    if re.match(r"(?:more|less|fewer)\s+than\b", raw, re.I):
+        return None  # an amount limit ("just no more than one a week"), not an object
     first = re.findall(r"[a-z']+", raw.lower())[:1]
     if not first or first[0] in _EN_NEGATED_REJECT or first[0].endswith("ly"):
         return None  # an idiom, a function word or an adverb ("not really", "not lately")
@@ -353,9 +385,51 @@ def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
     return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
 
 
-def _read_clause(clause: str, context: Context) -> None:
+def _kind_stance(clause: str, context: Context, kind: Kind | None) -> Stance | None:
+    """A stance the rules did not read, from the clause's kind and the object rules pull."""
+    read = polarity_of(kind) if kind is not None else None
+    if read is None:
+        return None
+    polarity, label_kind = read
+    if clause_speaker(clause) == "other" or context.speaker == "other":
+        return None
+    zh = has_cjk(clause)
+    raw = pull_object_zh(clause) if zh else pull_object_en(clause)
+    if not raw:
+        return None
+    display = raw if zh else lower_sentence_start(raw)
+    obj = resolve(display, zh, context.antecedent, initial=not zh)
+    if obj is None or is_pronoun(obj.display):
+        return None
+    label = (ZH_LABELS if zh else EN_LABELS)[label_kind]
+    rule = Rule(re.compile(r"^"), polarity, label)
+    words = {"verb": "", "adj": "", "slot": "", "match": clause}
+    return Stance(rule, words, "unknown", obj, polarity, Cut(display))
+
+
+def _overturned(stance: Stance, kind: Kind | None) -> Stance:
+    """The rules' stance with the polarity a confident kind puts in its place (and content
+    that reads as it); a switch, comparison or exception keeps the rules' structure."""
+    if stance.old is not None or stance.cut.contrast or stance.cut.exception:
+        return stance
+    polarity = overturns(kind, stance.polarity)
+    if polarity is None or kind is None:
+        return stance
+    label = (ZH_LABELS if stance.obj.zh else EN_LABELS)[kind.kind]
+    rule = replace(stance.rule, polarity=polarity, label=label, comparative=False)
+    return replace(stance, rule=rule, polarity=polarity)
+
+
+def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> None:
     wants, context.wants = context.wants, False
     stance = _stance(clause, context)
+    if is_limit(kind) and (stance is None or stance.polarity == "dislike"):
+        context.wants = wants  # "I like doughnuts, just no more than one a week": no dislike
+        return
+    if stance is not None:
+        stance = _overturned(stance, kind)
+    elif (from_kind := _kind_stance(clause, context, kind)) is not None:
+        stance = from_kind
     if stance is None and (negated := _negated(clause, context, wants)):
         context.antecedent = context.mentioned = negated.obj
         context.wants = True  # "I like tea but no sugar and no milk"
@@ -386,36 +460,6 @@ def _read_clause(clause: str, context: Context) -> None:
         context.found.extend(found)
 
 
-def _head(text: str) -> str:
-    """At most :data:`MAX_CAPTURE_CHARS` of a text, cut after a whole sentence."""
-    if len(text) <= MAX_CAPTURE_CHARS:
-        return text
-    logger.debug("capture reads the first %d of %d characters", MAX_CAPTURE_CHARS, len(text))
-    head = text[:MAX_CAPTURE_CHARS]
-    ends = [head.rfind(mark) for mark in ".!?。！？\n"]
-    return head[: max(ends) + 1] if max(ends) > 0 else ""
-
-
-_WHITESPACE_RUN_RE = re.compile(r"\s+")
-
-
-def _one_space(run: re.Match[str]) -> str:
-    """A run of whitespace as one character: a line break if it holds one, else a space."""
-    return "\n" if "\n" in run.group(0) else " "
-
-
-def _prepare(text: str) -> str:
-    """NFKC, straight quotes, no zero-width space, each whitespace run one character.
-
-    Collapsing the runs keeps every clause rule linear: many of them start with ``\\s+``,
-    which costs quadratic time on a long run of blanks (20,000 spaces took 8 s).
-    """
-    text = unicodedata.normalize("NFKC", _head(strip_injected_blocks(text)))
-    text = text.replace("’", "'").replace("‘", "'").replace("\u200b", "")
-    text = _WHITESPACE_RUN_RE.sub(_one_space, text)
-    return to_simplified(text) if has_cjk(text) else text
-
-
 def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """Within one message the last stance on an object wins (``I like X… actually I hate X``)."""
     latest: dict[frozenset[str], PreferenceCandidate] = {}
@@ -426,7 +470,7 @@ def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandi
     return list(latest.values())
 
 
-def extract_preferences(text: str) -> list[PreferenceCandidate]:
+def extract_preferences(text: str, *, reader: Reader | None = None) -> list[PreferenceCandidate]:
     """Find the user's own stated preferences in one message, without a model.
 
     Penchant's injected blocks are stripped first (a recalled memory is never
@@ -438,6 +482,10 @@ def extract_preferences(text: str) -> list[PreferenceCandidate]:
 
     Args:
         text: One user message, English and/or Chinese.
+        reader: Reads the kind of each clause (:class:`~...client.reading.ClauseReader`: the
+            statement head over one sentence embedding per clause, in one batch); with
+            it, a kind corrects the rules' polarity and a clause no rule reads yields the
+            preference of its kind (:mod:`.kinds`). Without it, rules only.
 
     Returns:
         Candidates with ``source="rule"`` and confidence :data:`RULE_CONFIDENCE`,
@@ -447,12 +495,23 @@ def extract_preferences(text: str) -> list[PreferenceCandidate]:
         states no first-person preference.
     """
     context = Context()
-    for sentence in sentences(_prepare(text or "")):
-        if is_question_or_hypothetical(sentence):
-            continue
+    kept = [s for s in sentences(prepare(text or "")) if not is_question_or_hypothetical(s)]
+    split = [clauses(sentence) for sentence in kept]
+    flat = [clause for parts in split for clause in parts]
+    kinds: list[Kind | None] = list(reader(flat)) if reader is not None and flat else []
+    kinds += [None] * (len(flat) - len(kinds))
+    position = 0
+    for sentence, parts in zip(kept, split, strict=True):
         context.speaker, context.in_sentence, context.wants = "user", False, False
-        for clause in clauses(sentence):
-            _read_clause(clause, context)
+        start = len(context.found)
+        for clause in parts:
+            _read_clause(clause, context, kinds[position])
+            position += 1
+        sentence_kinds = kinds[position - len(parts) : position]
+        found = context.found[start:]
+        if made := structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE):
+            del context.found[start:]
+            context.found.extend(made)
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))
     return found

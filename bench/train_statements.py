@@ -1,0 +1,150 @@
+"""Train the statement head (memory/core/capture/statements.npz) on the corpus's train split.
+
+Data: ``bench/corpus/statements/train.jsonl`` (regenerate with
+``python bench/corpus/make_statements.py``; each contrast item's halves are learned as a
+like and a dislike), plus PrefEval-dev clauses from the five topic files the rules were
+developed on (:data:`capture_quality.DEV_TOPICS`): a preference's clause that rule
+capture reads as a like or a dislike is learned as that, every clause of a request as
+``none``. The held-out split and PrefEval's other five topics are never read here.
+
+Model: multinomial logistic regression (softmax over :data:`KINDS`) on the clause's
+USE-multilingual v3 vector, class-balanced cross-entropy with L2, full-batch Adam from
+zeros for a fixed number of steps: deterministic for a given corpus and embedder.
+
+Usage::
+
+    python bench/train_statements.py [--steps 1000] [--l2 1e-4]
+
+Writes the npz, rewrites ``HEAD_SHA256`` in ``memory/core/capture/statements.py`` and prints
+the training accuracy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy as np
+
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.clauses import clauses, sentences
+from penchant.memory.core.capture.statements import KINDS
+from penchant.memory.embeddings import USEEmbedder, sha256_file
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "bench" / "corpus" / "statements"
+PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
+sys.path.insert(0, str(REPO / "bench"))
+from capture_quality import DEV_TOPICS  # noqa: E402
+
+
+def corpus_examples(split: str) -> list[tuple[str, str]]:
+    """(text, kind) of a corpus split; contrast items as their two halves."""
+    found: list[tuple[str, str]] = []
+    for line in (CORPUS / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row["kind"] == "contrast":
+            found += [(text, kind) for text, kind in row["parts"]]
+        else:
+            found.append((row["text"], row["kind"]))
+    return found
+
+
+def prefeval_examples(data: Path = PREFEVAL) -> list[tuple[str, str]]:
+    """PrefEval-dev clauses of the development topics, labelled as described above."""
+    found: list[tuple[str, str]] = []
+    for topic in DEV_TOPICS:
+        path = data / f"{topic}.json"
+        if not path.exists():
+            continue
+        for item in json.loads(path.read_text(encoding="utf-8")):
+            for sentence in sentences(item["preference"]):
+                for clause in clauses(sentence):
+                    polarities = {c.polarity for c in extract_preferences(clause)}
+                    if len(polarities) == 1:
+                        found.append((clause, polarities.pop()))
+            for sentence in sentences(item["question"]):
+                found += [(clause, "none") for clause in clauses(sentence)]
+    return found
+
+
+def train(
+    x: np.ndarray, y: np.ndarray, steps: int, l2: float, lr: float = 0.05
+) -> tuple[np.ndarray, np.ndarray]:
+    """Class-balanced softmax regression by full-batch Adam from zeros (deterministic)."""
+    n, d = x.shape
+    k = len(KINDS)
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    weight = np.where(counts > 0, n / (k * np.maximum(counts, 1)), 0.0)[y]
+    onehot = np.eye(k)[y]
+    w = np.zeros((d, k))
+    b = np.zeros(k)
+    m = [np.zeros_like(w), np.zeros_like(b)]
+    v = [np.zeros_like(w), np.zeros_like(b)]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for t in range(1, steps + 1):
+        logits = x @ w + b
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - onehot) * weight[:, None] / weight.sum()
+        grads = [x.T @ g + l2 * w, g.sum(axis=0)]
+        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
+            m[i] = beta1 * m[i] + (1 - beta1) * grad
+            v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
+            step = lr * (m[i] / (1 - beta1**t)) / (np.sqrt(v[i] / (1 - beta2**t)) + eps)
+            param -= step
+    return w.astype(np.float32), b.astype(np.float32)
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """USE-multilingual vectors of ``texts`` (the head's space), in batches."""
+    embedder = USEEmbedder()
+    out = [np.asarray(embedder.embed(texts[i : i + 256])) for i in range(0, len(texts), 256)]
+    return np.vstack(out).astype(np.float32)
+
+
+HEAD_FILE = REPO / "memory" / "core" / "capture" / "statements.npz"
+
+
+def save(w: np.ndarray, b: np.ndarray, path: Path = HEAD_FILE) -> str:
+    """Write the npz byte-for-byte reproducibly; returns its SHA-256."""
+    buffer = io.BytesIO()
+    np.savez(buffer, W=w, b=b, kinds=np.array(KINDS))
+    path.write_bytes(buffer.getvalue())
+    return sha256_file(path)
+
+
+def pin(digest: str) -> None:
+    """Rewrite ``HEAD_SHA256`` in statements.py."""
+    source = REPO / "memory" / "core" / "capture" / "statements.py"
+    text = source.read_text(encoding="utf-8")
+    text = re.sub(r'HEAD_SHA256 = "[0-9a-f]{64}"', f'HEAD_SHA256 = "{digest}"', text)
+    source.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--l2", type=float, default=1e-4)
+    args = parser.parse_args(argv)
+    examples = corpus_examples("train") + prefeval_examples()
+    texts = [t for t, _ in examples]
+    y = np.array([KINDS.index(k) for _, k in examples])
+    x = embed(texts)
+    w, b = train(x.astype(np.float64), y, args.steps, args.l2)
+    accuracy = float(((x @ w + b).argmax(axis=1) == y).mean())
+    digest = save(w, b)
+    pin(digest)
+    print(f"{len(examples)} examples, train accuracy {accuracy:.3f}, sha256 {digest}")
+
+
+if __name__ == "__main__":
+    main()

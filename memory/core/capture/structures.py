@@ -1,0 +1,324 @@
+"""Two objects in one statement: a switch, a comparison, an exception, a slot value.
+
+When the statement head reads a clause of a sentence as one of these kinds and the
+stance rules did not find its structure, these connector rules cut the sentence into
+its parts ("from A to B", "A over B", "every C except M", "my favourite S is V",
+``从A换成B``, ``A比B好``, ``除了M，C都…``, ``我最喜欢的S是V``); each part's object is
+pulled as in :mod:`.kinds`. They name connectors of a kind, never objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected
+from .categories import category_for, object_category
+from .clauses import clause_speaker
+from .keywords import object_keywords
+from .kinds import pull_object_en
+from .slots import slot_key
+from .statements import Kind
+
+STRUCTURE_MIN_P = 0.5
+"""A clause's structural kind is acted on at this probability or more."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One object of a structured statement, with what it yields."""
+
+    polarity: Polarity
+    obj: str
+    content: str
+    slot: str | None = None
+
+
+_EN_SWITCH = [
+    re.compile(r"\bfrom\s+(?P<old>.+?)\s+(?:to|for|over\s+to)\s+(?P<new>.+)", re.I),
+    re.compile(r"(?P<old>.+?)\s*(?:→|->|=>)\s*(?P<new>[^,;]+)", re.I),
+    re.compile(
+        r"\b(?:swapped|traded|replaced|exchanged|substituted)\s+(?P<old>.+?)\s+"
+        r"(?:for|with)\s+(?P<new>.+)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:dropped|ditched|quit|left|gave\s+up|abandoned)\s+(?P<old>.+?)\s+"
+        r"(?:and|for)\s+(?:then\s+)?(?:picked\s+up|took\s+up|started(?:\s+on)?|moved\s+to|"
+        r"went\s+(?:with|for)|got|switched\s+to|adopted)?\s*(?P<new>.+)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:all|only|strictly)\s+(?P<new>.+?)\s+now\s*,?\s*(?:no\s+more|not)\s+"
+        r"(?P<old>.+)",
+        re.I,
+    ),
+    re.compile(r"(?P<new>.+?)\s+instead\s+of\s+(?P<old>.+)", re.I),
+]
+_EN_COMPARE = [
+    re.compile(
+        r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*,?\s*(?:i(?:'ll|\s+will|'d|\s+would)?"
+        r"\s+)?(?:go\s+(?:with|for)|pick|choose|take|prefer)\s+(?P<c>.+)",
+        re.I,
+    ),
+    re.compile(
+        r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
+        r"than|beats|wins\s+over|trumps|before|to)\s+(?P<b>.+)",
+        re.I,
+    ),
+]
+_EN_EXCEPT = re.compile(
+    r"(?P<c>.+?)\s*,?\s+(?:except(?:\s+for)?|but\s+not|but\s+never|but|apart\s+from|other\s+than|"
+    r"besides|save(?:\s+for)?|minus|aside\s+from|excluding|with\s+the\s+exception\s+of|"
+    r"just\s+not|though\s+not|not)\s+(?P<m>.+)",
+    re.I,
+)
+_EN_CLASS_LEAD = re.compile(
+    r"^.*?\b(?:every|any|all(?:\s+kinds?\s+of|\s+sorts?\s+of|\s+types?\s+of)?|most|each)\s+", re.I
+)
+_EN_SLOT_WORDS = r"(?:favou?rite|go-to|top|number\s+one|all-time\s+favou?rite|fave)"
+_EN_SLOT = [
+    re.compile(
+        rf"\bmy\s+(?:(?:current|new|present|latest|all-time)\s+)*{_EN_SLOT_WORDS}\s+"
+        r"(?P<s>[a-z][a-z -]{0,30}?)\s+(?:of\s+choice\s+)?(?:(?:now|these\s+days|at\s+the\s+"
+        r"moment|currently|lately|right\s+now)\s+)?(?:is|has\s+been|are|have\s+been)\s+"
+        r"(?:now\s+)?(?P<v>.+)",
+        re.I,
+    ),
+    re.compile(
+        r"\bmy\s+(?:(?:current|new|present|latest)\s+)*(?P<s>[a-z][a-z -]{0,30}?)\s+of\s+"
+        r"choice\s+(?:(?:now|these\s+days)\s+)?(?:is|has\s+been)\s+(?P<v>.+)",
+        re.I,
+    ),
+    re.compile(
+        rf"(?P<v>.+?)\s+(?:is|has\s+become|became)\s+(?:now\s+)?my\s+(?:(?:new|current|"
+        rf"all-time)\s+)*{_EN_SLOT_WORDS}\s+(?P<s>[a-z][a-z -]{{0,30}}?)(?:\s+now|\s+these\s+"
+        r"days|\s+at\s+the\s+moment)?\W*$",
+        re.I,
+    ),
+]
+
+_ZH_V = r"(?:吃|喝|看|玩|用|听|穿|读|打|练|逛|去|追|买|下)"
+_ZH_SWITCH = [
+    re.compile(
+        r"(?:从|由)(?P<old>[^，,。]{1,14}?)(?:换成|改成|改为|换到|转到|转向|改用|换用|转用|"
+        rf"改{_ZH_V})了?(?P<new>[^，,。！]+)"
+    ),
+    re.compile(r"把(?P<old>[^，,。]{1,14}?)(?:换成|改成|替换成|换为)了?(?P<new>[^，,。！]+)"),
+    re.compile(r"用(?P<new>[^，,。]{1,14}?)(?:代替|取代|替代|替换)了?(?P<old>[^，,。！]+)"),
+    re.compile(r"弃(?P<old>[^，,。]{1,10}?)投(?P<new>[^，,。！]+)"),
+    re.compile(
+        rf"(?:不再?{_ZH_V}?|放弃了?|戒了?|以前{_ZH_V}?)(?P<old>[^，,。]{{1,14}}?)了?[，,]\s*"
+        rf"(?:现在|如今)?(?:改|换|转)(?:成|为|到|{_ZH_V})?了?(?P<new>[^，,。！]+)"
+    ),
+    re.compile(r"(?P<old>[^，,。→]{1,14}?)\s*(?:→|->)\s*(?P<new>[^，,。！]+)"),
+]
+_ZH_COMPARE = [
+    re.compile(
+        r"(?:比起|相比于?|相较于?|跟|和)(?P<b>[^，,。]{1,14}?)(?:比|相比)?[，,]?\s*我?(?:还是)?更"
+        r"(?:喜欢|爱|偏爱|倾向于?|想要?)" + _ZH_V + r"?(?P<a>[^，,。！]+)"
+    ),
+    re.compile(
+        r"(?:在)?(?P<a>[^，,。和与]{1,14}?)(?:和|与|跟)(?P<b>[^，,。]{1,14}?)(?:之间|中间)?[，,]?\s*"
+        r"我?(?:选|挑|要|会选|宁愿选|更喜欢)(?P<c>[^，,。！]+)"
+    ),
+    re.compile(
+        r"与其"
+        + _ZH_V
+        + r"?(?P<b>[^，,。]{1,14}?)[，,]?\s*(?:还)?不如"
+        + _ZH_V
+        + r"?(?P<a>[^，,。！]+)"
+    ),
+    re.compile(
+        r"(?P<a>[^，,。]{1,14}?)(?:比|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|香|更|"
+        r"多了|$)"
+    ),
+    re.compile(
+        r"(?:更|还是)(?:喜欢|爱|倾向于?|偏向)?" + _ZH_V + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*"
+        r"而(?:不是|非)" + _ZH_V + r"?(?P<b>[^，,。！]+)"
+    ),
+    re.compile(
+        r"宁(?:愿|可)"
+        + _ZH_V
+        + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*也不(?:要|想|愿意)?"
+        + _ZH_V
+        + r"?(?P<b>[^，,。！]+)"
+    ),
+]
+_ZH_EXCEPT = [
+    re.compile(
+        r"(?P<c>[^，,。]{1,10}?)(?:里|中|当中|之中)我?(?:除了|只有|就|唯独)(?P<m>[^，,。我]{1,14}?)"
+        r"(?:以外|之外)?(?:我|不|都|没)"
+    ),
+    re.compile(
+        r"除了(?P<m>[^，,。]{1,14}?)(?:(?:以外|之外)[，,]?|[，,])\s*(?:我|其他的?|别的|其它的?|"
+        r"什么|各种|所有)*(?P<c>[^，,。我都]{0,10}?)我?都"
+    ),
+    re.compile(r"除了(?P<m>[^，,。我]{1,14}?)(?:以外|之外)?我?都(?P<c>)"),
+    re.compile(
+        r"(?:什么|各种|所有|任何)?(?P<c>[^，,。]{1,10}?)我?(?:基本)?都(?:喜欢|爱|可以|行|"
+        + _ZH_V
+        + r")[^，,。]*[，,]\s*(?:就是|但是?|只有|唯独|除了|就|只是)(?:不"
+        + _ZH_V
+        + r"?)?(?P<m>[^，,。]{1,14}?)(?:不|除外|以外|之外|没|。|$)"
+    ),
+    re.compile(
+        r"(?:我)?(?:喜欢|爱|" + _ZH_V + r")(?:所有|各种|任何)?的?(?P<c>[^，,。]{1,10}?)[，,]\s*"
+        r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + _ZH_V + r"?|不行|不要)"
+    ),
+    re.compile(
+        r"我对(?P<c>[^，,。]{1,10}?)来者不拒[，,]\s*(?:唯独|只有|就是|但)(?P<m>[^，,。]{1,14}?)"
+        r"(?:不|除外)"
+    ),
+]
+_ZH_SLOT = [
+    re.compile(
+        r"(?:我)?(?:现在|目前|如今|最近|当下|这段时间|新的?)?(?:我的)?(?:最喜欢|最爱|首选|心中"
+        r"第一)的?(?P<s>[^，,。是]{1,8}?)(?:变成了|是|就是|换成了)(?P<v>[^，,。！]+)"
+    ),
+    re.compile(
+        r"(?P<v>[^，,。]{1,12}?)是我(?:现在|目前|如今|最近|当下)?(?:最喜欢|最爱|首选)的"
+        r"(?P<s>[^，,。]{1,8})"
+    ),
+]
+_ZH_LEAD_RE = re.compile(
+    r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|好吧|现在|最近|如今|目前|以前|我|也|都|就|还|"
+    r"已经|的|了|在|" + _ZH_V + r"|[，,、\s])+"
+)
+_ZH_TRAIL_RE = re.compile(
+    r"(?:了|的|啦|呢|吧|啊|之间|以外|之外|除外|我都|我也|我)+$|[。！!？?，,\s]+$"
+)
+
+
+def _zh_obj(text: str) -> str:
+    previous = None
+    text = text.strip()
+    while previous != text:
+        previous = text
+        text = _ZH_TRAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)).strip()
+    return text if 1 <= len(text) <= 14 else ""
+
+
+def _en_obj(text: str) -> str:
+    return pull_object_en(text, alone=True) or ""
+
+
+def _en_class(text: str) -> str:
+    return _en_obj(_EN_CLASS_LEAD.sub("", text))
+
+
+def read_structure(sentence: str, kind: str) -> list[Part] | None:
+    """The parts of a sentence of a structural ``kind``, or None when no connector fits."""
+    zh = has_cjk(sentence)
+    text = sentence.strip()
+    if kind == "switch":
+        for pattern in _ZH_SWITCH if zh else _EN_SWITCH:
+            if m := pattern.search(text):
+                old, new = (
+                    (_zh_obj if zh else _en_obj)(m["old"]),
+                    (_zh_obj if zh else _en_obj)(m["new"]),
+                )
+                if old and new and old != new:
+                    if zh:
+                        return [
+                            Part("like", new, f"换成{new}"),
+                            Part("dislike", old, f"从{old}换成{new}"),
+                        ]
+                    return [
+                        Part("like", new, f"switched to {new}"),
+                        Part("dislike", old, f"switched from {old} to {new}"),
+                    ]
+    elif kind == "comparative":
+        for pattern in _ZH_COMPARE if zh else _EN_COMPARE:
+            if m := pattern.search(text):
+                clean = _zh_obj if zh else _en_obj
+                a, b = clean(m["a"]), clean(m["b"])
+                if "c" in m.groupdict() and m["c"]:
+                    chosen = clean(m["c"])
+                    if chosen == b:
+                        a, b = b, a
+                    elif chosen != a:
+                        continue
+                if a and b and a != b:
+                    if zh:
+                        return [Part("like", a, f"更喜欢{a}"), Part("dislike", b, f"{b}不如{a}")]
+                    return [
+                        Part("like", a, f"prefers {a}"),
+                        Part("dislike", b, f"less keen on {b} than {a}"),
+                    ]
+    elif kind == "exception":
+        for pattern in _ZH_EXCEPT if zh else [_EN_EXCEPT]:
+            if m := pattern.search(text):
+                c = _zh_obj(m["c"]) if zh else _en_class(m["c"])
+                member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
+                if member and member != c:
+                    if zh:
+                        parts = [Part("dislike", member, f"不喜欢{member}（{c or '别的'}都行）")]
+                        return ([Part("like", c, f"喜欢{c}")] if c else []) + parts
+                    parts = [Part("dislike", member, f"dislikes {member} (the exception to {c})")]
+                    return ([Part("like", c, f"likes {c}")] if c else []) + parts
+    elif kind == "slot":
+        for pattern in _ZH_SLOT if zh else _EN_SLOT:
+            if m := pattern.search(text):
+                value = _zh_obj(m["v"]) if zh else _en_obj(m["v"])
+                slot = m["s"].strip()
+                if value and slot:
+                    if zh:
+                        return [Part("like", value, f"最喜欢的{slot}是{value}", f"最喜欢的{slot}")]
+                    return [Part("like", value, f"favourite {slot} is {value}", f"favorite {slot}")]
+    return None
+
+
+STRUCTURAL_KINDS = ("switch", "comparative", "exception", "slot")
+
+
+def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
+    polarities = {c.polarity for c in found}
+    if kind == "slot":
+        return any(c.slot for c in found)
+    return polarities == {"like", "dislike"}
+
+
+def _part_candidate(part: Part, confidence: float) -> PreferenceCandidate | None:
+    keywords = object_keywords(part.obj)
+    if not keywords:
+        return None
+    zh = has_cjk(part.obj)
+    category = category_for(keywords) if zh else object_category(part.obj, keywords, False)
+    return PreferenceCandidate(
+        content=part.content,
+        polarity=part.polarity,
+        keywords=keywords,
+        category=category,
+        confidence=confidence,
+        source="rule",
+        slot=slot_key(part.slot) if part.slot else None,
+        protected=is_protected(part.content, part.polarity),
+    )
+
+
+def structured(
+    sentence: str,
+    parts: list[str],
+    kinds: list[Kind | None],
+    found: list[PreferenceCandidate],
+    confidence: float,
+) -> list[PreferenceCandidate] | None:
+    """A switch, comparison, exception or slot the head reads in a sentence and the rules
+    did not structure: its parts by connector rules (:mod:`.structures`), else None."""
+    best: Kind | None = None
+    for kind in kinds:
+        if kind is not None and kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
+            best = kind if best is None or kind.p > best.p else best
+    if best is None or _has_structure(best.kind, found):
+        return None
+    if any(clause_speaker(clause) == "other" for clause in parts[:1]):
+        return None
+    read = read_structure(sentence, best.kind)
+    if not read:
+        return None
+    made = [c for p in read if (c := _part_candidate(p, confidence)) is not None]
+    return made if len(made) == len(read) else None
+
+
+__all__ = ["STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "read_structure", "structured"]

@@ -1,0 +1,196 @@
+"""The statement head (digest, determinism, shapes) and what each kind maps to in capture."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.kinds import (
+    is_limit,
+    overturns,
+    polarity_of,
+    pull_object_en,
+    pull_object_zh,
+)
+from penchant.memory.core.capture.statements import (
+    HEAD_PATH,
+    HEAD_SHA256,
+    KINDS,
+    Kind,
+    StatementHead,
+)
+from penchant.memory.embeddings import sha256_file
+from penchant.memory.model import ModelIntegrityError
+
+
+def _kind(name: str, p: float) -> Kind:
+    rest = (1 - p) / (len(KINDS) - 1)
+    probs = tuple(p if k == name else rest for k in KINDS)
+    return Kind(name, p, probs)
+
+
+def test_shipped_head_matches_its_pinned_digest() -> None:
+    assert sha256_file(HEAD_PATH) == HEAD_SHA256
+    head = StatementHead.load()
+    assert head.dim == 512 and head.weights.shape == (512, len(KINDS))
+
+
+def test_a_tampered_head_is_refused_with_both_digests(tmp_path: Path) -> None:
+    copy = tmp_path / "statements.npz"
+    shutil.copy(HEAD_PATH, copy)
+    data = bytearray(copy.read_bytes())
+    data[-10] ^= 0xFF
+    copy.write_bytes(bytes(data))
+    with pytest.raises(ModelIntegrityError, match=r"refusing to load") as info:
+        StatementHead.load(copy)
+    assert HEAD_SHA256 in str(info.value) and sha256_file(copy) in str(info.value)
+
+
+def test_a_missing_head_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ModelIntegrityError, match="missing"):
+        StatementHead.load(tmp_path / "none.npz")
+
+
+def test_wrong_shapes_and_kinds_are_refused() -> None:
+    with pytest.raises(ModelIntegrityError, match="kinds"):
+        StatementHead(np.zeros((4, len(KINDS))), np.zeros(len(KINDS)), ["like"])
+    with pytest.raises(ModelIntegrityError, match="shapes"):
+        StatementHead(np.zeros((4, 3)), np.zeros(3), KINDS)
+    head = StatementHead.load()
+    with pytest.raises(ValueError, match=r"expected \(n, 512\)"):
+        head.probabilities(np.zeros((2, 10)))
+
+
+def test_prediction_is_deterministic_and_rows_sum_to_one() -> None:
+    head = StatementHead.load()
+    x = np.random.default_rng(0).normal(size=(5, 512)).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    first, second = head.probabilities(x), StatementHead.load().probabilities(x)
+    assert np.array_equal(first, second)
+    assert np.allclose(first.sum(axis=1), 1.0)
+    assert [k.kind for k in head.read(x)] == [KINDS[i] for i in first.argmax(axis=1)]
+
+
+@pytest.mark.model
+def test_the_head_reads_kinds_of_unseen_sentences() -> None:
+    from penchant.memory.client.reading import ClauseReader
+
+    reader = ClauseReader()
+    kinds = reader(
+        ["I'm not allergic to shellfish anymore.", "我戒了奶茶。", "My brother hates jazz."]
+    )
+    assert [k.kind for k in kinds][:2] == ["allergy_retraction", "quit"]
+    assert reader.last is not None and reader.last.shape == (3, 512)
+
+
+def test_polar_kinds_sum_by_polarity() -> None:
+    assert polarity_of(_kind("quit", 0.9)) == ("dislike", "quit")
+    assert polarity_of(_kind("flip_like", 0.9)) == ("like", "flip_like")
+    assert polarity_of(_kind("none", 0.9)) is None
+    assert polarity_of(_kind("switch", 0.9)) is None  # structure only from the rules
+    split = Kind(
+        "dislike",
+        0.4,
+        tuple({"dislike": 0.4, "flip_dislike": 0.2, "quit": 0.2}.get(k, 0.2 / 9) for k in KINDS),
+    )
+    assert polarity_of(split) == ("dislike", "dislike")
+
+
+def test_only_a_confident_change_of_mind_overturns_the_rules() -> None:
+    assert overturns(_kind("flip_dislike", 0.9), "like") == "dislike"
+    assert overturns(_kind("quit", 0.9), "like") == "dislike"
+    assert overturns(_kind("flip_like", 0.9), "dislike") == "like"
+    assert overturns(_kind("flip_dislike", 0.5), "like") is None
+    assert overturns(_kind("like", 0.99), "dislike") is None
+    assert is_limit(_kind("limit", 0.6)) and not is_limit(_kind("limit", 0.3))
+
+
+@pytest.mark.parametrize(
+    ("clause", "obj"),
+    [
+        ("Pad thai is off the menu for me now.", "Pad thai"),
+        ("I've gone off olives lately.", "olives"),
+        ("Wow", None),
+        ("I'm stuck in traffic again.", None),
+        ("I'm a big foodie.", None),
+    ],
+)
+def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
+    assert pull_object_en(clause) == obj
+
+
+@pytest.mark.parametrize(
+    ("clause", "obj"),
+    [("武侠小说我已经不看了。", "武侠小说"), ("我对奶茶已经没兴趣了", "奶茶"), ("太棒了", None)],
+)
+def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
+    assert pull_object_zh(clause) == obj
+
+
+def _scripted(kind: str, p: float = 0.95):  # type: ignore[no-untyped-def]
+    return lambda clauses: [_kind(kind, p) for _ in clauses]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        ("I've gone off olives lately.", "flip_dislike", [("dislike", "no longer likes olives")]),
+        ("I've gone off olives lately.", "quit", [("dislike", "has given up olives")]),
+        ("Turns out mushrooms are great.", "flip_like", [("like", "now likes mushrooms")]),
+        ("武侠小说我早就腻了", "flip_dislike", [("dislike", "不再喜欢武侠小说")]),
+        ("Wow, great!", "like", []),
+        ("My sister adores olives.", "like", []),
+    ],
+)
+def test_a_kind_with_no_rule_match_maps_to_its_polarity(
+    text: str, kind: str, expected: list[tuple[str, str]]
+) -> None:
+    found = extract_preferences(text, reader=_scripted(kind))
+    assert [(c.polarity, c.content) for c in found] == expected
+    assert extract_preferences(text) == [] or kind == "flip_like"
+
+
+def test_a_confident_flip_overturns_a_rule_like_and_reads_as_a_dislike() -> None:
+    found = extract_preferences("I love sushi, not.", reader=_scripted("flip_dislike"))
+    assert {(c.polarity, c.content) for c in found} == {("dislike", "no longer likes sushi")}
+
+
+def test_a_limit_clause_yields_no_dislike() -> None:
+    text = "I like doughnuts, just no more than one a week."
+    reader = lambda cs: [_kind("like" if "like" in c else "limit", 0.9) for c in cs]  # noqa: E731
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [("like", ["doughnut"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "dislike"),
+    [
+        ("I prefer tea over coffee.", "less keen on coffee than tea"),
+        ("I like every fruit except papaya.", "dislikes papaya (the exception to every fruit)"),
+        ("我比起咸粽子更喜欢甜粽子。", "咸粽子不如甜粽子"),
+        ("除了西兰花，什么蔬菜我都吃。", "不喜欢西兰花（别的都行）"),
+    ],
+)
+def test_the_side_turned_away_from_reads_as_a_dislike(text: str, dislike: str) -> None:
+    found = extract_preferences(text)
+    assert [c.content for c in found if c.polarity == "dislike"] == [dislike]
+    disliked = {k for c in found if c.polarity == "dislike" for k in c.keywords}
+    assert not any(set(c.keywords) & disliked for c in found if c.polarity == "like")
+
+
+def test_a_switch_maps_to_a_like_of_the_new_and_a_dislike_of_the_old() -> None:
+    found = extract_preferences("我把QQ音乐换成网易云音乐了。")
+    assert sorted((c.polarity, c.keywords[0]) for c in found) == [
+        ("dislike", "qq音乐"),
+        ("like", "网易云音乐"),
+    ]
+
+
+def test_a_slot_with_now_fills_the_same_slot() -> None:
+    before = extract_preferences("My favourite cuisine is Thai.")
+    after = extract_preferences("Ethiopian is my favourite cuisine now.")
+    assert before[0].slot == after[0].slot == "favorite cuisine"
