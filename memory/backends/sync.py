@@ -34,6 +34,7 @@ from ..settings import Settings
 from ..tombstones import Erasure
 from . import cluster as clusters
 from . import wire
+from .scripts import ReloadingScript, is_noscript
 
 logger = logging.getLogger(__name__)
 
@@ -262,8 +263,8 @@ class SyncBackend:
         self.client = client
         self.settings = settings
         self.owned = owned
-        self._commit = client.register_script(wire.COMMIT_SCRIPT)
-        self._read = client.register_script(wire.READ_SCRIPT)
+        self._commit = ReloadingScript(client, wire.COMMIT_SCRIPT)
+        self._read = ReloadingScript(client, wire.READ_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
         self.cluster = clusters.is_cluster_client(client)
@@ -374,12 +375,24 @@ class SyncBackend:
         *, asking: bool = False,
     ) -> Any:
         """The commit script and ``WAIT`` in one pipeline on one node's connection."""
-        pipe = node.pipeline(transaction=False)
-        if asking:
-            pipe.execute_command("ASKING")
-        self._commit(keys=script_keys, args=args, client=pipe)
-        pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
-        *_, reply, acked = pipe.execute()
+        def send(by_text: bool) -> list[Any]:
+            pipe = node.pipeline(transaction=False)
+            if asking:
+                pipe.execute_command("ASKING")
+            if by_text:
+                self._commit.queue_text(pipe, script_keys, args)
+            else:
+                self._commit(keys=script_keys, args=args, client=pipe)
+            pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
+            replies: list[Any] = pipe.execute()
+            return replies
+
+        try:
+            *_, reply, acked = send(by_text=False)
+        except redis.ResponseError as exc:  # NOSCRIPT: nothing ran; send the text (.scripts)
+            if not is_noscript(exc):
+                raise
+            *_, reply, acked = send(by_text=True)
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
                 "write for %s committed on the primary but acknowledged by %s of %d replicas "
