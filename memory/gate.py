@@ -72,7 +72,7 @@ from .records import (
 from .resolution import PreparedCandidate, WritePlan, plan_write
 from .screen import screen_content, screen_keywords
 from .settings import Settings
-from .tombstones import Erasure, Tombstone, Tombstones, content_digest
+from .tombstones import Erasure, Tombstone, Tombstones, content_digest, may_forget
 
 logger = logging.getLogger(__name__)
 
@@ -261,7 +261,9 @@ class PersistenceGate:
         for pref in snapshot.preferences():
             if polarity and pref.polarity != polarity:
                 continue
-            if forget_matches(text, pref.keywords, pref.content):
+            if may_forget(text, pref.keywords, pref.content) and forget_matches(
+                text, pref.keywords, pref.content
+            ):
                 write.deletes.add(pref.id)
                 write.superseded.append(Superseded(preference=pref, replaced_by=""))
                 write.events.append(
@@ -290,6 +292,7 @@ class PersistenceGate:
             keywords=tuple(dict.fromkeys(k for p in removed for k in p.keywords)),
             keep_history=keep,
         )  # fmt: skip
+        ops += _scrubbed_flags(snapshot, erasure, write.deletes)
         return Plan(ops, (ForgetResult(removed=removed), erasure))
 
     # -- observations (reflect) -----------------------------------------------------------------
@@ -519,6 +522,20 @@ def _tombstone_ops(
     current = Tombstones({t.key: t for t in tombs.by_key.values()}, salt)
     ops += [DeleteTombstone(k) for k in current.evictions(added)]
     return ops
+
+
+def _scrubbed_flags(
+    snapshot: UserSnapshot, erasure: Erasure, deleted: set[str]
+) -> list[DeleteFlag]:
+    """Deletions of the check-up flags that copy a forgotten text: a flag about a removed
+    preference, one no longer open (a preference of it is gone), or one whose contents name
+    what is forgotten (issue 19: flags kept the text of forgotten preferences)."""
+    active = {p.id for p in snapshot.preferences()} - deleted
+    return [
+        DeleteFlag(flag.id) for flag in snapshot.flags.values()
+        if not set(flag.preference_ids) <= active
+        or any(erasure.names_text(c) for c in flag.contents)
+    ]  # fmt: skip
 
 
 def _tombstone_of(record: dict[str, object]) -> dict[str, object]:

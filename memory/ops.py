@@ -170,11 +170,15 @@ class Idempotency:
             with another payload is another write (:func:`idempotency_for`).
         result: The write's encoded result, returned instead of writing again.
         ttl_seconds: How long the record is kept.
+        carries_text: See below.
     """
 
     key: str
     result: str
     ttl_seconds: int
+    carries_text: bool = True
+    """Whether ``result`` may copy the user's words (a forget scrubs such records); a
+    write's own record (``"1"``) does not."""
 
 
 def idempotency_key(key: str, payload_digest: str) -> str:

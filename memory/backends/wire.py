@@ -58,7 +58,7 @@ from ..ops import (
 )
 from ..records import ChangeEvent, HistorySnapshot
 from ..settings import Settings
-from ..tombstones import Erasure
+from ..tombstones import Erasure, event_terms
 
 logger = logging.getLogger(__name__)
 
@@ -116,6 +116,75 @@ return {'committed', cur}
 """KEYS: revision, idempotency record, revision log, then the commands' keys. ARGV: guard
 mode, expected revision, new revision (``""``: none), idempotency TTL and result, command
 count, log entry body (:func:`changed_fields`), log cap, then the commands."""
+
+ERASE_CANDIDATES_SCRIPT = """
+local clauses = {}
+for i = 1, #ARGV do
+  local groups = {}
+  for part in string.gmatch(ARGV[i], '[^\\n]+') do
+    local alts = {}
+    for t in string.gmatch(part, '[^\\t]+') do alts[#alts + 1] = ' ' .. t .. ' ' end
+    groups[#groups + 1] = alts
+  end
+  clauses[#clauses + 1] = groups
+end
+local out = {}
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
+  local fields, ix, event = entry[2], nil, nil
+  for j = 1, #fields, 2 do
+    if fields[j] == 'ix' then ix = fields[j + 1]
+    elseif fields[j] == 'event' then event = fields[j + 1] end
+  end
+  local hit = ix == nil
+  for _, groups in ipairs(clauses) do
+    if hit then break end
+    local all = true
+    for _, alts in ipairs(groups) do
+      local any = false
+      for _, t in ipairs(alts) do
+        if string.find(ix, t, 1, true) then any = true; break end
+      end
+      if not any then all = false; break end
+    end
+    hit = all
+  end
+  if hit and event then out[#out + 1] = entry[1]; out[#out + 1] = event end
+end
+return out
+"""
+"""The change events a forget may scrub (issue 19): those whose index terms (the ``ix`` field,
+:func:`~..tombstones.event_terms`) satisfy one clause of :meth:`~..tombstones.Erasure
+.index_query`, and every event stored without terms (an older release's). KEYS: the change
+log. ARGV: one clause each (groups split by newlines, a group's terms by tabs). Returns
+``[id, event JSON, …]``; the exact rules run on these alone, in the client."""
+
+REWRITE_STREAM_SCRIPT = """
+local drop = {}
+for i = 1, #ARGV do drop[ARGV[i]] = true end
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries == 0 then return 0 end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+local last = nil
+for j = 1, #info, 2 do if info[j] == 'last-generated-id' then last = info[j + 1] end end
+redis.call('DEL', KEYS[1])
+local removed, kept = 0, 0
+for _, entry in ipairs(entries) do
+  if drop[entry[1]] then
+    removed = removed + 1
+  else
+    redis.call('XADD', KEYS[1], entry[1], unpack(entry[2]))
+    kept = kept + 1
+  end
+end
+if kept > 0 and last then redis.call('XSETID', KEYS[1], last) end
+return removed
+"""
+"""Rewrite the change log without the entries ``ARGV`` names (stream ids), in one atomic
+script. ``XDEL`` only marks an entry deleted and its bytes stay in the stream's nodes, where
+``DUMP``, an RDB or an AOF rewrite still finds them (and so do entries the length cap trimmed
+from a node still in use); a stream built again from its live entries holds none of them. The
+entries keep their ids and the stream its last id, so ids stay increasing. Returns how many
+entries were dropped."""
 
 READ_SCRIPT = """
 local cur = redis.call('GET', KEYS[1]) or ''
@@ -245,6 +314,8 @@ def encode_commit(
     cmds = _Commands(keys, keys.idempotency(idempotency.key) if idempotency else keys.rev)
     for op in ops:
         _encode(cmds, keys, op, settings)
+    if idempotency is not None and idempotency.carries_text:
+        cmds.add("SADD", keys.text_keys, keys.idempotency(idempotency.key))
     head = [
         "guard" if expected_revision is not None else "free",
         expected_revision or "",
@@ -307,7 +378,7 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
         cmds.add("HDEL", keys.vectors, op.preference_id)
     elif isinstance(op, AppendEvent):
         cmds.add("XADD", keys.changes, "MAXLEN", settings.change_log_max, "*", "event",
-                 op.event.model_dump_json())
+                 op.event.model_dump_json(), "ix", event_terms(op.event))
     elif isinstance(op, PutObservation):
         cmds.add("HSET", keys.observations, op.observation.id, op.observation.to_json())
     elif isinstance(op, DeleteObservation):
@@ -328,6 +399,7 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
     elif isinstance(op, AppendTranscript):
         key = keys.transcript(op.thread_id)
         cmds.add("RPUSH", key, json.dumps(op.entry, ensure_ascii=False, default=str))
+        cmds.add("SADD", keys.text_keys, key)
         cmds.add("LTRIM", key, -settings.transcript_max_messages, -1)
         cmds.add("EXPIRE", key, settings.transcript_ttl_seconds)
     else:  # pragma: no cover - the Op union is closed
@@ -517,15 +589,51 @@ def user_pattern(keys: UserKeys) -> str:
     return f"{keys.tag}:*"
 
 
-def events_to_erase(entries: list[Any], erasure: Erasure) -> list[Any]:
-    """Stream ids of the change events (an ``XRANGE`` reply) that copy the forgotten text."""
+TEXT_KEYS_COMPLETE = "*"
+"""Member of :attr:`~..keys.UserKeys.text_keys` that says every such key is listed."""
+
+
+def text_key_kinds(keys: UserKeys, members: list[Any]) -> tuple[list[str], list[str]]:
+    """``(idempotency records, transcripts)`` among the members of the user's text-key set
+    (or the keys a ``SCAN`` of the user found)."""
+    records, threads = [], []
+    for member in members:
+        key = text(member)
+        if key.startswith(f"{keys.tag}:idem:"):
+            records.append(key)
+        elif key.startswith(f"{keys.tag}:thread:"):
+            threads.append(key)
+    return records, threads
+
+
+def erasure_query(erasure: Erasure) -> list[str] | None:
+    """ARGV of :data:`ERASE_CANDIDATES_SCRIPT` for ``erasure``; ``None`` when every event is
+    a candidate (read the whole log)."""
+    clauses = erasure.index_query()
+    if clauses is None:
+        return None
+    return ["\n".join("\t".join(group) for group in clause) for clause in clauses]
+
+
+def candidate_entries(reply: list[Any]) -> list[tuple[Any, bytes]]:
+    """``[(id, event JSON)]`` of an :data:`ERASE_CANDIDATES_SCRIPT` reply."""
+    return [(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)]
+
+
+def xrange_entries(entries: list[Any]) -> list[tuple[Any, bytes]]:
+    """``[(id, event JSON)]`` of an ``XRANGE`` reply."""
+    return [(entry_id, fields.get(b"event", b"")) for entry_id, fields in entries]
+
+
+def events_to_erase(entries: list[tuple[Any, bytes]], erasure: Erasure) -> list[Any]:
+    """Stream ids of the change events (``[(id, event JSON)]``) that copy the forgotten text."""
     if erasure.keep_history:
         return []
     found = []
-    for entry_id, fields in entries:
+    for entry_id, raw in entries:
         try:
-            event = ChangeEvent.model_validate_json(fields[b"event"])
-        except (KeyError, ValueError):
+            event = ChangeEvent.model_validate_json(raw)
+        except ValueError:
             continue
         if erasure.names_event(event):
             found.append(entry_id)
@@ -595,6 +703,8 @@ def text(value: bytes | str) -> str:
 __all__ = [
     "COMMIT_SCRIPT",
     "COMPLETE_DUE_SCRIPT",
+    "ERASE_CANDIDATES_SCRIPT",
+    "REWRITE_STREAM_SCRIPT",
     "DELTA_FIELDS_MAX",
     "INLINE_READ_FIELDS",
     "LOG_FIELDS_MAX",
@@ -616,7 +726,12 @@ __all__ = [
     "decode_transcript",
     "encode_commit",
     "erasure_texts",
+    "TEXT_KEYS_COMPLETE",
+    "candidate_entries",
+    "text_key_kinds",
+    "erasure_query",
     "events_to_erase",
+    "xrange_entries",
     "messages_to_erase",
     "record_names",
     "snapshots_to_erase",

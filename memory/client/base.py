@@ -226,7 +226,7 @@ class BaseMemory:
         once (:mod:`..backends.cluster`)."""
         return Idempotency(
             f"call:{uuid.uuid4().hex}", "1",
-            internal_idempotency_ttl(self.settings.write_retry_seconds),
+            internal_idempotency_ttl(self.settings.write_retry_seconds), carries_text=False,
         )  # fmt: skip
 
     def _committed(self, keys: UserKeys, snapshot: UserSnapshot, plan: Plan[Any], rev: str) -> None:
