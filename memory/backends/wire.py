@@ -620,9 +620,9 @@ def candidate_entries(reply: list[Any]) -> list[tuple[Any, bytes]]:
     return [(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)]
 
 
-def xrange_entries(entries: list[Any]) -> list[tuple[Any, bytes]]:
+def xrange_entries(entries: Any) -> list[tuple[Any, bytes]]:
     """``[(id, event JSON)]`` of an ``XRANGE`` reply."""
-    return [(entry_id, fields.get(b"event", b"")) for entry_id, fields in entries]
+    return [(entry_id, (fields or {}).get(b"event", b"")) for entry_id, fields in entries or []]
 
 
 def events_to_erase(entries: list[tuple[Any, bytes]], erasure: Erasure) -> list[Any]:
