@@ -397,6 +397,8 @@ class GateResult(BaseModel):
         rejected: Candidates refused, with reasons; nothing of them was stored.
         deferred: Contents saved to the local spool because Redis was
             unreachable; they are written through the gate on reconnect.
+        replayed: What became of earlier spooled writes of this process that this call
+            replayed first (oldest first): stored, merged, or refused with the reason.
         unchanged: True when the call stored nothing at all.
     """
 
@@ -405,6 +407,7 @@ class GateResult(BaseModel):
     superseded: list[Superseded] = Field(default_factory=list)
     rejected: list[Rejection] = Field(default_factory=list)
     deferred: list[str] = Field(default_factory=list)
+    replayed: list[ReplayedWrite] = Field(default_factory=list)
 
     @property
     def unchanged(self) -> bool:
@@ -450,6 +453,8 @@ class GateResult(BaseModel):
         }
         if self.deferred:
             document["deferred"] = list(self.deferred)
+        if self.replayed:
+            document["replayed"] = [r.public_dict() for r in self.replayed]
         return document
 
     def describe(self) -> str:
@@ -472,23 +477,79 @@ class GateResult(BaseModel):
             "and will be stored when Redis is back"
             for c in self.deferred
         ]
+        lines += [r.describe() for r in self.replayed]
         return "\n".join(lines) if lines else "nothing was stored (no preference found)"
 
 
 class ForgetResult(BaseModel):
-    """Exactly what a forget removed (empty when nothing matched)."""
+    """Exactly what a forget removed (empty when nothing matched).
+
+    Attributes:
+        removed: The removed preferences.
+        deferred: Redis was unreachable: the forget was saved to the local spool, in order
+            with the writes before it, and runs (at the time it was asked) on reconnect.
+        replayed: Earlier spooled writes this call replayed first (see
+            :attr:`GateResult.replayed`).
+    """
 
     removed: list[Preference] = Field(default_factory=list)
+    deferred: bool = False
+    replayed: list[ReplayedWrite] = Field(default_factory=list)
 
     def public_dict(self) -> dict[str, Any]:
-        """The CLI's JSON contract: ``{"removed": [...]}``."""
-        return {"removed": [p.public_dict() for p in self.removed]}
+        """The CLI's JSON contract: ``{"removed": [...]}`` (``deferred``, ``replayed`` only
+        when set)."""
+        document: dict[str, Any] = {"removed": [p.public_dict() for p in self.removed]}
+        if self.deferred:
+            document["deferred"] = True
+        if self.replayed:
+            document["replayed"] = [r.public_dict() for r in self.replayed]
+        return document
 
     def describe(self) -> str:
         """A human-readable account of what was removed."""
-        if not self.removed:
-            return "nothing matched; no preference was removed"
-        return "\n".join(f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed)
+        lines = [r.describe() for r in self.replayed]
+        if self.deferred:
+            lines.insert(0, "NOT done yet (memory degraded, Redis unreachable): the forget was "
+                            "saved locally and runs when Redis is back")  # fmt: skip
+        elif not self.removed:
+            lines.insert(0, "nothing matched; no preference was removed")
+        else:
+            lines[:0] = [f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed]
+        return "\n".join(lines)
+
+
+class ReplayedWrite(BaseModel):
+    """One spooled write, replayed through the gate once Redis answered again.
+
+    Attributes:
+        op: ``remember`` or ``forget``.
+        user_id: Its user.
+        gate: A replayed remember's result (a refusal comes back in ``rejected``).
+        forgot: A replayed forget's result.
+    """
+
+    op: str
+    user_id: str
+    gate: GateResult | None = None
+    forgot: ForgetResult | None = None
+
+    def public_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"op", "user_id", "result"}``."""
+        inner = self.gate or self.forgot
+        return {"op": self.op, "user_id": self.user_id,
+                "result": inner.public_dict() if inner is not None else None}  # fmt: skip
+
+    def describe(self) -> str:
+        """One line per outcome, for a tool message."""
+        inner = self.gate or self.forgot
+        said = inner.describe() if inner is not None else "nothing"
+        return f"a {self.op} saved while Redis was unreachable was replayed: " + "; ".join(
+            said.splitlines())
+
+
+GateResult.model_rebuild()
+ForgetResult.model_rebuild()
 
 
 __all__ = [
@@ -501,6 +562,7 @@ __all__ = [
     "MAX_SUMMARY_CHARS",
     "HistorySnapshot",
     "Polarity",
+    "ReplayedWrite",
     "Preference",
     "PreferenceCandidate",
     "Rejection",

@@ -25,6 +25,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
@@ -50,6 +51,7 @@ from ..records import (
     Polarity,
     Preference,
     PreferenceCandidate,
+    ReplayedWrite,
     utcnow,
 )
 from ..retry import RetryPolicy, internal_idempotency_ttl
@@ -155,6 +157,33 @@ class BaseMemory:
         self._snapshots: OrderedDict[str, UserSnapshot] = OrderedDict()
         self._registered: set[str] = set()
         self._recaller: Any = None
+        self._replayed: list[ReplayedWrite] = []
+
+    # -- the spool: replayed outcomes, erasure ----------------------------------------------------
+
+    @property
+    def erasure_spool(self) -> WriteSpool:
+        """The spool an erasure reaches: this memory's, else the one under
+        ``Settings.home`` (another process on the same home may have spooled writes there:
+        ``delete-user`` and ``forget`` drop them too)."""
+        return self.spool or WriteSpool(self.settings.home / "spool" / "writes.jsonl")
+
+    def _take_replayed(self) -> list[ReplayedWrite]:
+        """The outcomes of spooled writes replayed since the last call, handed to the
+        caller's result once (issue 19: a refusal at replay reached only the change log)."""
+        taken, self._replayed = self._replayed, []
+        return taken
+
+    def _note_replayed(self, entry: dict[str, Any], outcome: Any) -> None:
+        op = str(entry.get("op", "remember"))
+        user = str(entry.get("user_id", ""))
+        if isinstance(outcome, ForgetResult):
+            self._replayed.append(ReplayedWrite(op=op, user_id=user, forgot=outcome))
+        elif isinstance(outcome, GateResult):
+            self._replayed.append(ReplayedWrite(op=op, user_id=user, gate=outcome))
+        if outcome is not None and getattr(outcome, "rejected", None):
+            logger.warning("a spooled %s for %s was refused at replay: %s", op, user,
+                           outcome.rejected[0].reason)  # fmt: skip
 
     # -- the snapshot cache ---------------------------------------------------------------------
 
@@ -266,13 +295,14 @@ class BaseMemory:
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
 
     def _forget_steps(
-        self, user_id: str, text: str, polarity: Polarity | None
+        self, user_id: str, text: str, polarity: Polarity | None, at: datetime | None = None
     ) -> Steps[ForgetResult]:
         """The forget's commit (active set, vectors, observations, tombstones, tombstone
-        events), then the scrub of the records that copy the text (:class:`Erase`)."""
+        events), then the scrub of the records that copy the text (:class:`Erase`).
+        ``at``: when it was asked (a spooled forget replays at its own time)."""
         keys = UserKeys.for_user(user_id)
         self.gate.check_forget(text, polarity)
-        now = utcnow()
+        now = at or utcnow()
         result, erasure = yield from self._write_steps(
             keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
             what=f"forget for {user_id!r}")
@@ -345,9 +375,32 @@ class BaseMemory:
             ) from exc
         return GateResult(deferred=[c.content for c in batch])
 
-    def _replay_steps(self, entry: dict[str, Any]) -> Steps[GateResult]:
-        """Steps of one spooled write, at its original time (``PreferenceCandidate.at``) and
-        under its own idempotency key, so a replay interrupted and run again applies once."""
+    def _spool_forget(self, user_id: str, text: str, polarity: Polarity | None) -> ForgetResult:
+        """Save a forget that cannot reach Redis, in order after the writes spooled before
+        it, stamped with its time: on replay it removes what they stored, and its tombstone
+        outdates any older statement replayed later (issue 19)."""
+        assert self.spool is not None
+        payload = {"text": text, "polarity": polarity, "at": utcnow().isoformat()}
+        try:
+            self.spool.append("forget", user_id, payload)
+        except OSError as exc:
+            raise StorageFullError(
+                f"Redis is unreachable and the local spool {self.spool.path} cannot be written "
+                f"({exc.strerror or exc}); the forget was NOT done. Free space on that disk or "
+                "set PENCHANT_HOME to a writable directory."
+            ) from exc
+        return ForgetResult(deferred=True)
+
+    def _replay_steps(self, entry: dict[str, Any]) -> Steps[Any]:
+        """Steps of one spooled write, at its original time (``PreferenceCandidate.at``, a
+        forget's ``at``) and, for a remember, under its own idempotency key, so a replay
+        interrupted and run again applies once (a forget is idempotent by nature)."""
+        if entry.get("op") == "forget":
+            payload = entry["payload"]
+            return self._forget_steps(
+                entry["user_id"], payload["text"], payload.get("polarity"),
+                datetime.fromisoformat(payload["at"]),
+            )  # fmt: skip
         batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
         return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
 
@@ -404,17 +457,20 @@ class DeleteUserResult(BaseModel):
             user's entry in the registry and in the check-up schedule.
         preferences_removed: Active preferences among them.
         cached_embeddings_removed: Embedding cache entries of those preferences' texts.
+        spooled_writes_dropped: Writes of the user waiting in the local spool (and torn
+            entries set aside from it), dropped so that none comes back after the delete.
     """
 
     user_id: str
     keys_removed: int = 0
     preferences_removed: int = 0
     cached_embeddings_removed: int = 0
+    spooled_writes_dropped: int = 0
 
     @property
     def removed(self) -> bool:
         """Whether anything was there to remove."""
-        return self.keys_removed > 0
+        return self.keys_removed > 0 or self.spooled_writes_dropped > 0
 
     def public_dict(self) -> dict[str, Any]:
         """The CLI's JSON contract of ``delete-user``."""
@@ -427,7 +483,7 @@ class DeleteUserResult(BaseModel):
         return (
             f"deleted user {self.user_id!r}: {self.keys_removed} keys, "
             f"{self.preferences_removed} preferences, {self.cached_embeddings_removed} cached "
-            "embeddings"
+            f"embeddings, {self.spooled_writes_dropped} spooled writes"
         )
 
 

@@ -184,6 +184,7 @@ class Memory(BaseMemory):
             )
         removed = self.backend.erase(request.keys, request.erasure)
         self.backend.drop_cached_embeddings(request.texts)
+        self.erasure_spool.erase(request.keys.user_id, request.erasure.names_text)
         return removed
 
     def _riding_failover(self, request: Read | Commit | Erase) -> Any:
@@ -198,17 +199,31 @@ class Memory(BaseMemory):
         """``call()``; on a cluster, retried with backoff while the error is one a failover or
         a slot move causes, for ``Settings.write_retry_seconds``
         (:func:`~..backends.cluster.failover_delays`). Reads (recall, the schema check at
-        start) ride out a failover too, not only writes."""
+        start) ride out a failover too, not only writes. Every command goes through here, so
+        an embedded server killed meanwhile is started again (:meth:`_revive`) and the
+        request sent once more, whatever the command (issue 19)."""
         delays = failover_delays(self.settings.write_retry_seconds)
+        revived = False
         while True:
             try:
                 return call()
+            except StorageFullError:
+                raise
             except StorageUnavailableError as exc:
                 delay = next(delays, None) if self.backend.transient(exc) else None
                 if delay is None:
-                    raise
+                    if revived or not self._revive():
+                        raise
+                    revived = True  # the embedded server was dead: started again, retry once
+                    logger.warning("embedded Redis restarted; retrying %s", what)
+                    continue
                 logger.info("retrying %s in %.2f s: %s", what, delay, exc)
                 time.sleep(delay)
+
+    def _revive(self) -> bool:
+        """Start the embedded server again if it died (the one path every command takes,
+        through :meth:`_ride`); False without an embedded server or when it stays down."""
+        return self._server is not None and self._server.revive()
 
     def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
         """Record the user in the global registry; a failure is logged, never raised (the
@@ -261,17 +276,16 @@ class Memory(BaseMemory):
         UserKeys.for_user(user_id)
         self.replay_spool()
         try:
-            return self._run(self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
+            result = self._run(
+                self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
         except StorageFullError:
             raise
         except StorageUnavailableError:
-            if self._server is not None and self._server.revive():
-                return self._run(
-                    self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
-                )
             if self.spool is None:
                 raise
-            return self._spool_remember(user_id, batch)
+            result = self._spool_remember(user_id, batch)
+        result.replayed = self._take_replayed()
+        return result
 
     def capture(
         self, user_id: str, text: str, *, idempotency_key: str | None = None
@@ -308,7 +322,9 @@ class Memory(BaseMemory):
         )
 
     def replay_spool(self) -> int:
-        """Write spooled preferences through the gate, oldest first, each at its original time.
+        """Write spooled preferences (and forgets) through the gate, oldest first, each at its
+        original time. Their outcomes reach the result of this process's next ``remember``,
+        ``capture`` or ``forget`` (``replayed``), refusals included.
 
         Returns:
             How many spooled writes were replayed (0 without a spool, or while Redis is still
@@ -316,7 +332,8 @@ class Memory(BaseMemory):
         """
         if self.spool is None or not self.spool.path.exists():
             return 0
-        replayed = self.spool.drain(lambda entry: self._run(self._replay_steps(entry)))
+        replayed = self.spool.drain(
+            lambda entry: self._note_replayed(entry, self._run(self._replay_steps(entry))))
         if replayed:
             logger.info("replayed %d spooled writes", replayed)
         return replayed
@@ -332,13 +349,28 @@ class Memory(BaseMemory):
         (:class:`~..tombstones.Erasure`), and the cached embeddings of the removed texts
         are dropped.
 
+        Spooled writes are replayed first. With a spool, a forget that cannot reach Redis is
+        spooled in order after them (``deferred``), and runs at its own time on reconnect.
+
         Returns:
             Exactly the removed preferences; empty when nothing matched.
 
         Raises:
             InvalidInputError: Empty ``text`` or an unknown polarity.
+            StorageUnavailableError: Redis failed (without a spool).
         """
-        result: ForgetResult = self._run(self._forget_steps(user_id, text, polarity))
+        self.gate.check_forget(text, polarity)
+        UserKeys.for_user(user_id)
+        self.replay_spool()  # spooled writes first: the order they were made in
+        try:
+            result: ForgetResult = self._run(self._forget_steps(user_id, text, polarity))
+        except StorageFullError:
+            raise
+        except StorageUnavailableError:
+            if self.spool is None:
+                raise
+            result = self._spool_forget(user_id, text, polarity)
+        result.replayed = self._take_replayed()
         return result
 
     def delete_user(self, user_id: str) -> DeleteUserResult:
@@ -347,8 +379,10 @@ class Memory(BaseMemory):
         Removes every key under the user's hash tag (found by ``SCAN``: preferences, vectors,
         change log, history, observations, flags, tombstones, transcripts, idempotency
         records, lease), the user's entry in ``penchant:users`` and in the check-up
-        schedule, and the embedding cache's entries of the user's preference texts.
-        Idempotent: a second call removes nothing and says so.
+        schedule, and the embedding cache's entries of the user's preference texts; and the
+        user's writes waiting in the local spool under ``PENCHANT_HOME`` (any process's), so
+        that none is replayed after the delete. Idempotent: a second call removes nothing and
+        says so.
 
         A write of the same user racing with the delete can re-create keys after the scan;
         stop the user's agents first.
@@ -362,12 +396,13 @@ class Memory(BaseMemory):
                 again).
         """
         keys = UserKeys.for_user(user_id)
-        count, prefs, texts = self.backend.delete_user(keys)
+        dropped = self.erasure_spool.erase(user_id)  # nothing spooled comes back afterwards
+        count, prefs, texts = self._ride(lambda: self.backend.delete_user(keys), "delete")
         self._forgot_user(keys)
-        cached = self.backend.drop_cached_embeddings(texts)
+        cached = self._ride(lambda: self.backend.drop_cached_embeddings(texts), "delete")
         return DeleteUserResult(
             user_id=user_id, keys_removed=count, preferences_removed=prefs,
-            cached_embeddings_removed=cached,
+            cached_embeddings_removed=cached, spooled_writes_dropped=dropped,
         )  # fmt: skip
 
     def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
@@ -422,15 +457,18 @@ class Memory(BaseMemory):
 
     def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
         """Recent behaviour history snapshots, newest first."""
-        return self.backend.history(UserKeys.for_user(user_id), limit)
+        keys = UserKeys.for_user(user_id)
+        return self._ride(lambda: self.backend.history(keys, limit), "read history")
 
     def changes(self, user_id: str, limit: int = 50) -> list[ChangeEvent]:
         """Recent change events, newest first."""
-        return self.backend.changes(UserKeys.for_user(user_id), limit)
+        keys = UserKeys.for_user(user_id)
+        return self._ride(lambda: self.backend.changes(keys, limit), "read changes")
 
     def transcript(self, user_id: str, thread_id: str, limit: int = 200) -> list[dict[str, Any]]:
         """The last messages of a thread, oldest first: ``[{"role", "text", "at"}]``."""
-        return self.backend.transcript(UserKeys.for_user(user_id), thread_id, limit)
+        keys = UserKeys.for_user(user_id)
+        return self._ride(lambda: self.backend.transcript(keys, thread_id, limit), "transcript")
 
     def observations(self, user_id: str) -> list[Observation]:
         """The user's observations, most confident first."""
@@ -442,7 +480,7 @@ class Memory(BaseMemory):
 
     def users(self) -> list[str]:
         """Every user id that has stored something."""
-        return self.backend.users()
+        return self._ride(self.backend.users, "list users")
 
     def recall(
         self,
@@ -535,7 +573,7 @@ class Memory(BaseMemory):
         """Whether Redis answers; restarts the embedded server if it died meanwhile."""
         if self.backend.ping():
             return True
-        return self._server is not None and self._server.revive() and self.backend.ping()
+        return self._revive() and self.backend.ping()
 
     def require(self) -> None:
         """Raise :class:`StorageUnavailableError` unless Redis answers."""
