@@ -395,3 +395,39 @@ def test_a_linger_beyond_a_day_is_refused(tmp_path: Path, linger: float) -> None
     if linger == linger:  # NaN: pydantic's own message differs
         with pytest.raises(ValidationError, match="less than or equal to 86400"):
             _settings(tmp_path, linger=linger)
+
+
+@pytest.mark.parametrize("command", ["forget", "delete_user", "recall", "context", "history",
+                                     "changes", "transcript", "users", "preferences"])
+def test_every_command_revives_a_killed_server(tmp_path: Path, command: str) -> None:
+    """Issue 19: only remember and capture restarted a killed embedded server; forget,
+    delete-user, recall, context, history and transcripts failed and left it down."""
+    memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+    try:
+        memory.remember("kai", _like("I like plum wine", "plum wine"))
+        memory.append_transcript("kai", "t1", "user", "plum wine tonight?")
+        server = EmbeddedRedis(tmp_path / "redis")
+        pid = server.pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: server._probe()[0] == "down", timeout=10.0, what="killed")
+        memory._snapshots.clear()  # each command must reach the server
+        calls = {
+            "forget": lambda: [p.content for p in memory.forget("kai", "plum wine").removed],
+            "delete_user": lambda: memory.delete_user("kai").preferences_removed,
+            "recall": lambda: [i.preference.content for i in memory.recall("kai", "wine").items],
+            "context": lambda: [p.content for p in memory.context("kai", "wine").preferences],
+            "history": lambda: memory.history("kai"),
+            "changes": lambda: len(memory.changes("kai")) > 0,
+            "transcript": lambda: [m["text"] for m in memory.transcript("kai", "t1")],
+            "users": lambda: memory.users(),
+            "preferences": lambda: [p.content for p in memory.preferences("kai")],
+        }
+        expected = {"forget": ["I like plum wine"], "delete_user": 1,
+                    "recall": ["I like plum wine"], "context": ["I like plum wine"],
+                    "history": [], "changes": True, "transcript": ["plum wine tonight?"],
+                    "users": ["kai"], "preferences": ["I like plum wine"]}  # fmt: skip
+        assert calls[command]() == expected[command]
+        assert server._probe()[0] == "up" and server.pid() != pid
+    finally:
+        memory.close()
