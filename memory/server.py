@@ -393,7 +393,7 @@ class EmbeddedRedis:
     def _ensure_reaper(self) -> None:
         """Start the detached reaper unless one watches the running server (call with the
         lock held). A reaper of an earlier server sees ``reaper.pid`` change and exits."""
-        server = self.pid() or 0
+        server = self.pid() or self._pid_from_server() or 0
         found = self._reaper()
         if self.linger_seconds <= 0 or (found is not None and found[1] == server):
             return
@@ -408,6 +408,21 @@ class EmbeddedRedis:
         self.reaper_pid_path.write_text(f"{child.pid} {server}\n")
         logger.info("started the embedded server's reaper (pid %d, linger %.0f s)",
                     child.pid, self.linger_seconds)  # fmt: skip
+
+    def _pid_from_server(self) -> int | None:
+        """The running server's pid as it reports it (``INFO server``): a daemonized server
+        answers on its socket before it writes ``valkey.pid``, and a reaper started in that
+        window watched pid 0, so the next command started a second one (issue 19)."""
+        import redis
+
+        probe = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1.0,
+                            socket_connect_timeout=0.5)  # fmt: skip
+        try:
+            return int(probe.info("server")["process_id"])
+        except (*StorageClientError, KeyError, ValueError):
+            return None
+        finally:
+            probe.close()
 
     def _idle_since(self, last_seen: float) -> float:
         try:

@@ -431,3 +431,30 @@ def test_every_command_revives_a_killed_server(tmp_path: Path, command: str) -> 
         assert server._probe()[0] == "up" and server.pid() != pid
     finally:
         memory.close()
+
+
+def _reapers_on(folder: Path) -> list[int]:
+    return [p for p in _processes_on(folder)
+            if b"--reap" in Path(f"/proc/{p}/cmdline").read_bytes()]  # fmt: skip
+
+
+def test_a_reaper_started_before_the_pid_file_exists_is_still_the_only_one(
+    tmp_path: Path,
+) -> None:
+    """Issue 19 (a flake of the one-reaper test made deterministic): a daemonized valkey
+    answers on its socket before it writes ``valkey.pid``; a command attaching in that window
+    started a reaper that watched "pid 0", and the next command started a second one."""
+    server = EmbeddedRedis(tmp_path / "redis", linger_seconds=30.0)
+    server.release(server.connect())
+    for reaper in _reapers_on(tmp_path / "redis"):  # back to a server with no reaper
+        os.kill(reaper, signal.SIGKILL)
+    wait_until(lambda: not _reapers_on(tmp_path / "redis"), timeout=10.0, what="no reaper")
+    pid_file = tmp_path / "redis" / "valkey.pid"
+    written = pid_file.read_text()
+    pid_file.unlink()  # the window: the server answers, its pid file is not there yet
+    server.release(server.connect())
+    pid_file.write_text(written)
+    for _ in range(2):
+        server.release(server.connect())
+    assert len(_reapers_on(tmp_path / "redis")) == 1
+    assert server.stop()
