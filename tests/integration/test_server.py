@@ -458,3 +458,34 @@ def test_a_reaper_started_before_the_pid_file_exists_is_still_the_only_one(
         server.release(server.connect())
     assert len(_reapers_on(tmp_path / "redis")) == 1
     assert server.stop()
+
+
+def test_a_command_waits_while_the_server_loads_a_large_data_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: at 10k users × 20 the embedded server took 11 s or more to load its AOF; a
+    cold command waited 10 s, then failed with "Valkey is loading the dataset in memory".
+    Here loading is slowed (valkey's ``key-load-delay``) to last past that 10 s."""
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        memory.remember("lena", _like("I like sour cherries", "sour cherry"))
+        raw = memory.client
+        with raw.pipeline(transaction=False) as pipe:
+            for i in range(2_400):
+                pipe.set(f"filler:{i}", "x")
+            pipe.execute()
+        raw.bgrewriteaof()  # the AOF's base becomes an RDB, loaded key by key
+        wait_until(lambda: not int(raw.info("persistence")["aof_rewrite_in_progress"]),
+                   timeout=30.0, what="AOF rewritten")  # fmt: skip
+    real = EmbeddedRedis._write_config
+
+    def slow_loading(self: EmbeddedRedis) -> Path:
+        conf = real(self)
+        conf.write_text(conf.read_text() + "key-load-delay 5000\n"  # µs per key: ~12 s
+                        "loading-process-events-interval-bytes 1024\n")  # answers LOADING
+        return conf
+
+    monkeypatch.setattr(EmbeddedRedis, "_write_config", slow_loading)
+    started = time.monotonic()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert [p.content for p in memory.preferences("lena")] == ["I like sour cherries"]
+    assert time.monotonic() - started > 10.0  # it did wait past the old 10 s limit
