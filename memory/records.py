@@ -490,16 +490,26 @@ class ForgetResult(BaseModel):
             with the writes before it, and runs (at the time it was asked) on reconnect.
         replayed: Earlier spooled writes this call replayed first (see
             :attr:`GateResult.replayed`).
+        already_removed: A retry (same idempotency key) of a forget that was applied: the
+            ids the first attempt removed (their text is erased, so not repeated here).
+        scrub_pending: Removed, but Redis failed while its text was being scrubbed from
+            the records that copy it; the scrub is retried on the process's next call.
     """
 
     removed: list[Preference] = Field(default_factory=list)
     deferred: bool = False
     replayed: list[ReplayedWrite] = Field(default_factory=list)
+    already_removed: list[str] = Field(default_factory=list)
+    scrub_pending: bool = False
 
     def public_dict(self) -> dict[str, Any]:
-        """The CLI's JSON contract: ``{"removed": [...]}`` (``deferred``, ``replayed`` only
-        when set)."""
+        """The CLI's JSON contract: ``{"removed": [...]}`` (``deferred``, ``replayed``,
+        ``already_removed``, ``scrub_pending`` only when set)."""
         document: dict[str, Any] = {"removed": [p.public_dict() for p in self.removed]}
+        if self.already_removed:
+            document["already_removed"] = list(self.already_removed)
+        if self.scrub_pending:
+            document["scrub_pending"] = True
         if self.deferred:
             document["deferred"] = True
         if self.replayed:
@@ -512,10 +522,18 @@ class ForgetResult(BaseModel):
         if self.deferred:
             lines.insert(0, "NOT done yet (memory degraded, Redis unreachable): the forget was "
                             "saved locally and runs when Redis is back")  # fmt: skip
+        elif self.already_removed:
+            ids = ", ".join(self.already_removed)
+            lines.insert(0, "this forget was already done by an earlier attempt: it removed "
+                            f"{len(self.already_removed)} preference(s) (ids {ids}); their "
+                            "text is erased")  # fmt: skip
         elif not self.removed:
             lines.insert(0, "nothing matched; no preference was removed")
         else:
             lines[:0] = [f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed]
+        if self.scrub_pending:
+            lines.append("removed; Redis failed while erasing its text from the change log and "
+                         "transcripts: that erasure is retried on the next call")  # fmt: skip
         return "\n".join(lines)
 
 

@@ -126,6 +126,12 @@ class AsyncMemory(BaseMemory):
                 if isinstance(request, Sleep):
                     await asyncio.sleep(request.seconds)
                     reply = None
+                elif isinstance(request, Erase):
+                    try:
+                        reply = await self._riding_failover(request)
+                    except StorageUnavailableError as exc:  # the forget itself is committed
+                        self._erase_failed(request, exc)
+                        reply = None
                 else:
                     reply = await self._riding_failover(request)
                     if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
@@ -224,7 +230,10 @@ class AsyncMemory(BaseMemory):
         return result
 
     async def replay_spool(self) -> int:
-        """See :meth:`Memory.replay_spool`."""
+        """See :meth:`Memory.replay_spool` (scrubs left pending by a failed forget run
+        first)."""
+        for erase in self._take_erasures():
+            await self._run(_one(erase))
         if self.spool is None or not await asyncio.to_thread(self.spool.path.exists):
             return 0
 
@@ -263,14 +272,16 @@ class AsyncMemory(BaseMemory):
         )
 
     async def forget(
-        self, user_id: str, text: str, polarity: Polarity | None = None
+        self, user_id: str, text: str, polarity: Polarity | None = None, *,
+        idempotency_key: str | None = None,
     ) -> ForgetResult:
         """See :meth:`Memory.forget`."""
         self.gate.check_forget(text, polarity)
         UserKeys.for_user(user_id)
         await self.replay_spool()
         try:
-            result: ForgetResult = await self._run(self._forget_steps(user_id, text, polarity))
+            result: ForgetResult = await self._run(self._forget_steps(
+                user_id, text, polarity, idempotency_key=idempotency_key))
         except StorageFullError:
             raise
         except StorageUnavailableError:
@@ -527,6 +538,11 @@ class _AsyncMemoryOpener:
             await self._memory.aclose()
             self._memory = None
 
+
+
+def _one(request: Erase) -> Steps[None]:
+    """Steps of one pending scrub (it fails again quietly: kept for the next call)."""
+    yield request
 
 
 __all__ = ["AsyncMemory"]

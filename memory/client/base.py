@@ -158,6 +158,7 @@ class BaseMemory:
         self._registered: set[str] = set()
         self._recaller: Any = None
         self._replayed: list[ReplayedWrite] = []
+        self._pending_erasures: list[Erase] = []
 
     # -- the spool: replayed outcomes, erasure ----------------------------------------------------
 
@@ -295,20 +296,40 @@ class BaseMemory:
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
 
     def _forget_steps(
-        self, user_id: str, text: str, polarity: Polarity | None, at: datetime | None = None
+        self, user_id: str, text: str, polarity: Polarity | None, at: datetime | None = None,
+        idempotency_key: str | None = None,
     ) -> Steps[ForgetResult]:
         """The forget's commit (active set, vectors, observations, tombstones, tombstone
         events), then the scrub of the records that copy the text (:class:`Erase`).
-        ``at``: when it was asked (a spooled forget replays at its own time)."""
+        ``at``: when it was asked (a spooled forget replays at its own time). With an
+        ``idempotency_key`` the commit stores the removed ids (no text), so a retry after a
+        lost reply reports them and scrubs again instead of answering "removed nothing"."""
         keys = UserKeys.for_user(user_id)
         self.gate.check_forget(text, polarity)
         now = at or utcnow()
+        idem = None
+        if idempotency_key:
+            digest = payload_digest("forget", text, polarity or "")
+            idem = (idempotency_key_for(idempotency_key, digest), _encode_forget,
+                    lambda raw: _decode_forget(raw, text, polarity, self.settings))  # fmt: skip
         result, erasure = yield from self._write_steps(
             keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
-            what=f"forget for {user_id!r}")
+            what=f"forget for {user_id!r}", idempotency=idem)
         texts = [embedding_text(p.content, p.category) for p in result.removed]
-        yield Erase(keys, erasure, texts)
+        scrubbed = yield Erase(keys, erasure, texts)
+        result.scrub_pending = scrubbed is None
         return result
+
+    def _erase_failed(self, request: Erase, exc: Exception) -> None:
+        """A forget's scrub failed after its commit: the forget stands and is reported so;
+        the scrub is kept and run again at this process's next call."""
+        logger.warning("forget committed, but erasing its text failed (%s); retried on the "
+                       "next call", exc)  # fmt: skip
+        self._pending_erasures.append(request)
+
+    def _take_erasures(self) -> list[Erase]:
+        taken, self._pending_erasures = self._pending_erasures, []
+        return taken
 
     def _forgot_user(self, keys: UserKeys) -> None:
         """Drop what this process keeps of a deleted user (snapshot, registration)."""
@@ -490,6 +511,24 @@ class DeleteUserResult(BaseModel):
 def idempotency_key_for(key: str, digest: str) -> str:
     """The stored idempotency key of a caller's key bound to its payload digest."""
     return idempotency_key(key, digest)
+
+
+def _encode_forget(result: tuple[ForgetResult, Erasure]) -> str:
+    """A forget's idempotency record: the removed ids only (no text survives a forget)."""
+    import json
+
+    return json.dumps({"removed_ids": [p.id for p in result[0].removed]})
+
+
+def _decode_forget(
+    raw: str, text: str, polarity: Polarity | None, settings: Settings
+) -> tuple[ForgetResult, Erasure]:
+    import json
+
+    ids = list(json.loads(raw).get("removed_ids") or [])
+    erasure = Erasure(text=text, polarity=polarity, ids=frozenset(ids),
+                      keep_history=settings.keep_full_history)  # fmt: skip
+    return ForgetResult(already_removed=ids), erasure
 
 
 def _encode_gate(result: GateResult) -> str:

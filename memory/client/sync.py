@@ -168,6 +168,12 @@ class Memory(BaseMemory):
                 if isinstance(request, Sleep):
                     time.sleep(request.seconds)
                     reply = None
+                elif isinstance(request, Erase):
+                    try:
+                        reply = self._riding_failover(request)
+                    except StorageUnavailableError as exc:  # the forget itself is committed
+                        self._erase_failed(request, exc)
+                        reply = None
                 else:
                     reply = self._riding_failover(request)
                     if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
@@ -330,6 +336,8 @@ class Memory(BaseMemory):
             How many spooled writes were replayed (0 without a spool, or while Redis is still
             unreachable).
         """
+        for erase in self._take_erasures():  # a failed forget's scrub, first
+            self._run(_one(erase))
         if self.spool is None or not self.spool.path.exists():
             return 0
         replayed = self.spool.drain(
@@ -338,7 +346,10 @@ class Memory(BaseMemory):
             logger.info("replayed %d spooled writes", replayed)
         return replayed
 
-    def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
+    def forget(
+        self, user_id: str, text: str, polarity: Polarity | None = None, *,
+        idempotency_key: str | None = None,
+    ) -> ForgetResult:
         """Remove what ``text`` names (DESIGN.md §7), and its text from what copies it.
 
         One commit removes the matching preferences and their vectors, retires the
@@ -349,7 +360,11 @@ class Memory(BaseMemory):
         (:class:`~..tombstones.Erasure`), and the cached embeddings of the removed texts
         are dropped.
 
-        Spooled writes are replayed first. With a spool, a forget that cannot reach Redis is
+        Spooled writes are replayed first. With ``idempotency_key`` (e.g. the tool call's id)
+        a retry after a lost reply reports what the first attempt removed
+        (``already_removed``) instead of "nothing matched". If Redis fails while the text is
+        being scrubbed, the forget still stands and says so (``scrub_pending``); the scrub
+        runs again on the next call. With a spool, a forget that cannot reach Redis is
         spooled in order after them (``deferred``), and runs at its own time on reconnect.
 
         Returns:
@@ -363,7 +378,8 @@ class Memory(BaseMemory):
         UserKeys.for_user(user_id)
         self.replay_spool()  # spooled writes first: the order they were made in
         try:
-            result: ForgetResult = self._run(self._forget_steps(user_id, text, polarity))
+            result: ForgetResult = self._run(self._forget_steps(
+                user_id, text, polarity, idempotency_key=idempotency_key))
         except StorageFullError:
             raise
         except StorageUnavailableError:
@@ -580,6 +596,11 @@ class Memory(BaseMemory):
         if not self.ping():
             raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
 
+
+
+def _one(request: Erase) -> Steps[None]:
+    """Steps of one pending scrub (it fails again quietly: kept for the next call)."""
+    yield request
 
 
 __all__ = ["Memory"]
