@@ -38,6 +38,7 @@ from penchant.tools.reflect_tool import make_reflect_tool
 from .hooks import (
     DEFAULT_SYSTEM_PROMPT,
     MODEL_UNAVAILABLE,
+    MemoryChanges,
     MemoryHooks,
     NodeState,
     last_human_index,
@@ -48,8 +49,7 @@ from .models import describe_model_error
 from .offline_model import OfflineChatModel
 
 if TYPE_CHECKING:
-    from penchant.memory import AsyncMemory, Memory
-    from penchant.memory.reflect import ReflectModel
+    from penchant.memory import AsyncMemory, Memory, ReflectModel
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class ChatState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     memory_context: str
-    memory_changes: dict[str, Any]
+    memory_changes: MemoryChanges
 
 
 def tool_rounds_this_turn(messages: list[AnyMessage]) -> int:
@@ -223,8 +223,7 @@ def build_chat_graph(
         InvalidInputError: ``with_reflect`` over an ``AsyncMemory`` (the reflect tool is
             sync only).
     """
-    from penchant.memory import AsyncMemory
-    from penchant.memory.errors import InvalidInputError
+    from penchant.memory import AsyncMemory, InvalidInputError
 
     is_async = isinstance(memory, AsyncMemory)
     if is_async and with_reflect:

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
+from penchant.memory.backends.server import EmbeddedRedis
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.server import EmbeddedRedis
 
 USER = "bench-forget"
 
@@ -44,7 +44,7 @@ def _fill(memory: Memory, events: int) -> None:
 
 
 def memory_keys(memory: Memory):  # type: ignore[no-untyped-def]
-    from penchant.memory.keys import UserKeys
+    from penchant.memory.model.keys import UserKeys
 
     return UserKeys.for_user(USER)
 

@@ -1,6 +1,6 @@
 """The async Redis backend (``redis.asyncio``): the twin of :mod:`.sync`.
 
-Same scripts, encodings and error translation (:mod:`.wire`, :func:`.sync.translate`); only
+Same scripts, encodings and error translation (:mod:`.wire`, :func:`.errors.translate`); only
 the I/O is awaited.
 """
 
@@ -8,32 +8,42 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 import redis.asyncio as aioredis
 
-from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
-from ..errors import InvalidInputError, StorageUnavailableError
-from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
-from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
-from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
-from ..settings import Settings
-from ..tombstones import Erasure
+from ..core import CommitResult, Erasure, Idempotency, Op, UserSnapshot, touches_snapshot
+from ..model import (
+    CACHE_INDEX_KEY,
+    CACHE_MODELS_KEY,
+    CHECKUP_DUE_KEY,
+    META_KEY,
+    SCHEMA_VERSION,
+    USERS_KEY,
+    ChangeEvent,
+    HistorySnapshot,
+    InvalidInputError,
+    Settings,
+    StorageUnavailableError,
+    UserKeys,
+    cache_keys,
+    decode_user_id,
+    encode_user_id,
+)
 from . import cluster as clusters
 from . import wire
-from .scripts import AsyncReloadingScript, is_noscript
-from .sync import (
+from .connect import client_options, report
+from .errors import (
     REDIS_ERRORS,
     bad_url,
     check_decoding,
-    client_options,
     cluster_open_error,
     not_a_cluster_client,
-    report,
     schema_of,
     translate,
 )
+from .reloading import AsyncReloadingScript, is_noscript
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +54,7 @@ async def open_async_client(url: str, name: str, *, cluster: bool | None = None)
     Args:
         url: The server (for a cluster, any node's address).
         name: The connections' name.
-        cluster: As :func:`.sync.open_client`: ``None`` detects a cluster node.
+        cluster: As :func:`.connect.open_client`: ``None`` detects a cluster node.
 
     Returns:
         A ``redis.asyncio.Redis`` or a ``redis.asyncio.cluster.RedisCluster``.
@@ -100,7 +110,7 @@ async def _open_cluster(url: str, name: str) -> Any:
     return client
 
 
-class AsyncBackend:
+class AsyncRedisBackend:
     """Async twin of :class:`~.sync.SyncBackend` (the parts :class:`AsyncMemory` uses).
 
     Args:
@@ -388,6 +398,11 @@ class AsyncBackend:
         members = await self._run("list users", self.client.smembers(USERS_KEY))
         return sorted(decode_user_id(wire.text(u)) for u in members)
 
+    async def sample_users(self, limit: int) -> list[str]:
+        """See :meth:`.sync.SyncBackend.sample_users`."""
+        members = await self._run("list users", self.client.srandmember(USERS_KEY, limit))
+        return sorted(decode_user_id(wire.text(u)) for u in members or [])
+
     async def ensure_schema(self) -> int:
         """See :meth:`.sync.SyncBackend.ensure_schema`."""
         try:
@@ -466,4 +481,10 @@ class AsyncBackend:
         return bool(done)
 
 
-__all__ = ["AsyncBackend", "open_async_client"]
+if TYPE_CHECKING:  # mypy checks that the driver answers the client's Protocol
+    from .protocols import AsyncBackend
+
+    _driver: type[AsyncBackend] = AsyncRedisBackend
+
+
+__all__ = ["AsyncRedisBackend", "open_async_client"]

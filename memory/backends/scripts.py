@@ -1,88 +1,201 @@
-"""Lua scripts that survive a failover: ``NOSCRIPT`` is answered by running the script's text.
-
-A script runs by ``EVALSHA`` (its SHA-1; the text travels once per server). Redis does not
-replicate its script cache, so a replica promoted by a failover has never seen Penchant's
-scripts and answers ``NOSCRIPT``. redis-py's own ``Script`` then sends ``SCRIPT LOAD`` and
-tries again, but on a cluster that load goes to the primaries the client *believes* in: right
-after a graceful failover that view is stale, the load lands on the demoted node, and the
-second ``EVALSHA`` fails too (issue 19: a recall reported "Redis unavailable … No matching
-script"). Here a ``NOSCRIPT`` is answered by ``EVAL`` of the text, routed by the script's
-keys like any command, which also caches the script on the node that serves them, so the
-next ``EVALSHA`` there succeeds. Nothing ran when ``NOSCRIPT`` came back, so running it again
-applies it once.
-
-Every script call of the sync and async backends goes through :class:`ReloadingScript` /
-:class:`AsyncReloadingScript`, reads and writes alike; a pipeline (a commit followed by
-``WAIT``) that fails on ``NOSCRIPT`` is sent again with ``EVAL`` by the backend
-(:func:`is_noscript`).
+"""The Lua scripts of the backends: the atomic commit, the one-round-trip read, and the
+lease and check-up schedule scripts. Their arguments and replies are encoded and decoded by
+:mod:`.wire`.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
-from typing import Any
+COMMIT_SCRIPT = """
+local idem_ttl = ARGV[4]
+if idem_ttl ~= '' then
+  local prev = redis.call('GET', KEYS[2])
+  if prev then return {'replayed', prev} end
+end
+local cur = redis.call('GET', KEYS[1]) or ''
+if ARGV[1] == 'guard' and cur ~= ARGV[2] then return {'conflict', cur} end
+local i = 9
+for _ = 1, tonumber(ARGV[6]) do
+  local key = KEYS[tonumber(ARGV[i + 1])]
+  local n = tonumber(ARGV[i + 2])
+  redis.call(ARGV[i], key, unpack(ARGV, i + 3, i + 2 + n))
+  i = i + 3 + n
+end
+if ARGV[3] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[3])
+  redis.call('LPUSH', KEYS[3], ARGV[3] .. '\\n' .. cur .. '\\n' .. ARGV[7])
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[8]) - 1)
+  cur = ARGV[3]
+end
+if idem_ttl ~= '' then redis.call('SET', KEYS[2], ARGV[5], 'EX', idem_ttl) end
+return {'committed', cur}
+"""
+"""KEYS: revision, idempotency record, revision log, then the commands' keys. ARGV: guard
+mode, expected revision, new revision (``""``: none), idempotency TTL and result, command
+count, log entry body (:func:`changed_fields`), log cap, then the commands."""
 
-import redis
+READ_SCRIPT = """
+local cur = redis.call('GET', KEYS[1]) or ''
+local known = ARGV[1]
+local n = tonumber(ARGV[2])
+local hist = {}
+if n > 0 then hist = redis.call('LRANGE', KEYS[6], 0, n - 1) end
+if cur == known then return {cur, hist, 'current'} end
+local codes = {'p', 'v', 'o', 'f', 't'}
+local hkeys = {p = KEYS[2], v = KEYS[3], o = KEYS[4], f = KEYS[5], t = KEYS[7]}
+local max_fields = tonumber(ARGV[3])
+if max_fields > 0 and known ~= '' and cur ~= '' then
+  local want, seen, count = {}, {}, 0
+  local expect, start, found, going = cur, 0, false, true
+  while going do
+    local chunk = redis.call('LRANGE', KEYS[8], start, start + 15)
+    if #chunk == 0 then break end
+    for _, entry in ipairs(chunk) do
+      local a = string.find(entry, '\\n', 1, true)
+      local b = a and string.find(entry, '\\n', a + 1, true)
+      if not b or string.sub(entry, 1, a - 1) ~= expect then going = false break end
+      local body = string.sub(entry, b + 1)
+      if body == '*' then going = false break end
+      local flat = cjson.decode(body)
+      for j = 1, #flat, 2 do
+        local id = flat[j] .. '\\0' .. flat[j + 1]
+        if not seen[id] then
+          seen[id] = true
+          count = count + 1
+          local list = want[flat[j]] or {}
+          want[flat[j]] = list
+          list[#list + 1] = flat[j + 1]
+        end
+      end
+      if count > max_fields then going = false break end
+      local prev = string.sub(entry, a + 1, b - 1)
+      if prev == known then found, going = true, false break end
+      expect = prev
+    end
+    start = start + 16
+  end
+  if found then
+    local out = {cur, hist, 'delta'}
+    for _, code in ipairs(codes) do
+      local list = want[code]
+      if list then
+        out[#out + 1] = code
+        out[#out + 1] = list
+        out[#out + 1] = redis.call('HMGET', hkeys[code], unpack(list))
+      end
+    end
+    return out
+  end
+end
+local inline = tonumber(ARGV[4])
+if inline >= 0 then
+  local size = 0
+  for _, code in ipairs(codes) do size = size + redis.call('HLEN', hkeys[code]) end
+  if size > inline then return {cur, hist, 'page'} end
+end
+return {cur, hist, 'full', redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
+        redis.call('HGETALL', KEYS[4]), redis.call('HGETALL', KEYS[5]),
+        redis.call('HGETALL', KEYS[7])}
+"""
+"""KEYS: :func:`read_keys`. ARGV: the caller's revision (:data:`NO_REVISION`: none), history
+snapshots wanted, most delta fields (``0``: no delta, no known revision), largest store
+read inline (``-1``: any). Reply:
+``{revision, history, kind, ...}``, kind ``current`` | ``delta`` (then ``code, fields,
+values`` per changed hash) | ``full`` (then five ``HGETALL``) | ``page``."""
 
-logger = logging.getLogger(__name__)
+RELEASE_LEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+RENEW_LEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 0
+"""
+COMPLETE_DUE_SCRIPT = """
+local score = redis.call('zscore', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('zrem', KEYS[1], ARGV[1])
+end
+return 0
+"""
+"""Lease and check-up schedule scripts: compare-and-delete, compare-and-extend,
+remove-if-unchanged (the coordination keys are global, outside any commit)."""
 
 
-def is_noscript(exc: BaseException) -> bool:
-    """Whether ``exc`` is a server's ``NOSCRIPT`` reply (redis-py's ``NoScriptError``, or a
-    plain ``ResponseError`` carrying it, as a cluster pipeline reports it)."""
-    if isinstance(exc, redis.exceptions.NoScriptError):
-        return True
-    return isinstance(exc, redis.ResponseError) and str(exc).startswith(
-        ("NOSCRIPT", "No matching script")
-    )
+ERASE_CANDIDATES_SCRIPT = """
+local clauses = {}
+for i = 1, #ARGV do
+  local groups = {}
+  for part in string.gmatch(ARGV[i], '[^\\n]+') do
+    local alts = {}
+    for t in string.gmatch(part, '[^\\t]+') do alts[#alts + 1] = ' ' .. t .. ' ' end
+    groups[#groups + 1] = alts
+  end
+  clauses[#clauses + 1] = groups
+end
+local out = {}
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
+  local fields, ix, event = entry[2], nil, nil
+  for j = 1, #fields, 2 do
+    if fields[j] == 'ix' then ix = fields[j + 1]
+    elseif fields[j] == 'event' then event = fields[j + 1] end
+  end
+  local hit = ix == nil
+  for _, groups in ipairs(clauses) do
+    if hit then break end
+    local all = true
+    for _, alts in ipairs(groups) do
+      local any = false
+      for _, t in ipairs(alts) do
+        if string.find(ix, t, 1, true) then any = true; break end
+      end
+      if not any then all = false; break end
+    end
+    hit = all
+  end
+  if hit and event then out[#out + 1] = entry[1]; out[#out + 1] = event end
+end
+return out
+"""
+"""The change events a forget may scrub (issue 19): those whose index terms (the ``ix`` field,
+:func:`~..tombstones.event_terms`) satisfy one clause of :meth:`~..tombstones.Erasure
+.index_query`, and every event stored without terms (an older release's). KEYS: the change
+log. ARGV: one clause each (groups split by newlines, a group's terms by tabs). Returns
+``[id, event JSON, …]``; the exact rules run on these alone, in the client."""
 
+REWRITE_STREAM_SCRIPT = """
+local drop = {}
+for i = 1, #ARGV do drop[ARGV[i]] = true end
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries == 0 then return 0 end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+local last = nil
+for j = 1, #info, 2 do if info[j] == 'last-generated-id' then last = info[j + 1] end end
+redis.call('DEL', KEYS[1])
+local removed, kept = 0, 0
+for _, entry in ipairs(entries) do
+  if drop[entry[1]] then
+    removed = removed + 1
+  else
+    redis.call('XADD', KEYS[1], entry[1], unpack(entry[2]))
+    kept = kept + 1
+  end
+end
+if kept > 0 and last then redis.call('XSETID', KEYS[1], last) end
+return removed
+"""
+"""Rewrite the change log without the entries ``ARGV`` names (stream ids), in one atomic
+script. ``XDEL`` only marks an entry deleted and its bytes stay in the stream's nodes, where
+``DUMP``, an RDB or an AOF rewrite still finds them (and so do entries the length cap trimmed
+from a node still in use); a stream built again from its live entries holds none of them. The
+entries keep their ids and the stream its last id, so ids stay increasing. Returns how many
+entries were dropped."""
 
-class ReloadingScript:
-    """One Lua script of a sync client: ``EVALSHA``, and ``EVAL`` of its text on ``NOSCRIPT``.
-
-    Args:
-        client: The redis-py client (single node or cluster) it runs on by default.
-        text: The script.
-    """
-
-    def __init__(self, client: Any, text: str) -> None:
-        self.client = client
-        self.text = text
-        self._script = client.register_script(text)
-
-    def __call__(self, keys: Sequence[Any], args: Sequence[Any], client: Any = None) -> Any:
-        """Run the script on ``client`` (the registered client by default); a pipeline only
-        queues it (its ``execute`` loads the script on that connection first)."""
-        target = self.client if client is None else client
-        try:
-            return self._script(keys=list(keys), args=list(args), client=target)
-        except redis.ResponseError as exc:
-            if not is_noscript(exc):
-                raise
-            logger.info("script cache empty on the serving node (a failover?): sending the text")
-            return target.eval(self.text, len(keys), *keys, *args)
-
-    def queue_text(self, pipe: Any, keys: Sequence[Any], args: Sequence[Any]) -> None:
-        """Queue the script by its text (``EVAL``) on a pipeline, for a resend after
-        ``NOSCRIPT``."""
-        pipe.eval(self.text, len(keys), *keys, *args)
-
-
-class AsyncReloadingScript(ReloadingScript):
-    """:class:`ReloadingScript` of a ``redis.asyncio`` client (``await`` the call)."""
-
-    async def __call__(  # type: ignore[override]
-        self, keys: Sequence[Any], args: Sequence[Any], client: Any = None
-    ) -> Any:
-        target = self.client if client is None else client
-        try:
-            return await self._script(keys=list(keys), args=list(args), client=target)
-        except redis.ResponseError as exc:
-            if not is_noscript(exc):
-                raise
-            logger.info("script cache empty on the serving node (a failover?): sending the text")
-            return await target.eval(self.text, len(keys), *keys, *args)
-
-
-__all__ = ["AsyncReloadingScript", "ReloadingScript", "is_noscript"]
+__all__ = [
+    "ERASE_CANDIDATES_SCRIPT",
+    "REWRITE_STREAM_SCRIPT",
+    "COMMIT_SCRIPT",
+    "READ_SCRIPT",
+    "RELEASE_LEASE_SCRIPT",
+    "RENEW_LEASE_SCRIPT",
+    "COMPLETE_DUE_SCRIPT",
+]

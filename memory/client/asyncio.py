@@ -10,22 +10,23 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core import UserSnapshot
 from ..embeddings import Embedder
-from ..errors import PenchantError, StorageFullError, StorageUnavailableError
-from ..keys import UserKeys
-from ..ops import UserSnapshot
-from ..records import (
+from ..model import (
     ChangeEvent,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    PenchantError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    StorageUnavailableError,
+    UserKeys,
+    validate_user_id,
 )
-from ..retry import failover_delays
-from ..settings import Settings
-from ..spool import WriteSpool
 from .base import (
     BaseMemory,
     Commit,
@@ -36,26 +37,28 @@ from .base import (
     Sleep,
     Steps,
     T,
+    one_erase,
     prime,
     resume,
 )
+from .coordination import AsyncCoordination
+from .retry import failover_delays
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends.asyncio import AsyncBackend
-    from ..flags import Flag
-    from ..observations import (
+    from ..backends import AsyncRedisBackend, EmbeddedRedis
+    from ..core import (
         Observation,
         ObservationCandidate,
         ObservationResult,
         ObservationUpdate,
     )
+    from ..model import Flag
     from ..recall import RecallResult
-    from ..reflect import Disposition, ReflectModel, ReflectResult
-    from ..server import EmbeddedRedis
 
 logger = logging.getLogger(__name__)
 
-class AsyncMemory(BaseMemory):
+class AsyncMemory(AsyncCoordination, BaseMemory):
     """The async twin of :class:`Memory`: the same methods as coroutines, over
     ``redis.asyncio``; the planning is shared, only the I/O differs.
 
@@ -75,10 +78,10 @@ class AsyncMemory(BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends.asyncio import AsyncBackend
+        from ..backends import AsyncRedisBackend
 
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        self.backend: AsyncBackend = AsyncBackend(client, self.settings)
+        self.backend: AsyncRedisBackend = AsyncRedisBackend(client, self.settings)
         self.client = client
         self._server: EmbeddedRedis | None = None
         self._server_client: Any = None
@@ -212,7 +215,7 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.remember`: with a spool, a write that cannot reach Redis (after
         an attempt to revive the embedded server) comes back in ``deferred``."""
         batch = self._batch(candidates)
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         await self.replay_spool()
 
         def steps() -> Steps[GateResult]:
@@ -233,7 +236,7 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.replay_spool` (scrubs left pending by a failed forget run
         first)."""
         for erase in self._take_erasures():
-            await self._run(_one(erase))
+            await self._run(one_erase(erase))
         if self.spool is None or not await asyncio.to_thread(self.spool.path.exists):
             return 0
 
@@ -339,11 +342,8 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.snapshot`."""
         return (await self._snapshot(UserKeys.for_user(user_id)))[0]
 
-    async def preferences(
-        self, user_id: str, *, with_embeddings: bool = False
-    ) -> list[Preference]:
+    async def preferences(self, user_id: str) -> list[Preference]:
         """See :meth:`Memory.preferences`."""
-        del with_embeddings
         return (await self.snapshot(user_id)).preferences()
 
     async def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
@@ -375,6 +375,10 @@ class AsyncMemory(BaseMemory):
     async def users(self) -> list[str]:
         """See :meth:`Memory.users`."""
         return await self._ride(self.backend.users, "list users")
+
+    async def sample_users(self, limit: int) -> list[str]:
+        """See :meth:`Memory.sample_users`."""
+        return await self.backend.sample_users(limit)
 
     async def recall(
         self,
@@ -425,53 +429,11 @@ class AsyncMemory(BaseMemory):
             return True
         return await self._revive() and await self.backend.ping()
 
-    async def require(self) -> None:
-        """See :meth:`Memory.require`."""
-        if not await self.ping():
-            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
-
     async def server_report(self) -> dict[str, Any]:
         """See :meth:`Memory.server_report`."""
         return await self.backend.server_report()
 
-    # -- reflect and check-up -------------------------------------------------------------------
-
-    async def reflect(
-        self,
-        user_id: str,
-        question: str,
-        disposition: Disposition | None = None,
-        model: ReflectModel | None = None,
-    ) -> ReflectResult:
-        """See :meth:`Memory.reflect` and :func:`penchant.memory.reflect.areflect`."""
-        from ..reflect import areflect
-
-        return await areflect(self, user_id, question, disposition, model)
-
-    async def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """See :meth:`Memory.acquire_lease`."""
-        return await self.backend.acquire_lease(key, token, ttl_ms)
-
-    async def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """See :meth:`Memory.renew_lease`."""
-        return await self.backend.renew_lease(key, token, ttl_ms)
-
-    async def release_lease(self, key: str, token: str) -> bool:
-        """See :meth:`Memory.release_lease`."""
-        return await self.backend.release_lease(key, token)
-
-    async def schedule_checkup(self, user_id: str, due_ms: int) -> None:
-        """See :meth:`Memory.schedule_checkup`."""
-        await self.backend.schedule_checkup(user_id, due_ms)
-
-    async def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
-        """See :meth:`Memory.due_checkups`."""
-        return await self.backend.due_checkups(now_ms, limit)
-
-    async def complete_checkup(self, user_id: str, due_ms: int) -> bool:
-        """See :meth:`Memory.complete_checkup`."""
-        return await self.backend.complete_checkup(user_id, due_ms)
-
+    # -- check-up leases and schedule -----------------------------------------------------------
 
 
 class _AsyncMemoryOpener:
@@ -488,8 +450,7 @@ class _AsyncMemoryOpener:
         self._memory: AsyncMemory | None = None
 
     async def __aenter__(self) -> AsyncMemory:
-        from ..backends.asyncio import open_async_client
-        from ..server import EmbeddedRedis, client_name
+        from ..backends import EmbeddedRedis, client_name, open_async_client
 
         settings = self._settings
         server: EmbeddedRedis | None = None
@@ -505,13 +466,13 @@ class _AsyncMemoryOpener:
         chosen: Embedder | None = None
         cache_client: Any = None
         if isinstance(self._embedder, str):
-            from ..backends.sync import open_client
+            from ..backends import open_client
             from ..embeddings import embedder_from_settings
 
             if server_client is None:  # by URL: the cache gets its own sync client
                 cache_client = await asyncio.to_thread(
                     open_client, url, client_name(), cluster=cluster)
-            from ..embeddings.base import CacheTarget
+            from ..embeddings import CacheTarget
 
             cache = CacheTarget(
                 server_client or cache_client, settings.embeddings_cache_ttl_seconds,
@@ -538,11 +499,6 @@ class _AsyncMemoryOpener:
             await self._memory.aclose()
             self._memory = None
 
-
-
-def _one(request: Erase) -> Steps[None]:
-    """Steps of one pending scrub (it fails again quietly: kept for the next call)."""
-    yield request
 
 
 __all__ = ["AsyncMemory"]

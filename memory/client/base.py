@@ -28,15 +28,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
 from pydantic import BaseModel
 
-from ..embeddings import Embedder, embedding_text
-from ..errors import InvalidInputError, StorageFullError
-from ..gate import PersistenceGate, Plan, embed_prepared
-from ..keys import UserKeys
-from ..ops import (
+from ..core import (
     CommitResult,
+    Erasure,
     Idempotency,
+    PersistenceGate,
+    Plan,
+    PreparedCandidate,
     PutPreference,
     UserSnapshot,
     apply_ops,
@@ -44,24 +45,29 @@ from ..ops import (
     payload_digest,
     touches_snapshot,
 )
-from ..records import (
+from ..embeddings import Embedder, embedding_text
+from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     Polarity,
     Preference,
     PreferenceCandidate,
     ReplayedWrite,
+    Settings,
+    StorageFullError,
+    UserKeys,
     utcnow,
+    validate_user_id,
 )
-from ..retry import RetryPolicy, internal_idempotency_ttl
-from ..settings import Settings
-from ..spool import WriteSpool
-from ..tombstones import Erasure
+from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
+from .retry import RetryPolicy, internal_idempotency_ttl
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..flags import Flag
-    from ..observations import Observation, ObservationCandidate, ObservationUpdate
+    from ..core import Observation, ObservationCandidate, ObservationUpdate
+    from ..model import Flag
     from ..recall import RecallResult
 
 logger = logging.getLogger(__name__)
@@ -131,7 +137,7 @@ class MemoryContext:
         return self.snapshot.observations_by_confidence()
 
 
-class BaseMemory:
+class BaseMemory(RecoveryMixin):
     """What :class:`Memory` and :class:`AsyncMemory` share: validation, planning, the write
     loop and the snapshot cache. No I/O.
 
@@ -159,32 +165,6 @@ class BaseMemory:
         self._recaller: Any = None
         self._replayed: list[ReplayedWrite] = []
         self._pending_erasures: list[Erase] = []
-
-    # -- the spool: replayed outcomes, erasure ----------------------------------------------------
-
-    @property
-    def erasure_spool(self) -> WriteSpool:
-        """The spool an erasure reaches: this memory's, else the one under
-        ``Settings.home`` (another process on the same home may have spooled writes there:
-        ``delete-user`` and ``forget`` drop them too)."""
-        return self.spool or WriteSpool(self.settings.home / "spool" / "writes.jsonl")
-
-    def _take_replayed(self) -> list[ReplayedWrite]:
-        """The outcomes of spooled writes replayed since the last call, handed to the
-        caller's result once (issue 19: a refusal at replay reached only the change log)."""
-        taken, self._replayed = self._replayed, []
-        return taken
-
-    def _note_replayed(self, entry: dict[str, Any], outcome: Any) -> None:
-        op = str(entry.get("op", "remember"))
-        user = str(entry.get("user_id", ""))
-        if isinstance(outcome, ForgetResult):
-            self._replayed.append(ReplayedWrite(op=op, user_id=user, forgot=outcome))
-        elif isinstance(outcome, GateResult):
-            self._replayed.append(ReplayedWrite(op=op, user_id=user, gate=outcome))
-        if outcome is not None and getattr(outcome, "rejected", None):
-            logger.warning("a spooled %s for %s was refused at replay: %s", op, user,
-                           outcome.rejected[0].reason)  # fmt: skip
 
     # -- the snapshot cache ---------------------------------------------------------------------
 
@@ -320,17 +300,6 @@ class BaseMemory:
         result.scrub_pending = scrubbed is None
         return result
 
-    def _erase_failed(self, request: Erase, exc: Exception) -> None:
-        """A forget's scrub failed after its commit: the forget stands and is reported so;
-        the scrub is kept and run again at this process's next call."""
-        logger.warning("forget committed, but erasing its text failed (%s); retried on the "
-                       "next call", exc)  # fmt: skip
-        self._pending_erasures.append(request)
-
-    def _take_erasures(self) -> list[Erase]:
-        taken, self._pending_erasures = self._pending_erasures, []
-        return taken
-
     def _forgot_user(self, keys: UserKeys) -> None:
         """Drop what this process keeps of a deleted user (snapshot, registration)."""
         self._snapshots.pop(keys.tag, None)
@@ -396,22 +365,6 @@ class BaseMemory:
             ) from exc
         return GateResult(deferred=[c.content for c in batch])
 
-    def _spool_forget(self, user_id: str, text: str, polarity: Polarity | None) -> ForgetResult:
-        """Save a forget that cannot reach Redis, in order after the writes spooled before
-        it, stamped with its time: on replay it removes what they stored, and its tombstone
-        outdates any older statement replayed later (issue 19)."""
-        assert self.spool is not None
-        payload = {"text": text, "polarity": polarity, "at": utcnow().isoformat()}
-        try:
-            self.spool.append("forget", user_id, payload)
-        except OSError as exc:
-            raise StorageFullError(
-                f"Redis is unreachable and the local spool {self.spool.path} cannot be written "
-                f"({exc.strerror or exc}); the forget was NOT done. Free space on that disk or "
-                "set PENCHANT_HOME to a writable directory."
-            ) from exc
-        return ForgetResult(deferred=True)
-
     def _replay_steps(self, entry: dict[str, Any]) -> Steps[Any]:
         """Steps of one spooled write, at its original time (``PreferenceCandidate.at``, a
         forget's ``at``) and, for a remember, under its own idempotency key, so a replay
@@ -428,9 +381,9 @@ class BaseMemory:
     @staticmethod
     def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
         """Rule capture of one message (after validating ``user_id``)."""
-        from ..capture import extract_preferences
+        from ..core import extract_preferences
 
-        UserKeys.for_user(user_id)  # validate before doing any work
+        validate_user_id(user_id)
         return extract_preferences(text or "")
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
@@ -513,24 +466,6 @@ def idempotency_key_for(key: str, digest: str) -> str:
     return idempotency_key(key, digest)
 
 
-def _encode_forget(result: tuple[ForgetResult, Erasure]) -> str:
-    """A forget's idempotency record: the removed ids only (no text survives a forget)."""
-    import json
-
-    return json.dumps({"removed_ids": [p.id for p in result[0].removed]})
-
-
-def _decode_forget(
-    raw: str, text: str, polarity: Polarity | None, settings: Settings
-) -> tuple[ForgetResult, Erasure]:
-    import json
-
-    ids = list(json.loads(raw).get("removed_ids") or [])
-    erasure = Erasure(text=text, polarity=polarity, ids=frozenset(ids),
-                      keep_history=settings.keep_full_history)  # fmt: skip
-    return ForgetResult(already_removed=ids), erasure
-
-
 def _encode_gate(result: GateResult) -> str:
     return result.model_dump_json()
 
@@ -561,6 +496,18 @@ def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
         reply = yield request
 
 
+def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch."""
+    if embedder is None or not prepared:
+        return
+    vectors = embedder.embed(
+        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    )
+    for item, vector in zip(prepared, vectors, strict=True):
+        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
+
 
 __all__ = [
     "BaseMemory",
@@ -573,6 +520,7 @@ __all__ = [
     "Sleep",
     "Steps",
     "idempotency_key_for",
+    "one_erase",
     "prime",
     "resume",
 ]

@@ -5,25 +5,26 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core import UserSnapshot
 from ..embeddings import Embedder
-from ..errors import PenchantError, StorageFullError, StorageUnavailableError
-from ..keys import UserKeys
-from ..ops import UserSnapshot
-from ..records import (
+from ..model import (
     ChangeEvent,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    PenchantError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    StorageUnavailableError,
+    UserKeys,
+    validate_user_id,
 )
-from ..retry import failover_delays
-from ..settings import Settings
-from ..spool import WriteSpool
 from .base import (
     BaseMemory,
     Commit,
@@ -34,24 +35,25 @@ from .base import (
     Sleep,
     Steps,
     T,
+    one_erase,
 )
+from .coordination import SyncCoordination
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends.sync import SyncBackend
-    from ..flags import Flag
-    from ..observations import (
+    from ..backends import EmbeddedRedis, SyncBackend
+    from ..core import (
         Observation,
         ObservationCandidate,
         ObservationResult,
         ObservationUpdate,
     )
+    from ..model import Flag
     from ..recall import RecallResult
-    from ..reflect import Disposition, ReflectModel, ReflectResult
-    from ..server import EmbeddedRedis
 
 logger = logging.getLogger(__name__)
 
-class Memory(BaseMemory):
+class Memory(SyncCoordination, BaseMemory):
     """Long-term preference memory of many users on one Redis (sync).
 
     Args:
@@ -73,7 +75,7 @@ class Memory(BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends.sync import SyncBackend
+        from ..backends import SyncBackend
 
         super().__init__(settings=settings, embedder=embedder, spool=spool)
         self.backend: SyncBackend = SyncBackend(client, self.settings)
@@ -102,8 +104,7 @@ class Memory(BaseMemory):
             StorageUnavailableError: Redis cannot be reached or started.
             SchemaVersionError: The data was written by an incompatible release.
         """
-        from ..backends.sync import open_client
-        from ..server import EmbeddedRedis, client_name
+        from ..backends import EmbeddedRedis, client_name, open_client
 
         settings = settings or Settings()
         server: EmbeddedRedis | None = None
@@ -115,8 +116,7 @@ class Memory(BaseMemory):
             client = server.connect()
         chosen: Embedder | None
         if isinstance(embedder, str):
-            from ..embeddings import embedder_from_settings
-            from ..embeddings.base import CacheTarget
+            from ..embeddings import CacheTarget, embedder_from_settings
 
             cache = CacheTarget(
                 client, settings.embeddings_cache_ttl_seconds, settings.embeddings_cache_max
@@ -201,36 +201,6 @@ class Memory(BaseMemory):
         """
         return self._ride(lambda: self._request(request), type(request).__name__)
 
-    def _ride(self, call: Callable[[], T], what: str) -> T:
-        """``call()``; on a cluster, retried with backoff while the error is one a failover or
-        a slot move causes, for ``Settings.write_retry_seconds``
-        (:func:`~..backends.cluster.failover_delays`). Reads (recall, the schema check at
-        start) ride out a failover too, not only writes. Every command goes through here, so
-        an embedded server killed meanwhile is started again (:meth:`_revive`) and the
-        request sent once more, whatever the command (issue 19)."""
-        delays = failover_delays(self.settings.write_retry_seconds)
-        revived = False
-        while True:
-            try:
-                return call()
-            except StorageFullError:
-                raise
-            except StorageUnavailableError as exc:
-                delay = next(delays, None) if self.backend.transient(exc) else None
-                if delay is None:
-                    if revived or not self._revive():
-                        raise
-                    revived = True  # the embedded server was dead: started again, retry once
-                    logger.warning("embedded Redis restarted; retrying %s", what)
-                    continue
-                logger.info("retrying %s in %.2f s: %s", what, delay, exc)
-                time.sleep(delay)
-
-    def _revive(self) -> bool:
-        """Start the embedded server again if it died (the one path every command takes,
-        through :meth:`_ride`); False without an embedded server or when it stays down."""
-        return self._server is not None and self._server.revive()
-
     def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
         """Record the user in the global registry; a failure is logged, never raised (the
         write itself is committed)."""
@@ -279,7 +249,7 @@ class Memory(BaseMemory):
             ConcurrencyError: Other writers kept winning for the whole retry budget.
         """
         batch = self._batch(candidates)
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         self.replay_spool()
         try:
             result = self._run(
@@ -337,7 +307,7 @@ class Memory(BaseMemory):
             unreachable).
         """
         for erase in self._take_erasures():  # a failed forget's scrub, first
-            self._run(_one(erase))
+            self._run(one_erase(erase))
         if self.spool is None or not self.spool.path.exists():
             return 0
         replayed = self.spool.drain(
@@ -466,9 +436,8 @@ class Memory(BaseMemory):
         """The user's memory at its current revision (one round trip)."""
         return self._snapshot(UserKeys.for_user(user_id))[0]
 
-    def preferences(self, user_id: str, *, with_embeddings: bool = False) -> list[Preference]:
+    def preferences(self, user_id: str) -> list[Preference]:
         """The user's active preferences, oldest first (vectors attached when stored)."""
-        del with_embeddings  # the snapshot always carries the vectors
         return self.snapshot(user_id).preferences()
 
     def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
@@ -497,6 +466,11 @@ class Memory(BaseMemory):
     def users(self) -> list[str]:
         """Every user id that has stored something."""
         return self._ride(self.backend.users, "list users")
+
+    def sample_users(self, limit: int) -> list[str]:
+        """About ``limit`` user ids from the registry (one ``SSCAN`` page, not the whole
+        registry); ``doctor`` samples with it."""
+        return self.backend.sample_users(limit)
 
     def recall(
         self,
@@ -540,67 +514,11 @@ class Memory(BaseMemory):
         )
         return MemoryContext(snapshot, history, recalled)
 
-    # -- reflect and check-up -------------------------------------------------------------------
-
-    def reflect(
-        self,
-        user_id: str,
-        question: str,
-        disposition: Disposition | None = None,
-        model: ReflectModel | None = None,
-    ) -> ReflectResult:
-        """Answer a question about the user from memory and store observations.
-
-        See :func:`penchant.memory.reflect.reflect`; offline (deterministic) without a model.
-        """
-        from ..reflect import reflect
-
-        return reflect(self, user_id, question, disposition, model)
-
-    def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """Take a check-up lease (``SET NX PX``); False when another worker holds it."""
-        return self.backend.acquire_lease(key, token, ttl_ms)
-
-    def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """Extend a lease we hold; False when it is not ours any more."""
-        return self.backend.renew_lease(key, token, ttl_ms)
-
-    def release_lease(self, key: str, token: str) -> bool:
-        """Give a lease back if it is still ours."""
-        return self.backend.release_lease(key, token)
-
-    def schedule_checkup(self, user_id: str, due_ms: int) -> None:
-        """Put a user's check-up on the schedule (an earlier due time is kept)."""
-        self.backend.schedule_checkup(user_id, due_ms)
-
-    def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
-        """Users whose check-up is due: ``[(user_id, due_ms)]``, earliest first."""
-        return self.backend.due_checkups(now_ms, limit)
-
-    def complete_checkup(self, user_id: str, due_ms: int) -> bool:
-        """Take a done check-up off the schedule unless it was rescheduled meanwhile."""
-        return self.backend.complete_checkup(user_id, due_ms)
-
-    def server_report(self) -> dict[str, Any]:
-        """Server version, persistence, schema, users, Query Engine (for ``doctor``)."""
-        return self.backend.server_report()
-
     def ping(self) -> bool:
         """Whether Redis answers; restarts the embedded server if it died meanwhile."""
         if self.backend.ping():
             return True
         return self._revive() and self.backend.ping()
-
-    def require(self) -> None:
-        """Raise :class:`StorageUnavailableError` unless Redis answers."""
-        if not self.ping():
-            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
-
-
-
-def _one(request: Erase) -> Steps[None]:
-    """Steps of one pending scrub (it fails again quietly: kept for the next call)."""
-    yield request
 
 
 __all__ = ["Memory"]

@@ -20,6 +20,7 @@ from penchant.memory import (
     PreferenceCandidate,
     Settings,
 )
+from penchant.memory.core.observations import ObservationCandidate
 from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.embeddings.base import (
     CACHE_INDEX_KEY,
@@ -29,8 +30,7 @@ from penchant.memory.embeddings.base import (
     embedding_text,
     make_cache,
 )
-from penchant.memory.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
-from penchant.memory.observations import ObservationCandidate
+from penchant.memory.model.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
 
 from conftest import Door, async_client
 
@@ -300,7 +300,7 @@ async def test_no_serialized_key_holds_the_forgotten_text_after_a_forget(
 ) -> None:
     """Issue 19: ``XDEL`` left the scrubbed events' bytes in the change log's ``DUMP``, and a
     check-up flag kept the forgotten preference's text."""
-    from penchant.memory.flags import Flag, flag_id
+    from penchant.memory.model.flags import Flag, flag_id
 
     jam = PreferenceCandidate(content="I like cloudberry jam on toast", polarity="like",
                               keywords=["cloudberry jam"], category="food")  # fmt: skip

@@ -110,7 +110,7 @@ def test_a_forget_whose_scrub_fails_is_reported_done_and_its_retry_reports_the_s
     """Issue 19: the connection dropped during a forget's scrub; the forget raised after it
     was applied (the tool said "nothing was changed"), the text stayed in the change log, and
     a retry answered "removed nothing"."""
-    from penchant.memory.backends.sync import translate
+    from penchant.memory.backends.errors import translate
 
     memory.remember("odile", PreferenceCandidate(
         content="I like rhubarb crumble", polarity="like", keywords=["rhubarb crumble"]))

@@ -9,9 +9,8 @@ import pytest
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings, StorageUnavailableError
-from penchant.memory.keys import UserKeys
-from penchant.memory.records import utcnow
-from penchant.memory.spool import WriteSpool
+from penchant.memory.client.spool import WriteSpool
+from penchant.memory.model import UserKeys, utcnow
 
 
 def _dead_client(tmp_path: Path) -> redis.Redis:

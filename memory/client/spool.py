@@ -1,0 +1,250 @@
+"""A durable local spool for writes made while Redis is unreachable (DESIGN.md §6.5).
+
+When the agent's memory write fails because Redis is down, the turn goes on:
+the write is appended to a JSON-lines file under ``PENCHANT_HOME`` (flushed and
+``fsync``-ed before the call returns) and replayed, in order and through the
+persistence gate, on the next successful contact with Redis. Each spooled write
+carries its own idempotency key, so a replay interrupted half-way and run again
+never applies a write twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import re
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from ..backends import exclusive_lock
+from ..model import StorageUnavailableError
+
+logger = logging.getLogger(__name__)
+
+
+class WriteSpool:
+    """Append-only file of pending writes, shared safely between processes.
+
+    Args:
+        path: The spool file (created on first append), e.g.
+            ``<PENCHANT_HOME>/spool/writes.jsonl``.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.lock_path = self.path.with_suffix(".lock")
+
+    def append(self, op: str, user_id: str, payload: dict[str, Any]) -> str:
+        """Durably record one write; returns its idempotency key.
+
+        Args:
+            op: ``"remember"`` or ``"forget"`` (replayed in order, each at its time).
+            user_id: Owner.
+            payload: JSON-serialisable arguments of the write.
+        """
+        key = f"spool-{uuid.uuid4().hex}"
+        line = json.dumps({"op": op, "user_id": user_id, "key": key, "payload": payload},
+                          ensure_ascii=False)
+        with exclusive_lock(self.lock_path), open(self.path, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        logger.warning("memory degraded: spooled a %s for %s to %s", op, user_id, self.path)
+        return key
+
+    def pending(self) -> int:
+        """Number of writes waiting for Redis."""
+        try:
+            with open(self.path, encoding="utf-8") as handle:
+                return sum(1 for line in handle if line.strip())
+        except FileNotFoundError:
+            return 0
+
+    def drain(self, apply: Callable[[dict[str, Any]], object]) -> int:
+        """Replay pending writes in order; stop at the first that cannot reach Redis.
+
+        Args:
+            apply: Performs one spooled write (raises
+                :class:`StorageUnavailableError` while Redis is still down).
+
+        Returns:
+            How many writes were replayed and removed from the spool.
+        """
+        with exclusive_lock(self.lock_path):
+            lines = self._lines()
+            done = 0
+            try:
+                for line in lines:
+                    entry = self._entry(line)
+                    if entry is not None:
+                        apply(entry)
+                    done += 1
+            except StorageUnavailableError:
+                logger.info("spool replay paused after %d writes: Redis still unavailable", done)
+            finally:
+                if lines:
+                    self._rewrite(lines[done:])
+            return done
+
+    async def adrain(self, apply: Callable[[dict[str, Any]], Awaitable[object]]) -> int:
+        """:meth:`drain` for an event loop: ``apply`` is awaited, the file work (lock, read,
+        rewrite; small and local) runs in a worker thread."""
+        async with _held(self.lock_path):
+            lines = await asyncio.to_thread(self._lines)
+            done = 0
+            try:
+                for line in lines:
+                    entry = await asyncio.to_thread(self._entry, line)
+                    if entry is not None:
+                        await apply(entry)
+                    done += 1
+            except StorageUnavailableError:
+                logger.info("spool replay paused after %d writes: Redis still unavailable", done)
+            finally:
+                if lines:
+                    await asyncio.to_thread(self._rewrite, lines[done:])
+            return done
+
+    def _lines(self) -> list[str]:
+        try:
+            return [ln for ln in self.path.read_text(encoding="utf-8").splitlines() if ln]
+        except FileNotFoundError:
+            return []
+
+    def _entry(self, line: str) -> dict[str, Any] | None:
+        """The parsed entry, or ``None`` (the line is set aside) when it is unreadable."""
+        try:
+            entry: dict[str, Any] = json.loads(line)
+        except json.JSONDecodeError:
+            self._set_aside(line)
+            return None
+        return entry
+
+    @property
+    def aside_path(self) -> Path:
+        """Where unreadable entries are set aside (``writes.unreadable``)."""
+        return self.path.with_suffix(".unreadable")
+
+    def _set_aside(self, line: str) -> None:
+        """Keep an unreadable (torn) entry for inspection, under its user when the torn line
+        still names one, so that the user's erasure reaches it (:meth:`erase`); a line that
+        names no user keeps no text at all, only its digest and length (issue 19)."""
+        user = _user_of(line)
+        kept: dict[str, Any] = {"user_id": user, "line": line} if user is not None else {
+            "user_id": None, "sha256": hashlib.sha256(line.encode("utf-8", "replace"))
+            .hexdigest(), "chars": len(line)}  # fmt: skip
+        logger.error("spool: unreadable entry moved to %s", self.aside_path)
+        with exclusive_lock(self._aside_lock), open(self.aside_path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(kept, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    @property
+    def _aside_lock(self) -> Path:
+        """Lock of the unreadable entries alone (taken inside the spool's lock, or alone by a
+        forget's scrub, which may run inside a replay that holds the spool's lock)."""
+        return self.path.with_suffix(".unreadable.lock")
+
+    def erase(self, user_id: str, names: Callable[[str], bool] | None = None) -> int:
+        """Drop a user's entries: every pending write and unreadable entry of the user
+        (``delete-user``), or, for a forget, the unreadable entries whose text ``names``
+        (:meth:`~.tombstones.Erasure.names_text`). A forget leaves pending writes alone: the
+        older ones were replayed before it (or are outdated by its tombstone at replay), and
+        the newer ones stand.
+
+        Returns:
+            How many entries were dropped (pending and unreadable together).
+        """
+        if not self.path.exists() and not self.aside_path.exists():
+            return 0
+        dropped = 0
+        if names is None:
+            with exclusive_lock(self.lock_path):
+                dropped += _drop_lines(self.path, user_id, None)
+                with exclusive_lock(self._aside_lock):
+                    dropped += _drop_lines(self.aside_path, user_id, None)
+        else:
+            with exclusive_lock(self._aside_lock):
+                dropped += _drop_lines(self.aside_path, user_id, names)
+        if dropped:
+            logger.info("spool: dropped %d entries of an erased user", dropped)
+        return dropped
+
+    def _rewrite(self, remaining: list[str]) -> None:
+        _rewrite_file(self.path, remaining)
+
+
+def _rewrite_file(path: Path, remaining: list[str]) -> None:
+    """Replace ``path`` with ``remaining`` lines atomically (removed when none remain)."""
+    if not remaining:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in remaining))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+_USER_RE = re.compile(r'"user_id":\s*("(?:[^"\\]|\\.)*")')
+
+
+def _user_of(line: str) -> str | None:
+    """The user id a spool line (readable or torn) names, if any."""
+    found = _USER_RE.search(line)
+    if found is None:
+        return None
+    try:
+        user = json.loads(found.group(1))
+    except json.JSONDecodeError:
+        return None
+    return user if isinstance(user, str) else None
+
+
+def _drop_lines(path: Path, user_id: str, names: Callable[[str], bool] | None) -> int:
+    try:
+        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln]
+    except FileNotFoundError:
+        return 0
+    kept = [ln for ln in lines if not _erased(ln, user_id, names)]
+    if len(kept) != len(lines):
+        _rewrite_file(path, kept)
+    return len(lines) - len(kept)
+
+
+def _erased(line: str, user_id: str, names: Callable[[str], bool] | None) -> bool:
+    """Whether an erasure of ``user_id`` drops this spool (or unreadable) line."""
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        entry = {"user_id": _user_of(line), "line": line}
+    if not isinstance(entry, dict) or entry.get("user_id") != user_id:
+        return False
+    if names is None:
+        return True
+    text = entry.get("line") or json.dumps(entry.get("payload", ""), ensure_ascii=False)
+    return names(str(text))
+
+
+@asynccontextmanager
+async def _held(path: Path) -> AsyncIterator[None]:
+    """:func:`~.filelock.exclusive_lock` for an event loop: the wait runs in a thread (an
+    ``flock`` belongs to the open file, not the thread, so it is released here)."""
+    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        await asyncio.to_thread(fcntl.flock, handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+__all__ = ["WriteSpool"]
