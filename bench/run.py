@@ -286,6 +286,9 @@ def main() -> int:
             figures.update(bench_bytes(memory, 1_000))
         finally:
             server.release(client)
+    import forget_cost  # issue 19: forget against remember at a full change log
+
+    figures.update(forget_cost.run(rounds=10 if args.quick else 30))
     if not args.no_scale:
         import scale
 
@@ -321,6 +324,9 @@ def _print_table(figures: dict[str, float]) -> None:
         ("plain HSET p50 (ms, baseline)", base, 1.0),
         ("gate writes/s (1 process)", figures["gate_writes_per_s"], None),
         ("Redis bytes per preference", figures["bytes_per_pref"], None),
+        ("remember p50, 1k-event change log (ms, baseline)", figures["remember_ms_p50"], 1.0),
+        ("forget p50, 1k-event change log (ms; target <= 10x)", figures["forget_ms_p50"],
+         figures["forget_over_remember"]),
     ]
     for size in ("1k", "10k", "50k"):  # bench/scale.py's, against the raw transaction
         raw = figures.get(f"raw_txn_ms_p50_{size}")

@@ -43,6 +43,7 @@ from .errors import (
     schema_of,
     translate,
 )
+from .reloading import AsyncReloadingScript, is_noscript
 
 logger = logging.getLogger(__name__)
 
@@ -128,8 +129,10 @@ class AsyncRedisBackend:
         self.client = client
         self.settings = settings
         self.owned = owned
-        self._commit = client.register_script(wire.COMMIT_SCRIPT)
-        self._read = client.register_script(wire.READ_SCRIPT)
+        self._commit = AsyncReloadingScript(client, wire.COMMIT_SCRIPT)
+        self._read = AsyncReloadingScript(client, wire.READ_SCRIPT)
+        self._candidates = AsyncReloadingScript(client, wire.ERASE_CANDIDATES_SCRIPT)
+        self._rewrite = AsyncReloadingScript(client, wire.REWRITE_STREAM_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
         self.cluster = clusters.is_cluster_client(client)
@@ -189,12 +192,24 @@ class AsyncRedisBackend:
         *, asking: bool = False,
     ) -> Any:
         """See :meth:`.sync.SyncBackend._acked`."""
-        pipe = node.pipeline(transaction=False)
-        if asking:
-            pipe.execute_command("ASKING")
-        await self._commit(keys=script_keys, args=args, client=pipe)
-        pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
-        *_, reply, acked = await pipe.execute()
+        async def send(by_text: bool) -> list[Any]:
+            pipe = node.pipeline(transaction=False)
+            if asking:
+                pipe.execute_command("ASKING")
+            if by_text:
+                self._commit.queue_text(pipe, script_keys, args)
+            else:
+                await self._commit(keys=script_keys, args=args, client=pipe)
+            pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
+            replies: list[Any] = await pipe.execute()
+            return replies
+
+        try:
+            *_, reply, acked = await send(by_text=False)
+        except redis.ResponseError as exc:  # NOSCRIPT: nothing ran; send the text (.scripts)
+            if not is_noscript(exc):
+                raise
+            *_, reply, acked = await send(by_text=True)
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
                 "write for %s committed on the primary but acknowledged by %s of %d replicas "
@@ -270,30 +285,59 @@ class AsyncRedisBackend:
 
     async def _erase(self, keys: UserKeys, erasure: Erasure) -> int:
         client = self.client
-        removed = 0
-        entries: Any = await client.xrange(keys.changes)
-        ids = wire.events_to_erase(entries, erasure)
-        if ids:
-            removed += int(await client.xdel(keys.changes, *ids))
-        async for raw_key in client.scan_iter(
-            match=wire.user_pattern(keys), count=1000, **self._user_node(keys)
-        ):
-            key = wire.text(raw_key)
-            if key.startswith(f"{keys.tag}:idem:"):
-                record = await client.get(key)
-                if record is not None and wire.record_names(record, erasure):
-                    removed += int(await client.delete(key))
-            elif key.startswith(f"{keys.tag}:thread:") or key == keys.history:
-                history = key == keys.history
-                pick = wire.snapshots_to_erase if history else wire.messages_to_erase
-                for item in pick(await client.lrange(key, 0, -1), erasure):
-                    removed += int(await client.lrem(key, 0, item))
+        removed = await self._erase_events(keys, erasure)
+        records, threads = wire.text_key_kinds(keys, await self._text_keys(keys))
+        gone: list[str] = []
+        for key in [*threads, keys.history]:
+            items = await client.lrange(key, 0, -1)
+            if not items and key != keys.history:
+                gone.append(key)
+            pick = wire.snapshots_to_erase if key == keys.history else wire.messages_to_erase
+            for item in pick(items, erasure):
+                removed += int(await client.lrem(key, 0, item))
+        for i in range(0, len(records), 500):
+            batch = records[i : i + 500]
+            values = await client.mget(batch)
+            gone += [k for k, v in zip(batch, values, strict=True) if v is None]
+            named = [k for k, v in zip(batch, values, strict=True)
+                     if v is not None and wire.record_names(v, erasure)]  # fmt: skip
+            if named:
+                removed += int(await client.delete(*named))
+                gone += named
+        if gone:
+            await client.srem(keys.text_keys, *gone)
         last = await client.hgetall(keys.history_last)
-        gone = wire.snapshots_to_erase(list(last.values()), erasure)
-        fields = [f for f, v in last.items() if v in gone]
+        stale = wire.snapshots_to_erase(list(last.values()), erasure)
+        fields = [f for f, v in last.items() if v in stale]
         if fields:
             removed += int(await client.hdel(keys.history_last, *fields))
         return removed
+
+    async def _text_keys(self, keys: UserKeys) -> list[Any]:
+        """See :meth:`.sync.SyncBackend._text_keys`."""
+        members = await self.client.smembers(keys.text_keys)
+        if wire.TEXT_KEYS_COMPLETE.encode() in members:
+            return list(members)
+        found = [k async for k in self.client.scan_iter(
+            match=wire.user_pattern(keys), count=1000, **self._user_node(keys))]  # fmt: skip
+        records, threads = wire.text_key_kinds(keys, found)
+        values = await self.client.mget(records) if records else []
+        records = [k for k, v in zip(records, values, strict=True) if v not in (None, b"1")]
+        await self.client.sadd(keys.text_keys, wire.TEXT_KEYS_COMPLETE, *records, *threads)
+        return [*records, *threads]
+
+    async def _erase_events(self, keys: UserKeys, erasure: Erasure) -> int:
+        """See :meth:`.sync.SyncBackend._erase_events`."""
+        if erasure.keep_history:
+            return 0
+        query = wire.erasure_query(erasure)
+        if query is None:
+            entries = wire.xrange_entries(await self.client.xrange(keys.changes))
+        else:
+            entries = wire.candidate_entries(
+                await self._candidates(keys=[keys.changes], args=query))
+        ids = wire.events_to_erase(entries, erasure)
+        return int(await self._rewrite(keys=[keys.changes], args=ids))
 
     async def drop_cached_embeddings(self, texts: list[str]) -> int:
         """See :meth:`.sync.SyncBackend.drop_cached_embeddings`."""

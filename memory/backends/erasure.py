@@ -11,21 +11,61 @@ from ..core import Erasure
 from ..model import ChangeEvent, UserKeys, embedding_text
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 def user_pattern(keys: UserKeys) -> str:
     """``SCAN MATCH`` pattern of every key of one user (its hash tag; encoded ids hold no glob
     character, so no other user's key matches)."""
     return f"{keys.tag}:*"
 
 
-def events_to_erase(entries: list[Any], erasure: Erasure) -> list[Any]:
-    """Stream ids of the change events (an ``XRANGE`` reply) that copy the forgotten text."""
+TEXT_KEYS_COMPLETE = "*"
+"""Member of :attr:`~..keys.UserKeys.text_keys` that says every such key is listed."""
+
+
+def text_key_kinds(keys: UserKeys, members: list[Any]) -> tuple[list[str], list[str]]:
+    """``(idempotency records, transcripts)`` among the members of the user's text-key set
+    (or the keys a ``SCAN`` of the user found)."""
+    records, threads = [], []
+    for member in members:
+        key = _text(member)
+        if key.startswith(f"{keys.tag}:idem:"):
+            records.append(key)
+        elif key.startswith(f"{keys.tag}:thread:"):
+            threads.append(key)
+    return records, threads
+
+
+def erasure_query(erasure: Erasure) -> list[str] | None:
+    """ARGV of :data:`ERASE_CANDIDATES_SCRIPT` for ``erasure``; ``None`` when every event is
+    a candidate (read the whole log)."""
+    clauses = erasure.index_query()
+    if clauses is None:
+        return None
+    return ["\n".join("\t".join(group) for group in clause) for clause in clauses]
+
+
+def candidate_entries(reply: list[Any]) -> list[tuple[Any, bytes]]:
+    """``[(id, event JSON)]`` of an :data:`ERASE_CANDIDATES_SCRIPT` reply."""
+    return [(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)]
+
+
+def xrange_entries(entries: Any) -> list[tuple[Any, bytes]]:
+    """``[(id, event JSON)]`` of an ``XRANGE`` reply."""
+    return [(entry_id, (fields or {}).get(b"event", b"")) for entry_id, fields in entries or []]
+
+
+def events_to_erase(entries: list[tuple[Any, bytes]], erasure: Erasure) -> list[Any]:
+    """Stream ids of the change events (``[(id, event JSON)]``) that copy the forgotten text."""
     if erasure.keep_history:
         return []
     found = []
-    for entry_id, fields in entries:
+    for entry_id, raw in entries:
         try:
-            event = ChangeEvent.model_validate_json(fields[b"event"])
-        except (KeyError, ValueError):
+            event = ChangeEvent.model_validate_json(raw)
+        except ValueError:
             continue
         if erasure.names_event(event):
             found.append(entry_id)
@@ -88,6 +128,11 @@ def erasure_texts(prefs: dict[str, Any]) -> list[str]:
 
 
 __all__ = [
+    "TEXT_KEYS_COMPLETE",
+    "candidate_entries",
+    "erasure_query",
+    "text_key_kinds",
+    "xrange_entries",
     "erasure_texts",
     "events_to_erase",
     "messages_to_erase",

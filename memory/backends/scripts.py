@@ -121,7 +121,78 @@ return 0
 remove-if-unchanged (the coordination keys are global, outside any commit)."""
 
 
+ERASE_CANDIDATES_SCRIPT = """
+local clauses = {}
+for i = 1, #ARGV do
+  local groups = {}
+  for part in string.gmatch(ARGV[i], '[^\\n]+') do
+    local alts = {}
+    for t in string.gmatch(part, '[^\\t]+') do alts[#alts + 1] = ' ' .. t .. ' ' end
+    groups[#groups + 1] = alts
+  end
+  clauses[#clauses + 1] = groups
+end
+local out = {}
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
+  local fields, ix, event = entry[2], nil, nil
+  for j = 1, #fields, 2 do
+    if fields[j] == 'ix' then ix = fields[j + 1]
+    elseif fields[j] == 'event' then event = fields[j + 1] end
+  end
+  local hit = ix == nil
+  for _, groups in ipairs(clauses) do
+    if hit then break end
+    local all = true
+    for _, alts in ipairs(groups) do
+      local any = false
+      for _, t in ipairs(alts) do
+        if string.find(ix, t, 1, true) then any = true; break end
+      end
+      if not any then all = false; break end
+    end
+    hit = all
+  end
+  if hit and event then out[#out + 1] = entry[1]; out[#out + 1] = event end
+end
+return out
+"""
+"""The change events a forget may scrub (issue 19): those whose index terms (the ``ix`` field,
+:func:`~..tombstones.event_terms`) satisfy one clause of :meth:`~..tombstones.Erasure
+.index_query`, and every event stored without terms (an older release's). KEYS: the change
+log. ARGV: one clause each (groups split by newlines, a group's terms by tabs). Returns
+``[id, event JSON, …]``; the exact rules run on these alone, in the client."""
+
+REWRITE_STREAM_SCRIPT = """
+local drop = {}
+for i = 1, #ARGV do drop[ARGV[i]] = true end
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries == 0 then return 0 end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+local last = nil
+for j = 1, #info, 2 do if info[j] == 'last-generated-id' then last = info[j + 1] end end
+redis.call('DEL', KEYS[1])
+local removed, kept = 0, 0
+for _, entry in ipairs(entries) do
+  if drop[entry[1]] then
+    removed = removed + 1
+  else
+    redis.call('XADD', KEYS[1], entry[1], unpack(entry[2]))
+    kept = kept + 1
+  end
+end
+if kept > 0 and last then redis.call('XSETID', KEYS[1], last) end
+return removed
+"""
+"""Rewrite the change log without the entries ``ARGV`` names (stream ids), in one atomic
+script. ``XDEL`` only marks an entry deleted and its bytes stay in the stream's nodes, where
+``DUMP``, an RDB or an AOF rewrite still finds them (and so do entries the length cap trimmed
+from a node still in use); a stream built again from its live entries holds none of them. The
+entries keep their ids and the stream its last id, so ids stay increasing. Returns how many
+entries were dropped."""
+
 __all__ = [
+    "ERASE_CANDIDATES_SCRIPT",
+    "REWRITE_STREAM_SCRIPT",
     "COMMIT_SCRIPT",
     "READ_SCRIPT",
     "RELEASE_LEASE_SCRIPT",

@@ -42,6 +42,7 @@ from .errors import (
     schema_of,
     storage_errors,
 )
+from .reloading import ReloadingScript, is_noscript
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +74,10 @@ class SyncBackend:
         self.client = client
         self.settings = settings
         self.owned = owned
-        self._commit = client.register_script(wire.COMMIT_SCRIPT)
-        self._read = client.register_script(wire.READ_SCRIPT)
+        self._commit = ReloadingScript(client, wire.COMMIT_SCRIPT)
+        self._read = ReloadingScript(client, wire.READ_SCRIPT)
+        self._candidates = ReloadingScript(client, wire.ERASE_CANDIDATES_SCRIPT)
+        self._rewrite = ReloadingScript(client, wire.REWRITE_STREAM_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
         self.cluster = clusters.is_cluster_client(client)
@@ -185,12 +188,24 @@ class SyncBackend:
         *, asking: bool = False,
     ) -> Any:
         """The commit script and ``WAIT`` in one pipeline on one node's connection."""
-        pipe = node.pipeline(transaction=False)
-        if asking:
-            pipe.execute_command("ASKING")
-        self._commit(keys=script_keys, args=args, client=pipe)
-        pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
-        *_, reply, acked = pipe.execute()
+        def send(by_text: bool) -> list[Any]:
+            pipe = node.pipeline(transaction=False)
+            if asking:
+                pipe.execute_command("ASKING")
+            if by_text:
+                self._commit.queue_text(pipe, script_keys, args)
+            else:
+                self._commit(keys=script_keys, args=args, client=pipe)
+            pipe.execute_command("WAIT", acks, self.settings.redis_replica_ack_timeout_ms)
+            replies: list[Any] = pipe.execute()
+            return replies
+
+        try:
+            *_, reply, acked = send(by_text=False)
+        except redis.ResponseError as exc:  # NOSCRIPT: nothing ran; send the text (.scripts)
+            if not is_noscript(exc):
+                raise
+            *_, reply, acked = send(by_text=True)
         if int(acked) < acks and wire.text(reply[0]) == "committed":
             logger.warning(
                 "write for %s committed on the primary but acknowledged by %s of %d replicas "
@@ -222,8 +237,11 @@ class SyncBackend:
     def erase(self, keys: UserKeys, erasure: Erasure) -> int:
         """Scrub the forgotten text from the records that copy it, after a forget's commit:
         change events, idempotency records, transcript messages, history snapshots (see
-        :class:`~..tombstones.Erasure`). One ``SCAN`` of the user's keys; each removal is by
-        stream id or by exact value (``XDEL``, ``LREM``, ``HDEL``), so a write that lands
+        :class:`~..tombstones.Erasure`). The change log is searched through its index and
+        rewritten without the scrubbed events (:meth:`_erase_events`); transcripts and
+        idempotency records come from the user's text-key set (:attr:`~..keys.UserKeys
+        .text_keys`), not a ``SCAN`` of the keyspace; each removal is by exact value
+        (``LREM``, ``HDEL``, ``DEL`` of a record that names it), so a write that lands
         meanwhile is never lost.
 
         Returns:
@@ -231,30 +249,62 @@ class SyncBackend:
         """
         removed = 0
         with storage_errors("erase forgotten text"):
-            entries: Any = self.client.xrange(keys.changes)
-            ids = wire.events_to_erase(entries, erasure)
-            if ids:
-                removed += int(self.client.xdel(keys.changes, *ids))
-            for raw_key in self.client.scan_iter(
-                match=wire.user_pattern(keys), count=1000, **self._user_node(keys)
-            ):
-                key = wire.text(raw_key)
-                if key.startswith(f"{keys.tag}:idem:"):
-                    record: Any = self.client.get(key)
-                    if record is not None and wire.record_names(record, erasure):
-                        removed += int(self.client.delete(key))
-                elif key.startswith(f"{keys.tag}:thread:") or key == keys.history:
-                    items: Any = self.client.lrange(key, 0, -1)
-                    history = key == keys.history
-                    pick = wire.snapshots_to_erase if history else wire.messages_to_erase
-                    for item in pick(items, erasure):
-                        removed += int(self.client.lrem(key, 0, item))
+            removed += self._erase_events(keys, erasure)
+            records, threads = wire.text_key_kinds(keys, self._text_keys(keys))
+            gone: list[str] = []
+            for key in [*threads, keys.history]:
+                items: Any = self.client.lrange(key, 0, -1)
+                if not items and key != keys.history:
+                    gone.append(key)  # expired
+                pick = wire.snapshots_to_erase if key == keys.history else wire.messages_to_erase
+                for item in pick(items, erasure):
+                    removed += int(self.client.lrem(key, 0, item))
+            for i in range(0, len(records), 500):  # one MGET per 500
+                batch = records[i : i + 500]
+                values: Any = self.client.mget(batch)
+                gone += [k for k, v in zip(batch, values, strict=True) if v is None]
+                named = [k for k, v in zip(batch, values, strict=True)
+                         if v is not None and wire.record_names(v, erasure)]  # fmt: skip
+                if named:
+                    removed += int(self.client.delete(*named))
+                    gone += named
+            if gone:
+                self.client.srem(keys.text_keys, *gone)
             last: Any = self.client.hgetall(keys.history_last)
-            gone = wire.snapshots_to_erase(list(last.values()), erasure)
-            fields = [f for f, v in last.items() if v in gone]
+            stale = wire.snapshots_to_erase(list(last.values()), erasure)
+            fields = [f for f, v in last.items() if v in stale]
             if fields:
                 removed += int(self.client.hdel(keys.history_last, *fields))
         return removed
+
+    def _text_keys(self, keys: UserKeys) -> list[Any]:
+        """The user's transcripts and idempotency records that may copy its words: the
+        members of its text-key set, or (data of an older release, no complete set) those a
+        ``SCAN`` of its hash tag finds, which then complete the set."""
+        members: Any = self.client.smembers(keys.text_keys)
+        if wire.TEXT_KEYS_COMPLETE.encode() in members:
+            return list(members)
+        found = [k for k in self.client.scan_iter(
+            match=wire.user_pattern(keys), count=1000, **self._user_node(keys))]  # fmt: skip
+        records, threads = wire.text_key_kinds(keys, found)
+        values: Any = self.client.mget(records) if records else []
+        records = [k for k, v in zip(records, values, strict=True) if v not in (None, b"1")]
+        self.client.sadd(keys.text_keys, wire.TEXT_KEYS_COMPLETE, *records, *threads)
+        return [*records, *threads]
+
+    def _erase_events(self, keys: UserKeys, erasure: Erasure) -> int:
+        """Drop the change events that copy the forgotten text, found through the log's index
+        (:data:`.wire.ERASE_CANDIDATES_SCRIPT`), and rewrite the log so that its serialized
+        form holds none of their bytes (:data:`.wire.REWRITE_STREAM_SCRIPT`)."""
+        if erasure.keep_history:
+            return 0
+        query = wire.erasure_query(erasure)
+        if query is None:
+            entries = wire.xrange_entries(self.client.xrange(keys.changes))
+        else:
+            entries = wire.candidate_entries(self._candidates(keys=[keys.changes], args=query))
+        ids = wire.events_to_erase(entries, erasure)
+        return int(self._rewrite(keys=[keys.changes], args=ids))
 
     def drop_cached_embeddings(self, texts: list[str]) -> int:
         """Delete the embeddings cache's entries of ``texts``, under every cached model."""

@@ -54,22 +54,30 @@ from ..core import (
     SnapshotDelta,
     UserSnapshot,
     apply_delta,
+    event_terms,
 )
 from ..model import ChangeEvent, HistorySnapshot, Settings, UserKeys
 from .erasure import (
+    TEXT_KEYS_COMPLETE,
+    candidate_entries,
+    erasure_query,
     erasure_texts,
     events_to_erase,
     messages_to_erase,
     record_names,
     snapshots_to_erase,
+    text_key_kinds,
     user_pattern,
+    xrange_entries,
 )
 from .scripts import (
     COMMIT_SCRIPT,
     COMPLETE_DUE_SCRIPT,
+    ERASE_CANDIDATES_SCRIPT,
     READ_SCRIPT,
     RELEASE_LEASE_SCRIPT,
     RENEW_LEASE_SCRIPT,
+    REWRITE_STREAM_SCRIPT,
 )
 
 logger = logging.getLogger(__name__)
@@ -142,6 +150,8 @@ def encode_commit(
     cmds = _Commands(keys, keys.idempotency(idempotency.key) if idempotency else keys.rev)
     for op in ops:
         _encode(cmds, keys, op, settings)
+    if idempotency is not None and idempotency.carries_text:
+        cmds.add("SADD", keys.text_keys, keys.idempotency(idempotency.key))
     head = [
         "guard" if expected_revision is not None else "free",
         expected_revision or "",
@@ -204,7 +214,7 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
         cmds.add("HDEL", keys.vectors, op.preference_id)
     elif isinstance(op, AppendEvent):
         cmds.add("XADD", keys.changes, "MAXLEN", settings.change_log_max, "*", "event",
-                 op.event.model_dump_json())
+                 op.event.model_dump_json(), "ix", event_terms(op.event))
     elif isinstance(op, PutObservation):
         cmds.add("HSET", keys.observations, op.observation.id, op.observation.to_json())
     elif isinstance(op, DeleteObservation):
@@ -225,6 +235,7 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
     elif isinstance(op, AppendTranscript):
         key = keys.transcript(op.thread_id)
         cmds.add("RPUSH", key, json.dumps(op.entry, ensure_ascii=False, default=str))
+        cmds.add("SADD", keys.text_keys, key)
         cmds.add("LTRIM", key, -settings.transcript_max_messages, -1)
         cmds.add("EXPIRE", key, settings.transcript_ttl_seconds)
     else:  # pragma: no cover - the Op union is closed
@@ -413,6 +424,13 @@ def text(value: bytes | str) -> str:
 __all__ = [
     "COMMIT_SCRIPT",
     "COMPLETE_DUE_SCRIPT",
+    "ERASE_CANDIDATES_SCRIPT",
+    "REWRITE_STREAM_SCRIPT",
+    "TEXT_KEYS_COMPLETE",
+    "candidate_entries",
+    "erasure_query",
+    "text_key_kinds",
+    "xrange_entries",
     "DELTA_FIELDS_MAX",
     "INLINE_READ_FIELDS",
     "LOG_FIELDS_MAX",

@@ -37,9 +37,11 @@ from .base import (
     Sleep,
     Steps,
     T,
+    one_erase,
     prime,
     resume,
 )
+from .coordination import AsyncCoordination
 from .retry import failover_delays
 from .spool import WriteSpool
 
@@ -56,7 +58,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class AsyncMemory(BaseMemory):
+class AsyncMemory(AsyncCoordination, BaseMemory):
     """The async twin of :class:`Memory`: the same methods as coroutines, over
     ``redis.asyncio``; the planning is shared, only the I/O differs.
 
@@ -127,6 +129,12 @@ class AsyncMemory(BaseMemory):
                 if isinstance(request, Sleep):
                     await asyncio.sleep(request.seconds)
                     reply = None
+                elif isinstance(request, Erase):
+                    try:
+                        reply = await self._riding_failover(request)
+                    except StorageUnavailableError as exc:  # the forget itself is committed
+                        self._erase_failed(request, exc)
+                        reply = None
                 else:
                     reply = await self._riding_failover(request)
                     if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
@@ -143,6 +151,8 @@ class AsyncMemory(BaseMemory):
             )
         removed = await self.backend.erase(request.keys, request.erasure)
         await self.backend.drop_cached_embeddings(request.texts)
+        await asyncio.to_thread(
+            self.erasure_spool.erase, request.keys.user_id, request.erasure.names_text)
         return removed
 
     async def _riding_failover(self, request: Read | Commit | Erase) -> Any:
@@ -152,13 +162,20 @@ class AsyncMemory(BaseMemory):
     async def _ride(self, call: Callable[[], Awaitable[T]], what: str) -> T:
         """See :meth:`.sync.Memory._ride`."""
         delays = failover_delays(self.settings.write_retry_seconds)
+        revived = False
         while True:
             try:
                 return await call()
+            except StorageFullError:
+                raise
             except StorageUnavailableError as exc:
                 delay = next(delays, None) if self.backend.transient(exc) else None
                 if delay is None:
-                    raise
+                    if revived or not await self._revive():
+                        raise
+                    revived = True
+                    logger.warning("embedded Redis restarted; retrying %s", what)
+                    continue
                 logger.info("retrying %s in %.2f s: %s", what, delay, exc)
                 await asyncio.sleep(delay)
 
@@ -205,23 +222,27 @@ class AsyncMemory(BaseMemory):
             return self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
 
         try:
-            return await self._steps_embedded(steps)
+            result = await self._steps_embedded(steps)
         except StorageFullError:
             raise
         except StorageUnavailableError:
-            if await self._revive():
-                return await self._steps_embedded(steps)
             if self.spool is None:
                 raise
-            return await asyncio.to_thread(self._spool_remember, user_id, batch)
+            result = await asyncio.to_thread(self._spool_remember, user_id, batch)
+        result.replayed = self._take_replayed()
+        return result
 
     async def replay_spool(self) -> int:
-        """See :meth:`Memory.replay_spool`."""
+        """See :meth:`Memory.replay_spool` (scrubs left pending by a failed forget run
+        first)."""
+        for erase in self._take_erasures():
+            await self._run(one_erase(erase))
         if self.spool is None or not await asyncio.to_thread(self.spool.path.exists):
             return 0
 
         async def apply(entry: dict[str, Any]) -> None:
-            await self._steps_embedded(lambda: self._replay_steps(entry))
+            self._note_replayed(entry, await self._steps_embedded(
+                lambda: self._replay_steps(entry)))
 
         replayed = await self.spool.adrain(apply)
         if replayed:
@@ -255,21 +276,35 @@ class AsyncMemory(BaseMemory):
         )
 
     async def forget(
-        self, user_id: str, text: str, polarity: Polarity | None = None
+        self, user_id: str, text: str, polarity: Polarity | None = None, *,
+        idempotency_key: str | None = None,
     ) -> ForgetResult:
         """See :meth:`Memory.forget`."""
-        result: ForgetResult = await self._run(self._forget_steps(user_id, text, polarity))
+        self.gate.check_forget(text, polarity)
+        UserKeys.for_user(user_id)
+        await self.replay_spool()
+        try:
+            result: ForgetResult = await self._run(self._forget_steps(
+                user_id, text, polarity, idempotency_key=idempotency_key))
+        except StorageFullError:
+            raise
+        except StorageUnavailableError:
+            if self.spool is None:
+                raise
+            result = await asyncio.to_thread(self._spool_forget, user_id, text, polarity)
+        result.replayed = self._take_replayed()
         return result
 
     async def delete_user(self, user_id: str) -> DeleteUserResult:
         """See :meth:`Memory.delete_user`."""
         keys = UserKeys.for_user(user_id)
-        count, prefs, texts = await self.backend.delete_user(keys)
+        dropped = await asyncio.to_thread(self.erasure_spool.erase, user_id)
+        count, prefs, texts = await self._ride(lambda: self.backend.delete_user(keys), "delete")
         self._forgot_user(keys)
-        cached = await self.backend.drop_cached_embeddings(texts)
+        cached = await self._ride(lambda: self.backend.drop_cached_embeddings(texts), "delete")
         return DeleteUserResult(
             user_id=user_id, keys_removed=count, preferences_removed=prefs,
-            cached_embeddings_removed=cached,
+            cached_embeddings_removed=cached, spooled_writes_dropped=dropped,
         )  # fmt: skip
 
     async def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
@@ -314,17 +349,21 @@ class AsyncMemory(BaseMemory):
 
     async def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
         """See :meth:`Memory.history`."""
-        return await self.backend.history(UserKeys.for_user(user_id), limit)
+        keys = UserKeys.for_user(user_id)
+        return await self._ride(lambda: self.backend.history(keys, limit), "history")
 
     async def changes(self, user_id: str, limit: int = 50) -> list[ChangeEvent]:
         """See :meth:`Memory.changes`."""
-        return await self.backend.changes(UserKeys.for_user(user_id), limit)
+        keys = UserKeys.for_user(user_id)
+        return await self._ride(lambda: self.backend.changes(keys, limit), "changes")
 
     async def transcript(
         self, user_id: str, thread_id: str, limit: int = 200
     ) -> list[dict[str, Any]]:
         """See :meth:`Memory.transcript`."""
-        return await self.backend.transcript(UserKeys.for_user(user_id), thread_id, limit)
+        keys = UserKeys.for_user(user_id)
+        return await self._ride(
+            lambda: self.backend.transcript(keys, thread_id, limit), "transcript")
 
     async def observations(self, user_id: str) -> list[Observation]:
         """See :meth:`Memory.observations`."""
@@ -336,7 +375,7 @@ class AsyncMemory(BaseMemory):
 
     async def users(self) -> list[str]:
         """See :meth:`Memory.users`."""
-        return await self.backend.users()
+        return await self._ride(self.backend.users, "list users")
 
     async def sample_users(self, limit: int) -> list[str]:
         """See :meth:`Memory.sample_users`."""
@@ -396,31 +435,6 @@ class AsyncMemory(BaseMemory):
         return await self.backend.server_report()
 
     # -- check-up leases and schedule -----------------------------------------------------------
-
-    async def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """See :meth:`Memory.acquire_lease`."""
-        return await self.backend.acquire_lease(key, token, ttl_ms)
-
-    async def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """See :meth:`Memory.renew_lease`."""
-        return await self.backend.renew_lease(key, token, ttl_ms)
-
-    async def release_lease(self, key: str, token: str) -> bool:
-        """See :meth:`Memory.release_lease`."""
-        return await self.backend.release_lease(key, token)
-
-    async def schedule_checkup(self, user_id: str, due_ms: int) -> None:
-        """See :meth:`Memory.schedule_checkup`."""
-        await self.backend.schedule_checkup(user_id, due_ms)
-
-    async def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
-        """See :meth:`Memory.due_checkups`."""
-        return await self.backend.due_checkups(now_ms, limit)
-
-    async def complete_checkup(self, user_id: str, due_ms: int) -> bool:
-        """See :meth:`Memory.complete_checkup`."""
-        return await self.backend.complete_checkup(user_id, due_ms)
-
 
 
 class _AsyncMemoryOpener:

@@ -25,6 +25,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -57,12 +58,14 @@ from ..model import (
     Polarity,
     Preference,
     PreferenceCandidate,
+    ReplayedWrite,
     Settings,
     StorageFullError,
     UserKeys,
     utcnow,
     validate_user_id,
 )
+from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
 
@@ -140,7 +143,7 @@ class MemoryContext:
         return self.snapshot.observations_by_confidence()
 
 
-class BaseMemory:
+class BaseMemory(RecoveryMixin):
     """What :class:`Memory` and :class:`AsyncMemory` share: validation, planning, the write
     loop and the snapshot cache. No I/O.
 
@@ -166,6 +169,8 @@ class BaseMemory:
         self._snapshots: OrderedDict[str, UserSnapshot] = OrderedDict()
         self._registered: set[str] = set()
         self._recaller: Any = None
+        self._replayed: list[ReplayedWrite] = []
+        self._pending_erasures: list[Erase] = []
 
     # -- the snapshot cache ---------------------------------------------------------------------
 
@@ -237,7 +242,7 @@ class BaseMemory:
         once (:mod:`..backends.cluster`)."""
         return Idempotency(
             f"call:{uuid.uuid4().hex}", "1",
-            internal_idempotency_ttl(self.settings.write_retry_seconds),
+            internal_idempotency_ttl(self.settings.write_retry_seconds), carries_text=False,
         )  # fmt: skip
 
     def _committed(self, keys: UserKeys, snapshot: UserSnapshot, plan: Plan[Any], rev: str) -> None:
@@ -292,18 +297,28 @@ class BaseMemory:
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
 
     def _forget_steps(
-        self, user_id: str, text: str, polarity: Polarity | None
+        self, user_id: str, text: str, polarity: Polarity | None, at: datetime | None = None,
+        idempotency_key: str | None = None,
     ) -> Steps[ForgetResult]:
         """The forget's commit (active set, vectors, observations, tombstones, tombstone
-        events), then the scrub of the records that copy the text (:class:`Erase`)."""
+        events), then the scrub of the records that copy the text (:class:`Erase`).
+        ``at``: when it was asked (a spooled forget replays at its own time). With an
+        ``idempotency_key`` the commit stores the removed ids (no text), so a retry after a
+        lost reply reports them and scrubs again instead of answering "removed nothing"."""
         keys = UserKeys.for_user(user_id)
         self.gate.check_forget(text, polarity)
-        now = utcnow()
+        now = at or utcnow()
+        idem = None
+        if idempotency_key:
+            digest = payload_digest("forget", text, polarity or "")
+            idem = (idempotency_key_for(idempotency_key, digest), _encode_forget,
+                    lambda raw: _decode_forget(raw, text, polarity, self.settings))  # fmt: skip
         result, erasure = yield from self._write_steps(
             keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
-            what=f"forget for {user_id!r}")
+            what=f"forget for {user_id!r}", idempotency=idem)
         texts = [embedding_text(p.content, p.category) for p in result.removed]
-        yield Erase(keys, erasure, texts)
+        scrubbed = yield Erase(keys, erasure, texts)
+        result.scrub_pending = scrubbed is None
         return result
 
     def _forgot_user(self, keys: UserKeys) -> None:
@@ -371,9 +386,16 @@ class BaseMemory:
             ) from exc
         return GateResult(deferred=[c.content for c in batch])
 
-    def _replay_steps(self, entry: dict[str, Any]) -> Steps[GateResult]:
-        """Steps of one spooled write, at its original time (``PreferenceCandidate.at``) and
-        under its own idempotency key, so a replay interrupted and run again applies once."""
+    def _replay_steps(self, entry: dict[str, Any]) -> Steps[Any]:
+        """Steps of one spooled write, at its original time (``PreferenceCandidate.at``, a
+        forget's ``at``) and, for a remember, under its own idempotency key, so a replay
+        interrupted and run again applies once (a forget is idempotent by nature)."""
+        if entry.get("op") == "forget":
+            payload = entry["payload"]
+            return self._forget_steps(
+                entry["user_id"], payload["text"], payload.get("polarity"),
+                datetime.fromisoformat(payload["at"]),
+            )  # fmt: skip
         batch = [PreferenceCandidate(**c) for c in entry["payload"]["candidates"]]
         return self._remember_steps(entry["user_id"], batch, idempotency_key=entry["key"])
 
@@ -441,17 +463,20 @@ class DeleteUserResult(BaseModel):
             user's entry in the registry and in the check-up schedule.
         preferences_removed: Active preferences among them.
         cached_embeddings_removed: Embedding cache entries of those preferences' texts.
+        spooled_writes_dropped: Writes of the user waiting in the local spool (and torn
+            entries set aside from it), dropped so that none comes back after the delete.
     """
 
     user_id: str
     keys_removed: int = 0
     preferences_removed: int = 0
     cached_embeddings_removed: int = 0
+    spooled_writes_dropped: int = 0
 
     @property
     def removed(self) -> bool:
         """Whether anything was there to remove."""
-        return self.keys_removed > 0
+        return self.keys_removed > 0 or self.spooled_writes_dropped > 0
 
     def public_dict(self) -> dict[str, Any]:
         """The CLI's JSON contract of ``delete-user``."""
@@ -464,7 +489,7 @@ class DeleteUserResult(BaseModel):
         return (
             f"deleted user {self.user_id!r}: {self.keys_removed} keys, "
             f"{self.preferences_removed} preferences, {self.cached_embeddings_removed} cached "
-            "embeddings"
+            f"embeddings, {self.spooled_writes_dropped} spooled writes"
         )
 
 
@@ -527,6 +552,7 @@ __all__ = [
     "Sleep",
     "Steps",
     "idempotency_key_for",
+    "one_erase",
     "prime",
     "resume",
 ]

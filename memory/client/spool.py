@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import hashlib
 import json
 import logging
 import os
+import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -43,7 +45,7 @@ class WriteSpool:
         """Durably record one write; returns its idempotency key.
 
         Args:
-            op: ``"remember"``, ``"capture"`` or ``"forget"``.
+            op: ``"remember"`` or ``"forget"`` (replayed in order, each at its time).
             user_id: Owner.
             payload: JSON-serialisable arguments of the write.
         """
@@ -125,22 +127,111 @@ class WriteSpool:
             return None
         return entry
 
+    @property
+    def aside_path(self) -> Path:
+        """Where unreadable entries are set aside (``writes.unreadable``)."""
+        return self.path.with_suffix(".unreadable")
+
     def _set_aside(self, line: str) -> None:
-        aside = self.path.with_suffix(".unreadable")
-        logger.error("spool: unreadable entry moved to %s", aside)
-        with open(aside, "a", encoding="utf-8") as handle:
-            handle.write(line + "\n")
+        """Keep an unreadable (torn) entry for inspection, under its user when the torn line
+        still names one, so that the user's erasure reaches it (:meth:`erase`); a line that
+        names no user keeps no text at all, only its digest and length (issue 19)."""
+        user = _user_of(line)
+        kept: dict[str, Any] = {"user_id": user, "line": line} if user is not None else {
+            "user_id": None, "sha256": hashlib.sha256(line.encode("utf-8", "replace"))
+            .hexdigest(), "chars": len(line)}  # fmt: skip
+        logger.error("spool: unreadable entry moved to %s", self.aside_path)
+        with exclusive_lock(self._aside_lock), open(self.aside_path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(kept, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    @property
+    def _aside_lock(self) -> Path:
+        """Lock of the unreadable entries alone (taken inside the spool's lock, or alone by a
+        forget's scrub, which may run inside a replay that holds the spool's lock)."""
+        return self.path.with_suffix(".unreadable.lock")
+
+    def erase(self, user_id: str, names: Callable[[str], bool] | None = None) -> int:
+        """Drop a user's entries: every pending write and unreadable entry of the user
+        (``delete-user``), or, for a forget, the unreadable entries whose text ``names``
+        (:meth:`~.tombstones.Erasure.names_text`). A forget leaves pending writes alone: the
+        older ones were replayed before it (or are outdated by its tombstone at replay), and
+        the newer ones stand.
+
+        Returns:
+            How many entries were dropped (pending and unreadable together).
+        """
+        if not self.path.exists() and not self.aside_path.exists():
+            return 0
+        dropped = 0
+        if names is None:
+            with exclusive_lock(self.lock_path):
+                dropped += _drop_lines(self.path, user_id, None)
+                with exclusive_lock(self._aside_lock):
+                    dropped += _drop_lines(self.aside_path, user_id, None)
+        else:
+            with exclusive_lock(self._aside_lock):
+                dropped += _drop_lines(self.aside_path, user_id, names)
+        if dropped:
+            logger.info("spool: dropped %d entries of an erased user", dropped)
+        return dropped
 
     def _rewrite(self, remaining: list[str]) -> None:
-        if not remaining:
-            self.path.unlink(missing_ok=True)
-            return
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write("".join(line + "\n" for line in remaining))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.path)
+        _rewrite_file(self.path, remaining)
+
+
+def _rewrite_file(path: Path, remaining: list[str]) -> None:
+    """Replace ``path`` with ``remaining`` lines atomically (removed when none remain)."""
+    if not remaining:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write("".join(line + "\n" for line in remaining))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+_USER_RE = re.compile(r'"user_id":\s*("(?:[^"\\]|\\.)*")')
+
+
+def _user_of(line: str) -> str | None:
+    """The user id a spool line (readable or torn) names, if any."""
+    found = _USER_RE.search(line)
+    if found is None:
+        return None
+    try:
+        user = json.loads(found.group(1))
+    except json.JSONDecodeError:
+        return None
+    return user if isinstance(user, str) else None
+
+
+def _drop_lines(path: Path, user_id: str, names: Callable[[str], bool] | None) -> int:
+    try:
+        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln]
+    except FileNotFoundError:
+        return 0
+    kept = [ln for ln in lines if not _erased(ln, user_id, names)]
+    if len(kept) != len(lines):
+        _rewrite_file(path, kept)
+    return len(lines) - len(kept)
+
+
+def _erased(line: str, user_id: str, names: Callable[[str], bool] | None) -> bool:
+    """Whether an erasure of ``user_id`` drops this spool (or unreadable) line."""
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError:
+        entry = {"user_id": _user_of(line), "line": line}
+    if not isinstance(entry, dict) or entry.get("user_id") != user_id:
+        return False
+    if names is None:
+        return True
+    text = entry.get("line") or json.dumps(entry.get("payload", ""), ensure_ascii=False)
+    return names(str(text))
 
 
 @asynccontextmanager

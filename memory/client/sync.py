@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import UserSnapshot
@@ -35,8 +35,9 @@ from .base import (
     Sleep,
     Steps,
     T,
+    one_erase,
 )
-from .retry import failover_delays
+from .coordination import SyncCoordination
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class Memory(BaseMemory):
+class Memory(SyncCoordination, BaseMemory):
     """Long-term preference memory of many users on one Redis (sync).
 
     Args:
@@ -167,6 +168,12 @@ class Memory(BaseMemory):
                 if isinstance(request, Sleep):
                     time.sleep(request.seconds)
                     reply = None
+                elif isinstance(request, Erase):
+                    try:
+                        reply = self._riding_failover(request)
+                    except StorageUnavailableError as exc:  # the forget itself is committed
+                        self._erase_failed(request, exc)
+                        reply = None
                 else:
                     reply = self._riding_failover(request)
                     if isinstance(request, Commit) and reply.status in ("committed", "replayed"):
@@ -183,6 +190,7 @@ class Memory(BaseMemory):
             )
         removed = self.backend.erase(request.keys, request.erasure)
         self.backend.drop_cached_embeddings(request.texts)
+        self.erasure_spool.erase(request.keys.user_id, request.erasure.names_text)
         return removed
 
     def _riding_failover(self, request: Read | Commit | Erase) -> Any:
@@ -192,22 +200,6 @@ class Memory(BaseMemory):
         stored before its reply was lost answers ``replayed`` (see :mod:`..backends.cluster`).
         """
         return self._ride(lambda: self._request(request), type(request).__name__)
-
-    def _ride(self, call: Callable[[], T], what: str) -> T:
-        """``call()``; on a cluster, retried with backoff while the error is one a failover or
-        a slot move causes, for ``Settings.write_retry_seconds``
-        (:func:`~..backends.cluster.failover_delays`). Reads (recall, the schema check at
-        start) ride out a failover too, not only writes."""
-        delays = failover_delays(self.settings.write_retry_seconds)
-        while True:
-            try:
-                return call()
-            except StorageUnavailableError as exc:
-                delay = next(delays, None) if self.backend.transient(exc) else None
-                if delay is None:
-                    raise
-                logger.info("retrying %s in %.2f s: %s", what, delay, exc)
-                time.sleep(delay)
 
     def _register(self, keys: UserKeys, ops: Sequence[Any]) -> None:
         """Record the user in the global registry; a failure is logged, never raised (the
@@ -260,17 +252,16 @@ class Memory(BaseMemory):
         validate_user_id(user_id)
         self.replay_spool()
         try:
-            return self._run(self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
+            result = self._run(
+                self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
         except StorageFullError:
             raise
         except StorageUnavailableError:
-            if self._server is not None and self._server.revive():
-                return self._run(
-                    self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
-                )
             if self.spool is None:
                 raise
-            return self._spool_remember(user_id, batch)
+            result = self._spool_remember(user_id, batch)
+        result.replayed = self._take_replayed()
+        return result
 
     def capture(
         self, user_id: str, text: str, *, idempotency_key: str | None = None,
@@ -305,20 +296,28 @@ class Memory(BaseMemory):
         )
 
     def replay_spool(self) -> int:
-        """Write spooled preferences through the gate, oldest first, each at its original time.
+        """Write spooled preferences (and forgets) through the gate, oldest first, each at its
+        original time. Their outcomes reach the result of this process's next ``remember``,
+        ``capture`` or ``forget`` (``replayed``), refusals included.
 
         Returns:
             How many spooled writes were replayed (0 without a spool, or while Redis is still
             unreachable).
         """
+        for erase in self._take_erasures():  # a failed forget's scrub, first
+            self._run(one_erase(erase))
         if self.spool is None or not self.spool.path.exists():
             return 0
-        replayed = self.spool.drain(lambda entry: self._run(self._replay_steps(entry)))
+        replayed = self.spool.drain(
+            lambda entry: self._note_replayed(entry, self._run(self._replay_steps(entry))))
         if replayed:
             logger.info("replayed %d spooled writes", replayed)
         return replayed
 
-    def forget(self, user_id: str, text: str, polarity: Polarity | None = None) -> ForgetResult:
+    def forget(
+        self, user_id: str, text: str, polarity: Polarity | None = None, *,
+        idempotency_key: str | None = None,
+    ) -> ForgetResult:
         """Remove what ``text`` names (DESIGN.md §7), and its text from what copies it.
 
         One commit removes the matching preferences and their vectors, retires the
@@ -329,13 +328,33 @@ class Memory(BaseMemory):
         (:class:`~..tombstones.Erasure`), and the cached embeddings of the removed texts
         are dropped.
 
+        Spooled writes are replayed first. With ``idempotency_key`` (e.g. the tool call's id)
+        a retry after a lost reply reports what the first attempt removed
+        (``already_removed``) instead of "nothing matched". If Redis fails while the text is
+        being scrubbed, the forget still stands and says so (``scrub_pending``); the scrub
+        runs again on the next call. With a spool, a forget that cannot reach Redis is
+        spooled in order after them (``deferred``), and runs at its own time on reconnect.
+
         Returns:
             Exactly the removed preferences; empty when nothing matched.
 
         Raises:
             InvalidInputError: Empty ``text`` or an unknown polarity.
+            StorageUnavailableError: Redis failed (without a spool).
         """
-        result: ForgetResult = self._run(self._forget_steps(user_id, text, polarity))
+        self.gate.check_forget(text, polarity)
+        UserKeys.for_user(user_id)
+        self.replay_spool()  # spooled writes first: the order they were made in
+        try:
+            result: ForgetResult = self._run(self._forget_steps(
+                user_id, text, polarity, idempotency_key=idempotency_key))
+        except StorageFullError:
+            raise
+        except StorageUnavailableError:
+            if self.spool is None:
+                raise
+            result = self._spool_forget(user_id, text, polarity)
+        result.replayed = self._take_replayed()
         return result
 
     def delete_user(self, user_id: str) -> DeleteUserResult:
@@ -344,8 +363,10 @@ class Memory(BaseMemory):
         Removes every key under the user's hash tag (found by ``SCAN``: preferences, vectors,
         change log, history, observations, flags, tombstones, transcripts, idempotency
         records, lease), the user's entry in ``penchant:users`` and in the check-up
-        schedule, and the embedding cache's entries of the user's preference texts.
-        Idempotent: a second call removes nothing and says so.
+        schedule, and the embedding cache's entries of the user's preference texts; and the
+        user's writes waiting in the local spool under ``PENCHANT_HOME`` (any process's), so
+        that none is replayed after the delete. Idempotent: a second call removes nothing and
+        says so.
 
         A write of the same user racing with the delete can re-create keys after the scan;
         stop the user's agents first.
@@ -359,12 +380,13 @@ class Memory(BaseMemory):
                 again).
         """
         keys = UserKeys.for_user(user_id)
-        count, prefs, texts = self.backend.delete_user(keys)
+        dropped = self.erasure_spool.erase(user_id)  # nothing spooled comes back afterwards
+        count, prefs, texts = self._ride(lambda: self.backend.delete_user(keys), "delete")
         self._forgot_user(keys)
-        cached = self.backend.drop_cached_embeddings(texts)
+        cached = self._ride(lambda: self.backend.drop_cached_embeddings(texts), "delete")
         return DeleteUserResult(
             user_id=user_id, keys_removed=count, preferences_removed=prefs,
-            cached_embeddings_removed=cached,
+            cached_embeddings_removed=cached, spooled_writes_dropped=dropped,
         )  # fmt: skip
 
     def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
@@ -418,15 +440,18 @@ class Memory(BaseMemory):
 
     def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
         """Recent behaviour history snapshots, newest first."""
-        return self.backend.history(UserKeys.for_user(user_id), limit)
+        keys = UserKeys.for_user(user_id)
+        return self._ride(lambda: self.backend.history(keys, limit), "read history")
 
     def changes(self, user_id: str, limit: int = 50) -> list[ChangeEvent]:
         """Recent change events, newest first."""
-        return self.backend.changes(UserKeys.for_user(user_id), limit)
+        keys = UserKeys.for_user(user_id)
+        return self._ride(lambda: self.backend.changes(keys, limit), "read changes")
 
     def transcript(self, user_id: str, thread_id: str, limit: int = 200) -> list[dict[str, Any]]:
         """The last messages of a thread, oldest first: ``[{"role", "text", "at"}]``."""
-        return self.backend.transcript(UserKeys.for_user(user_id), thread_id, limit)
+        keys = UserKeys.for_user(user_id)
+        return self._ride(lambda: self.backend.transcript(keys, thread_id, limit), "transcript")
 
     def observations(self, user_id: str) -> list[Observation]:
         """The user's observations, most confident first."""
@@ -438,7 +463,7 @@ class Memory(BaseMemory):
 
     def users(self) -> list[str]:
         """Every user id that has stored something."""
-        return self.backend.users()
+        return self._ride(self.backend.users, "list users")
 
     def sample_users(self, limit: int) -> list[str]:
         """About ``limit`` user ids from the registry (one ``SSCAN`` page, not the whole
@@ -487,42 +512,11 @@ class Memory(BaseMemory):
         )
         return MemoryContext(snapshot, history, recalled)
 
-    # -- check-up leases and schedule -----------------------------------------------------------
-
-    def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """Take a check-up lease (``SET NX PX``); False when another worker holds it."""
-        return self.backend.acquire_lease(key, token, ttl_ms)
-
-    def renew_lease(self, key: str, token: str, ttl_ms: int) -> bool:
-        """Extend a lease we hold; False when it is not ours any more."""
-        return self.backend.renew_lease(key, token, ttl_ms)
-
-    def release_lease(self, key: str, token: str) -> bool:
-        """Give a lease back if it is still ours."""
-        return self.backend.release_lease(key, token)
-
-    def schedule_checkup(self, user_id: str, due_ms: int) -> None:
-        """Put a user's check-up on the schedule (an earlier due time is kept)."""
-        self.backend.schedule_checkup(user_id, due_ms)
-
-    def due_checkups(self, now_ms: int, limit: int = 100) -> list[tuple[str, int]]:
-        """Users whose check-up is due: ``[(user_id, due_ms)]``, earliest first."""
-        return self.backend.due_checkups(now_ms, limit)
-
-    def complete_checkup(self, user_id: str, due_ms: int) -> bool:
-        """Take a done check-up off the schedule unless it was rescheduled meanwhile."""
-        return self.backend.complete_checkup(user_id, due_ms)
-
-    def server_report(self) -> dict[str, Any]:
-        """Server version, persistence, schema, users, Query Engine (for ``doctor``)."""
-        return self.backend.server_report()
-
     def ping(self) -> bool:
         """Whether Redis answers; restarts the embedded server if it died meanwhile."""
         if self.backend.ping():
             return True
-        return self._server is not None and self._server.revive() and self.backend.ping()
-
+        return self._revive() and self.backend.ping()
 
 
 __all__ = ["Memory"]

@@ -3,6 +3,7 @@ tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O.
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
 from .capture.statements import KINDS, Kind, StatementHead, default_head
+from .erasure_index import event_terms
 from .intent_screen import IntentBank, bank_texts, build_bank, screen_by_meaning
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
@@ -45,6 +46,7 @@ __all__ = [
     "Kind",
     "StatementHead",
     "default_head",
+    "event_terms",
     "AppendEvent",
     "AppendTranscript",
     "BM25Index",

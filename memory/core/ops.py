@@ -170,6 +170,9 @@ class Idempotency:
     key: str
     result: str
     ttl_seconds: int
+    carries_text: bool = True
+    """Whether ``result`` may copy the user's words (a forget scrubs such records); a
+    write's own record (``"1"``) does not."""
 
 
 def idempotency_key(key: str, payload_digest: str) -> str:

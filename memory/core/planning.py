@@ -41,6 +41,7 @@ from ..model import (
     clean_text,
 )
 from .blocks import strip_injected_blocks
+from .erasure_index import may_forget
 from .intent_screen import IntentBank, screen_by_meaning
 from .matching import forget_matches
 from .observations import (
@@ -293,7 +294,9 @@ class PersistenceGate:
         for pref in snapshot.preferences():
             if polarity and pref.polarity != polarity:
                 continue
-            if forget_matches(text, pref.keywords, pref.content):
+            if may_forget(text, pref.keywords, pref.content) and forget_matches(
+                text, pref.keywords, pref.content
+            ):
                 write.deletes.add(pref.id)
                 write.superseded.append(Superseded(preference=pref, replaced_by=""))
                 write.events.append(
@@ -322,6 +325,7 @@ class PersistenceGate:
             keywords=tuple(dict.fromkeys(k for p in removed for k in p.keywords)),
             keep_history=keep,
         )  # fmt: skip
+        ops += _scrubbed_flags(snapshot, erasure, write.deletes)
         return Plan(ops, (ForgetResult(removed=removed), erasure))
 
     # -- observations (reflect) -----------------------------------------------------------------
@@ -487,5 +491,19 @@ class PersistenceGate:
         entry = {"role": role, "text": cleaned, "at": now.isoformat()}
         return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
 
+
+
+def _scrubbed_flags(
+    snapshot: UserSnapshot, erasure: Erasure, deleted: set[str]
+) -> list[DeleteFlag]:
+    """Deletions of the check-up flags that copy a forgotten text: a flag about a removed
+    preference, one no longer open (a preference of it is gone), or one whose contents name
+    what is forgotten (issue 19: flags kept the text of forgotten preferences)."""
+    active = {p.id for p in snapshot.preferences()} - deleted
+    return [
+        DeleteFlag(flag.id) for flag in snapshot.flags.values()
+        if not set(flag.preference_ids) <= active
+        or any(erasure.names_text(c) for c in flag.contents)
+    ]  # fmt: skip
 
 __all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan"]

@@ -58,6 +58,7 @@ from ..model import (
     normalise_keyword,
     singular,
 )
+from .erasure_index import content_clause, phrase_clause
 from .matching import (
     categories_compatible,
     changes_head,
@@ -432,6 +433,18 @@ class Erasure:
     contents: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     keep_history: bool = False
+
+    def index_query(self) -> list[list[list[str]]] | None:
+        """The change events this erasure can scrub, as terms of :func:`event_terms`: an event
+        is a candidate when, for one clause, it holds one term of each group. ``None``: a
+        clause needs no term (every event is a candidate)."""
+        clauses: list[list[list[str]]] = [[["#" + i]] for i in sorted(self.ids)]
+        clauses += [content_clause(c) for c in self.contents if c]
+        for query in (self.text, *self.keywords):
+            clauses += [phrase_clause(p) for p in forget_phrases(query)]
+        if any(not clause for clause in clauses):
+            return None
+        return clauses
 
     def names_text(self, text: str) -> bool:
         """Whether free text (a message, a summary, a rejected content) names the forgotten."""

@@ -40,13 +40,13 @@ from .normalize import (
     to_simplified,
     word_tokens,
 )
+from .outcomes import ForgetResult, ReplayedWrite
 from .protection import is_protected, is_retraction
 from .records import (
     MAX_SUMMARY_CHARS,
     SCHEMA_VERSION,
     ChangeEvent,
     ChangeOp,
-    ForgetResult,
     GateResult,
     HistorySnapshot,
     Polarity,
@@ -64,6 +64,7 @@ from .records import (
 from .settings import Settings
 
 __all__ = [
+    "ReplayedWrite",
     "CACHE_INDEX_KEY",
     "CACHE_MODELS_KEY",
     "CACHE_NAME",

@@ -161,6 +161,13 @@ class UserKeys:
             key = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
         return f"{self.tag}:idem:{key}"
 
+    @property
+    def text_keys(self) -> str:
+        """SET of the user's keys outside the snapshot that may copy its words: transcripts
+        and idempotency records that hold a result. A forget scrubs these (no ``SCAN`` of
+        the keyspace); the member ``*`` says the set is complete (older releases kept none)."""
+        return f"{self.tag}:textkeys"
+
     def transcript(self, thread_id: str) -> str:
         """LIST of one conversation thread's messages (a long thread id is hashed, whole)."""
         encoded = quote(thread_id, safe=_SAFE)

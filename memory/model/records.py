@@ -11,7 +11,7 @@ import math
 import re
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -20,6 +20,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+if TYPE_CHECKING:
+    from .outcomes import ReplayedWrite
 
 SCHEMA_VERSION = 1
 """Layout version of every record written by this release (``penchant:meta``)."""
@@ -407,6 +410,8 @@ class GateResult(BaseModel):
         rejected: Candidates refused, with reasons; nothing of them was stored.
         deferred: Contents saved to the local spool because Redis was
             unreachable; they are written through the gate on reconnect.
+        replayed: What became of earlier spooled writes of this process that this call
+            replayed first (oldest first): stored, merged, or refused with the reason.
         unchanged: True when the call stored nothing at all.
     """
 
@@ -415,6 +420,7 @@ class GateResult(BaseModel):
     superseded: list[Superseded] = Field(default_factory=list)
     rejected: list[Rejection] = Field(default_factory=list)
     deferred: list[str] = Field(default_factory=list)
+    replayed: list[ReplayedWrite] = Field(default_factory=list)
 
     @property
     def unchanged(self) -> bool:
@@ -452,6 +458,8 @@ class GateResult(BaseModel):
         }
         if self.deferred:
             document["deferred"] = list(self.deferred)
+        if self.replayed:
+            document["replayed"] = [r.public_dict() for r in self.replayed]
         return document
 
     def describe(self) -> str:
@@ -474,30 +482,14 @@ class GateResult(BaseModel):
             "and will be stored when Redis is back"
             for c in self.deferred
         ]
+        lines += [r.describe() for r in self.replayed]
         return "\n".join(lines) if lines else "nothing was stored (no preference found)"
-
-
-class ForgetResult(BaseModel):
-    """Exactly what a forget removed (empty when nothing matched)."""
-
-    removed: list[Preference] = Field(default_factory=list)
-
-    def public_dict(self) -> dict[str, Any]:
-        """The CLI's JSON contract: ``{"removed": [...]}``."""
-        return {"removed": [p.public_dict() for p in self.removed]}
-
-    def describe(self) -> str:
-        """A human-readable account of what was removed."""
-        if not self.removed:
-            return "nothing matched; no preference was removed"
-        return "\n".join(f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed)
 
 
 __all__ = [
     "SCHEMA_VERSION",
     "ChangeEvent",
     "ChangeOp",
-    "ForgetResult",
     "GateResult",
     "MAX_PAYLOAD_BYTES",
     "MAX_SUMMARY_CHARS",

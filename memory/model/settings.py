@@ -68,6 +68,9 @@ class Settings(BaseSettings):
             lease expires after this and another worker takes the user.
         checkup_attempts: Tries of one check-up job before it is left for the next run.
         checkup_backoff_seconds: First retry delay; doubled after each failed try.
+        checkup_try_seconds: Longest one try of a check-up may run: past it the lease is no
+            longer renewed (another worker can take the user once it expires) and the async
+            job stops waiting for it (a judge or embedder that never answers).
         max_preferences: Most active preferences one user may hold (default 5,000: about 25
             times the largest PrefEval user; a write that would go past it is rejected whole,
             an import that would go past it stores nothing).
@@ -123,6 +126,7 @@ class Settings(BaseSettings):
     checkup_lease_ms: int = Field(default=60_000, ge=10)
     checkup_attempts: int = Field(default=3, ge=1)
     checkup_backoff_seconds: float = Field(default=1.0, ge=0.0)
+    checkup_try_seconds: float = Field(default=600.0, gt=0.0, le=86_400.0)
     max_preferences: int = Field(default=5_000, ge=1)
     max_import_bytes: int = Field(default=5 * 1024 * 1024, ge=1024)
     max_import_preferences: int = Field(default=5_000, ge=1)

@@ -30,6 +30,8 @@ from penchant.memory.services.checkup import (
 )
 from penchant.memory.services.checkup.detection import _note, similarity_floors
 
+from conftest import wait_until
+
 USER = "blocking-user"
 LEATHER = PreferenceCandidate(content="likes leather jackets", polarity="like",
                               keywords=["leather jacket"], category="style")
@@ -262,3 +264,66 @@ async def test_event_loop_stays_free_during_a_long_async_checkup(
         task.cancel()
         await client.aclose()
     assert outcome.status == "done" and ticks >= 10  # the lease task and others kept running
+
+
+class StuckJudge:
+    """A fake model whose call never returns until the test lets it (a hung HTTP call)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+        self.calls = 0
+
+    def judge(self, pairs: Sequence[tuple[Preference, Preference]]) -> list[PairVerdict]:
+        self.calls += 1
+        self.release.wait(60)
+        return []
+
+
+async def test_a_stuck_async_checkup_gives_the_user_back_after_its_time_limit(
+    redis_url: str, redis_client: redis.Redis, settings: Settings
+) -> None:
+    """Issue 19: a check-up whose try never ended kept its lease renewed for ever (27k
+    renewals) and the worker never gave the user back."""
+    limited = settings.model_copy(update={"checkup_try_seconds": 1.0})
+    client = aioredis.Redis.from_url(redis_url)
+    memory = AsyncMemory(client, settings=limited, embedder=HashEmbedder())
+    judge = StuckJudge()
+    key = UserKeys.for_user(USER).checkup_lease
+    try:
+        await memory.remember(USER, [LEATHER, VEGAN])
+        started = time.monotonic()
+        outcome = await acheckup_job(memory, USER, judge=judge, worker_id="w1", lease_ms=300)
+        assert outcome.status == "failed" and "checkup_try_seconds" in outcome.error
+        assert time.monotonic() - started < 10 and judge.calls == 1
+        assert Memory(redis_client, settings=settings).backend.lease_holder(key) is None
+    finally:
+        judge.release.set()
+        await client.aclose()
+
+
+def test_a_stuck_sync_checkup_stops_renewing_so_another_worker_takes_the_user(
+    memory: Memory,
+) -> None:
+    """The sync twin: past its time limit the try's lease is not renewed any more; it runs
+    out, a second worker checks the user, and the stuck try writes nothing when it ends."""
+    import threading
+
+    limited = Memory(memory.client, settings=memory.settings.model_copy(
+        update={"checkup_try_seconds": 0.5}), embedder=HashEmbedder())  # fmt: skip
+    memory.remember(USER, [LEATHER, VEGAN])
+    judge = StuckJudge()
+    outcomes: list[Any] = []
+    stuck = threading.Thread(target=lambda: outcomes.append(
+        checkup_job(limited, USER, judge=judge, worker_id="w1", lease_ms=300)))
+    stuck.start()
+    try:
+        wait_until(lambda: judge.calls == 1, 10, "the stuck try began")
+        key = UserKeys.for_user(USER).checkup_lease
+        wait_until(lambda: memory.backend.lease_holder(key) is None, 10, "the lease ran out")
+        assert checkup_job(memory, USER, worker_id="w2").status == "done"
+    finally:
+        judge.release.set()
+        stuck.join(30)
+    assert outcomes[0].status == "busy" and "nothing was written" in outcomes[0].error

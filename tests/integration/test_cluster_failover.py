@@ -300,3 +300,81 @@ def test_doctor_reports_the_cluster_after_the_kill_and_counts_users_without_list
     assert report["cluster"] == {"cluster_state": "ok", "masters": 3, "replicas": 2,
                                  "slots_covered": 16384, "failed_nodes": 1}  # fmt: skip
     assert report["vectors_sampled_users"] == 2
+
+
+
+def _script_cached(port: int, text: str) -> bool:
+    import hashlib
+
+    sha = hashlib.sha1(text.encode()).hexdigest()
+    with redis.Redis(host="127.0.0.1", port=port) as node:
+        return bool(node.script_exists(sha)[0])
+
+
+def _stale_view(client: object, user: str, old: int, new: int) -> None:
+    """Put a cluster client in the state a failover race leaves it in: the user's slot is
+    served by the promoted node, but the node types are those of a topology read from a node
+    that had not learned the failover yet (the old primary still a primary, the promoted one
+    a replica), so a ``SCRIPT LOAD`` sent to the primaries misses the node that answers.
+    The promoted node's script cache is emptied (it is what a replica that never saw the
+    scripts has)."""
+    from redis.cluster import PRIMARY, REPLICA
+
+    manager = client.nodes_manager  # type: ignore[attr-defined]
+    by_port = {node.port: node for node in manager.nodes_cache.values()}
+    promoted, demoted = by_port[new], by_port[old]
+    manager.slots_cache[key_slot(UserKeys.for_user(user).rev.encode())] = [promoted, demoted]
+    promoted.server_type, demoted.server_type = REPLICA, PRIMARY
+    with redis.Redis(host="127.0.0.1", port=new) as node:
+        node.script_flush()
+
+
+async def test_a_promoted_replica_that_never_saw_the_scripts_serves_reads_and_writes(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
+    """Issue 19: after a graceful failover the new primary has an empty script cache, and a
+    client whose node list is stale reloads the script on the wrong nodes. Every script call
+    (the read and the commit, sync and async) answers NOSCRIPT by sending the script's text;
+    nothing is reported failed, nothing lost."""
+    from penchant.memory import AsyncMemory
+    from penchant.memory.backends import wire
+
+    victim = cluster.layout.primary_ports[2]
+    (replica,) = cluster.replicas_of(victim)
+    user, auser = _users_on(cluster, victim, 2, "noscript")
+    settings = _settings(cluster, tmp_path)
+    memory = Memory.from_settings(settings, embedder=None)
+    opener = AsyncMemory.from_settings(settings, embedder=None)
+    amemory = await opener.__aenter__()
+    tea = PreferenceCandidate(content="I like oolong tea", polarity="like", keywords=["oolong"])
+    jam = PreferenceCandidate(content="I like fig jam", polarity="like", keywords=["fig jam"])
+    try:
+        memory.remember(user, tea)
+        await amemory.remember(auser, tea)
+        assert _script_cached(victim, wire.COMMIT_SCRIPT)
+        assert not _script_cached(replica, wire.COMMIT_SCRIPT)  # never saw the scripts
+        assert not _script_cached(replica, wire.READ_SCRIPT)
+        with redis.Redis(host="127.0.0.1", port=replica) as node:
+            node.execute_command("CLUSTER", "FAILOVER")
+        cluster.wait_until(lambda: cluster.roles().get(replica) == "master", 15,
+                           f"replica {replica} promoted")  # fmt: skip
+        memory.preferences(user)  # both clients learn of the promoted node (MOVED)
+        await amemory.preferences(auser)
+        for mem, who in ((memory, user), (amemory, auser)):
+            mem._snapshots.clear()  # the read runs the read script on the new primary
+            _stale_view(mem.backend.client, who, victim, replica)
+        assert [i.preference.content for i in memory.recall(user, "tea").items] == [
+            "I like oolong tea"]
+        got = await amemory.recall(auser, "tea")
+        assert [i.preference.content for i in got.items] == ["I like oolong tea"]
+        for mem, who in ((memory, user), (amemory, auser)):
+            _stale_view(mem.backend.client, who, victim, replica)
+        assert memory.remember(user, jam).created
+        assert (await amemory.remember(auser, jam)).created
+    finally:
+        memory.close()
+        await opener.__aexit__(None, None, None)
+    assert _script_cached(replica, wire.COMMIT_SCRIPT)
+    stored = _stored(cluster, [user, auser])
+    assert stored == {u: {"I like oolong tea", "I like fig jam"} for u in (user, auser)}
+    cluster.wait_ok(30)

@@ -282,3 +282,43 @@ def test_the_plaintext_cache_of_an_earlier_release_is_purged(redis_client: redis
     redis_client.hset("penchant:embeddings:abc", mapping={"content": "I like espresso"})
     make_cache(CacheTarget(redis_client))
     assert not redis_client.exists("penchant:embeddings:abc")
+
+
+def serialized_hits(client: Any, *needles: str) -> list[str]:
+    """``key: needle`` for every key whose ``DUMP`` (what an RDB or an AOF rewrite writes)
+    holds a needle's bytes: deleted-but-kept bytes count, unlike what commands return."""
+    hits = []
+    for key in client.scan_iter(count=1000):
+        blob = (client.dump(key) or b"").lower()
+        hits += [f"{key.decode(errors='replace')}: {n}" for n in needles
+                 if n.lower().encode() in blob]  # fmt: skip
+    return hits
+
+
+async def test_no_serialized_key_holds_the_forgotten_text_after_a_forget(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    """Issue 19: ``XDEL`` left the scrubbed events' bytes in the change log's ``DUMP``, and a
+    check-up flag kept the forgotten preference's text."""
+    from penchant.memory.model.flags import Flag, flag_id
+
+    jam = PreferenceCandidate(content="I like cloudberry jam on toast", polarity="like",
+                              keywords=["cloudberry jam"], category="food")  # fmt: skip
+    sugar = PreferenceCandidate(content="I avoid sugary spreads", polarity="dislike",
+                                keywords=["sugary spread"], category="food")  # fmt: skip
+    made = await door.remember(USER, [jam, sugar])
+    for i in range(30):  # later events share the stream's nodes with the ones to scrub
+        await door.remember(USER, PreferenceCandidate(
+            content=f"I like board game {i}", polarity="like", keywords=[f"board game {i}"]))
+    ids = [p.id for p in made.created]
+    await door.write_flags(USER, [Flag(
+        id=flag_id("contradiction", ids), user_id=USER, kind="contradiction",
+        preference_ids=ids, contents=[jam.content, sugar.content], reason="sweet vs not")])
+    assert serialized_hits(redis_client, "cloudberry")  # in the log, the flag, the prefs
+    result = await door.forget(USER, "cloudberry jam")
+    assert [p.content for p in result.removed] == [jam.content]
+    assert serialized_hits(redis_client, "cloudberry") == []
+    assert await door.flags(USER) == []
+    assert len(await door.preferences(USER)) == 31  # the rest stays
+    assert any("board game 7" in (e.after or {}).get("content", "")
+               for e in await door.changes(USER, 100))  # the log's other events stay

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
+import redis
 
 from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
 
@@ -98,3 +102,35 @@ def test_single_chinese_character_forgets_nothing(memory: Memory) -> None:
 def test_forget_matches_spelling_variants(memory: Memory) -> None:
     remember(memory, "like", "likes grey colours", "grey colour")
     assert len(memory.forget("u", "gray color").removed) == 1
+
+
+def test_a_forget_whose_scrub_fails_is_reported_done_and_its_retry_reports_the_same(
+    memory: Memory, redis_client: redis.Redis
+) -> None:
+    """Issue 19: the connection dropped during a forget's scrub; the forget raised after it
+    was applied (the tool said "nothing was changed"), the text stayed in the change log, and
+    a retry answered "removed nothing"."""
+    from penchant.memory.backends.errors import translate
+
+    memory.remember("odile", PreferenceCandidate(
+        content="I like rhubarb crumble", polarity="like", keywords=["rhubarb crumble"]))
+    real = memory.backend.erase
+    failures = [redis.ConnectionError("Connection closed by server.")]
+
+    def drops_once(*args: Any) -> int:
+        if failures:
+            raise translate(failures.pop(), "erase forgotten text")
+        return real(*args)
+
+    memory.backend.erase = drops_once  # type: ignore[method-assign]
+    first = memory.forget("odile", "rhubarb", idempotency_key="tool-call-7")
+    assert [p.content for p in first.removed] == ["I like rhubarb crumble"]
+    assert first.scrub_pending and "retried on the next call" in first.describe()
+    assert memory.preferences("odile") == []
+    again = memory.forget("odile", "rhubarb", idempotency_key="tool-call-7")
+    assert again.already_removed == [first.removed[0].id] and not again.scrub_pending
+    assert "already done" in again.describe()
+    log = json.dumps([e.model_dump(mode="json") for e in memory.changes("odile", 100)])
+    assert "rhubarb" not in log  # the pending scrub ran at the retry
+    other = memory.forget("odile", "rhubarb")  # no key: a new request, which finds nothing
+    assert other.removed == [] and other.already_removed == []

@@ -395,3 +395,97 @@ def test_a_linger_beyond_a_day_is_refused(tmp_path: Path, linger: float) -> None
     if linger == linger:  # NaN: pydantic's own message differs
         with pytest.raises(ValidationError, match="less than or equal to 86400"):
             _settings(tmp_path, linger=linger)
+
+
+@pytest.mark.parametrize("command", ["forget", "delete_user", "recall", "context", "history",
+                                     "changes", "transcript", "users", "preferences"])
+def test_every_command_revives_a_killed_server(tmp_path: Path, command: str) -> None:
+    """Issue 19: only remember and capture restarted a killed embedded server; forget,
+    delete-user, recall, context, history and transcripts failed and left it down."""
+    memory = Memory.from_settings(_settings(tmp_path), embedder=None)
+    try:
+        memory.remember("kai", _like("I like plum wine", "plum wine"))
+        memory.append_transcript("kai", "t1", "user", "plum wine tonight?")
+        server = EmbeddedRedis(tmp_path / "redis")
+        pid = server.pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: server._probe()[0] == "down", timeout=10.0, what="killed")
+        memory._snapshots.clear()  # each command must reach the server
+        calls = {
+            "forget": lambda: [p.content for p in memory.forget("kai", "plum wine").removed],
+            "delete_user": lambda: memory.delete_user("kai").preferences_removed,
+            "recall": lambda: [i.preference.content for i in memory.recall("kai", "wine").items],
+            "context": lambda: [p.content for p in memory.context("kai", "wine").preferences],
+            "history": lambda: memory.history("kai"),
+            "changes": lambda: len(memory.changes("kai")) > 0,
+            "transcript": lambda: [m["text"] for m in memory.transcript("kai", "t1")],
+            "users": lambda: memory.users(),
+            "preferences": lambda: [p.content for p in memory.preferences("kai")],
+        }
+        expected = {"forget": ["I like plum wine"], "delete_user": 1,
+                    "recall": ["I like plum wine"], "context": ["I like plum wine"],
+                    "history": [], "changes": True, "transcript": ["plum wine tonight?"],
+                    "users": ["kai"], "preferences": ["I like plum wine"]}  # fmt: skip
+        assert calls[command]() == expected[command]
+        assert server._probe()[0] == "up" and server.pid() != pid
+    finally:
+        memory.close()
+
+
+def _reapers_on(folder: Path) -> list[int]:
+    return [p for p in _processes_on(folder)
+            if b"--reap" in Path(f"/proc/{p}/cmdline").read_bytes()]  # fmt: skip
+
+
+def test_a_reaper_started_before_the_pid_file_exists_is_still_the_only_one(
+    tmp_path: Path,
+) -> None:
+    """Issue 19 (a flake of the one-reaper test made deterministic): a daemonized valkey
+    answers on its socket before it writes ``valkey.pid``; a command attaching in that window
+    started a reaper that watched "pid 0", and the next command started a second one."""
+    server = EmbeddedRedis(tmp_path / "redis", linger_seconds=30.0)
+    server.release(server.connect())
+    for reaper in _reapers_on(tmp_path / "redis"):  # back to a server with no reaper
+        os.kill(reaper, signal.SIGKILL)
+    wait_until(lambda: not _reapers_on(tmp_path / "redis"), timeout=10.0, what="no reaper")
+    pid_file = tmp_path / "redis" / "valkey.pid"
+    written = pid_file.read_text()
+    pid_file.unlink()  # the window: the server answers, its pid file is not there yet
+    server.release(server.connect())
+    pid_file.write_text(written)
+    for _ in range(2):
+        server.release(server.connect())
+    assert len(_reapers_on(tmp_path / "redis")) == 1
+    assert server.stop()
+
+
+def test_a_command_waits_while_the_server_loads_a_large_data_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 19: at 10k users × 20 the embedded server took 11 s or more to load its AOF; a
+    cold command waited 10 s, then failed with "Valkey is loading the dataset in memory".
+    Here loading is slowed (valkey's ``key-load-delay``) to last past that 10 s."""
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        memory.remember("lena", _like("I like sour cherries", "sour cherry"))
+        raw = memory.client
+        with raw.pipeline(transaction=False) as pipe:
+            for i in range(2_400):
+                pipe.set(f"filler:{i}", "x")
+            pipe.execute()
+        raw.bgrewriteaof()  # the AOF's base becomes an RDB, loaded key by key
+        wait_until(lambda: not int(raw.info("persistence")["aof_rewrite_in_progress"]),
+                   timeout=30.0, what="AOF rewritten")  # fmt: skip
+    real = EmbeddedRedis._write_config
+
+    def slow_loading(self: EmbeddedRedis) -> Path:
+        conf = real(self)
+        conf.write_text(conf.read_text() + "key-load-delay 5000\n"  # µs per key: ~12 s
+                        "loading-process-events-interval-bytes 1024\n")  # answers LOADING
+        return conf
+
+    monkeypatch.setattr(EmbeddedRedis, "_write_config", slow_loading)
+    started = time.monotonic()
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        assert [p.content for p in memory.preferences("lena")] == ["I like sour cherries"]
+    assert time.monotonic() - started > 10.0  # it did wait past the old 10 s limit

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import threading
 import time
 import uuid
@@ -85,7 +86,7 @@ def checkup_job(
             if not memory.renew_lease(job.lease_key, job.token, job.lease_ms):
                 return job.lost(attempt)
             try:
-                with LeaseKeeper(job.renewal(memory), job.renew_every) as keeper:
+                with LeaseKeeper(job.renewal(memory), job.renew_every, job.limit) as keeper:
                     report = run_checkup(memory, user_id, judge=judge, checkpoint=keeper.check)
                 return JobOutcome(user_id=user_id, status="done", attempts=attempt, report=report)
             except LeaseLostError:
@@ -120,10 +121,18 @@ async def acheckup_job(
             if not await memory.renew_lease(job.lease_key, job.token, job.lease_ms):
                 return job.lost(attempt)
             try:
-                async with AsyncLeaseKeeper(job.arenewal(memory), job.renew_every) as keeper:
-                    report = await arun_checkup(memory, user_id, judge=judge,
-                                                checkpoint=keeper.check)
+                async with AsyncLeaseKeeper(job.arenewal(memory), job.renew_every,
+                                            job.limit) as keeper:  # fmt: skip
+                    report = await asyncio.wait_for(
+                        arun_checkup(memory, user_id, judge=judge, checkpoint=keeper.check),
+                        job.limit)  # a try stuck in its worker thread is given up on
                 return JobOutcome(user_id=user_id, status="done", attempts=attempt, report=report)
+            except TimeoutError:
+                error = f"the try ran past checkup_try_seconds ({job.limit:.0f} s)"
+                logger.error("check-up of %r: %s; the user is left for another run",
+                             user_id, error)  # fmt: skip
+                return JobOutcome(user_id=user_id, status="failed", attempts=attempt,
+                                  error=error)  # fmt: skip
             except LeaseLostError:
                 return job.lost(attempt + 1, during=True)
             except Exception as exc:  # any failure is retried; PenchantError or not
@@ -154,9 +163,12 @@ class LeaseKeeper:
         every_seconds: Time between renewals.
     """
 
-    def __init__(self, renew: Callable[[], bool], every_seconds: float) -> None:
+    def __init__(
+        self, renew: Callable[[], bool], every_seconds: float, limit_seconds: float = math.inf
+    ) -> None:
         self._renew = renew
         self._every = every_seconds
+        self._deadline = time.monotonic() + limit_seconds
         self._lost = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="penchant-lease", daemon=True)
@@ -174,8 +186,20 @@ class LeaseKeeper:
         if self._lost.is_set():
             raise LeaseLostError("the check-up lease was lost to another worker")
 
+    def _overdue(self) -> bool:
+        """Past the try's time limit: stop renewing, so that a try stuck for good (a model
+        call that never returns) does not hold the user for ever (issue 19: a lease renewed
+        27k times); :meth:`check` then stops the try at its next checkpoint."""
+        if time.monotonic() < self._deadline:
+            return False
+        logger.error("check-up try ran past its time limit; its lease is no longer renewed")
+        self._lost.set()
+        return True
+
     def _run(self) -> None:
         while not self._stop.wait(self._every):
+            if self._overdue():
+                return
             try:
                 if not self._renew():
                     self._lost.set()
@@ -188,8 +212,11 @@ class AsyncLeaseKeeper(LeaseKeeper):
     """:class:`LeaseKeeper` as an asyncio task (``async with``); :meth:`check` stays
     callable from the worker thread the comparison runs in."""
 
-    def __init__(self, renew: Callable[[], Awaitable[bool]], every_seconds: float) -> None:
-        super().__init__(lambda: True, every_seconds)
+    def __init__(
+        self, renew: Callable[[], Awaitable[bool]], every_seconds: float,
+        limit_seconds: float = math.inf,
+    ) -> None:
+        super().__init__(lambda: True, every_seconds, limit_seconds)
         self._arenew = renew
         self._task: asyncio.Task[None] | None = None
 
@@ -206,6 +233,8 @@ class AsyncLeaseKeeper(LeaseKeeper):
     async def _arun(self) -> None:
         while True:
             await asyncio.sleep(self._every)
+            if self._overdue():
+                return
             try:
                 if not await self._arenew():
                     self._lost.set()
@@ -224,6 +253,7 @@ class _Job:
     lease_ms: int
     tries: int
     backoff: float
+    limit: float = math.inf
 
     @classmethod
     def of(
@@ -244,6 +274,7 @@ class _Job:
             tries=attempts or settings.checkup_attempts,
             backoff=settings.checkup_backoff_seconds if backoff_seconds is None
             else backoff_seconds,
+            limit=settings.checkup_try_seconds,
         )
 
     def delay(self, attempt: int) -> float:

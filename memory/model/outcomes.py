@@ -1,0 +1,100 @@
+"""What a forget did, and what became of a spooled write replayed later (issue 19)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .records import GateResult, Preference
+
+
+class ForgetResult(BaseModel):
+    """Exactly what a forget removed (empty when nothing matched).
+
+    Attributes:
+        removed: The removed preferences.
+        deferred: Redis was unreachable: the forget was saved to the local spool, in order
+            with the writes before it, and runs (at the time it was asked) on reconnect.
+        replayed: Earlier spooled writes this call replayed first (see
+            :attr:`GateResult.replayed`).
+        already_removed: A retry (same idempotency key) of a forget that was applied: the
+            ids the first attempt removed (their text is erased, so not repeated here).
+        scrub_pending: Removed, but Redis failed while its text was being scrubbed from
+            the records that copy it; the scrub is retried on the process's next call.
+    """
+
+    removed: list[Preference] = Field(default_factory=list)
+    deferred: bool = False
+    replayed: list[ReplayedWrite] = Field(default_factory=list)
+    already_removed: list[str] = Field(default_factory=list)
+    scrub_pending: bool = False
+
+    def public_dict(self) -> dict[str, Any]:
+        """The CLI's JSON contract: ``{"removed": [...]}`` (``deferred``, ``replayed``,
+        ``already_removed``, ``scrub_pending`` only when set)."""
+        document: dict[str, Any] = {"removed": [p.public_dict() for p in self.removed]}
+        if self.already_removed:
+            document["already_removed"] = list(self.already_removed)
+        if self.scrub_pending:
+            document["scrub_pending"] = True
+        if self.deferred:
+            document["deferred"] = True
+        if self.replayed:
+            document["replayed"] = [r.public_dict() for r in self.replayed]
+        return document
+
+    def describe(self) -> str:
+        """A human-readable account of what was removed."""
+        lines = [r.describe() for r in self.replayed]
+        if self.deferred:
+            lines.insert(0, "NOT done yet (memory degraded, Redis unreachable): the forget was "
+                            "saved locally and runs when Redis is back")  # fmt: skip
+        elif self.already_removed:
+            ids = ", ".join(self.already_removed)
+            lines.insert(0, "this forget was already done by an earlier attempt: it removed "
+                            f"{len(self.already_removed)} preference(s) (ids {ids}); their "
+                            "text is erased")  # fmt: skip
+        elif not self.removed:
+            lines.insert(0, "nothing matched; no preference was removed")
+        else:
+            lines[:0] = [f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed]
+        if self.scrub_pending:
+            lines.append("removed; Redis failed while erasing its text from the change log and "
+                         "transcripts: that erasure is retried on the next call")  # fmt: skip
+        return "\n".join(lines)
+
+
+class ReplayedWrite(BaseModel):
+    """One spooled write, replayed through the gate once Redis answered again.
+
+    Attributes:
+        op: ``remember`` or ``forget``.
+        user_id: Its user.
+        gate: A replayed remember's result (a refusal comes back in ``rejected``).
+        forgot: A replayed forget's result.
+    """
+
+    op: str
+    user_id: str
+    gate: GateResult | None = None
+    forgot: ForgetResult | None = None
+
+    def public_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"op", "user_id", "result"}``."""
+        inner = self.gate or self.forgot
+        return {"op": self.op, "user_id": self.user_id,
+                "result": inner.public_dict() if inner is not None else None}  # fmt: skip
+
+    def describe(self) -> str:
+        """One line per outcome, for a tool message."""
+        inner = self.gate or self.forgot
+        said = inner.describe() if inner is not None else "nothing"
+        return f"a {self.op} saved while Redis was unreachable was replayed: " + "; ".join(
+            said.splitlines())
+
+
+GateResult.model_rebuild(_types_namespace={"ReplayedWrite": ReplayedWrite})
+ForgetResult.model_rebuild()
+
+__all__ = ["ForgetResult", "ReplayedWrite"]
