@@ -15,6 +15,7 @@ from datetime import datetime
 from .layered_map import LayeredMap
 from .matching import (
     TYPO_MIN_LEN,
+    ZH_MATERIALS,
     categories_compatible,
     is_transposition_typo,
     keyword_covers,
@@ -24,7 +25,7 @@ from .matching import (
     transposition_variants,
 )
 from .normalize import has_cjk, normalise_keyword
-from .objects import object_groups
+from .objects import ObjectForm, object_forms
 from .records import ChangeEvent, Preference, PreferenceCandidate, Superseded
 
 MERGE_CONFIDENCE_STEP = 0.1
@@ -128,7 +129,7 @@ class ActiveSet:
         if pref.id in self.prefs:
             self.remove(pref.id)
         self.prefs.set(pref.id, pref)
-        for head in {_head(k) for k in pref.keywords}:
+        for head in {h for k in pref.keywords for h in _heads(k)}:
             _bucket_add(self._by_head, head, pref.id)
         _bucket_add(self._by_content, content_key(pref.content), pref.id)
         if pref.slot:
@@ -140,7 +141,7 @@ class ActiveSet:
         if pref is None:
             return
         self.prefs.delete(pref_id)
-        for head in {_head(k) for k in pref.keywords}:
+        for head in {h for k in pref.keywords for h in _heads(k)}:
             _bucket_drop(self._by_head, head, pref_id)
         _bucket_drop(self._by_content, content_key(pref.content), pref_id)
         if pref.slot:
@@ -172,9 +173,21 @@ def _bucket_drop(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str)
         index.delete(key)
 
 
+def _heads(keyword: str) -> set[str]:
+    """Every bucket a stored keyword is found by: its head, and for a Chinese compound made
+    of a material (``玻璃瓶``) the material's bucket too (``不要玻璃`` covers it)."""
+    heads = {_head(keyword)}
+    if has_cjk(keyword):
+        heads |= {m[-1] for m in ZH_MATERIALS if keyword.startswith(m) and keyword != m}
+    return heads
+
+
 def _head(keyword: str) -> str:
+    """The bucket of a keyword: its head's last word (``smoked sausage with mash`` →
+    ``sausage``: a qualifier after ``with`` is no head), or a Chinese one's last character."""
     if has_cjk(keyword):
         return keyword[-1:]
+    keyword = keyword.split(" with ", 1)[0]
     return spelling_key(keyword.replace("-", " ").rsplit(" ", 1)[-1])
 
 
@@ -204,9 +217,28 @@ def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
     cand = prepared.candidate
     if pref.polarity != cand.polarity or not categories_compatible(pref.category, cand.category):
         return False
-    if same_object(pref.keywords, prepared.keywords):
+    if content_key(pref.content) == content_key(cand.content):
         return True
-    return content_key(pref.content) == content_key(cand.content)
+    if not same_object(pref.keywords, prepared.keywords):
+        return False
+    return _same_qualifiers(
+        object_forms(pref.content, pref.polarity, tuple(pref.keywords)),
+        object_forms(cand.content, cand.polarity, tuple(prepared.keywords)),
+    )
+
+
+def _same_qualifiers(a: tuple[ObjectForm, ...], b: tuple[ObjectForm, ...]) -> bool:
+    """Whether two same-keyword preferences also qualify their objects alike (issue 17:
+    ``hotels near the airport`` and ``hotels with no breakfast`` are two preferences)."""
+    return {q for f in a for q in f.qualifiers} == {q for f in b for q in f.qualifiers}
+
+
+def _form_supersedes(new: ObjectForm, old: ObjectForm) -> bool:
+    """The newer object covers the older one: its keywords cover the older ones
+    (:func:`~.matching.supersedes`) and it qualifies the head no more than the older one
+    (``no coffee`` covers ``coffee in the morning``; ``no coffee in the morning`` leaves
+    ``likes coffee`` alone)."""
+    return supersedes(list(new.keywords), list(old.keywords)) and new.qualifiers <= old.qualifiers
 
 
 def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
@@ -221,9 +253,9 @@ def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
         return False
     if pref.protected:
         return _retracts(prepared.retracted, pref.keywords)
-    new_objects = object_groups(cand.content, cand.polarity, tuple(prepared.keywords))
-    old_objects = object_groups(pref.content, pref.polarity, tuple(pref.keywords))
-    return all(any(supersedes(new, old) for new in new_objects) for old in old_objects)
+    new_objects = object_forms(cand.content, cand.polarity, tuple(prepared.keywords))
+    old_objects = object_forms(pref.content, pref.polarity, tuple(pref.keywords))
+    return all(any(_form_supersedes(new, old) for new in new_objects) for old in old_objects)
 
 
 def _retracts(retracted: list[str], protected_keywords: list[str]) -> bool:
