@@ -27,7 +27,8 @@ import numpy as np
 from .blocks import strip_injected_blocks
 from .embeddings import Embedder, embedding_text
 from .errors import InvalidInputError
-from .flags import Flag
+from .flags import Flag, flag_id
+from .identity import CrossLanguage
 from .matching import forget_matches, slot_key
 from .normalize import clean_text, normalise_keywords
 from .objects import derive_objects, retracted_objects
@@ -162,6 +163,7 @@ class PersistenceGate:
         now: datetime,
         *,
         created_op: str = "created",
+        cross: CrossLanguage | None = None,
     ) -> Plan[GateResult]:
         """Creates, merges and supersessions of prepared candidates, with their events.
 
@@ -171,6 +173,9 @@ class PersistenceGate:
             rejections: Candidates :meth:`prepare` refused (logged as ``rejected``).
             now: Time of the write.
             created_op: ``created``, or ``imported`` (import restores records by content).
+            cross: Object-phrase vectors, glosses and thresholds computed by the client for
+                cross-language identity (:mod:`.identity`); pairs in its middle band become
+                check-up flags (``flagged`` events, ``source`` of the write), never deletions.
         """
         ops: list[Op] = [
             AppendEvent(_rejected_event(r, now, source=None)) for r in rejections
@@ -179,7 +184,9 @@ class PersistenceGate:
             prepared, buried = _outlived(snapshot.tombstones, prepared)
             ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in buried]
             rejections = [*rejections, *buried]
-        write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
+        write = plan_write(
+            snapshot.user_id, snapshot.active, prepared, now, created_op=created_op, cross=cross
+        )
         over = self._over_limit(snapshot, write)
         if over:
             if created_op == "imported":
@@ -198,6 +205,7 @@ class PersistenceGate:
         ]
         ops += [AppendEvent(_rejected_event(r, now, source=None)) for r in outdated]
         ops += _preference_ops(write)
+        ops += _cross_language_flag_ops(snapshot, write, now)
         ops += self._cascade_ops(write, snapshot, now)
         ops += _tombstone_ops(snapshot, write, now)
         result = GateResult(
@@ -461,6 +469,30 @@ def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate])
         item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
         item.embedding_model = embedder.name
         item.embedding_dim = embedder.dim
+
+
+def _cross_language_flag_ops(snapshot: UserSnapshot, write: WritePlan, now: datetime) -> list[Op]:
+    """A check-up flag for each pair across languages that may be one object (issue 17):
+    both preferences stay active until the user confirms."""
+    ops: list[Op] = []
+    written = {p.id for p in write.after.prefs.values()} if write.after is not None else set()
+    for old, new, cosine in write.flags:
+        ids = [old.id, new.id]
+        fid = flag_id("contradiction", ids)
+        if fid in snapshot.flags or not set(ids) <= written:
+            continue
+        flag = Flag(
+            id=fid, user_id=snapshot.user_id, kind="contradiction", preference_ids=ids,
+            contents=[old.content, new.content], score=cosine, signals=["embedding"],
+            reason="may be the same object in two languages with opposite polarity; "
+            "confirm which one stands", created_at=now,
+        )  # fmt: skip
+        ops.append(PutFlag(flag))
+        ops.append(AppendEvent(ChangeEvent(
+            op="flagged", after=flag.public_dict(), content=flag.describe(),
+            reason=flag.reason, source=new.source, at=now,
+        )))  # fmt: skip
+    return ops
 
 
 def _preference_ops(write: WritePlan) -> list[Op]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from .identity import CrossLanguage, is_chinese, judge, simple_form
 from .layered_map import LayeredMap
 from .matching import (
     TYPO_MIN_LEN,
@@ -83,6 +84,9 @@ class WritePlan:
     superseded: list[Superseded] = field(default_factory=list)
     outdated: list[tuple[PreferenceCandidate, Preference]] = field(default_factory=list)
     after: ActiveSet | None = None
+    flags: list[tuple[Preference, Preference, float]] = field(default_factory=list)
+    """``(older, newer, cosine)``: pairs across languages that may be one object, for the
+    user to confirm (:mod:`.identity`'s middle band); nothing of them is deleted."""
 
 
 class ActiveSet:
@@ -106,6 +110,7 @@ class ActiveSet:
         self._by_head: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_content: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_language: LayeredMap[str, frozenset[str]] = LayeredMap()
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -122,6 +127,7 @@ class ActiveSet:
         other._by_head = self._by_head.copy()
         other._by_content = self._by_content.copy()
         other._by_slot = self._by_slot.copy()
+        other._by_language = self._by_language.copy()
         return other
 
     def add(self, pref: Preference) -> None:
@@ -134,6 +140,8 @@ class ActiveSet:
         _bucket_add(self._by_content, content_key(pref.content), pref.id)
         if pref.slot:
             _bucket_add(self._by_slot, pref.slot, pref.id)
+        if pref.keywords:
+            _bucket_add(self._by_language, _language_key(pref), pref.id)
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
@@ -146,6 +154,8 @@ class ActiveSet:
         _bucket_drop(self._by_content, content_key(pref.content), pref_id)
         if pref.slot:
             _bucket_drop(self._by_slot, pref.slot, pref_id)
+        if pref.keywords:
+            _bucket_drop(self._by_language, _language_key(pref), pref_id)
 
     def related(
         self, keywords: list[str], content: str, slot: str | None = None
@@ -159,6 +169,18 @@ class ActiveSet:
             for head in _heads_like(_head(keyword), self._by_head):
                 ids |= self._by_head[head]
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+    def in_language(self, category: str, zh: bool) -> list[Preference]:
+        """Preferences of one category whose keywords are Chinese (``zh``) or not: where a
+        statement in the other language may find its object (:mod:`.identity`)."""
+        ids = self._by_language.get(f"{'zh' if zh else 'en'}:{category}") or frozenset()
+        return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+def _language_key(pref: Preference) -> str:
+    zh = any(map(has_cjk, pref.keywords))
+    return f"{'zh' if zh else 'en'}:{pref.category}"
 
 
 def _bucket_add(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str) -> None:
@@ -354,6 +376,7 @@ def plan_write(
     now: datetime,
     *,
     created_op: str = "created",
+    cross: CrossLanguage | None = None,
 ) -> WritePlan:
     """Decide creates, merges and supersessions for ``candidates``, in order.
 
@@ -366,6 +389,8 @@ def plan_write(
         candidates: Screened, normalised candidates.
         now: Timestamp for every record and event of this write.
         created_op: Change-log op for new preferences (``created`` or ``imported``).
+        cross: Object-phrase vectors, glosses and thresholds for cross-language identity
+            (:mod:`.identity`); ``None`` compares within one language only.
 
     Returns:
         The plan, with ``plan.after`` the active set once it is applied;
@@ -411,7 +436,40 @@ def plan_write(
                 continue
             _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
+        if cross is not None and created_op != "imported":
+            _cross_language(plan, state, prepared, winner, cross, now)
     return plan
+
+
+def _cross_language(
+    plan: WritePlan,
+    state: ActiveSet,
+    prepared: PreparedCandidate,
+    winner: Preference,
+    cross: CrossLanguage,
+    now: datetime,
+) -> None:
+    """Supersede (or flag) the other language's statements of the same simple object."""
+    cand = prepared.candidate
+    new_form = simple_form(cand.content, cand.polarity, tuple(prepared.keywords))
+    if new_form is None:
+        return
+    for old in state.in_language(winner.category, not is_chinese(new_form)):
+        if old.id == winner.id or old.polarity == cand.polarity:
+            continue
+        old_form = simple_form(old.content, old.polarity, tuple(old.keywords))
+        if old_form is None:
+            continue
+        verdict, cosine = judge(new_form, old_form, cross)
+        if verdict == "same" and not old.protected:
+            reason = (
+                f"{_contradiction_reason(old, winner.id)}: the same object in another "
+                f"language (cosine {cosine:.2f})"
+            )
+            _record_supersede(plan, old, winner.id, cand.source, now, reason)
+            state.remove(old.id)
+        elif verdict is not None:
+            plan.flags.append((old, winner, cosine))
 
 
 def newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:

@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from ..embeddings import Embedder, embedding_text
 from ..errors import InvalidInputError, StorageFullError
 from ..gate import PersistenceGate, Plan, embed_prepared
+from ..identity import CrossLanguage
 from ..keys import UserKeys
 from ..ops import (
     CommitResult,
@@ -52,10 +53,12 @@ from ..records import (
     PreferenceCandidate,
     utcnow,
 )
+from ..resolution import PreparedCandidate
 from ..retry import RetryPolicy, internal_idempotency_ttl
 from ..settings import Settings
 from ..spool import WriteSpool
 from ..tombstones import Erasure
+from .identity import ObjectVectors
 
 if TYPE_CHECKING:
     from ..flags import Flag
@@ -155,6 +158,7 @@ class BaseMemory:
         self._snapshots: OrderedDict[str, UserSnapshot] = OrderedDict()
         self._registered: set[str] = set()
         self._recaller: Any = None
+        self._object_vectors: ObjectVectors | None = None
 
     # -- the snapshot cache ---------------------------------------------------------------------
 
@@ -258,12 +262,23 @@ class BaseMemory:
             idem = (idempotency_key_for(idempotency_key, digest), _encode_gate, _decode_gate)
 
         def plan(snapshot: UserSnapshot) -> Plan[GateResult]:
+            cross = self._cross_language(snapshot, prepared)
             return self.gate.plan_remember(
-                snapshot, prepared, rejections, now, created_op=created_op
+                snapshot, prepared, rejections, now, created_op=created_op, cross=cross
             )
 
         return (yield from self._write_steps(
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
+
+    def _cross_language(
+        self, snapshot: UserSnapshot, prepared: list[PreparedCandidate]
+    ) -> CrossLanguage | None:
+        """Object-phrase vectors and glosses for this write's cross-language comparisons,
+        computed here (the client) and handed to the pure gate; ``None`` when it has none."""
+        vectors = self._object_vectors
+        if vectors is None or vectors.embedder is not self.embedder:
+            vectors = self._object_vectors = ObjectVectors(self.embedder)
+        return vectors.for_write(snapshot.active, prepared)
 
     def _forget_steps(
         self, user_id: str, text: str, polarity: Polarity | None
@@ -276,6 +291,8 @@ class BaseMemory:
         result, erasure = yield from self._write_steps(
             keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
             what=f"forget for {user_id!r}")
+        if self._object_vectors is not None:
+            self._object_vectors.forget(result.removed)
         texts = [embedding_text(p.content, p.category) for p in result.removed]
         yield Erase(keys, erasure, texts)
         return result

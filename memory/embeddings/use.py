@@ -83,6 +83,10 @@ class USEEmbedder:
         relevant_cosine: Recall's relevance floor, :data:`USE_RELEVANT_COSINE`.
         contradiction_cosine: Check-up floor, :data:`USE_CONTRADICTION_COSINE`.
         duplicate_cosine: Check-up floor, :data:`USE_DUPLICATE_COSINE`.
+        cross_language_same_cosine / cross_language_gloss_cosine /
+        cross_language_flag_cosine: The gate's cross-language identity thresholds
+            (:data:`USE_CROSS_SAME_COSINE`, :data:`USE_CROSS_GLOSS_COSINE`,
+            :data:`USE_CROSS_FLAG_COSINE`).
         generic_penalty: Recall's weight of the generic-request correction,
             :data:`USE_GENERIC_PENALTY`.
     """
@@ -104,6 +108,9 @@ class USEEmbedder:
         self.relevant_cosine = USE_RELEVANT_COSINE
         self.contradiction_cosine = USE_CONTRADICTION_COSINE
         self.duplicate_cosine = USE_DUPLICATE_COSINE
+        self.cross_language_same_cosine = USE_CROSS_SAME_COSINE
+        self.cross_language_gloss_cosine = USE_CROSS_GLOSS_COSINE
+        self.cross_language_flag_cosine = USE_CROSS_FLAG_COSINE
         self.generic_penalty = USE_GENERIC_PENALTY
 
     @property
@@ -206,8 +213,18 @@ shellfish" 0.85, "likes cats" / "likes dogs" 0.82, "loves wool sweaters" / "love
 shirts" 0.75): catches 12 of 13, flags 4 of 12. The two overlap; a flag asks the user to
 confirm and deletes nothing."""
 
+USE_CROSS_SAME_COSINE = 0.90
+"""CALIBRATION PENDING"""
+USE_CROSS_GLOSS_COSINE = 0.50
+"""CALIBRATION PENDING"""
+USE_CROSS_FLAG_COSINE = 0.80
+"""CALIBRATION PENDING"""
+
 
 __all__ = [
+    "USE_CROSS_FLAG_COSINE",
+    "USE_CROSS_GLOSS_COSINE",
+    "USE_CROSS_SAME_COSINE",
     "USE_DIGESTS",
     "USE_DIM",
     "USE_MODEL",
