@@ -4,10 +4,12 @@ An object stated in one language is the same object as one stated in the other w
 either of two signals says so, and the second confirms:
 
 * the **dictionary**: an English gloss of the Chinese object (CC-CEDICT, read outside the
-  core by :mod:`.glossary`) is covered by the English object, or covers it, with the same
-  head-and-modifier rule as one language (``no tea`` covers ``绿茶`` = ``green tea``;
-  ``不喝绿茶`` covers ``green tea``), and the multilingual embeddings of the two object
-  phrases agree at least ``gloss_cosine``;
+  core by :mod:`.glossary`) is the English object, keyword for keyword with the merge rule
+  of one language (:func:`~.matching.same_object`: ``绿茶`` = ``green tea``, ``郁金香`` =
+  ``tulip``), and the multilingual embeddings of the two object phrases agree at least
+  ``gloss_cosine`` (a guard against a gloss of another sense). A gloss that only shares a
+  head (``豆腐`` = ``tofu`` against ``stinky tofu``, ``薯条`` = ``french fried potato``
+  against ``potato``) is no match: across languages only the same object counts;
 * the **embedding** alone: the two object phrases' cosine is at least ``same_cosine``.
 
 A flip between two such objects supersedes; a pair whose cosine is at least
@@ -29,7 +31,7 @@ from typing import Literal
 
 import numpy as np
 
-from .matching import supersedes
+from .matching import same_object
 from .normalize import has_cjk
 from .objects import ObjectForm, object_forms
 from .records import Polarity
@@ -114,10 +116,7 @@ def judge(
     zh, en = (new, old) if is_chinese(new) else (old, new)
     english = list(en.keywords)
     glossed = cross.glosses.get(object_phrase(zh), ())
-    if is_chinese(new):
-        by_dictionary = any(supersedes(list(g), english) for g in glossed)
-    else:
-        by_dictionary = any(supersedes(english, list(g)) for g in glossed)
+    by_dictionary = any(same_object(list(g), english) for g in glossed)
     if (by_dictionary and cosine >= cross.gloss_cosine) or cosine >= cross.same_cosine:
         return "same", cosine
     if by_dictionary or cosine >= cross.flag_cosine:

@@ -20,7 +20,7 @@ from functools import lru_cache
 from .capture import extract_preferences
 from .capture.keywords import ZH_GENERIC, object_keywords, object_qualifiers
 from .capture.lexicons import ZH_DROPPED_HEADS
-from .capture.objects import cut_en, resolve
+from .capture.objects import cut_en, object_span, resolve
 from .capture.segment import noun_runs
 from .normalize import clean_text, has_cjk, normalise_keyword, to_simplified
 from .protection import is_retraction
@@ -85,6 +85,21 @@ _EN_TOPIC_RE = re.compile(
 """A topic-fronted label (``suede jackets are off the menu now``): the object is the subject."""
 
 
+MAX_LABEL_WORDS = 8
+"""Only a short label is read by its object alone (``has gone off suede jackets``); a longer
+sentence no stance rule reads (``Due to my allergies, I require …``) gives no object: a wrong
+object merges or supersedes an unrelated preference."""
+MAX_LABEL_CHARS_ZH = 16
+"""The same bound for Chinese, in characters."""
+_EN_NOT_A_VERB_RE = re.compile(
+    r"^(?:due|because|as|for|with|in|on|at|if|when|since|while|although|though|after|before|"
+    r"so|and|but|or|the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b",
+    re.IGNORECASE,
+)
+"""A sentence that starts with a preposition, a conjunction, an article or a pronoun has no
+leading stance verb to strip (a topic-fronted label starts with its noun)."""
+
+
 def _bare_object(content: str) -> list[str]:
     """Keywords of the object a label names, whatever its stance verb (issue 17).
 
@@ -96,6 +111,8 @@ def _bare_object(content: str) -> list[str]:
     only frames the object (``口感``) is skipped.
     """
     if has_cjk(content):
+        if len(content) > MAX_LABEL_CHARS_ZH:
+            return []
         for run in noun_runs(to_simplified(content)):
             if run in ZH_GENERIC or run in ZH_DROPPED_HEADS:
                 continue
@@ -105,6 +122,8 @@ def _bare_object(content: str) -> list[str]:
                 return keywords
         return []
     text = content.strip()
+    if len(text.split()) > MAX_LABEL_WORDS or _EN_NOT_A_VERB_RE.match(text):
+        return []
     topic = _EN_TOPIC_RE.match(text)
     rest = topic.group("np") if topic else _EN_STANCE_PREFIX_RE.sub("", text, count=1)
     if not rest or rest == text and not topic or _CLAUSE_RE.match(rest):
@@ -217,21 +236,47 @@ def object_forms(
 
     Like :func:`object_groups`; each group also carries the qualifier words of its phrase
     in the content, read from where its first keyword is named up to the clause boundary
-    (so ``dislikes coffee because it is bitter`` has none). Keywords given by the writer
-    are one object with no qualifiers: the writer said what the object is.
+    (so ``dislikes coffee because it is bitter`` has none). Qualifiers are read when the
+    content's own keywords are among the stored ones (a merged preference holds the union of
+    its mentions' keywords); other keywords given by the writer are one object with no
+    qualifiers: the writer said what the object is.
 
     Returns:
         One form per object; ``(ObjectForm(keywords),)`` when the content shows nothing more.
     """
     groups = object_groups(content, polarity, keywords)
     derived = derive_objects(content, polarity)
-    if not derived.keywords or set(derived.keywords) != set(keywords) or has_cjk(content):
+    if not derived.keywords or not set(derived.keywords) <= set(keywords) or has_cjk(content):
         return tuple(ObjectForm(tuple(g)) for g in groups)
-    return tuple(ObjectForm(tuple(g), _qualifiers_in(content, g)) for g in groups)
+    forms = []
+    for index, group in enumerate(groups):
+        siblings = [k.split(" with ", 1)[0] for g in groups if g is not group for k in g]
+        qualifiers = _qualifiers_in(content, group, [*group, *siblings])
+        if index and len(groups[0]) > 1:  # "vegan makeup and beauty products": vegan is shared
+            qualifiers |= {w for k in groups[0][:-1] for w in k.split(" ")} - set(group)
+        forms.append(ObjectForm(tuple(group), frozenset(qualifiers)))
+    return tuple(forms)
 
 
-def _qualifiers_in(content: str, group: list[str]) -> frozenset[str]:
-    """Qualifiers of the object phrase that starts where ``group``'s first word is named."""
+def object_words(form_set: tuple[ObjectForm, ...]) -> frozenset[str]:
+    """Every word that names a preference's objects: keywords and qualifiers together.
+
+    Two preferences of one polarity merge only when these agree (issue 17): ``hotels near
+    the airport`` and ``hotels that only take cash`` share the keyword ``hotel`` and are
+    still two preferences; ``coffee and tea`` and ``tea and coffee`` are one.
+    """
+    named = {w for f in form_set for k in f.keywords for w in re.split(r"[\s-]+", k) if w}
+    return frozenset(
+        {w.removesuffix("s") for w in named} | {q for f in form_set for q in f.qualifiers}
+        - {w.removesuffix("s") for w in named}
+    )
+
+
+def _qualifiers_in(content: str, group: list[str], named: list[str]) -> frozenset[str]:
+    """Qualifiers of the object phrase that starts where ``group``'s first word is named
+    (the words of ``named``, its own keywords and its coordinated siblings' heads, are
+    none: ``coffee and tea``; a sibling's own qualifier is shared: ``shows or movies with
+    graphic violence``)."""
     if not group:
         return frozenset()
     first = group[0].replace("-", " ").split(" ")[0]
@@ -239,7 +284,7 @@ def _qualifiers_in(content: str, group: list[str]) -> frozenset[str]:
     for stem in dict.fromkeys((first, first[: max(3, len(first) - 2)])):
         found = re.search(rf"\b{re.escape(stem)}", lowered)
         if found:
-            return object_qualifiers(cut_en(content[found.start() :]).display)
+            return object_qualifiers(object_span(content[found.start() :]), named)
     return frozenset()
 
 
@@ -300,5 +345,6 @@ __all__ = [
     "derive_objects",
     "object_forms",
     "object_groups",
+    "object_words",
     "retracted_objects",
 ]

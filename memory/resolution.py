@@ -26,7 +26,7 @@ from .matching import (
     transposition_variants,
 )
 from .normalize import has_cjk, normalise_keyword
-from .objects import ObjectForm, object_forms
+from .objects import ObjectForm, object_forms, object_words
 from .records import ChangeEvent, Preference, PreferenceCandidate, Superseded
 
 MERGE_CONFIDENCE_STEP = 0.1
@@ -251,8 +251,10 @@ def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
 
 def _same_qualifiers(a: tuple[ObjectForm, ...], b: tuple[ObjectForm, ...]) -> bool:
     """Whether two same-keyword preferences also qualify their objects alike (issue 17:
-    ``hotels near the airport`` and ``hotels with no breakfast`` are two preferences)."""
-    return {q for f in a for q in f.qualifiers} == {q for f in b for q in f.qualifiers}
+    ``hotels near the airport`` and ``hotels that only take cash`` are two preferences)."""
+    return {q for f in a for q in f.qualifiers} - object_words(b) == set() and {
+        q for f in b for q in f.qualifiers
+    } - object_words(a) == set()
 
 
 def _form_supersedes(new: ObjectForm, old: ObjectForm) -> bool:

@@ -10,6 +10,7 @@ Chinese the nouns left when particles and fillers are dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..normalize import has_cjk, singular
 from .lexicons import (
@@ -250,54 +251,60 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(item for item in items if item))
 
 
-def object_qualifiers(phrase: str) -> frozenset[str]:
-    """The modifiers of an English object phrase that its keywords leave out (issue 17).
+def object_qualifiers(phrase: str, named: Iterable[str] = ()) -> frozenset[str]:
+    """The words of an English object phrase that its keywords leave out (issue 17).
 
     :func:`object_keywords` keeps the head (``restaurant``) and drops a relative qualifier
-    (``that only take cash``) or a prepositional one other than ``with`` (``near the
-    airport``), so that recall and forget find the head. The gate still needs them: two
-    different modifiers of one head are two preferences (``restaurants that only take
-    cash`` / ``restaurants near the airport``), never merged, and neither supersedes the
-    other; a statement about the bare head covers both.
+    (``that only take cash``) or a prepositional one (``near the airport``), so that recall
+    and forget find the head. The gate still needs them: two different modifiers of one
+    head are two preferences (``restaurants that only take cash`` / ``restaurants near the
+    airport``), never merged, and neither supersedes the other; a statement about the bare
+    head covers both.
 
     Args:
         phrase: The object phrase as stated, e.g. ``"restaurants that only take cash"``.
+        named: Keywords the object already has (their words are not qualifiers).
 
     Returns:
-        The qualifier's content words, normalised (lower case, singular, stop words out):
-        ``{"take", "cash"}``; empty for Chinese (its modifiers stay in the keywords) and for
-        a phrase with no qualifier.
+        The phrase's other content words, normalised (lower case, singular, stop words and
+        filler out): ``{"take", "cash"}``; empty for Chinese (its modifiers stay in its
+        keywords) and for a phrase its keywords say in full.
     """
     if has_cjk(phrase):
         return frozenset()
     text = " ".join(phrase.lower().replace("’", "'").split())
-    text = _EN_MADE_OF_RE.sub(r"\g<material> \g<head>", text)
-    text = _EN_SPACED_FREE_RE.sub(r"\1-free", _EN_WITHOUT_RE.sub(" ", text))
     text = _EN_COLOR_FRAME_RE.sub("", text)
     while (stripped := _strip_frames(text)) != text:
         text = stripped
-    dropped = []
-    if found := _EN_QUALIFIER_RE.search(text):
-        dropped.append(found.group(0))
+    if found := _CLAUSE_TAIL_RE.search(text):  # "… are off the menu now": a clause, no qualifier
         text = text[: found.start()]
-    if first := _EN_PREP_RE.search(text):
-        rest = text[first.start() :]
-        if first.group("prep") == "with":
-            following = _EN_PREP_RE.search(text, first.end())
-            rest = text[following.start() :] if following else ""
-            first = following
-        if first is not None and first.group("prep") in _QUALIFYING_PREPS:
-            dropped.append(rest)
-    words = (en_singular(w) for part in dropped for w in _en_words(part))
-    return frozenset(w for w in words if w not in _QUALIFIER_FILLER)
+    known = {
+        en_singular(w)
+        for keyword in named
+        for w in re.split(r"[\s-]+", keyword.replace(_WITH_JOIN, " "))
+        if w
+    }
+    words = {en_singular(w) for w in _en_words(text)}
+    for word in list(words):
+        if "-" in word:
+            words.discard(word)
+            words.update(p for p in word.split("-") if p)
+    return frozenset(w for w in words - known if w not in _QUALIFIER_FILLER and w not in known)
 
 
-_QUALIFYING_PREPS = frozenset("in on at near for from during around under within without".split())
-"""Prepositions whose phrase qualifies the head (``hotels near the airport``); ``to``,
-``over``, ``than``, ``instead of`` … start a switch's or a comparison's other object."""
+_WITH_JOIN = " with "
+
+
+_CLAUSE_TAIL_RE = re.compile(
+    r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s+(?:is|are|were|was|they|it|i|so|due|because|as|since)"
+    r"\s|\s+(?:that|which|who)\s+(?:i|you|we|they|he|she|it|my)\b"
+)
+"""Where a clause starts after the object (``suede jackets are off the menu``, ``coffee that
+I drink``): no qualifier follows. A copula after ``that`` is a relative qualifier."""
 _QUALIFIER_FILLER = frozenset(
     "that which who whose where when is are was were be been being only just really very "
-    "so too also always usually often".split()
+    "so too also always usually often and or nor any all some lot lots kind kinds form forms "
+    "type types sort sorts of with a an the".split()
 )
 
 
