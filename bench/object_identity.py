@@ -45,7 +45,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -173,7 +172,9 @@ def _flip(memory: Any, user: str, first: tuple[str, str], second: tuple[str, str
     return memory.preferences(user), memory.flags(user)
 
 
-def bench_cross_language(memory: Any, pairs: list[dict[str, str]], unrelated: int) -> dict[str, Any]:
+def bench_cross_language(
+    memory: Any, pairs: list[dict[str, str]], unrelated: int
+) -> dict[str, Any]:
     """Flips on held-out pairs both ways, and supersessions on unrelated pairs."""
     held = [p for p in pairs if p["split"] == "held"]
     resolved = {"en_to_zh": 0, "zh_to_en": 0}
@@ -199,7 +200,8 @@ def bench_cross_language(memory: Any, pairs: list[dict[str, str]], unrelated: in
         if a is not b
     ]
     rng = np.random.default_rng(17)
-    chosen = [combos[i] for i in rng.choice(len(combos), size=min(unrelated, len(combos)), replace=False)]
+    picks = rng.choice(len(combos), size=min(unrelated, len(combos)), replace=False)
+    chosen = [combos[i] for i in picks]
     false: list[str] = []
     flagged = 0
     for i, (a, b) in enumerate(chosen):
@@ -380,7 +382,9 @@ def print_report(figures: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1,000 unrelated pairs, 1/4 of the timed writes")
+    parser.add_argument(
+        "--quick", action="store_true", help="1,000 unrelated pairs, 1/4 of the timed writes"
+    )
     parser.add_argument("--calibrate", action="store_true", help="print the tune-half figures")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="PrefEval-dev directory")
     args = parser.parse_args(argv)

@@ -171,6 +171,14 @@ def _restated(content: str, polarity: Polarity) -> str:
 
 
 def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
+    """See :func:`_derive_objects` (cached: the gate asks for one sentence's objects several
+    times per write); the result's lists are the caller's own."""
+    found = _derive_objects(content, polarity)
+    return DerivedObjects(list(found.keywords), found.slot, found.groups)
+
+
+@lru_cache(maxsize=8192)
+def _derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     """Keywords (and slot) of a preference sentence that came without keywords.
 
     Tried in order, first that yields keywords wins: the sentence as a

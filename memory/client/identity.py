@@ -19,6 +19,7 @@ import numpy as np
 from ..capture.keywords import object_keywords
 from ..embeddings import Embedder
 from ..identity import CrossLanguage, is_chinese, object_phrase, simple_form
+from ..normalize import has_cjk
 from ..objects import ObjectForm
 from ..records import Preference
 from ..resolution import ActiveSet, PreparedCandidate
@@ -63,8 +64,19 @@ class ObjectVectors:
         if self._thresholds is None:
             return None
         new_forms: list[tuple[ObjectForm, str, str]] = []
+        languages = {
+            (item.candidate.category, any(map(has_cjk, item.keywords))) for item in prepared
+        }
         for item in prepared:
             cand = item.candidate
+            zh = any(map(has_cjk, item.keywords))
+            if not item.keywords or not (
+                (cand.category, not zh) in languages
+                or any(
+                    p.polarity != cand.polarity for p in active.in_language(cand.category, not zh)
+                )
+            ):
+                continue  # nothing in the other language to meet: no vector, no dictionary
             form = simple_form(cand.content, cand.polarity, tuple(item.keywords))
             if form is not None:
                 new_forms.append((form, cand.category, cand.polarity))

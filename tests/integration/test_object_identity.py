@@ -59,7 +59,10 @@ def test_a_narrower_qualified_flip_leaves_the_bare_head_alone(memory: Memory) ->
     memory.remember("u", like("likes coffee"))
     result = memory.remember("u", dislike("dislikes coffee in the evening"))
     assert result.superseded == []
-    assert active(memory) == [("dislike", "dislikes coffee in the evening"), ("like", "likes coffee")]
+    assert active(memory) == [
+        ("dislike", "dislikes coffee in the evening"),
+        ("like", "likes coffee"),
+    ]
 
 
 def test_the_bare_head_supersedes_a_qualified_form_of_the_other_polarity(memory: Memory) -> None:
