@@ -48,8 +48,7 @@ from .models import describe_model_error
 from .offline_model import OfflineChatModel
 
 if TYPE_CHECKING:
-    from penchant.memory import AsyncMemory, Memory
-    from penchant.memory.reflect import ReflectModel
+    from penchant.memory import AsyncMemory, Memory, ReflectModel
 
 logger = logging.getLogger(__name__)
 
@@ -223,8 +222,7 @@ def build_chat_graph(
         InvalidInputError: ``with_reflect`` over an ``AsyncMemory`` (the reflect tool is
             sync only).
     """
-    from penchant.memory import AsyncMemory
-    from penchant.memory.errors import InvalidInputError
+    from penchant.memory import AsyncMemory, InvalidInputError
 
     is_async = isinstance(memory, AsyncMemory)
     if is_async and with_reflect:

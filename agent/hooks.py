@@ -34,10 +34,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 
-from penchant.memory.blocks import strip_injected_blocks
-from penchant.memory.errors import PenchantError
-from penchant.memory.observations import Observation
-from penchant.memory.records import GateResult, Preference
+from penchant.memory import (
+    GateResult,
+    Observation,
+    PenchantError,
+    Preference,
+    strip_injected_blocks,
+)
 from penchant.tools.preference_tools import FORGET_TOOL, REMEMBER_TOOL, user_id_from_config
 from penchant.tools.prompt_blocks import (
     render_history,

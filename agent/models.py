@@ -36,8 +36,7 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
-from penchant.memory.errors import InvalidInputError, PenchantError
-from penchant.memory.settings import Settings
+from penchant.memory import InvalidInputError, PenchantError, Settings
 
 from .offline_model import OfflineChatModel
 

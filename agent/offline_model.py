@@ -32,7 +32,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from penchant.memory.blocks import strip_injected_blocks
+from penchant.memory import strip_injected_blocks
 from penchant.tools.prompt_blocks import ParsedPreferences, PreferenceLine, parse_preferences
 
 OFFLINE_MODEL_NAME = "penchant-offline"

@@ -1,15 +1,15 @@
 """Reflect's model: one LangChain structured-output call that fills ``ReflectOutput``.
 
-Implements :class:`penchant.memory.reflect.ReflectModel` over any LangChain chat model that
+Implements :class:`penchant.memory.services.reflect.ReflectModel` over any LangChain chat model that
 supports ``with_structured_output`` (``ChatOpenAI`` against OpenAI, Ollama, vLLM, llama.cpp
 server). The prompt — instructions, the verbalised CARA disposition (Hindsight: "Hindsight:
 agent memory that retains, recalls, and reflects", 2025) and the memory blocks — is built by
-``penchant.memory.reflect.build_prompt``; this module only makes the call. Its reply is
+``penchant.memory.services.reflect.build_prompt``; this module only makes the call. Its reply is
 returned decoded but unvalidated, so that reflect keeps the valid observations and drops a
-malformed one with a note (:func:`penchant.memory.reflect.parse_reflect_output`). A failing
+malformed one with a note (:func:`penchant.memory.services.reflect.parse_reflect_output`). A failing
 endpoint raises :class:`~penchant.agent.models.ModelUnavailableError` (one line: endpoint,
 kind, fix); a reply that is no JSON at all raises
-:class:`~penchant.memory.errors.ReflectModelError`.
+:class:`~penchant.memory.model.errors.ReflectModelError`.
 """
 
 from __future__ import annotations
@@ -22,17 +22,18 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from penchant.memory.blocks import wrap_block
-from penchant.memory.checkup import ContradictionJudge, PairVerdict
-from penchant.memory.errors import ReflectModelError
-from penchant.memory.records import Preference
-from penchant.memory.reflect import (
+from penchant.memory import (
+    ContradictionJudge,
+    PairVerdict,
+    Preference,
     ReflectModel,
+    ReflectModelError,
     ReflectOutput,
     ReflectPrompt,
+    Settings,
     keep_valid_items,
+    wrap_block,
 )
-from penchant.memory.settings import Settings
 
 from .models import real_model_from_settings
 from .structured import MalformedOutputError, StructuredCall
@@ -95,7 +96,7 @@ class _Verdicts(BaseModel):
 
 
 class LangChainContradictionJudge:
-    """A :class:`~penchant.memory.checkup.ContradictionJudge` over a LangChain chat model.
+    """A :class:`~penchant.memory.services.checkup.ContradictionJudge` over a LangChain chat model.
 
     One structured-output call for all pairs. Malformed verdicts are dropped (logged) and
     the valid ones kept; a reply that is no JSON raises ``MalformedOutputError`` and a failing

@@ -27,8 +27,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.keys import UserKeys
+from penchant.memory import InvalidInputError, validate_user_id
 
 from .graph import build_chat_graph
 from .hooks import CHANGE_KEYS, message_text, model_failure_in
@@ -147,7 +146,7 @@ def replay_turns(
         InvalidInputError: Bad ``user_id``.
         ModelUnavailableError: The real model failed on a turn (the replay stops there).
     """
-    UserKeys.for_user(user_id)
+    validate_user_id(user_id)
     chosen = model or chat_model_from_settings(memory.settings)
     graph = build_chat_graph(memory, chosen, summary_model=None if is_offline(chosen) else chosen)
     config: RunnableConfig = {
@@ -194,7 +193,7 @@ def replay_file(
         InvalidInputError: Unreadable or invalid file, or bad ``user_id``.
         ModelUnavailableError: The real model failed on a turn (the replay stops there).
     """
-    UserKeys.for_user(user_id)
+    validate_user_id(user_id)
     turns = load_turns(Path(path))
     return replay_turns(memory, turns, user_id, model=model)
 

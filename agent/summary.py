@@ -19,8 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from penchant.memory.records import Preference, PreferenceCandidate
-from penchant.memory.reflect import DroppedItem, keep_valid_items
+from penchant.memory import DroppedItem, Preference, PreferenceCandidate, keep_valid_items
 
 from .structured import MalformedOutputError, StructuredCall
 

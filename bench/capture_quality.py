@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from penchant.memory.capture import extract_preferences
+from penchant.memory.core.capture import extract_preferences
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "prefeval-dev"

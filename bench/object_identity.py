@@ -72,7 +72,7 @@ def prefeval_statements(data_dir: Path) -> list[tuple[str, str]]:
     """``(polarity, statement)`` of every PrefEval-dev preference, topic files in name order."""
     from capture_quality import expressed_polarities, load_topics
 
-    from penchant.memory.capture import extract_preferences
+    from penchant.memory.core.capture import extract_preferences
 
     found = []
     for _topic, rows in sorted(load_topics(data_dir).items()):
@@ -87,7 +87,7 @@ def prefeval_statements(data_dir: Path) -> list[tuple[str, str]]:
 
 def _memory(home: str, embedder: Any) -> tuple[Any, Any, Any]:
     from penchant.memory import Memory, Settings
-    from penchant.memory.server import EmbeddedRedis
+    from penchant.memory.backends.server import EmbeddedRedis
 
     settings = Settings(home=Path(home), redis_url=None)
     server = EmbeddedRedis(settings.redis_dir)
@@ -228,9 +228,9 @@ def bench_cross_language(
 def calibrate(embedder: Any, pairs: list[dict[str, str]]) -> dict[str, float]:
     """The thresholds the ``tune`` half supports (see the module docstring)."""
     from penchant.memory.client.identity import _glossed
-    from penchant.memory.identity import object_phrase, simple_form
-    from penchant.memory.matching import same_object
-    from penchant.memory.objects import derive_objects
+    from penchant.memory.core.identity import object_phrase, simple_form
+    from penchant.memory.core.matching import same_object
+    from penchant.memory.core.objects import derive_objects
 
     tune = [p for p in pairs if p["split"] == "tune"]
 
@@ -279,7 +279,10 @@ pkg = sys.argv[1]
 if sys.argv[2]:
     sys.path.insert(0, sys.argv[2])
 mem = __import__(pkg, fromlist=["Memory"])
-server_mod = __import__(pkg + ".server", fromlist=["EmbeddedRedis"])
+try:  # the layout before the floor plan (issue 16) and after it
+    server_mod = __import__(pkg + ".server", fromlist=["EmbeddedRedis"])
+except ImportError:
+    server_mod = __import__(pkg + ".backends.server", fromlist=["EmbeddedRedis"])
 emb = __import__(pkg + ".embeddings", fromlist=["build_embedder"])
 statements = json.loads(sys.stdin.read())
 with tempfile.TemporaryDirectory() as home:

@@ -43,10 +43,10 @@ from typing import Any
 
 import numpy as np
 
+from penchant.memory.core.lexical import BM25Index, tokenize
 from penchant.memory.embeddings import DEFAULT_SELECTOR, Embedder, build_embedder
-from penchant.memory.lexical import BM25Index, tokenize
-from penchant.memory.recall import Recaller
-from penchant.memory.records import Preference
+from penchant.memory.model.records import Preference
+from penchant.memory.recall.engine import Recaller
 
 QUERIES = [
     "I need a warm sweater for winter",

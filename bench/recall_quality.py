@@ -8,10 +8,10 @@ adds only a real category). For each embedder, in the same run on the same vecto
 
 * ``cosine``: plain cosine ranking of that model (for a fused embedder, the cosine of its
   concatenated vector, i.e. the mean of its parts' cosines);
-* ``recall``: :class:`~penchant.memory.recall.Recaller` with :data:`DEFAULT_FUSION` (for a
+* ``recall``: :class:`~penchant.memory.recall.engine.Recaller` with :data:`DEFAULT_FUSION` (for a
   fused embedder, z-score fusion of its parts; the lexical channel in fallback mode; recency
   0.01; for an embedder that declares a ``generic_penalty``, the generic-request
-  correction of :func:`~penchant.memory.recall.generic_prior`), what ``Memory.recall`` does;
+  correction of :func:`~penchant.memory.recall.engine.generic_prior`), what ``Memory.recall`` does;
 * ``recall, no generic``: the same without that correction (the default before it);
 
 plus ``bm25`` alone. Recall@1/3/5 and MRR count a preference only where a channel found it
@@ -73,8 +73,8 @@ from penchant.memory.embeddings import (
     embedding_text,
     minilm_installed,
 )
-from penchant.memory.recall import DEFAULT_FUSION, FusionConfig, Recaller
-from penchant.memory.records import Preference
+from penchant.memory.model.records import Preference
+from penchant.memory.recall.engine import DEFAULT_FUSION, FusionConfig, Recaller
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO_ROOT / ".." / "shared" / "data" / "prefeval-dev"

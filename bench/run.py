@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
-from penchant.memory.keys import UserKeys
-from penchant.memory.server import EmbeddedRedis
+from penchant.memory.backends.server import EmbeddedRedis
+from penchant.memory.model.keys import UserKeys
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
@@ -177,8 +177,8 @@ def _cross_language(with_minilm: bool) -> dict[str, float]:
     """Hits of ``recall-k2.jsonl`` (every relevant content in the top k, found by the semantic
     or lexical channel), per embedder."""
     from penchant.memory.embeddings import build_embedder, embedding_text
-    from penchant.memory.recall import Recaller
-    from penchant.memory.records import Preference
+    from penchant.memory.model.records import Preference
+    from penchant.memory.recall.engine import Recaller
 
     path = REPO.parent / "shared" / "cases" / "recall-k2.jsonl"
     if not path.exists():

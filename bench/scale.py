@@ -72,10 +72,10 @@ import numpy as np
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
 from penchant.memory.backends import wire
-from penchant.memory.backends.sync import open_client
-from penchant.memory.keys import UserKeys
-from penchant.memory.matching import TYPO_MIN_LEN
-from penchant.memory.server import EmbeddedRedis
+from penchant.memory.backends.connect import open_client
+from penchant.memory.backends.server import EmbeddedRedis
+from penchant.memory.core.matching import TYPO_MIN_LEN
+from penchant.memory.model.keys import UserKeys
 
 MATERIALS = ["plastic", "wool", "leather", "canvas", "cotton", "silk", "bamboo", "glass"]
 FILL_BATCH = 500
@@ -487,7 +487,7 @@ def bench_recall_at(
 
 def bench_checkup(memory: Memory, size: int) -> dict[str, float]:
     """Seconds of one ``run_checkup`` at ``size`` preferences."""
-    from penchant.memory.checkup import run_checkup
+    from penchant.memory.services.checkup import run_checkup
 
     user = "bench-checkup"
     fill_user(memory, user, size, polarity=lambda i: "dislike" if i % 5 == 0 else "like")

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from penchant.memory.embeddings import Embedder, build_embedder, embedding_text, is_fused
-from penchant.memory.recall import cjk_dominant
+from penchant.memory.recall.engine import cjk_dominant
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "prefeval-dev"

@@ -7,7 +7,7 @@ Chinese) decide what they are shown:
   removes anything tagged or named ``plastic``, but not ``plastic-free``);
 * a **like** ranks the products it is about up.
 
-"About" uses Penchant's own matching (:mod:`penchant.memory.matching`): each of
+"About" uses Penchant's own matching (:mod:`penchant.memory.core.matching`): each of
 the preference's keywords must cover one of the product's tags or category
 (same word, a spelling variant, or its head: ``chocolate`` covers ``dark
 chocolate``), or appear at word boundaries in the product name. Searches and
@@ -28,9 +28,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from penchant.memory import GateResult, HistorySnapshot, Memory, Preference, Settings
-from penchant.memory.matching import forget_matches, forget_query_words, keyword_covers
-from penchant.memory.normalize import has_cjk, normalise_keywords, word_tokens
+from penchant.memory import (
+    GateResult,
+    HistorySnapshot,
+    Memory,
+    Preference,
+    Settings,
+    forget_matches,
+    forget_query_words,
+    has_cjk,
+    keyword_covers,
+    normalise_keywords,
+    word_tokens,
+)
 
 CATALOGUE = Path(__file__).with_name("catalogue.json")
 LIKE_BOOST = 2.0

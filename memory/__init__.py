@@ -1,6 +1,9 @@
 """Penchant's memory library: records, the pure gate, the Redis backends, capture and recall.
 
-The public surface is :data:`__all__`; every other module is private.
+The public surface is :data:`__all__` (what tools, the agent, the TUI and the examples use);
+every other module is private. Inside, one folder per layer, each entered through its own
+``__init__``: ``model`` ← ``core`` ← ``embeddings``, ``recall`` ← ``client`` → ``backends``;
+``services`` over the client; ``devtools`` over the backends.
 
 Nothing here imports LangGraph, Textual or OpenAI, and nothing loads a model or
 opens a connection at import.
@@ -8,28 +11,72 @@ opens a connection at import.
 
 import logging
 
-from .client import AsyncMemory, Memory, MemoryContext
-from .errors import (
-    ConcurrencyError,
-    InvalidInputError,
-    ModelIntegrityError,
-    PenchantError,
-    SchemaVersionError,
-    StorageFullError,
-    StorageUnavailableError,
+from .client import (
+    AsyncMemory,
+    Memory,
+    MemoryContext,
 )
-from .gate import PersistenceGate
-from .records import (
+from .core import (
+    Observation,
+    PersistenceGate,
+    forget_matches,
+    forget_query_words,
+    keyword_covers,
+    strip_injected_blocks,
+    wrap_block,
+)
+from .embeddings import (
+    Embedder,
+)
+from .model import (
     ChangeEvent,
+    ConcurrencyError,
+    Flag,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
+    ModelIntegrityError,
+    PenchantError,
     Preference,
     PreferenceCandidate,
+    ReflectModelError,
     Rejection,
+    SchemaVersionError,
+    Settings,
+    StorageFullError,
+    StorageUnavailableError,
     Superseded,
+    UserKeys,
+    describe_validation_error,
+    has_cjk,
+    normalise_keywords,
+    shorten,
+    validate_user_id,
+    word_tokens,
 )
-from .settings import Settings
+from .recall import (
+    RecallResult,
+)
+from .services import (
+    ContradictionJudge,
+    Disposition,
+    DroppedItem,
+    PairVerdict,
+    ReflectModel,
+    ReflectOutput,
+    ReflectPrompt,
+    ReflectResult,
+    areflect,
+    checkup_job,
+    diagnose,
+    export_user,
+    import_document,
+    keep_valid_items,
+    parse_document,
+    reembed,
+    reflect,
+)
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
@@ -37,6 +84,11 @@ __all__ = [
     "AsyncMemory",
     "ChangeEvent",
     "ConcurrencyError",
+    "ContradictionJudge",
+    "Disposition",
+    "DroppedItem",
+    "Embedder",
+    "Flag",
     "ForgetResult",
     "GateResult",
     "HistorySnapshot",
@@ -44,14 +96,43 @@ __all__ = [
     "Memory",
     "MemoryContext",
     "ModelIntegrityError",
+    "Observation",
+    "PairVerdict",
     "PenchantError",
     "PersistenceGate",
     "Preference",
     "PreferenceCandidate",
+    "RecallResult",
+    "ReflectModel",
+    "ReflectModelError",
+    "ReflectOutput",
+    "ReflectPrompt",
+    "ReflectResult",
     "Rejection",
     "SchemaVersionError",
     "Settings",
     "StorageFullError",
     "StorageUnavailableError",
     "Superseded",
+    "UserKeys",
+    "areflect",
+    "checkup_job",
+    "describe_validation_error",
+    "diagnose",
+    "export_user",
+    "forget_matches",
+    "forget_query_words",
+    "has_cjk",
+    "import_document",
+    "keep_valid_items",
+    "keyword_covers",
+    "normalise_keywords",
+    "parse_document",
+    "reembed",
+    "reflect",
+    "shorten",
+    "strip_injected_blocks",
+    "validate_user_id",
+    "word_tokens",
+    "wrap_block",
 ]

@@ -6,7 +6,7 @@ that use redis-py); this module is its command line and re-exports its names.
 
 from __future__ import annotations
 
-from .backends.local_cluster import (
+from .devtools import (
     DEFAULT_NODE_TIMEOUT_MS,
     InvalidClusterLayout,
     Layout,

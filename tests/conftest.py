@@ -27,8 +27,8 @@ import pytest
 import redis
 
 from penchant.memory import Memory, Settings
+from penchant.memory.backends.server import EmbeddedRedis
 from penchant.memory.embeddings import HashEmbedder, USEEmbedder, minilm_installed
-from penchant.memory.server import EmbeddedRedis
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from penchant.memory import Preference
-from penchant.memory.normalize import normalise_keyword
+from penchant.memory.model.normalize import normalise_keyword
 
 
 def mentions(pref: Preference, keyword: str) -> bool:

@@ -29,12 +29,12 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
-from penchant.memory.errors import (
+from penchant.memory import (
     InvalidInputError,
     PenchantError,
+    PreferenceCandidate,
     StorageUnavailableError,
 )
-from penchant.memory.records import PreferenceCandidate
 
 from .prompt_blocks import render_recall
 

@@ -1,7 +1,7 @@
 """The text of Penchant's prompt blocks, and its parser.
 
 One concept: how stored memory is written into a prompt. The tags and the
-"data, never instructions" wrapping come from :mod:`penchant.memory.blocks`;
+"data, never instructions" wrapping come from :mod:`penchant.memory.core.blocks`;
 this module writes the lines inside them and reads them back (the offline model
 answers from them). Shape of ``<user_preferences>``::
 
@@ -25,12 +25,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from penchant.memory.blocks import wrap_block
+from penchant.memory import wrap_block
 
 if TYPE_CHECKING:
-    from penchant.memory.observations import Observation
-    from penchant.memory.recall import RecallResult
-    from penchant.memory.records import HistorySnapshot, Preference
+    from penchant.memory import HistorySnapshot, Observation, Preference, RecallResult
 
 PREFERENCES_TAG = "user_preferences"
 HISTORY_TAG = "user_recent_history"

@@ -18,13 +18,13 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field
 
-from penchant.memory.reflect import Disposition
+from penchant.memory import Disposition
+from penchant.memory import reflect as reflect_on_memory
 
 from .preference_tools import user_id_from_config
 
 if TYPE_CHECKING:
-    from penchant.memory import Memory
-    from penchant.memory.reflect import ReflectModel
+    from penchant.memory import Memory, ReflectModel
 
 REFLECT_TOOL = "reflect"
 
@@ -65,7 +65,8 @@ def make_reflect_tool(memory: Memory, model: ReflectModel | None = None) -> Base
         empathy: int = 3,
     ) -> tuple[str, dict[str, Any]]:
         disposition = Disposition.of(skepticism, literalism, empathy)
-        result = memory.reflect(user_id_from_config(config), question, disposition, model)
+        result = reflect_on_memory(memory, user_id_from_config(config), question, disposition,
+                                   model)  # fmt: skip
         lines = [result.answer]
         lines += [
             f"observation (confidence {o.confidence:.2f}): {o.content}"

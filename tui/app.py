@@ -10,7 +10,7 @@
      user · model (· degraded when it failed) · redis (connected | degraded) · embedder
 
 The :class:`~penchant.memory.AsyncMemory` and the agent are injected into :class:`ChatApp`
-(tests run it offline on a real Redis); :func:`penchant.tui.wiring.run_chat` builds the real
+(tests run it offline on a real Redis); :func:`penchant.tui.launch.run_chat` builds the real
 ones. The app's parts:
 
 * this module — the app: layout, reactive state, input and the workers;
@@ -42,9 +42,7 @@ from textual.widgets import Input, Markdown
 from textual.widgets.markdown import MarkdownStream
 from textual.worker import Worker, WorkerState
 
-from penchant.memory import AsyncMemory
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.keys import UserKeys
+from penchant.memory import AsyncMemory, InvalidInputError, validate_user_id
 
 from .commands import (
     COMMAND_USAGE,
@@ -63,7 +61,6 @@ from .wiring import (
     ChatAgent,
     TurnOutcome,
     embedder_status,
-    run_chat,
     short_name,
     warm_embedder,
 )
@@ -88,7 +85,7 @@ class ChatApp(App[int]):
     """Penchant's terminal chat.
 
     Args:
-        memory: The memory (borrowed; :func:`~penchant.tui.wiring.run_chat` closes it).
+        memory: The memory (borrowed; :func:`~penchant.tui.launch.run_chat` closes it).
         agent: A :class:`~penchant.tui.wiring.ChatAgent`, or a factory that builds one
             (called once, in a worker thread).
         user_id: The user to start as.
@@ -121,7 +118,7 @@ class ChatApp(App[int]):
         health_check_seconds: float = HEALTH_CHECK_SECONDS,
     ) -> None:
         super().__init__()
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         self.memory = memory
         self.set_reactive(ChatApp.user_id, user_id)
         self._agent: ChatAgent | None = agent if isinstance(agent, ChatAgent) else None
@@ -397,7 +394,7 @@ class ChatApp(App[int]):
             await self.note("Wait for the current answer before switching users.", "error")
             return
         try:
-            UserKeys.for_user(user_id)
+            validate_user_id(user_id)
         except InvalidInputError as exc:
             await self.note(str(exc), "error")
             return
@@ -462,7 +459,6 @@ __all__ = [
     "SlashCommand",
     "TurnOutcome",
     "parse_command",
-    "run_chat",
     "short_name",
     "thread_id_for",
 ]

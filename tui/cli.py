@@ -11,7 +11,7 @@ on stdout. Exit status:
   stdout;
 * 1 storage or the configured model unavailable (one line on stderr).
 
-Refused text is echoed shortened (:func:`~penchant.memory.records.shorten`).
+Refused text is echoed shortened (:func:`~penchant.memory.model.records.shorten`).
 """
 
 from __future__ import annotations
@@ -35,9 +35,12 @@ from penchant.memory import (
     PreferenceCandidate,
     Settings,
     StorageUnavailableError,
+    describe_validation_error,
+    export_user,
+    import_document,
+    parse_document,
+    shorten,
 )
-from penchant.memory.records import describe_validation_error, shorten
-from penchant.memory.transfer import export_user, import_document, parse_document
 
 EXIT_OK, EXIT_STORAGE, EXIT_INVALID = 0, 1, 2
 MAX_ERROR_CHARS = 400
@@ -166,11 +169,11 @@ def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
 
 def cmd_reflect(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.agent.reflect_model import reflect_model_from_settings
-    from penchant.memory.reflect import Disposition
+    from penchant.memory import Disposition, reflect
 
     disposition = Disposition.of(args.skepticism, args.literalism, args.empathy)
     model = reflect_model_from_settings(memory.settings)
-    result = memory.reflect(args.user, args.question, disposition, model)
+    result = reflect(memory, args.user, args.question, disposition, model)
 
     def human() -> str:
         lines = [result.answer]
@@ -186,11 +189,11 @@ def cmd_reflect(memory: Memory, args: argparse.Namespace) -> int:
 
 def cmd_checkup(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.agent.reflect_model import checkup_judge_from_settings
-    from penchant.memory.checkup import checkup_job
+    from penchant.memory import checkup_job
 
     judge = checkup_judge_from_settings(memory.settings)
     if not args.verbose:  # a failed try is reported below in one line; not twice
-        logging.getLogger("penchant.memory.checkup").setLevel(logging.ERROR)
+        logging.getLogger("penchant.memory.services.checkup").setLevel(logging.ERROR)
     outcome = checkup_job(memory, args.user, judge=judge, attempts=1)
     if outcome.status == "busy":
         raise PenchantError(f"another worker is checking {args.user!r} now; try again later")
@@ -267,7 +270,7 @@ def cmd_import(memory: Memory, args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(memory: Memory, args: argparse.Namespace) -> int:
-    from penchant.memory.reembed import reembed
+    from penchant.memory import reembed
 
     users = [args.user] if args.user else memory.users()
     report = reembed(memory, users, dry_run=args.dry_run)
@@ -276,7 +279,7 @@ def cmd_reembed(memory: Memory, args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(memory: Memory, args: argparse.Namespace) -> int:
-    from penchant.memory.doctor import diagnose
+    from penchant.memory import diagnose
 
     report = diagnose(memory)
     _emit(args, report, lambda: "\n".join(f"{k:18} {_doctor_value(v)}" for k, v in report.items()))
@@ -291,7 +294,7 @@ def _doctor_value(value: Any) -> str:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from penchant.tui.wiring import run_chat
+    from penchant.tui.launch import run_chat
 
     return run_chat(user_id=args.user)
 

@@ -15,10 +15,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from penchant.memory import AsyncMemory
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.flags import Flag
-from penchant.memory.records import ChangeEvent, HistorySnapshot, Preference
+from penchant.memory import (
+    AsyncMemory,
+    ChangeEvent,
+    Flag,
+    HistorySnapshot,
+    InvalidInputError,
+    Preference,
+)
 
 from .widgets import Role
 

@@ -18,8 +18,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
-from penchant.memory.flags import Flag
-from penchant.memory.records import HistorySnapshot, Preference
+from penchant.memory import Flag, HistorySnapshot, Preference
 
 Role = Literal["user", "assistant", "note", "error"]
 ChangeOp = Literal["created", "merged", "superseded", "forgotten", "rejected", "error"]

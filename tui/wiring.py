@@ -1,9 +1,7 @@
 """The process around ``penchant chat``: settings, the :class:`~penchant.memory.AsyncMemory`,
 the chat graph and its model, the status probes, and the exit.
 
-:func:`run_chat` is the CLI's entry: it builds ``Settings()`` once, opens the memory inside
-the app's event loop (``redis.asyncio`` clients belong to one loop), runs
-:class:`~penchant.tui.app.ChatApp` with ``run_async`` and closes the memory after it.
+:func:`penchant.tui.launch.run_chat` is the CLI's entry over these parts.
 :class:`ChatAgent` owns the compiled graph and runs one turn with ``astream`` (the async
 nodes of :func:`penchant.agent.build_chat_graph` over an ``AsyncMemory``).
 """
@@ -23,9 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
-from penchant.memory import AsyncMemory, Settings
-from penchant.memory.embeddings import Embedder
-from penchant.memory.keys import UserKeys
+from penchant.memory import AsyncMemory, Embedder, Settings
 
 from .commands import thread_id_for
 
@@ -42,8 +38,8 @@ OFFLINE_LABEL = "offline (rule-based, no LLM)"
 EXIT_INTERRUPTED = 130
 """Exit status after a Ctrl+C that came before the app took the terminal (128 + SIGINT)."""
 THREAD_JOIN_SECONDS = 1.0
-"""How long :func:`run_chat` waits at exit for worker threads (a model call, the embedding
-model's load) before leaving without them."""
+"""How long :func:`~penchant.tui.launch.run_chat` waits at exit for worker threads (a model
+call, the embedding model's load) before leaving without them."""
 
 
 # -- the agent -----------------------------------------------------------------------------------
@@ -239,7 +235,8 @@ class CountingExecutor(ThreadPoolExecutor):
 
     The library's CPU work (embedding, ranking), a sync model call and the agent's build
     run here (``asyncio.to_thread``, LangChain's ``run_in_executor``). At exit
-    :func:`run_chat` gives a running job :data:`THREAD_JOIN_SECONDS`, then leaves
+    :func:`~penchant.tui.launch.run_chat` gives a running job :data:`THREAD_JOIN_SECONDS`, then
+    leaves
     without it: ``asyncio.run`` and the interpreter would otherwise join it for as long
     as it runs (a model call can take a minute).
     """
@@ -294,46 +291,6 @@ def log_to_file(path: Path) -> Iterator[None]:
         handler.close()
 
 
-def run_chat(user_id: str = "me") -> int:
-    """Run ``penchant chat``: the real memory and agent from ``Settings()``.
-
-    Args:
-        user_id: The user to start as.
-
-    Returns:
-        The exit status (0 after a normal quit, :data:`EXIT_INTERRUPTED` after a Ctrl+C
-        before the app took the terminal).
-
-    Raises:
-        InvalidInputError: ``user_id`` cannot be used as a user id.
-        StorageUnavailableError: Redis cannot be reached or started.
-    """
-    UserKeys.for_user(user_id)
-    settings = Settings()
-    with log_to_file(settings.home / "chat.log"):
-        try:
-            return asyncio.run(_chat(settings, user_id))
-        except KeyboardInterrupt:  # Ctrl+C before the app owns the terminal
-            return EXIT_INTERRUPTED
-
-
-async def _chat(settings: Settings, user_id: str) -> int:
-    from .app import ChatApp
-
-    executor = CountingExecutor()
-    asyncio.get_running_loop().set_default_executor(executor)
-    async with AsyncMemory.from_settings(settings) as memory:
-        app = ChatApp(memory, lambda: ChatAgent.from_settings(memory, settings), user_id=user_id)
-        status = await app.run_async()
-        logger.info("chat screen closed")
-        report_unsaved_turn(app)
-    logger.info("memory closed")
-    code = status if status is not None else (app.return_code or 0)
-    if not await executor.wait_idle(THREAD_JOIN_SECONDS):
-        leave_now(code)
-    return code
-
-
 def report_unsaved_turn(app: ChatApp) -> None:
     """Say on stderr (and in the log) when a quit cut off a turn before its memory capture."""
     if app.unsaved_turn is None:
@@ -370,7 +327,6 @@ __all__ = [
     "embedder_status",
     "model_failure_kind",
     "model_label",
-    "run_chat",
     "short_name",
     "warm_embedder",
 ]

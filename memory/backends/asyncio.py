@@ -1,6 +1,6 @@
 """The async Redis backend (``redis.asyncio``): the twin of :mod:`.sync`.
 
-Same scripts, encodings and error translation (:mod:`.wire`, :func:`.sync.translate`); only
+Same scripts, encodings and error translation (:mod:`.wire`, :func:`.errors.translate`); only
 the I/O is awaited.
 """
 
@@ -13,23 +13,33 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 
-from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
-from ..errors import InvalidInputError, StorageUnavailableError
-from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
-from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
-from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
-from ..settings import Settings
-from ..tombstones import Erasure
+from ..core import CommitResult, Erasure, Idempotency, Op, UserSnapshot, touches_snapshot
+from ..model import (
+    CACHE_INDEX_KEY,
+    CACHE_MODELS_KEY,
+    CHECKUP_DUE_KEY,
+    META_KEY,
+    SCHEMA_VERSION,
+    USERS_KEY,
+    ChangeEvent,
+    HistorySnapshot,
+    InvalidInputError,
+    Settings,
+    StorageUnavailableError,
+    UserKeys,
+    cache_keys,
+    decode_user_id,
+    encode_user_id,
+)
 from . import cluster as clusters
 from . import wire
-from .sync import (
+from .connect import client_options, report
+from .errors import (
     REDIS_ERRORS,
     bad_url,
     check_decoding,
-    client_options,
     cluster_open_error,
     not_a_cluster_client,
-    report,
     schema_of,
     translate,
 )
@@ -43,7 +53,7 @@ async def open_async_client(url: str, name: str, *, cluster: bool | None = None)
     Args:
         url: The server (for a cluster, any node's address).
         name: The connections' name.
-        cluster: As :func:`.sync.open_client`: ``None`` detects a cluster node.
+        cluster: As :func:`.connect.open_client`: ``None`` detects a cluster node.
 
     Returns:
         A ``redis.asyncio.Redis`` or a ``redis.asyncio.cluster.RedisCluster``.

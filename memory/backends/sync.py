@@ -3,7 +3,7 @@
 :class:`SyncBackend` offers what :class:`~penchant.memory.client.Memory` needs: ``read`` (one
 user's snapshot and recent history in one round trip), ``commit`` (one atomic script, see
 :mod:`.wire`), the other reads, the registry of users, leases and the check-up schedule.
-Every redis-py error is translated here, once, into the :class:`~penchant.memory.errors
+Every redis-py error is translated here, once, into the :class:`~penchant.memory.model.errors
 .PenchantError` tree (:func:`translate`), which the async backend reuses.
 """
 
@@ -11,232 +11,43 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import redis
-from redis.backoff import ExponentialWithJitterBackoff
-from redis.retry import Retry
 
-from ..embeddings.base import CACHE_INDEX_KEY, CACHE_MODELS_KEY, cache_keys
-from ..errors import (
-    InvalidInputError,
-    PenchantError,
-    SchemaVersionError,
-    StorageFullError,
+from ..core import CommitResult, Erasure, Idempotency, Op, UserSnapshot, touches_snapshot
+from ..model import (
+    CACHE_INDEX_KEY,
+    CACHE_MODELS_KEY,
+    CHECKUP_DUE_KEY,
+    META_KEY,
+    SCHEMA_VERSION,
+    USERS_KEY,
+    ChangeEvent,
+    HistorySnapshot,
+    Settings,
     StorageUnavailableError,
+    UserKeys,
+    cache_keys,
+    decode_user_id,
+    encode_user_id,
 )
-from ..keys import CHECKUP_DUE_KEY, META_KEY, USERS_KEY, UserKeys, decode_user_id, encode_user_id
-from ..ops import CommitResult, Idempotency, Op, UserSnapshot, touches_snapshot
-from ..records import SCHEMA_VERSION, ChangeEvent, HistorySnapshot
-from ..settings import Settings
-from ..tombstones import Erasure
 from . import cluster as clusters
 from . import wire
+from .connect import open_client, report
+from .errors import (
+    REDIS_ERRORS,
+    check_decoding,
+    not_a_cluster_client,
+    schema_of,
+    storage_errors,
+)
 
 logger = logging.getLogger(__name__)
-
-REDIS_ERRORS = (
-    redis.RedisError, redis.exceptions.RedisClusterException, OSError,
-)
-"""What redis-py raises when Redis fails: its errors, the cluster client's own (which are
-not ``RedisError``s: no reachable node, a slot not covered) and socket errors."""
 
 _RELEASE_LEASE = wire.RELEASE_LEASE_SCRIPT
 _RENEW_LEASE = wire.RENEW_LEASE_SCRIPT
 _COMPLETE_DUE = wire.COMPLETE_DUE_SCRIPT
-
-
-def client_retry() -> Retry:
-    """Retry policy of Penchant's own connections: 3 tries within about half a second.
-
-    redis-py's default (10 tries, several seconds) would freeze a chat turn while Redis is
-    down; the spool and the degraded status take over instead. (Write *conflicts* are not
-    retried here but by the gate's loop, :class:`~penchant.memory.retry.RetryPolicy`.)
-    """
-    return Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), 3)
-
-
-def client_options(name: str) -> dict[str, Any]:
-    """Connection options of Penchant's own clients, sync and async."""
-    return {
-        "client_name": name, "socket_timeout": 5.0, "socket_connect_timeout": 2.0,
-        "health_check_interval": 30,
-    }  # fmt: skip
-
-
-def open_client(url: str, name: str, *, cluster: bool | None = None) -> Any:
-    """A client for ``url`` (``redis://``, ``rediss://``, ``unix://``) named ``name``.
-
-    Args:
-        url: The server (for a cluster, any node's address).
-        name: The connections' ``CLIENT SETNAME``.
-        cluster: ``True``: redis-py's ``RedisCluster``; ``False``: a single-node client;
-            ``None``: a cluster client when the server's ``INFO cluster`` says
-            ``cluster_enabled:1`` (``unix://`` is never a cluster).
-
-    Returns:
-        A ``redis.Redis`` or a ``redis.RedisCluster``.
-
-    Raises:
-        InvalidInputError: The URL is malformed, or ``cluster=True`` on ``unix://``.
-        StorageUnavailableError: The server does not answer.
-    """
-    if cluster and url.startswith("unix:"):
-        raise InvalidInputError(
-            f"PENCHANT_REDIS_CLUSTER is true but {url!r} is a unix socket; a Redis Cluster "
-            "is reached over TCP (redis:// or rediss://)"
-        )
-    if cluster:
-        return _open_cluster(url, name)
-    try:
-        client = redis.Redis.from_url(url, retry=client_retry(), **client_options(name))
-    except ValueError as exc:
-        raise bad_url(url, exc) from exc
-    try:
-        with storage_errors(f"connect to {url}"):
-            client.ping()
-            detected = cluster is None and not url.startswith("unix:") and (
-                clusters.cluster_enabled(client.info("cluster")))
-    except StorageUnavailableError:
-        client.close()
-        raise
-    if detected:
-        client.close()
-        return _open_cluster(url, name)
-    return client
-
-
-def _open_cluster(url: str, name: str) -> redis.RedisCluster:
-    try:
-        with storage_errors(f"connect to the cluster at {url}"):
-            return clusters.open_sync_cluster(url, name)
-    except ValueError as exc:
-        raise bad_url(url, exc) from exc
-    except StorageUnavailableError as exc:
-        raise cluster_open_error(url, exc) from exc.__cause__
-
-
-def cluster_open_error(url: str, exc: StorageUnavailableError) -> PenchantError:
-    """The error for a cluster client that could not start: a URL naming a database other
-    than 0 or a server that is not a cluster node is the caller's to fix (exit 2);
-    anything else (no node answers) stays a :class:`StorageUnavailableError`."""
-    reason = str(exc.__cause__ or exc)
-    if "db" in reason and "only be 0" in reason:
-        return InvalidInputError(
-            f"PENCHANT_REDIS_URL {url!r} names a database other than 0; a Redis Cluster has "
-            "only database 0: drop the /N from the URL"
-        )
-    if "Cluster mode is not enabled" in reason:
-        return InvalidInputError(
-            f"PENCHANT_REDIS_CLUSTER is true but the server at {url!r} is not a cluster node; "
-            "unset PENCHANT_REDIS_CLUSTER (detect) or set it to false"
-        )
-    return exc
-
-
-def bad_url(url: str, exc: Exception) -> InvalidInputError:
-    """The error for a malformed ``PENCHANT_REDIS_URL``."""
-    return InvalidInputError(
-        f"PENCHANT_REDIS_URL {url!r} is not a Redis URL ({exc}); use redis://, rediss:// "
-        "or unix://"
-    )
-
-
-def translate(exc: BaseException, action: str, location: str = "") -> StorageUnavailableError:
-    """The Penchant error for a redis-py (or socket) error raised while doing ``action``.
-
-    A server that refuses writes because it cannot persist (``MISCONF``: a full disk or an
-    unwritable data directory) or is out of memory (``OOM``: ``maxmemory``) gets a
-    :class:`StorageFullError` that names the place and the fix; the write was not stored.
-    """
-    reason = str(exc).rstrip(". ")
-    where = f" at {location}" if location else ""
-    if isinstance(exc, redis.ResponseError) and "MISCONF" in reason:
-        return StorageFullError(
-            f"Redis{where} refused to {action}: it cannot write its data to disk ({reason}). "
-            "Nothing was stored. Free space on the disk of its data directory (the embedded "
-            "server's is <PENCHANT_HOME>/redis; see CONFIG GET dir), then retry."
-        )
-    if isinstance(exc, redis.exceptions.OutOfMemoryError) or (
-        isinstance(exc, redis.ResponseError) and ("OOM" in reason or "'maxmemory'" in reason)
-    ):
-        return StorageFullError(
-            f"Redis{where} refused to {action}: it is out of memory ({reason}). Nothing was "
-            "stored. Raise its 'maxmemory' setting or free memory, then retry."
-        )
-    return StorageUnavailableError(
-        f"Redis{where} unavailable while trying to {action}: {reason}. Check "
-        "PENCHANT_REDIS_URL, or run 'penchant doctor'."
-    )
-
-
-@contextmanager
-def storage_errors(action: str, location: str = "") -> Iterator[None]:
-    """Translate redis-py errors raised inside into the :class:`PenchantError` tree."""
-    try:
-        yield
-    except REDIS_ERRORS as exc:
-        raise translate(exc, action, location) from exc
-
-
-def check_decoding(client: Any) -> None:
-    """Refuse a client that decodes responses (stored vectors are raw bytes).
-
-    Raises:
-        InvalidInputError: The client was made with ``decode_responses=True``.
-    """
-    if (client.get_connection_kwargs() or {}).get("decode_responses"):
-        raise InvalidInputError(
-            "Penchant needs a redis client with decode_responses=False (the default); "
-            "stored vectors are raw bytes"
-        )
-
-
-def not_a_cluster_client(exc: BaseException) -> InvalidInputError | None:
-    """The error for a single-node client on a cluster node (a ``MOVED`` reply), else None."""
-    cause = exc.__cause__
-    if isinstance(cause, redis.exceptions.MovedError) or str(cause).startswith("MOVED"):
-        return InvalidInputError(
-            f"the Redis server is a cluster node and redirected a request ({cause}); set "
-            "PENCHANT_REDIS_CLUSTER=true (or leave it unset to detect it), or pass a "
-            "redis.RedisCluster client"
-        )
-    return None
-
-
-def report(
-    info: Any, persistence: Any, schema: Any, users: int, query_engine: bool,
-    shape: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """``doctor``'s server report (sync and async backends)."""
-    out: dict[str, Any] = {
-        "server": f"{info.get('server_name', 'redis')} "
-                  f"{info.get('valkey_version') or info.get('redis_version')}",
-        "aof_enabled": bool(persistence.get("aof_enabled")),
-        "schema_version": int(schema) if schema is not None else None,
-        "users": users,
-        "query_engine": query_engine,
-    }
-    if shape is not None:
-        out["cluster"] = shape
-    return out
-
-
-def schema_of(stored: Any) -> int:
-    """Check a stored schema version against this release's.
-
-    Raises:
-        SchemaVersionError: The data was written by a newer, incompatible release.
-    """
-    version = int(stored or SCHEMA_VERSION)
-    if version > SCHEMA_VERSION:
-        raise SchemaVersionError(
-            f"stored schema version {version} is newer than this release's {SCHEMA_VERSION}; "
-            "upgrade penchant"
-        )
-    return version
 
 
 class SyncBackend:
@@ -613,75 +424,4 @@ class SyncBackend:
         return bool(done)
 
 
-# -- the embedded server's process helpers --------------------------------------------------------
-
-
-def probe_socket(socket_path: str) -> tuple[str, str]:
-    """``("up", "")``, ``("unhealthy", why)`` (answers with an error: ``LOADING``,
-    ``MISCONF``) or ``("down", why)`` for the server on a unix socket.
-
-    Fails fast: no retries (redis-py's default retries three times with backoff: 2.5–8 s of
-    a command's start against the dead socket a ``kill -9`` leaves behind, issue 12), 0.5 s
-    to connect (a live server accepts on its unix socket at once), 1 s for the reply.
-    """
-    from redis.backoff import NoBackoff
-
-    probe = redis.Redis(
-        unix_socket_path=socket_path,
-        socket_timeout=1.0,
-        socket_connect_timeout=0.5,
-        retry=Retry(NoBackoff(), 0),
-    )
-    try:
-        probe.ping()
-        return "up", ""
-    except redis.ResponseError as exc:
-        return "unhealthy", str(exc)
-    except REDIS_ERRORS as exc:
-        return "down", str(exc)
-    finally:
-        probe.close()
-
-
-def client_names(client: redis.Redis) -> set[str]:
-    """Names of the connections the server has (``CLIENT LIST``)."""
-    return {str(entry.get("name", "")) for entry in client.client_list()}
-
-
-def shutdown(client: redis.Redis, *, save: bool = True) -> str:
-    """Ask the server to stop, saving an RDB snapshot first when ``save`` (else ``NOSAVE``:
-    an AOF is still flushed and fsynced).
-
-    Returns:
-        ``""`` when it is stopping, else why it refused (e.g. it cannot save on a full disk).
-    """
-    try:
-        client.shutdown(save=save, nosave=not save)
-    except redis.ConnectionError:
-        pass  # the server closes the connection as it exits
-    except redis.ResponseError as exc:
-        return str(exc)
-    return ""
-
-
-StorageClientError = REDIS_ERRORS
-"""Errors of a raw client, for callers that must not fail (logging paths)."""
-
-
-__all__ = [
-    "StorageClientError",
-    "SyncBackend",
-    "bad_url",
-    "check_decoding",
-    "client_names",
-    "client_options",
-    "client_retry",
-    "not_a_cluster_client",
-    "report",
-    "open_client",
-    "probe_socket",
-    "schema_of",
-    "shutdown",
-    "storage_errors",
-    "translate",
-]
+__all__ = ["SyncBackend"]

@@ -10,22 +10,23 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core import UserSnapshot
 from ..embeddings import Embedder
-from ..errors import PenchantError, StorageFullError, StorageUnavailableError
-from ..keys import UserKeys
-from ..ops import UserSnapshot
-from ..records import (
+from ..model import (
     ChangeEvent,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    PenchantError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    StorageUnavailableError,
+    UserKeys,
+    validate_user_id,
 )
-from ..retry import failover_delays
-from ..settings import Settings
-from ..spool import WriteSpool
 from .base import (
     BaseMemory,
     Commit,
@@ -39,19 +40,19 @@ from .base import (
     prime,
     resume,
 )
+from .retry import failover_delays
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends.asyncio import AsyncBackend
-    from ..flags import Flag
-    from ..observations import (
+    from ..backends import AsyncBackend, EmbeddedRedis
+    from ..core import (
         Observation,
         ObservationCandidate,
         ObservationResult,
         ObservationUpdate,
     )
+    from ..model import Flag
     from ..recall import RecallResult
-    from ..reflect import Disposition, ReflectModel, ReflectResult
-    from ..server import EmbeddedRedis
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class AsyncMemory(BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends.asyncio import AsyncBackend
+        from ..backends import AsyncBackend
 
         super().__init__(settings=settings, embedder=embedder, spool=spool)
         self.backend: AsyncBackend = AsyncBackend(client, self.settings)
@@ -197,7 +198,7 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.remember`: with a spool, a write that cannot reach Redis (after
         an attempt to revive the embedded server) comes back in ``deferred``."""
         batch = self._batch(candidates)
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         await self.replay_spool()
 
         def steps() -> Steps[GateResult]:
@@ -306,11 +307,8 @@ class AsyncMemory(BaseMemory):
         """See :meth:`Memory.snapshot`."""
         return (await self._snapshot(UserKeys.for_user(user_id)))[0]
 
-    async def preferences(
-        self, user_id: str, *, with_embeddings: bool = False
-    ) -> list[Preference]:
+    async def preferences(self, user_id: str) -> list[Preference]:
         """See :meth:`Memory.preferences`."""
-        del with_embeddings
         return (await self.snapshot(user_id)).preferences()
 
     async def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
@@ -388,28 +386,11 @@ class AsyncMemory(BaseMemory):
             return True
         return await self._revive() and await self.backend.ping()
 
-    async def require(self) -> None:
-        """See :meth:`Memory.require`."""
-        if not await self.ping():
-            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
-
     async def server_report(self) -> dict[str, Any]:
         """See :meth:`Memory.server_report`."""
         return await self.backend.server_report()
 
-    # -- reflect and check-up -------------------------------------------------------------------
-
-    async def reflect(
-        self,
-        user_id: str,
-        question: str,
-        disposition: Disposition | None = None,
-        model: ReflectModel | None = None,
-    ) -> ReflectResult:
-        """See :meth:`Memory.reflect` and :func:`penchant.memory.reflect.areflect`."""
-        from ..reflect import areflect
-
-        return await areflect(self, user_id, question, disposition, model)
+    # -- check-up leases and schedule -----------------------------------------------------------
 
     async def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
         """See :meth:`Memory.acquire_lease`."""
@@ -451,8 +432,7 @@ class _AsyncMemoryOpener:
         self._memory: AsyncMemory | None = None
 
     async def __aenter__(self) -> AsyncMemory:
-        from ..backends.asyncio import open_async_client
-        from ..server import EmbeddedRedis, client_name
+        from ..backends import EmbeddedRedis, client_name, open_async_client
 
         settings = self._settings
         server: EmbeddedRedis | None = None
@@ -468,13 +448,13 @@ class _AsyncMemoryOpener:
         chosen: Embedder | None = None
         cache_client: Any = None
         if isinstance(self._embedder, str):
-            from ..backends.sync import open_client
+            from ..backends import open_client
             from ..embeddings import embedder_from_settings
 
             if server_client is None:  # by URL: the cache gets its own sync client
                 cache_client = await asyncio.to_thread(
                     open_client, url, client_name(), cluster=cluster)
-            from ..embeddings.base import CacheTarget
+            from ..embeddings import CacheTarget
 
             cache = CacheTarget(
                 server_client or cache_client, settings.embeddings_cache_ttl_seconds,

@@ -27,16 +27,16 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
 from pydantic import BaseModel
 
-from ..embeddings import Embedder, embedding_text
-from ..errors import InvalidInputError, StorageFullError
-from ..gate import PersistenceGate, Plan, embed_prepared
-from ..identity import CrossLanguage
-from ..keys import UserKeys
-from ..ops import (
+from ..core import (
     CommitResult,
+    Erasure,
     Idempotency,
+    PersistenceGate,
+    Plan,
+    PreparedCandidate,
     PutPreference,
     UserSnapshot,
     apply_ops,
@@ -44,25 +44,29 @@ from ..ops import (
     payload_digest,
     touches_snapshot,
 )
-from ..records import (
+from ..core.identity import CrossLanguage
+from ..embeddings import Embedder, embedding_text
+from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    UserKeys,
     utcnow,
+    validate_user_id,
 )
-from ..resolution import PreparedCandidate
-from ..retry import RetryPolicy, internal_idempotency_ttl
-from ..settings import Settings
-from ..spool import WriteSpool
-from ..tombstones import Erasure
 from .identity import ObjectVectors
+from .retry import RetryPolicy, internal_idempotency_ttl
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..flags import Flag
-    from ..observations import Observation, ObservationCandidate, ObservationUpdate
+    from ..core import Observation, ObservationCandidate, ObservationUpdate
+    from ..model import Flag
     from ..recall import RecallResult
 
 logger = logging.getLogger(__name__)
@@ -371,9 +375,9 @@ class BaseMemory:
     @staticmethod
     def _captured(user_id: str, text: str) -> list[PreferenceCandidate]:
         """Rule capture of one message (after validating ``user_id``)."""
-        from ..capture import extract_preferences
+        from ..core import extract_preferences
 
-        UserKeys.for_user(user_id)  # validate before doing any work
+        validate_user_id(user_id)
         return extract_preferences(text or "")
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
@@ -482,6 +486,18 @@ def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
             return stop.value  # type: ignore[no-any-return]
         reply = yield request
 
+
+def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch."""
+    if embedder is None or not prepared:
+        return
+    vectors = embedder.embed(
+        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    )
+    for item, vector in zip(prepared, vectors, strict=True):
+        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
 
 
 __all__ = [

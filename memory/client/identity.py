@@ -1,6 +1,6 @@
 """What the gate's cross-language identity needs that the pure core may not compute
 (issue 17): object-phrase vectors and dictionary glosses, handed in as
-:class:`~..identity.CrossLanguage`.
+:class:`~penchant.memory.core.identity.CrossLanguage`.
 
 A phrase is embedded once per embedder and kept in a bounded in-process cache, so a
 stored object's vector is computed the first time a statement in the other language
@@ -16,13 +16,12 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..capture.keywords import object_keywords
+from ..core.capture.keywords import object_keywords
+from ..core.identity import CrossLanguage, is_chinese, object_phrase, simple_form
+from ..core.objects import ObjectForm
+from ..core.resolution import ActiveSet, PreparedCandidate
 from ..embeddings import Embedder
-from ..identity import CrossLanguage, is_chinese, object_phrase, simple_form
-from ..normalize import has_cjk
-from ..objects import ObjectForm
-from ..records import Preference
-from ..resolution import ActiveSet, PreparedCandidate
+from ..model import Preference, has_cjk
 
 MAX_CACHED_PHRASES = 20_000
 """Object phrases kept per process (≈2 KB each at 512-d): a user's objects, many users."""
@@ -145,7 +144,7 @@ def _other_language(
 
 def _glossed(phrase: str) -> tuple[tuple[str, ...], ...]:
     """The English keyword lists of a Chinese phrase's dictionary glosses."""
-    from ..glossary import glosses
+    from ..embeddings.glossary import glosses
 
     groups = (tuple(object_keywords(g)) for g in glosses(phrase))
     return tuple(dict.fromkeys(g for g in groups if g))

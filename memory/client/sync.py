@@ -8,22 +8,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core import UserSnapshot
 from ..embeddings import Embedder
-from ..errors import PenchantError, StorageFullError, StorageUnavailableError
-from ..keys import UserKeys
-from ..ops import UserSnapshot
-from ..records import (
+from ..model import (
     ChangeEvent,
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    PenchantError,
     Polarity,
     Preference,
     PreferenceCandidate,
+    Settings,
+    StorageFullError,
+    StorageUnavailableError,
+    UserKeys,
+    validate_user_id,
 )
-from ..retry import failover_delays
-from ..settings import Settings
-from ..spool import WriteSpool
 from .base import (
     BaseMemory,
     Commit,
@@ -35,19 +36,19 @@ from .base import (
     Steps,
     T,
 )
+from .retry import failover_delays
+from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends.sync import SyncBackend
-    from ..flags import Flag
-    from ..observations import (
+    from ..backends import EmbeddedRedis, SyncBackend
+    from ..core import (
         Observation,
         ObservationCandidate,
         ObservationResult,
         ObservationUpdate,
     )
+    from ..model import Flag
     from ..recall import RecallResult
-    from ..reflect import Disposition, ReflectModel, ReflectResult
-    from ..server import EmbeddedRedis
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ class Memory(BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends.sync import SyncBackend
+        from ..backends import SyncBackend
 
         super().__init__(settings=settings, embedder=embedder, spool=spool)
         self.backend: SyncBackend = SyncBackend(client, self.settings)
@@ -102,8 +103,7 @@ class Memory(BaseMemory):
             StorageUnavailableError: Redis cannot be reached or started.
             SchemaVersionError: The data was written by an incompatible release.
         """
-        from ..backends.sync import open_client
-        from ..server import EmbeddedRedis, client_name
+        from ..backends import EmbeddedRedis, client_name, open_client
 
         settings = settings or Settings()
         server: EmbeddedRedis | None = None
@@ -115,8 +115,7 @@ class Memory(BaseMemory):
             client = server.connect()
         chosen: Embedder | None
         if isinstance(embedder, str):
-            from ..embeddings import embedder_from_settings
-            from ..embeddings.base import CacheTarget
+            from ..embeddings import CacheTarget, embedder_from_settings
 
             cache = CacheTarget(
                 client, settings.embeddings_cache_ttl_seconds, settings.embeddings_cache_max
@@ -258,7 +257,7 @@ class Memory(BaseMemory):
             ConcurrencyError: Other writers kept winning for the whole retry budget.
         """
         batch = self._batch(candidates)
-        UserKeys.for_user(user_id)
+        validate_user_id(user_id)
         self.replay_spool()
         try:
             return self._run(self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
@@ -415,9 +414,8 @@ class Memory(BaseMemory):
         """The user's memory at its current revision (one round trip)."""
         return self._snapshot(UserKeys.for_user(user_id))[0]
 
-    def preferences(self, user_id: str, *, with_embeddings: bool = False) -> list[Preference]:
+    def preferences(self, user_id: str) -> list[Preference]:
         """The user's active preferences, oldest first (vectors attached when stored)."""
-        del with_embeddings  # the snapshot always carries the vectors
         return self.snapshot(user_id).preferences()
 
     def history(self, user_id: str, limit: int = 20) -> list[HistorySnapshot]:
@@ -486,22 +484,7 @@ class Memory(BaseMemory):
         )
         return MemoryContext(snapshot, history, recalled)
 
-    # -- reflect and check-up -------------------------------------------------------------------
-
-    def reflect(
-        self,
-        user_id: str,
-        question: str,
-        disposition: Disposition | None = None,
-        model: ReflectModel | None = None,
-    ) -> ReflectResult:
-        """Answer a question about the user from memory and store observations.
-
-        See :func:`penchant.memory.reflect.reflect`; offline (deterministic) without a model.
-        """
-        from ..reflect import reflect
-
-        return reflect(self, user_id, question, disposition, model)
+    # -- check-up leases and schedule -----------------------------------------------------------
 
     def acquire_lease(self, key: str, token: str, ttl_ms: int) -> bool:
         """Take a check-up lease (``SET NX PX``); False when another worker holds it."""
@@ -536,11 +519,6 @@ class Memory(BaseMemory):
         if self.backend.ping():
             return True
         return self._server is not None and self._server.revive() and self.backend.ping()
-
-    def require(self) -> None:
-        """Raise :class:`StorageUnavailableError` unless Redis answers."""
-        if not self.ping():
-            raise StorageUnavailableError(f"Redis at {self.redis_location} does not answer")
 
 
 

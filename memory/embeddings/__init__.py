@@ -32,10 +32,14 @@ import logging
 import threading
 from typing import Any
 
-from ..errors import InvalidInputError
+from ..model import InvalidInputError
 from .base import (
+    CACHE_INDEX_KEY,
+    CACHE_MODELS_KEY,
     CACHE_NAME,
+    CacheTarget,
     Embedder,
+    cache_keys,
     embedding_text,
     from_bytes,
     l2_normalise,
@@ -59,7 +63,14 @@ from .local import (
     verify_model_dir,
 )
 from .openai_api import OpenAIEmbedder
-from .use import USE_DIGESTS, USE_DIM, USE_MODEL, USEEmbedder, use_resources_dir
+from .use import (
+    USE_DIGESTS,
+    USE_DIM,
+    USE_MODEL,
+    USE_RELEVANT_COSINE,
+    USEEmbedder,
+    use_resources_dir,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -137,7 +148,7 @@ def embedder_from_settings(settings: Any, cache_redis: Any = None) -> Embedder:
     """Build the embedder that ``PENCHANT_EMBEDDINGS`` selects.
 
     Args:
-        settings: A :class:`~penchant.memory.settings.Settings` (``embeddings``,
+        settings: A :class:`~penchant.memory.model.settings.Settings` (``embeddings``,
             ``openai_api_key``, ``openai_base_url``).
         cache_redis: Borrowed redis-py client for the embeddings cache, or ``None``.
 
@@ -227,31 +238,35 @@ class SpaceResolver:
                     )  # fmt: skip
             return self._made[key]
 
-
 __all__ = [
+    "CACHE_INDEX_KEY",
+    "CACHE_MODELS_KEY",
     "CACHE_NAME",
+    "CacheTarget",
     "DEFAULT_DIM",
     "DEFAULT_MODEL",
     "DEFAULT_SELECTOR",
+    "E5Embedder",
     "E5_DIM",
     "E5_MODEL",
-    "MINILM_DIM",
-    "MINILM_MODEL",
-    "PINNED_DIGESTS",
-    "USE_DIGESTS",
-    "USE_DIM",
-    "USE_MODEL",
-    "E5Embedder",
     "Embedder",
     "FusedEmbedder",
     "HashEmbedder",
     "LocalEmbedder",
+    "MINILM_DIM",
+    "MINILM_MODEL",
     "OpenAIEmbedder",
+    "PINNED_DIGESTS",
     "SpaceResolver",
     "USEEmbedder",
+    "USE_DIGESTS",
+    "USE_DIM",
+    "USE_MODEL",
+    "USE_RELEVANT_COSINE",
     "block_cosines",
     "build_embedder",
     "bundled_model_dir",
+    "cache_keys",
     "embedder_for_space",
     "embedder_from_settings",
     "embedding_text",

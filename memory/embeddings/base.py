@@ -16,16 +16,19 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..errors import InvalidInputError, ModelIntegrityError
+from ..model import (
+    CACHE_INDEX_KEY,
+    CACHE_MODELS_KEY,
+    CACHE_NAME,
+    InvalidInputError,
+    ModelIntegrityError,
+    cache_entry_id,
+    cache_keys,
+    embedding_text,
+)
 
 logger = logging.getLogger(__name__)
 
-CACHE_NAME = "penchant:embcache"
-"""Key prefix of the embeddings cache (:class:`PrivateEmbeddingsCache`; MiniLM and OpenAI)."""
-CACHE_INDEX_KEY = f"{CACHE_NAME}:index"
-"""ZSET cache key → when it was stored (epoch seconds): the bound's eviction order."""
-CACHE_MODELS_KEY = f"{CACHE_NAME}:models"
-"""SET of the model names with cached entries (a forget drops a text's entry for each)."""
 LEGACY_CACHE_PATTERN = "penchant:embeddings:*"
 """Entries of the plaintext cache of releases before issue 11 (redisvl's default layout:
 the text, no TTL); purged once per server (:func:`purge_legacy_cache`)."""
@@ -152,28 +155,6 @@ def from_bytes(data: bytes, dim: int) -> np.ndarray:
     return np.asarray(buffer_to_array(data, "float32"), dtype=np.float32)
 
 
-def embedding_text(content: str, category: str | None = None) -> str:
-    """The text to embed for a stored preference: its content, plus its category when known.
-
-    ``"prefers aisle seats (travel)"``: the category carries the domain that a short
-    preference leaves implicit, so "book me a flight to Berlin" finds it (cosine with
-    all-MiniLM-L6-v2 0.12 → 0.25, rank 5 → 2 of 10 in the ``shopping-mix`` recall case).
-    Metadata in the embedded text is the "contextual retrieval" idea (Anthropic, 2024).
-    Only a real category is added: ``"other"`` (what a store without labels holds) adds
-    nothing. The query is embedded as it is.
-
-    Args:
-        content: The preference sentence.
-        category: Its category; ``None``, ``""`` and ``"other"`` add nothing.
-
-    Returns:
-        The sentence to embed.
-    """
-    if not category or category == "other":
-        return content
-    return f"{content} ({category.replace('_', ' ')})"
-
-
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
     """Scale rows to unit length; all-zero rows stay zero.
 
@@ -237,18 +218,6 @@ def passive_openmp() -> None:
     before the first import.
     """
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-
-def cache_entry_id(model_name: str, content: str) -> str:
-    """The cache's entry id: ``sha256("penchant-embcache\0<model>\0<text>")`` (64 hex), so
-    no key or value holds the embedded text."""
-    raw = f"penchant-embcache\0{model_name}\0{content}".encode("utf-8", "surrogatepass")
-    return hashlib.sha256(raw).hexdigest()
-
-
-def cache_keys(texts: Sequence[str], models: Sequence[str]) -> list[str]:
-    """Keys of the cached embeddings of ``texts`` under each of ``models`` (for erasure)."""
-    return [f"{CACHE_NAME}:{cache_entry_id(m, t)}" for m in models for t in texts]
 
 
 @dataclass(frozen=True)
@@ -340,7 +309,7 @@ def purge_legacy_cache(client: Any) -> int:
     Returns:
         How many entries were deleted.
     """
-    from ..keys import META_KEY
+    from ..model import META_KEY
 
     if client.hget(META_KEY, "legacy_embeddings_purged"):
         return 0

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingExtraError, PenchantError
+from ..model import MissingExtraError, PenchantError
 from .base import l2_normalise, passive_openmp, verify_files
 
 logger = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError
+from ..model import InvalidInputError
 from .base import Embedder, threshold
 
 

@@ -6,12 +6,13 @@ import hashlib
 
 import numpy as np
 
-from ..errors import InvalidInputError
+from ..model import InvalidInputError
 from .base import l2_normalise
 
 
 class HashEmbedder:
-    """Deterministic fake embeddings: hashed bag of :func:`~penchant.memory.lexical.tokenize` terms.
+    """Deterministic fake embeddings: hashed bag of
+    :func:`~penchant.memory.core.lexical.tokenize` terms.
 
     Texts sharing terms get positive cosine; unrelated texts ≈0. Signs and buckets come from
     BLAKE2b, so vectors are identical across processes and platforms (feature hashing:
@@ -45,7 +46,7 @@ class HashEmbedder:
         Returns:
             ``float32[len(texts), dim]``; unit rows, or zero rows for texts without terms.
         """
-        from ..lexical import tokenize
+        from ..core import tokenize
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):

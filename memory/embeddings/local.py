@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingExtraError, PenchantError
+from ..model import MissingExtraError, PenchantError
 from .base import embed_with, make_cache, passive_openmp, verify_files
 
 logger = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError, PenchantError
+from ..model import InvalidInputError, PenchantError
 from .base import embed_with, make_cache
 
 _OPENAI_DIMS = {

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import PenchantError
+from ..model import PenchantError
 from .base import l2_normalise, verify_files
 
 logger = logging.getLogger(__name__)
@@ -190,7 +190,8 @@ keeps 99.8 % of questions' own preferences and drops 33 % of other topics' ones.
 USE_GENERIC_PENALTY = 0.5
 """Weight λ of recall's generic-request correction for USE: a preference is ranked by
 ``cos(query, p) − λ·cos(g, p)``, ``g`` the mean vector of
-:data:`~penchant.memory.recall.GENERIC_REQUESTS` (:func:`~penchant.memory.recall.generic_prior`).
+:data:`~penchant.memory.recall.engine.GENERIC_REQUESTS`
+(:func:`~penchant.memory.recall.engine.generic_prior`).
 Chosen on one 5-topic half of PrefEval-dev (``bench/recall_quality.py --split``, seeds 1 / 2 /
 7; MRR gain on that half at λ 0.3 / 0.4 / 0.5 / 0.6 / 0.75: +1.4 / +1.3 / +1.7 / +1.6 / +0.9
 points) and checked on the other half (+1.9 points at 0.5); four different background sets

@@ -12,9 +12,9 @@ import time
 import pytest
 
 from penchant.memory import Memory, PreferenceCandidate
-from penchant.memory.blocks import strip_injected_blocks
-from penchant.memory.capture import extract_preferences
-from penchant.memory.capture.clauses import sentences
+from penchant.memory.core.blocks import strip_injected_blocks
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.clauses import sentences
 
 PATHOLOGICAL_SECONDS = 1.0
 """Generous bound for one call on a pathological input; the quadratic cases took 1–8 s,

@@ -25,7 +25,7 @@ from penchant.agent.embed import PenchantMemory, PenchantState
 from penchant.agent.graph import MODEL_UNAVAILABLE_PREFIX, build_chat_graph
 from penchant.agent.summary import PreferenceSummary
 from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
-from penchant.memory.blocks import wrap_block
+from penchant.memory.core.blocks import wrap_block
 from penchant.tools.preference_tools import make_preference_tools
 
 USER = "alice"

@@ -14,8 +14,8 @@ from langgraph.graph import END, START, StateGraph
 
 from penchant.agent.embed import PenchantMemory, PenchantState
 from penchant.memory import AsyncMemory, PreferenceCandidate, Settings
+from penchant.memory.client.spool import WriteSpool
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.spool import WriteSpool
 
 from conftest import async_client
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from penchant.memory import Memory
-from penchant.memory.keys import UserKeys
-from penchant.memory.matching import is_transposition_typo
+from penchant.memory.core.matching import is_transposition_typo
+from penchant.memory.model.keys import UserKeys
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 

@@ -10,7 +10,11 @@ import pytest
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
-from penchant.memory.checkup import (
+from penchant.memory.embeddings import LocalEmbedder
+from penchant.memory.model.errors import StorageUnavailableError
+from penchant.memory.model.keys import UserKeys
+from penchant.memory.model.records import Preference
+from penchant.memory.services.checkup import (
     PairVerdict,
     checkup_job,
     concepts_instanced,
@@ -20,10 +24,6 @@ from penchant.memory.checkup import (
     run_due_checkups,
     schedule_checkup,
 )
-from penchant.memory.embeddings import LocalEmbedder
-from penchant.memory.errors import StorageUnavailableError
-from penchant.memory.keys import UserKeys
-from penchant.memory.records import Preference
 
 from conftest import CliRunner, wait_until
 

@@ -16,20 +16,19 @@ import redis
 import redis.asyncio as aioredis
 
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
-from penchant.memory.checkup import (
+from penchant.memory.embeddings import HashEmbedder
+from penchant.memory.model.keys import UserKeys
+from penchant.memory.model.records import Preference
+from penchant.memory.services.checkup import (
     PairVerdict,
-    _note,
     acheckup_job,
     checkup_job,
     find_issues,
     lexicon_contradiction,
     preference_vectors,
-    similarity_floors,
     top_opposite_pairs,
 )
-from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.keys import UserKeys
-from penchant.memory.records import Preference
+from penchant.memory.services.checkup.detection import _note, similarity_floors
 
 USER = "blocking-user"
 LEATHER = PreferenceCandidate(content="likes leather jackets", polarity="like",
@@ -42,7 +41,7 @@ def all_pairs_issues(
     memory: Memory, prefs: Sequence[Preference], judge: Any = None, max_model_pairs: int = 30
 ) -> list[tuple[Any, ...]]:
     """The check-up as it was before blocking: every pair, one by one (the oracle)."""
-    from penchant.memory.checkup import _flag
+    from penchant.memory.services.checkup.detection import _flag
 
     contradiction_floor, duplicate_floor = similarity_floors(memory)
     vectors = preference_vectors(memory, prefs)

@@ -420,7 +420,7 @@ def test_in_process_command_closes_its_connection_and_leaves_logging_as_it_was(
     """The runner's promise: no Redis connection, handler or logger level outlives a command
     (``checkup`` quiets its logger, ``main`` installs a stderr handler)."""
     clients, threads = len(redis_client.client_list()), threading.active_count()
-    root, quieted = logging.getLogger(), logging.getLogger("penchant.memory.checkup")
+    root, quieted = logging.getLogger(), logging.getLogger("penchant.memory.services.checkup")
     handlers, levels = root.handlers[:], (root.level, quieted.level)
     proc = cli(["checkup", "--user", "ana", "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr

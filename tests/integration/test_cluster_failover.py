@@ -22,8 +22,8 @@ import redis
 from redis.crc import key_slot
 
 from penchant.memory import Memory, PenchantError, PreferenceCandidate, Settings
-from penchant.memory.keys import UserKeys
 from penchant.memory.local_cluster import Layout, LocalCluster
+from penchant.memory.model.keys import UserKeys
 
 from conftest import free_cluster_base_port
 
@@ -287,7 +287,7 @@ def test_a_failed_registry_update_leaves_the_write_committed_and_logs_it(
 def test_doctor_reports_the_cluster_after_the_kill_and_counts_users_without_listing_them(
     cluster: LocalCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from penchant.memory import doctor
+    from penchant.memory.services import doctor
 
     monkeypatch.setattr(doctor, "VECTOR_SAMPLE_USERS", 2)
     with Memory.from_settings(_settings(cluster, tmp_path), embedder=None) as memory:

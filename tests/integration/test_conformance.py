@@ -24,14 +24,16 @@ from penchant.memory import (
     Memory,
     PreferenceCandidate,
     Settings,
+    areflect,
+    reflect,
 )
+from penchant.memory.client.spool import WriteSpool
+from penchant.memory.core.observations import ObservationCandidate
+from penchant.memory.core.tombstones import TOMBSTONES_MAX
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.flags import Flag, flag_id
-from penchant.memory.keys import UserKeys
-from penchant.memory.observations import ObservationCandidate
-from penchant.memory.records import utcnow
-from penchant.memory.spool import WriteSpool
-from penchant.memory.tombstones import TOMBSTONES_MAX
+from penchant.memory.model.flags import Flag, flag_id
+from penchant.memory.model.keys import UserKeys
+from penchant.memory.model.records import utcnow
 
 from conftest import Door, async_client, sync_client
 
@@ -221,7 +223,7 @@ async def test_a_write_by_another_client_is_seen_on_the_next_read(
 async def test_async_memory_from_settings_is_an_async_context_manager(
     settings: Settings, redis_client: redis.Redis
 ) -> None:
-    from penchant.memory.server import client_name
+    from penchant.memory.backends.server import client_name
 
     def ours() -> int:
         return sum(c.get("name") == client_name() for c in redis_client.client_list())
@@ -412,7 +414,10 @@ async def test_offline_reflect_stores_observations_through_the_gate(
 ) -> None:
     await door.remember(USER, [like("I like green tea", "green tea"),
                                like("I like oolong tea", "oolong tea")])
-    result = await door.reflect(USER, "what drinks would I enjoy?")
+    if isinstance(door.memory, AsyncMemory):
+        result = await areflect(door.memory, USER, "what drinks would I enjoy?")
+    else:
+        result = reflect(door.memory, USER, "what drinks would I enjoy?")
     assert result.offline and "tea" in result.answer
     assert len(redis_client.hgetall(f"penchant:{{{USER}}}:observations")) == len(
         result.observations
@@ -421,7 +426,7 @@ async def test_offline_reflect_stores_observations_through_the_gate(
 
 
 async def test_checkup_job_flags_a_contradiction_under_a_lease(door: Door) -> None:
-    from penchant.memory import checkup
+    from penchant.memory.services import checkup
 
     await door.remember(USER, [like("I love leather jackets", "leather jackets"),
                                dislike("I avoid animal products", "animal products")])
@@ -436,7 +441,7 @@ async def test_checkup_job_flags_a_contradiction_under_a_lease(door: Door) -> No
 
 
 async def test_checkup_job_is_busy_while_another_worker_holds_the_lease(door: Door) -> None:
-    from penchant.memory import checkup
+    from penchant.memory.services import checkup
 
     lease = UserKeys.for_user(USER).checkup_lease
     assert await door.acquire_lease(lease, "other-worker", 60_000)
@@ -450,7 +455,7 @@ async def test_checkup_job_is_busy_while_another_worker_holds_the_lease(door: Do
 
 
 async def test_due_checkups_run_and_leave_the_schedule(door: Door) -> None:
-    from penchant.memory import checkup
+    from penchant.memory.services import checkup
 
     await door.remember(USER, like("I like tea", "tea"))
     await door.schedule_checkup(USER, 1)
@@ -469,7 +474,7 @@ async def test_due_checkups_run_and_leave_the_schedule(door: Door) -> None:
 async def test_async_memory_by_url_gives_the_embedder_a_cache_client_and_closes_it(
     settings: Settings, redis_client: redis.Redis
 ) -> None:
-    from penchant.memory.server import client_name
+    from penchant.memory.backends.server import client_name
 
     def ours() -> int:
         return sum(c.get("name") == client_name() for c in redis_client.client_list())
@@ -484,7 +489,7 @@ async def test_async_memory_by_url_gives_the_embedder_a_cache_client_and_closes_
 @pytest.mark.skipif(bool(os.environ.get("PENCHANT_TEST_REDIS_URL")),
                     reason="embedded-server test")
 async def test_long_lived_async_memory_revives_a_killed_embedded_server(tmp_path: Any) -> None:
-    from penchant.memory.server import EmbeddedRedis
+    from penchant.memory.backends.server import EmbeddedRedis
 
     from conftest import wait_until
 

@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
 from penchant.memory.backends import wire
+from penchant.memory.core.observations import ObservationCandidate
+from penchant.memory.core.snapshot import UserSnapshot
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.flags import Flag, flag_id
-from penchant.memory.keys import UserKeys
-from penchant.memory.observations import ObservationCandidate
-from penchant.memory.ops import UserSnapshot
+from penchant.memory.model.flags import Flag, flag_id
+from penchant.memory.model.keys import UserKeys
 
 from conftest import Door, async_client, on_cluster, sync_client
 

@@ -20,6 +20,7 @@ from penchant.memory import (
     PreferenceCandidate,
     Settings,
 )
+from penchant.memory.core.observations import ObservationCandidate
 from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.embeddings.base import (
     CACHE_INDEX_KEY,
@@ -29,8 +30,7 @@ from penchant.memory.embeddings.base import (
     embedding_text,
     make_cache,
 )
-from penchant.memory.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
-from penchant.memory.observations import ObservationCandidate
+from penchant.memory.model.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
 
 from conftest import Door, async_client
 

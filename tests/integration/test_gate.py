@@ -6,7 +6,7 @@ import pytest
 import redis
 
 from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
-from penchant.memory.keys import UserKeys
+from penchant.memory.model.keys import UserKeys
 
 
 def like(content: str, *keywords: str, category: str = "other") -> PreferenceCandidate:
@@ -220,7 +220,7 @@ def test_change_log_stays_bounded_under_a_thousand_flips(
 
 def test_vectors_are_stored_with_model_name_and_dimension(memory: Memory) -> None:
     (pref,) = memory.remember("u", like("likes tea", "tea")).created
-    (stored,) = memory.preferences("u", with_embeddings=True)
+    (stored,) = memory.preferences("u")
     assert stored.embedding_model == memory.embedder.name  # type: ignore[union-attr]
     assert stored.embedding is not None
     assert len(stored.embedding) == 4 * stored.embedding_dim == 4 * pref.embedding_dim

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 from penchant.memory import Memory, PreferenceCandidate
-from penchant.memory.objects import derive_objects
-from penchant.memory.transfer import import_document, parse_document
+from penchant.memory.core.objects import derive_objects
+from penchant.memory.services.transfer import import_document, parse_document
 
 from conftest import CliRunner
 
@@ -219,7 +219,7 @@ def test_protected_flag_is_listed_by_prefs(
 
 
 def test_a_record_stored_before_protection_existed_is_still_protected() -> None:
-    from penchant.memory.records import Preference
+    from penchant.memory.model.records import Preference
 
     stored = json.loads(
         Preference(user_id="u", content="allergic to shrimp", polarity="dislike").to_json()

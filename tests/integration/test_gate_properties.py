@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
-from penchant.memory.keys import UserKeys, decode_user_id, encode_user_id
+from penchant.memory.model.keys import UserKeys, decode_user_id, encode_user_id
 
 FAST = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

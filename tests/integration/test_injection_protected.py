@@ -54,7 +54,7 @@ def test_a_like_of_the_broader_object_is_injected_beside_the_allergy(memory: Mem
 
 
 def test_offline_model_puts_the_hard_constraint_first() -> None:
-    from penchant.memory.records import Preference
+    from penchant.memory.model.records import Preference
 
     allergy = Preference(user_id="u", content="allergic to shrimp", polarity="dislike",
                          category="food", keywords=["shrimp"], protected=True)

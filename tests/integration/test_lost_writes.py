@@ -24,12 +24,12 @@ from penchant.memory import (
     StorageFullError,
     StorageUnavailableError,
 )
+from penchant.memory.client.spool import WriteSpool
+from penchant.memory.core.observations import ObservationCandidate
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.observations import ObservationCandidate
-from penchant.memory.records import utcnow
-from penchant.memory.reembed import reembed
-from penchant.memory.spool import WriteSpool
-from penchant.memory.transfer import export_user, import_document, parse_document
+from penchant.memory.model.records import utcnow
+from penchant.memory.services.reembed import reembed
+from penchant.memory.services.transfer import export_user, import_document, parse_document
 
 from conftest import sync_client
 
@@ -336,7 +336,7 @@ def test_unwritable_spool_reports_the_write_as_not_stored(
 
 
 def test_misconf_is_translated_with_the_data_directory_fix() -> None:
-    from penchant.memory.backends.sync import translate
+    from penchant.memory.backends.errors import translate
 
     error = translate(redis.ResponseError("MISCONF Errors writing to the AOF file: No space "
                                           "left on device"), "write memory")

@@ -10,9 +10,9 @@ from penchant.agent.graph import build_chat_graph
 from penchant.agent.models import chat_model_from_settings, is_offline
 from penchant.agent.offline_model import OfflineChatModel, offline_reply
 from penchant.memory import Memory
-from penchant.memory.blocks import wrap_block
-from penchant.memory.records import Preference
-from penchant.memory.settings import Settings
+from penchant.memory.core.blocks import wrap_block
+from penchant.memory.model.records import Preference
+from penchant.memory.model.settings import Settings
 from penchant.tools.preference_tools import make_preference_tools
 from penchant.tools.prompt_blocks import (
     parse_preferences,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from penchant.memory import Memory, PreferenceCandidate
-from penchant.memory.records import Preference
+from penchant.memory.model.records import Preference
 from penchant.tui.widgets import preferences_text
 
 from conftest import CliRunner

@@ -14,10 +14,10 @@ import pytest
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
+from penchant.memory.core.lexical import tokenize
 from penchant.memory.embeddings import USEEmbedder, embedding_text
-from penchant.memory.lexical import tokenize
-from penchant.memory.recall import Recaller
-from penchant.memory.records import Preference
+from penchant.memory.model.records import Preference
+from penchant.memory.recall.engine import Recaller
 
 from conftest import load_cases
 
@@ -86,7 +86,7 @@ def test_english_preference_is_recalled_for_a_chinese_request_through_memory(
         PreferenceCandidate(content="hates horror movies", polarity="dislike",
                             keywords=["horror movie"], category="movies"),
     ])  # fmt: skip
-    stored = memory.preferences("xl", with_embeddings=True)
+    stored = memory.preferences("xl")
     assert {p.embedding_model for p in stored} == {use_embedder.name}
     result = memory.recall("xl", "给我推荐一个竹子做的收纳盒", k=1)
     assert [i.preference.content for i in result.items] == ["likes bamboo products"]

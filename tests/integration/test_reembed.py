@@ -11,7 +11,7 @@ import redis
 
 from penchant.memory import InvalidInputError, Memory, PenchantError, PreferenceCandidate, Settings
 from penchant.memory.embeddings import Embedder, HashEmbedder
-from penchant.memory.reembed import reembed, vector_report
+from penchant.memory.services.reembed import reembed, vector_report
 
 from conftest import CliRunner
 
@@ -34,7 +34,7 @@ def _seed(memory: Memory, user: str = "u") -> None:
 def _vectors(memory: Memory, user: str = "u") -> dict[str, tuple[str | None, bytes | None]]:
     return {
         p.id: (p.embedding_model, p.embedding)
-        for p in memory.preferences(user, with_embeddings=True)
+        for p in memory.preferences(user)
     }
 
 
@@ -50,7 +50,7 @@ def test_model_change_is_detected_and_reembed_moves_every_vector(
     assert {p.embedding_model for p in new.preferences("u")} == {"hash-64"}
     report = reembed(new, ["u"])
     assert report["reembedded"] == 2 and report["preferences"] == 2
-    prefs = new.preferences("u", with_embeddings=True)
+    prefs = new.preferences("u")
     assert {(p.embedding_model, p.embedding_dim) for p in prefs} == {("hash-32", 32)}
     assert all(p.embedding is not None and len(p.embedding) == 128 for p in prefs)
     assert reembed(new, ["u"])["stale"] == 0
@@ -151,7 +151,7 @@ def test_cli_recall_and_doctor_say_reembed_is_needed_until_it_runs(
     again = json.loads(cli(["recall", "--user", "ana", "green tea", "--json"], cli_env).stdout)
     assert "warnings" not in again
     stored = Memory(redis_client, settings=settings, embedder=None).preferences(
-        "ana", with_embeddings=True
+        "ana"
     )
     assert all(len(np.frombuffer(p.embedding or b"", np.float32)) == 64 for p in stored)
 

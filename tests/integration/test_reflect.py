@@ -14,14 +14,14 @@ from pydantic import SecretStr
 from penchant.agent.hooks import MemoryHooks
 from penchant.agent.models import ModelUnavailableError
 from penchant.agent.reflect_model import LangChainReflectModel, reflect_model_from_settings
-from penchant.memory import Memory, PreferenceCandidate, Settings
-from penchant.memory.errors import InvalidInputError, ReflectModelError
-from penchant.memory.observations import (
+from penchant.memory import Memory, PreferenceCandidate, Settings, reflect
+from penchant.memory.core.observations import (
     ObservationCandidate,
     ObservationUpdate,
     move_confidence,
 )
-from penchant.memory.reflect import Disposition, ReflectModel
+from penchant.memory.model.errors import InvalidInputError, ReflectModelError
+from penchant.memory.services.reflect import Disposition, ReflectModel
 from penchant.tools.reflect_tool import REFLECT_TOOL, make_reflect_tool
 
 from conftest import CliRunner
@@ -63,7 +63,7 @@ def confidence_of(memory: Memory, obs_id: str) -> float | None:
 
 def test_offline_reflect_answers_from_the_recalled_memory(memory: Memory) -> None:
     store(memory, dislike("I hate plastic", "plastic"), like("I love stainless steel", "steel"))
-    result = memory.reflect(USER, "which water bottle material should I get?")
+    result = reflect(memory, USER, "which water bottle material should I get?")
     assert result.offline
     assert "avoid plastic" in result.answer and "favour steel" in result.answer
     assert set(result.used) == {p.id for p in memory.preferences(USER)}
@@ -72,7 +72,7 @@ def test_offline_reflect_answers_from_the_recalled_memory(memory: Memory) -> Non
 def test_offline_reflect_summarises_a_category_that_shares_a_polarity(memory: Memory) -> None:
     ids = store(memory, dislike("I hate plastic", "plastic"),
                 dislike("no polyester please", "polyester"), like("I love linen", "linen"))
-    result = memory.reflect(USER, "what should my next shirt be made of?")
+    result = reflect(memory, USER, "what should my next shirt be made of?")
     (obs,) = result.observations
     assert obs.content == "dislikes several materials: plastic, polyester"
     assert obs.confidence == pytest.approx(0.6)
@@ -81,24 +81,24 @@ def test_offline_reflect_summarises_a_category_that_shares_a_polarity(memory: Me
 
 
 def test_offline_reflect_with_no_memory_says_so_and_stores_nothing(memory: Memory) -> None:
-    result = memory.reflect(USER, "what gift would I like?")
+    result = reflect(memory, USER, "what gift would I like?")
     assert "Nothing" in result.answer and result.observations == [] and result.used == []
     assert memory.observations(USER) == []
 
 
 def test_reflecting_again_without_new_evidence_changes_nothing(memory: Memory) -> None:
     store(memory, dislike("I hate plastic", "plastic"), dislike("no nylon", "nylon"))
-    first = memory.reflect(USER, "materials?")
-    again = memory.reflect(USER, "materials?")
+    first = reflect(memory, USER, "materials?")
+    again = reflect(memory, USER, "materials?")
     assert again.observations == []
     assert [o.confidence for o in memory.observations(USER)] == [first.observations[0].confidence]
 
 
 def test_new_evidence_restates_and_reinforces_the_summary(memory: Memory) -> None:
     store(memory, dislike("I hate plastic", "plastic"), dislike("no nylon", "nylon"))
-    (before,) = memory.reflect(USER, "materials?").observations
+    (before,) = reflect(memory, USER, "materials?").observations
     store(memory, dislike("acrylic is itchy", "acrylic"))
-    (after,) = memory.reflect(USER, "materials?").observations
+    (after,) = reflect(memory, USER, "materials?").observations
     assert after.id == before.id
     assert after.content == "dislikes several materials: nylon, plastic, acrylic"
     assert after.confidence == pytest.approx(before.confidence + 0.1)
@@ -107,7 +107,7 @@ def test_new_evidence_restates_and_reinforces_the_summary(memory: Memory) -> Non
 
 def test_disposition_changes_the_offline_answer(memory: Memory) -> None:
     store(memory, dislike("I hate plastic", "plastic"))
-    skeptical = memory.reflect(USER, "bottle?", Disposition.of(skepticism=5, empathy=5))
+    skeptical = reflect(memory, USER, "bottle?", Disposition.of(skepticism=5, empathy=5))
     assert skeptical.answer.startswith("Going by what you've told me")
     assert "unconfirmed" in skeptical.answer
 
@@ -127,7 +127,7 @@ def test_disposition_is_verbalised_trait_by_trait() -> None:
 
 def test_empty_question_is_refused(memory: Memory) -> None:
     with pytest.raises(InvalidInputError, match="question"):
-        memory.reflect(USER, "   ")
+        reflect(memory, USER, "   ")
 
 
 # -- observations through the gate ----------------------------------------------------------------
@@ -337,7 +337,7 @@ def test_model_reflect_sends_disposition_and_memory_and_stores_observations(
     with FakeOpenAI(answering(payload)) as server:
         model = reflect_model_from_settings(wire_settings(server))
         assert isinstance(model, ReflectModel)
-        result = memory.reflect(USER, "what bottle?", Disposition.of(5, 1, 2), model)
+        result = reflect(memory, USER, "what bottle?", Disposition.of(5, 1, 2), model)
         (body,) = server.requests
     text = body_text(body)
     assert "Skepticism 5/5" in text and "Literalism 1/5" in text and "Empathy 2/5" in text
@@ -358,7 +358,7 @@ def test_model_evidence_moves_an_existing_observation(
     payload = {"answer": "ok", "observations": [],
                "evidence": [{"id": obs_id, "evidence": "contradict"}]}
     with FakeOpenAI(answering(payload)) as server:
-        memory.reflect(USER, "still avoiding synthetics?", None,
+        reflect(memory, USER, "still avoiding synthetics?", None,
                        reflect_model_from_settings(wire_settings(server)))
         assert f"id {obs_id}" in body_text(server.requests[0])
     assert confidence_of(memory, obs_id) == pytest.approx(0.3)
@@ -381,7 +381,7 @@ def test_a_reply_without_a_usable_answer_is_a_clear_error_and_stores_nothing(
     with FakeOpenAI(lambda body: text_chunks(reply)) as server:
         model = reflect_model_from_settings(wire_settings(server))
         with pytest.raises(ReflectModelError, match="not a valid ReflectOutput") as caught:
-            memory.reflect(USER, "what bottle?", None, model)
+            reflect(memory, USER, "what bottle?", None, model)
     assert problem in str(caught.value) and "nothing was stored" in str(caught.value)
     assert memory.observations(USER) == []
     assert memory.changes(USER, 100) == before
@@ -402,7 +402,7 @@ def test_observation_without_sources_is_dropped_and_the_valid_ones_are_stored(
                      {"id": obs_id, "evidence": "maybe"}],
     }
     with FakeOpenAI(answering(payload)) as server:
-        result = memory.reflect(USER, "what bottle?", None,
+        result = reflect(memory, USER, "what bottle?", None,
                                 reflect_model_from_settings(wire_settings(server)))
     assert result.answer == "Choose glass or steel."
     stored = {o.content: o.confidence for o in memory.observations(USER)}
@@ -421,7 +421,7 @@ def test_observation_without_sources_is_dropped_and_the_valid_ones_are_stored(
 def test_a_field_that_is_not_a_list_is_dropped_whole(memory: Memory, planted: list[str]) -> None:
     payload = {"answer": "ok", "observations": "natural materials"}
     with FakeOpenAI(answering(payload)) as server:
-        result = memory.reflect(USER, "what bottle?", None,
+        result = reflect(memory, USER, "what bottle?", None,
                                 reflect_model_from_settings(wire_settings(server)))
     (note,) = result.dropped
     assert (note.kind, note.index) == ("observation", None)
@@ -435,7 +435,7 @@ def test_an_observation_on_unknown_ids_is_reported_as_rejected(
     payload = {"answer": "ok", "observations": [
         {"content": "likes hiking", "confidence": 0.6, "sources": ["not-an-id"]}]}
     with FakeOpenAI(answering(payload)) as server:
-        result = memory.reflect(USER, "what bottle?", None,
+        result = reflect(memory, USER, "what bottle?", None,
                                 reflect_model_from_settings(wire_settings(server)))
     [rejected] = result.public_dict()["rejected"]
     assert rejected["content"] == "likes hiking" and result.dropped == []
@@ -450,7 +450,7 @@ def test_provider_failure_is_a_model_unavailable_error_naming_the_endpoint(
     with FakeOpenAI(lambda body: status) as server:
         model = reflect_model_from_settings(wire_settings(server))
         with pytest.raises(ModelUnavailableError) as caught:
-            memory.reflect(USER, "what bottle?", None, model)
+            reflect(memory, USER, "what bottle?", None, model)
     assert str(caught.value).startswith(f"model unavailable: {server.base_url} {phrase}")
     assert memory.observations(USER) == []
 

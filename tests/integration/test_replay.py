@@ -16,7 +16,7 @@ import redis
 
 from penchant.agent.replay import GATE_KEYS, parse_turns, replay_file
 from penchant.memory import InvalidInputError, Memory, Settings
-from penchant.memory.keys import UserKeys
+from penchant.memory.model.keys import UserKeys
 
 from conftest import REPO, CliRunner
 

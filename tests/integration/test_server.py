@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
-from penchant.memory.server import EmbeddedRedis
+from penchant.memory.backends.server import EmbeddedRedis
 
 from conftest import wait_until
 
@@ -161,7 +161,7 @@ def test_a_paused_server_is_never_duplicated(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from penchant.memory import StorageUnavailableError
-    from penchant.memory import server as server_module
+    from penchant.memory.backends import server as server_module
 
     monkeypatch.setattr(server_module, "START_TIMEOUT_SECONDS", 1.0)
     memory = Memory.from_settings(_settings(tmp_path), embedder=None)

@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings, StorageUnavailableError
-from penchant.memory.spool import WriteSpool
+from penchant.memory.client.spool import WriteSpool
 
 
 def _dead_client(tmp_path: Path) -> redis.Redis:

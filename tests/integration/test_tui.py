@@ -16,7 +16,7 @@ from textual.widgets import Input
 from penchant.agent.offline_model import OfflineChatModel
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.errors import InvalidInputError
+from penchant.memory.model.errors import InvalidInputError
 from penchant.tui.app import (
     OFFLINE_LABEL,
     ChatAgent,
@@ -580,7 +580,7 @@ def test_snapshot_help(
 async def test_checkup_flags_appear_in_the_panel_and_nothing_is_deleted(
     memory: Memory, amemory: AsyncMemory
 ) -> None:
-    from penchant.memory.checkup import run_checkup
+    from penchant.memory.services.checkup import run_checkup
     from penchant.tui.widgets import FlagList
 
     memory.remember(USER, [

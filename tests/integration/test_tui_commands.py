@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
-from penchant.memory.checkup import run_checkup
 from penchant.memory.embeddings import HashEmbedder
-from penchant.memory.errors import InvalidInputError
+from penchant.memory.model.errors import InvalidInputError
+from penchant.memory.services.checkup import run_checkup
 from penchant.tui.commands import (
     LISTED_CHANGES,
     PANEL_HISTORY,

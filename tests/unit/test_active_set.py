@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from penchant.memory.matching import (
+from penchant.memory.core.matching import (
     TYPO_MIN_LEN,
     is_transposition_typo,
     transposition_variants,
 )
-from penchant.memory.records import Preference
-from penchant.memory.resolution import ActiveSet, _head, content_key
+from penchant.memory.core.resolution import ActiveSet, _head, content_key
+from penchant.memory.model.records import Preference
 
 WORD = st.text(alphabet="abcdeo", min_size=5, max_size=10)
 

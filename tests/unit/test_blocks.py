@@ -1,4 +1,4 @@
-"""Specification of Penchant's injected prompt blocks (penchant.memory.blocks)."""
+"""Specification of Penchant's injected prompt blocks (penchant.memory.core.blocks)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from penchant.memory.blocks import (
+from penchant.memory.core.blocks import (
     BLOCK_TAGS,
     DATA_NOTE,
     contains_injected_block,

@@ -1,4 +1,4 @@
-"""Specification of rule capture from one user message (penchant.memory.capture)."""
+"""Specification of rule capture from one user message (penchant.memory.core.capture)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from penchant.memory.blocks import wrap_block
-from penchant.memory.capture import (
+from penchant.memory.core.blocks import wrap_block
+from penchant.memory.core.capture import (
     MAX_CAPTURE_CHARS,
     RULE_CONFIDENCE,
     category_for,
@@ -18,8 +18,8 @@ from penchant.memory.capture import (
     object_keywords,
     slot_key,
 )
-from penchant.memory.protection import is_retraction
-from penchant.memory.records import PreferenceCandidate
+from penchant.memory.model.protection import is_retraction
+from penchant.memory.model.records import PreferenceCandidate
 
 CASES_DIR = Path(__file__).parents[1] / "cases"
 CASE_FILES = ("capture.jsonl", "capture-k2.jsonl")

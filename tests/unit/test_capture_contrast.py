@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from penchant.memory.capture import extract_preferences
+from penchant.memory.core.capture import extract_preferences
 
 
 def _found(text: str) -> list[tuple[str, str, list[str]]]:

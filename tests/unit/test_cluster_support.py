@@ -9,9 +9,9 @@ import pytest
 import redis
 
 from penchant.memory.backends.cluster import ack_target, is_transient, shape
-from penchant.memory.backends.sync import translate
+from penchant.memory.backends.errors import translate
+from penchant.memory.client.retry import failover_delays, internal_idempotency_ttl
 from penchant.memory.local_cluster import InvalidClusterLayout, Layout, LocalCluster
-from penchant.memory.retry import failover_delays, internal_idempotency_ttl
 
 NODES = """\
 a1 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460

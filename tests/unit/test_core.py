@@ -10,21 +10,20 @@ import pytest
 
 from penchant.memory import ConcurrencyError, PersistenceGate, PreferenceCandidate, Settings
 from penchant.memory.backends import wire
-from penchant.memory.keys import UserKeys
-from penchant.memory.ops import (
+from penchant.memory.client.retry import RetryPolicy
+from penchant.memory.core.ops import (
     AppendEvent,
     AppendTranscript,
     DeletePreference,
     PutPreference,
     PutVector,
-    UserSnapshot,
-    apply_ops,
     idempotency_key,
     payload_digest,
     touches_snapshot,
 )
-from penchant.memory.records import utcnow
-from penchant.memory.retry import RetryPolicy
+from penchant.memory.core.snapshot import UserSnapshot, apply_ops
+from penchant.memory.model.keys import UserKeys
+from penchant.memory.model.records import utcnow
 
 GATE = PersistenceGate(Settings())
 

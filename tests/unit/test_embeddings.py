@@ -39,7 +39,7 @@ from penchant.memory.embeddings import (
     verify_model_dir,
 )
 from penchant.memory.embeddings import local as local_module
-from penchant.memory.errors import InvalidInputError, ModelIntegrityError, PenchantError
+from penchant.memory.model.errors import InvalidInputError, ModelIntegrityError, PenchantError
 
 # --- the fake --------------------------------------------------------------------------------
 
@@ -365,7 +365,7 @@ def test_a_missing_extra_is_invalid_configuration_naming_the_install(monkeypatch
     import importlib.util
 
     from penchant.memory.embeddings import local
-    from penchant.memory.errors import InvalidInputError, MissingExtraError
+    from penchant.memory.model.errors import InvalidInputError, MissingExtraError
 
     real = importlib.util.find_spec
     monkeypatch.setattr(

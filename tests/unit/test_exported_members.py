@@ -1,15 +1,25 @@
-"""``penchant.memory``'s public surface is pinned: adding or removing a name is a decision."""
+"""``penchant.memory``'s public surface is pinned: adding or removing a name is a decision.
+
+It is what tools, the agent, the TUI and the examples use (they import nothing else of
+``penchant.memory``: tests/unit/test_floor_plan.py checks that).
+"""
 
 from __future__ import annotations
 
 import penchant.memory as memory
 
 EXPORTED = [
-    "AsyncMemory", "ChangeEvent", "ConcurrencyError", "ForgetResult", "GateResult",
-    "HistorySnapshot", "InvalidInputError", "Memory", "MemoryContext", "ModelIntegrityError",
-    "PenchantError", "PersistenceGate", "Preference", "PreferenceCandidate", "Rejection",
-    "SchemaVersionError", "Settings", "StorageFullError", "StorageUnavailableError",
-    "Superseded",
+    "AsyncMemory", "ChangeEvent", "ConcurrencyError", "ContradictionJudge", "Disposition",
+    "DroppedItem", "Embedder", "Flag", "ForgetResult", "GateResult", "HistorySnapshot",
+    "InvalidInputError", "Memory", "MemoryContext", "ModelIntegrityError", "Observation",
+    "PairVerdict", "PenchantError", "PersistenceGate", "Preference", "PreferenceCandidate",
+    "RecallResult", "ReflectModel", "ReflectModelError", "ReflectOutput", "ReflectPrompt",
+    "ReflectResult", "Rejection", "SchemaVersionError", "Settings", "StorageFullError",
+    "StorageUnavailableError", "Superseded", "UserKeys", "areflect", "checkup_job",
+    "describe_validation_error", "diagnose", "export_user", "forget_matches",
+    "forget_query_words", "has_cjk", "import_document", "keep_valid_items", "keyword_covers",
+    "normalise_keywords", "parse_document", "reembed", "reflect", "shorten",
+    "strip_injected_blocks", "validate_user_id", "word_tokens", "wrap_block",
 ]
 
 

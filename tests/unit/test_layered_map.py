@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from penchant.memory.layered_map import MIN_FLATTEN, LayeredMap, flatten_threshold
+from penchant.memory.core.layered_map import MIN_FLATTEN, LayeredMap, flatten_threshold
 
 KEYS = st.integers(0, 40)
 CHANGE = st.tuples(st.sampled_from(["set", "delete", "copy"]), KEYS, st.integers())

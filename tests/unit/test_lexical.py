@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from penchant.memory.lexical import (
+from penchant.memory.core.lexical import (
     CJK_STOP_CHARS,
     ENGLISH_STOP_WORDS,
     BM25Index,

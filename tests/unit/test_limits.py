@@ -8,7 +8,7 @@ import json
 import pytest
 
 from penchant.memory import InvalidInputError, Settings
-from penchant.memory.transfer import parse_document
+from penchant.memory.services.transfer import parse_document
 
 
 def _document(n: int, **extra: object) -> str:

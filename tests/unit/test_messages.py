@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from penchant.agent.models import kept_and_retried
-from penchant.memory.records import (
+from penchant.memory.model.records import (
     ECHO_CHARS,
     GateResult,
     PreferenceCandidate,

@@ -19,8 +19,9 @@ from penchant.memory.embeddings import (
     embedding_text,
     zscore_fusion,
 )
-from penchant.memory.errors import InvalidInputError
-from penchant.memory.recall import (
+from penchant.memory.model.errors import InvalidInputError
+from penchant.memory.model.records import Preference
+from penchant.memory.recall.engine import (
     DEFAULT_FUSION,
     GENERIC_REQUESTS,
     FusionConfig,
@@ -28,7 +29,6 @@ from penchant.memory.recall import (
     RecallResult,
     estimate_tokens,
 )
-from penchant.memory.records import Preference
 
 from conftest import load_cases
 

@@ -13,17 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from penchant.memory.core.lexical import BM25Index
+from penchant.memory.core.ops import DeletePreference, PutPreference, PutVector
+from penchant.memory.core.resolution import ActiveSet
+from penchant.memory.core.snapshot import UserSnapshot, apply_ops, carry_order
 from penchant.memory.embeddings import FusedEmbedder, HashEmbedder, embedding_text
-from penchant.memory.lexical import BM25Index
-from penchant.memory.ops import (
-    DeletePreference,
-    PutPreference,
-    PutVector,
-    UserSnapshot,
-    apply_ops,
-    carry_order,
-)
-from penchant.memory.recall import (
+from penchant.memory.model.records import Preference
+from penchant.memory.recall.engine import (
     DEFAULT_FUSION,
     NO_VECTOR,
     Recaller,
@@ -31,8 +27,6 @@ from penchant.memory.recall import (
     _ListData,
     _Space,
 )
-from penchant.memory.records import Preference
-from penchant.memory.resolution import ActiveSet
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""Specification of the gate's screen (penchant.memory.screen): what is refused, and why."""
+"""Specification of the gate's screen (penchant.memory.core.screen): what is refused, and why."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 from screen_corpus import BENIGN
 
-from penchant.memory.normalize import clean_text, normalise_keyword
-from penchant.memory.screen import (
+from penchant.memory.core.screen import (
     hidden_text_reason,
     injection_reason,
     screen_content,
@@ -16,6 +15,7 @@ from penchant.memory.screen import (
     screening_form,
     to_simplified_chars,
 )
+from penchant.memory.model.normalize import clean_text, normalise_keyword
 
 
 def screen(text: str) -> str | None:

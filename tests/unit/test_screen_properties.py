@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from screen_corpus import BENIGN, obfuscated_injections
 
-from penchant.memory.normalize import clean_text
-from penchant.memory.screen import screen_content, screen_keywords
+from penchant.memory.core.screen import screen_content, screen_keywords
+from penchant.memory.model.normalize import clean_text
 
 BENIGN_SPACES = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2009", "\u202f"]
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from penchant.memory import PersistenceGate, PreferenceCandidate
-from penchant.memory.matching import forget_matches
-from penchant.memory.ops import DeleteTombstone, PutTombstone, UserSnapshot, apply_ops
-from penchant.memory.records import utcnow
-from penchant.memory.resolution import newer_conflict
-from penchant.memory.tombstones import TOMBSTONES_MAX, Tombstone, Tombstones
+from penchant.memory.core.matching import forget_matches
+from penchant.memory.core.ops import DeleteTombstone, PutTombstone
+from penchant.memory.core.resolution import newer_conflict
+from penchant.memory.core.snapshot import UserSnapshot, apply_ops
+from penchant.memory.core.tombstones import TOMBSTONES_MAX, Tombstone, Tombstones
+from penchant.memory.model.records import utcnow
 
 GATE = PersistenceGate()
 

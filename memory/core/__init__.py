@@ -1,0 +1,81 @@
+"""The pure core: screening, capture, matching, objects, resolution, observations,
+tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
+from .blocks import strip_injected_blocks, wrap_block
+from .capture import extract_preferences
+from .lexical import BM25Index, tokenize
+from .matching import forget_matches, forget_query_words, keyword_covers
+from .observations import (
+    Evidence,
+    Observation,
+    ObservationCandidate,
+    ObservationResult,
+    ObservationUpdate,
+)
+from .ops import (
+    AppendEvent,
+    AppendTranscript,
+    CommitResult,
+    DeleteFlag,
+    DeleteObservation,
+    DeletePreference,
+    DeleteTombstone,
+    Idempotency,
+    Op,
+    PushHistory,
+    PutFlag,
+    PutObservation,
+    PutPreference,
+    PutTombstone,
+    PutVector,
+    idempotency_key,
+    payload_digest,
+    touches_snapshot,
+)
+from .planning import PersistenceGate, Plan
+from .resolution import PreparedCandidate
+from .screen import screen_content
+from .snapshot import SnapshotDelta, UserSnapshot, apply_delta, apply_ops
+from .tombstones import Erasure
+
+__all__ = [
+    "AppendEvent",
+    "AppendTranscript",
+    "BM25Index",
+    "CommitResult",
+    "DeleteFlag",
+    "DeleteObservation",
+    "DeletePreference",
+    "DeleteTombstone",
+    "Erasure",
+    "Evidence",
+    "Idempotency",
+    "Observation",
+    "ObservationCandidate",
+    "ObservationResult",
+    "ObservationUpdate",
+    "Op",
+    "PersistenceGate",
+    "Plan",
+    "PreparedCandidate",
+    "PushHistory",
+    "PutFlag",
+    "PutObservation",
+    "PutPreference",
+    "PutTombstone",
+    "PutVector",
+    "SnapshotDelta",
+    "UserSnapshot",
+    "apply_delta",
+    "apply_ops",
+    "extract_preferences",
+    "forget_matches",
+    "forget_query_words",
+    "idempotency_key",
+    "keyword_covers",
+    "payload_digest",
+    "screen_content",
+    "strip_injected_blocks",
+    "tokenize",
+    "touches_snapshot",
+    "wrap_block",
+]

@@ -1,0 +1,271 @@
+"""Sentences, clauses, and who is speaking in them.
+
+A message is cut into sentences; questions and hypotheticals state nothing
+and are skipped whole. Each remaining sentence is cut into clauses at
+conjunctions and commas that start a new statement ("…, but I hate …",
+"…, so I avoid …", "…, it bores me"). A stance counts only when everything
+before its verb is the user speaking: ``I``, ``我``, adverbs and fillers such
+as "just so you know", "these days", "I'm trying to".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Literal
+
+from ...model import has_cjk
+from .rules import Rule
+
+Speaker = Literal["user", "other", "stale", "unknown"]
+"""Who states a clause: the user now, someone else, the user in the past, or not said."""
+
+_EN_FILLERS = frozenset(
+    "actually honestly frankly personally really truly genuinely seriously totally absolutely "
+    "definitely certainly just also too still always generally usually normally mostly kinda "
+    "kind of sort quite pretty very so do and but oh well ok okay yeah yes no hey hmm um uh "
+    "now nowadays lately recently today anyway anyways though btw fyi tbh then sometimes often "
+    "already simply strongly deeply severely mildly slightly deathly highly extremely super "
+    "terribly think guess believe try tend to all certainly plus especially please strictly only "
+    "firmly adamantly completely entirely fundamentally ethically morally greatly intensely "
+    "passionately wholeheartedly typically much trying tried 've have been increasingly "
+    "definitely frankly openly seriously vehemently fiercely staunchly steadfastly generally "
+    "naturally obviously clearly".split()
+)
+_EN_PREFIX_PHRASES = re.compile(
+    r"\b(?:just\s+so\s+you\s+know|you\s+know|to\s+be\s+honest|for\s+the\s+record|"
+    r"by\s+the\s+way|as\s+you\s+know|as\s+i\s+(?:said|mentioned)|like\s+i\s+said|"
+    r"i\s+told\s+you|i\s+(?:must|have\s+to|gotta|got\s+to)\s+say|i'll\s+be\s+honest|"
+    r"(?:please\s+)?(?:remember|note|keep\s+in\s+mind)(?:\s+that)?|"
+    r"do(?:n'?t|\s+not)\s+forget(?:\s+that)?|i\s+want\s+you\s+to\s+know(?:\s+that)?|"
+    r"you\s+should\s+know(?:\s+that)?|in\s+general|to\s+be\s+fair|these\s+days|"
+    r"at\s+the\s+moment|right\s+now|most\s+of\s+the\s+time|for\s+sure|of\s+course|"
+    r"if\s+i(?:'m|\s+am)\s+honest|(?:i\s+)?find\s+myself|(?:'ve|have)\s+(?:grown|come|learned|"
+    r"learnt|started|begun|decided)\s+to|(?:am|'m)\s+(?:starting|beginning|learning)\s+to|"
+    r"(?:this|last)\s+(?:year|month|week|summer|winter)|for\s+(?:ethical|health|medical|"
+    r"religious|environmental|personal)\s+reasons|(?:ever\s+)?since\s+(?:then|childhood))\b",
+    re.IGNORECASE,
+)
+_EN_STALE_PHRASES = re.compile(
+    r"\b(?:back\s+then|as\s+a\s+(?:kid|child|teen|teenager)|in\s+the\s+past|"
+    r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little))\b",
+    re.IGNORECASE,
+)
+_EN_STALE_WORDS = frozenset({"used", "once", "formerly", "previously"})
+_EN_COPULA = frozenset({"'m", "am", "get", "feel", "become", "got", "getting", "feeling", "been"})
+_EN_MODAL = frozenset({"'d", "would"})
+_EN_TOKEN_RE = re.compile(r"[a-z]+|'[a-z]+")
+_EN_OTHER_SUBJECTS = frozenset(
+    "my he she they we you his her their our people everyone everybody someone somebody "
+    "nobody most many kids friends".split()
+)
+
+_ZH_FILLERS = tuple(
+    sorted(
+        (
+            "真的 真 很 特别 非常 超级 超 挺 蛮 比较 更 还是 一直 也 都 就 其实 平时 向来 从来 "
+            "从 最近 现在 今天 如今 目前 已经 再也 一点也 一点都 实在 确实 真心 完全 根本 绝对 "
+            "说实话 老实说 顺便说一下 顺便说 顺便 跟你说 告诉你 个人 啊 呀 嗯 哦 哈 反正 而且 "
+            "并且 另外 还有 然后 但是 可是 不过 对了 请记住 记住 记得 不要忘了 别忘了 不要忘记 "
+            "别忘记 你要知道 要知道 你知道 一般 通常 总是 老是 一向 始终 仍然 依然 还 又 所以 "
+            "因此 哎 唉 诶 说真的 坦白说 坦白讲 觉得 我觉得 并 一贯 越来越 开始 慢慢 后来 "
+            "但 而 那 本人 好吧 好的 算了 尽量 一定 坚决 今年 这些年 这几年 这阵子 决定 想"
+        ).split(),
+        key=len,
+        reverse=True,
+    )
+)
+_ZH_FILLER_RE = re.compile("|".join(map(re.escape, _ZH_FILLERS)))
+_ZH_STALE_RE = re.compile(r"以前|之前|过去|曾经|原来|小时候|本来|以往|当年|那时候|那时|从前|年轻时")
+_ZH_OTHER_SUBJECT_RE = re.compile(
+    r"^(?:[^\w]*)(?:我们|咱们|我的?(?:朋友|妈|爸|老婆|老公|女朋友|男朋友|孩子|儿子|女儿|家人|"
+    r"同事|室友|姐|哥|弟|妹|爷|奶|外婆|外公|丈夫|妻子|先生|太太|宝宝|老板|领导|闺蜜|对象)|"
+    r"他|她|它|你|您|大家|别人|人家|朋友|家人|孩子|有人|很多人|有些人)"
+)
+
+
+def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
+    """Who is speaking, judged from the English words before the matched verb."""
+    text = _EN_PREFIX_PHRASES.sub(" ", prefix.lower())
+    stale = bool(_EN_STALE_PHRASES.search(text))
+    subject = False
+    copula = False
+    for token in _EN_TOKEN_RE.findall(_EN_STALE_PHRASES.sub(" ", text)):
+        if token == "i":
+            subject = True
+        elif token in _EN_COPULA and rule.copula != "no":
+            copula = True
+        elif token in _EN_MODAL and rule.copula == "modal":
+            continue
+        elif token in _EN_STALE_WORDS:
+            stale = True
+        elif token not in _EN_FILLERS:
+            return "other"
+    if rule.copula == "required" and not copula:
+        return "other"
+    return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
+
+
+def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
+    """Who is speaking in Chinese, judged from the text before the matched verb."""
+    if _ZH_OTHER_SUBJECT_RE.search(prefix):
+        return "other"
+    stale = bool(_ZH_STALE_RE.search(prefix))
+    rest = _ZH_FILLER_RE.sub("", _ZH_STALE_RE.sub("", prefix))
+    subject = "我" in rest or "本人" in prefix
+    rest = re.sub(r"[我\W_]", "", rest)
+    if rest:
+        return "other"
+    return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
+
+
+def clause_speaker(clause: str) -> Speaker:
+    """Speaker of a clause with no stance in it (``my wife cooks``, ``我朋友``)."""
+    if has_cjk(clause):
+        if _ZH_OTHER_SUBJECT_RE.search(clause):
+            return "other"
+        return "user" if clause.lstrip().startswith("我") else "unknown"
+    tokens = [t for t in _EN_TOKEN_RE.findall(clause.lower()) if t not in _EN_FILLERS]
+    if not tokens:
+        return "unknown"
+    if tokens[0] == "i":
+        return "user"
+    return "other" if tokens[0] in _EN_OTHER_SUBJECTS else "unknown"
+
+
+_SENTENCE_SPLIT_RE = re.compile(
+    r"(?<=[!?。！？])\s*"
+    r"|(?<=\.)(?<!\.[A-Za-z]\.)\s+"  # not after an abbreviation: e.g., i.e., U.S.
+    r"|(?<=[A-Za-z]{2}\.)(?=[A-Z]|i\b)"  # "peanuts.I love": a word, a full stop, a new sentence
+    r"|\n+"
+)
+_EN_AND_VERBS = (
+    r"i|i'm|i've|i'd|hate|love|like|prefer|dislike|enjoy|adore|avoid|can'?t|cannot|don'?t|"
+    r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
+    r"despise|loathe|detest|steer|stay|follow|am|have\s+an?|has\s+an?|get|feel|strictly|"
+    r"much\s+prefer|generally|always|rarely|also|still|usually|can|could"
+)
+_EN_CLAUSE_SPLIT_RE = re.compile(
+    r"\s*[;:]\s*"
+    r"|,?\s+(?:but|however|whereas|although|though|yet|while)\b,?\s*"
+    r"|,\s*(?=(?:and\s+)?(?:i|i'm|i've|i\s+am|now|these\s+days|nowadays|lately)\b)"
+    r"|,\s*(?:and\s+)?(?:so|which\s+is\s+why|that's\s+why|hence|therefore|thus)\s+(?=i\b)"
+    r"|\s+(?:so|because|since|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
+    r"|,?\s+(?:because|since|as)\s+(?=(?:they|it)\b)"
+    r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b)"
+    r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
+    r"staying\s+away)\b)"
+    rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
+    r"|,?\s+and\s+(?=(?:no|not|without)\s+\w)"
+    r"|\s+(?=now\s+i\b)",
+    re.IGNORECASE,
+)
+_EN_DISCOURSE_RE = re.compile(
+    r",?\s*\b(?:like|as)\s+(?:i|you|we)(?:'ve|\s+have)?\s+(?:said|say|mentioned|told\s+you|"
+    r"discussed|wrote|noted|explained)(?:\s+(?:before|earlier|already|above))?\b\s*,?",
+    re.IGNORECASE,
+)
+"""``like I said`` / ``as you mentioned``: points back in the talk; ``like`` there is no verb."""
+_EN_MIND_CHANGED_RE = re.compile(
+    r"\b(?:i(?:'ve|\s+have)\s+|i\s+)?(?:just\s+)?changed\s+my\s+mind(?=\s*[,;:.!—–-])",
+    re.IGNORECASE,
+)
+"""``I've changed my mind, X is fine now``: the announcement alone states nothing; what follows
+does (``changed my mind on X`` names its object and stays for the topic rule)."""
+_EN_EVERYTHING_BUT_RE = re.compile(r"\b((?:every|any)(?:thing|one))\s+but\b", re.IGNORECASE)
+_ZH_CLAUSE_SPLIT_RE = re.compile(
+    r"[，,；;：:]|但是|可是|不过|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
+)
+_ZH_JOINED_LEADS_RE = re.compile(r"^(?:比起|相比|除了|宁愿|宁可)")
+_EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
+_EN_QUESTION_WORDS = frozenset(
+    "what's whats how's who's where's why's do does did can could would will should shall is "
+    "are am was were have has had may might isn't aren't wasn't weren't wanna".split()
+)
+_EN_NEG_AUX = frozenset(
+    "don't dont doesn't didn't can't cant won't wouldn't shouldn't couldn't".split()
+)
+_PRONOUNS = frozenset("you we they he she i it u".split())
+_EN_LEAD_FILLERS = frozenset(
+    "so and but well hey oh ok okay um uh hmm btw also then anyway hi hello actually".split()
+)
+_EN_HYPOTHETICAL = frozenset(
+    "if suppose supposing imagine assuming assume hypothetically unless pretend say".split()
+)
+_EN_HYPOTHETICAL_RE = re.compile(
+    r"^(?:what\s+if|let's\s+say|let\s+us\s+say|in\s+case|in\s+a\s+world\s+where|"
+    r"(?:just\s+)?for\s+(?:argument's|the\s+sake\s+of\s+argument))\b"
+)
+_ZH_QUESTION_RE = re.compile(
+    r"[吗么][\W]*$|什么(?![都也])|怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
+    r"多少|如何|是否|有没有|是不是|([\u4e00-\u9fff])不\1"
+)
+_ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The non-empty sentences of a message, stripped."""
+    for sentence in _SENTENCE_SPLIT_RE.split(text):
+        if sentence and sentence.strip():
+            yield sentence.strip()
+
+
+def is_question_or_hypothetical(sentence: str) -> bool:
+    """Questions, and sentences that only imagine a preference, state nothing."""
+    if sentence.rstrip().endswith(("?", "？")):
+        return True
+    if has_cjk(sentence):
+        return bool(_ZH_QUESTION_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence))
+    tokens = re.findall(r"[a-z']+", sentence.lower())
+    while tokens and tokens[0] in _EN_LEAD_FILLERS:
+        tokens.pop(0)
+    if not tokens:
+        return False
+    if _EN_HYPOTHETICAL_RE.match(" ".join(tokens)):
+        return True
+    first, following = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in _EN_HYPOTHETICAL or (first == "do" and following != "not"):
+        return True
+    if first in _EN_WH_WORDS:  # "when I travel, I prefer …" is no question
+        return following in _EN_QUESTION_WORDS
+    if first in _EN_QUESTION_WORDS and first != "do":
+        return True
+    return first in _EN_NEG_AUX and following in _PRONOUNS
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of one sentence, each a candidate for one stance."""
+    if has_cjk(sentence):
+        return _joined_zh(c.strip() for c in _ZH_CLAUSE_SPLIT_RE.split(sentence))
+    sentence = _EN_MIND_CHANGED_RE.sub(" ", _EN_DISCOURSE_RE.sub(" ", sentence))
+    sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", sentence)
+    return [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
+
+
+def _joined_zh(parts: Iterator[str]) -> list[str]:
+    """``比起咖啡，我更喜欢茶``: a clause that only sets up a comparison joins the next."""
+    joined: list[str] = []
+    lead = ""
+    for part in parts:
+        if not part:
+            continue
+        if lead:
+            part, lead = f"{lead}，{part}", ""
+        if _ZH_JOINED_LEADS_RE.match(part) and "，" not in part and len(part) <= 14:
+            lead = part
+            continue
+        joined.append(part)
+    if lead:
+        joined.append(lead)
+    return joined
+
+
+__all__ = [
+    "Speaker",
+    "clause_speaker",
+    "clauses",
+    "en_prefix_speaker",
+    "is_question_or_hypothetical",
+    "sentences",
+    "zh_prefix_speaker",
+]

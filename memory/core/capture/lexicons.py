@@ -1,0 +1,281 @@
+"""Word lists of rule capture: materials, modifiers, compounds, stop words, categories.
+
+Every English entry is lower case; Chinese entries are simplified. Extend
+freely: the lists are data, the grammar lives in the rule and clause modules.
+"""
+
+from __future__ import annotations
+
+MATERIALS: frozenset[str] = frozenset(
+    "plastic wool leather canvas cotton silk linen polyester nylon metal steel aluminium "
+    "aluminum wood glass bamboo paper ceramic rubber denim suede cashmere velvet fleece "
+    "acrylic porcelain cardboard stone marble concrete copper brass iron titanium gold silver "
+    "vinyl latex foam hemp jute cork clay fur down spandex lycra rayon viscose satin tweed "
+    "corduroy merino alpaca mohair jersey chiffon lace straw wicker rattan".split()
+)
+"""Materials: a leading material modifier becomes its own keyword."""
+
+ATTRIBUTE_MODIFIERS: frozenset[str] = frozenset(
+    "vegan organic spicy sweet salty sour bitter decaf sugary greasy vegetarian recycled "
+    "reusable disposable handmade secondhand second-hand vintage cheap expensive luxury "
+    "synthetic natural biodegradable compostable refurbished eco".split()
+)
+"""Attributes that, like materials, become keywords of their own."""
+
+MODIFIER_ALIASES: dict[str, str] = {
+    "wooden": "wood",
+    "woolen": "wool",
+    "woollen": "wool",
+    "metallic": "metal",
+    "golden": "gold",
+    "silken": "silk",
+    "leathern": "leather",
+}
+"""Adjective forms of materials, mapped to the material noun."""
+
+NEGATING_MODIFIERS: frozenset[str] = frozenset({"faux", "fake", "vegan", "imitation"})
+"""Before a material they negate it (``vegan leather`` is not leather): kept joined."""
+
+SUBSTITUTE_MODIFIERS: frozenset[str] = frozenset(
+    "faux fake vegan imitation artificial synthetic mock plant-based plant veggie meatless "
+    "meat-free dairy-free alcohol-free non-alcoholic non-dairy lactose-free gluten-free "
+    "caffeine-free oat almond soy soya rice coconut cashew hemp pea".split()
+)
+"""Modifiers that make the head noun something else (``oat milk`` is not milk, ``faux
+fur`` not fur, ``non-alcoholic beer`` not beer): the head never covers the compound. Any
+``non-…`` word counts too. The matcher reads this list (:mod:`penchant.memory.core.matching`)."""
+
+LEXICALISED_COMPOUNDS: frozenset[str] = frozenset(
+    {
+        "ice cream", "hot dog", "corn dog", "peanut butter", "cocoa butter", "shea butter",
+        "apple butter", "sour cream", "cream cheese", "sweet potato", "heavy metal",
+        "rubber duck", "silk road", "cotton candy", "hot pot", "jelly bean", "egg roll",
+        "spring roll", "sea cucumber", "guinea pig", "dragon fruit", "star fruit",
+        "passion fruit", "french toast", "sea lion", "catfish", "koala bear", "teddy bear",
+        "gummy bear", "soy sauce", "milk chocolate", "coffee table", "tea towel",
+    }
+)  # fmt: skip
+"""Compounds that name a different thing than their last word (an ``ice cream`` is no
+cream, a ``hot dog`` no dog): the last word never covers them."""
+
+ZH_SUBSTITUTE_PREFIXES: tuple[str, ...] = tuple(
+    "人造 仿 假 素 植物 无醇 无酒精 无乳糖 燕麦 杏仁 椰 豆".split()
+)
+"""Chinese modifiers that make the head something else (``人造皮革`` is not ``皮革``)."""
+
+WHOLE_COMPOUNDS: frozenset[str] = frozenset(
+    {
+        "sweet potato",
+        "cotton candy",
+        "heavy metal",
+        "stainless steel",
+        "sweet corn",
+        "glass noodle",
+        "rubber duck",
+        "paper towel",
+        "silk road",
+        "sour cream",
+        "sweet pepper",
+        "sweet and sour",
+        "steel drum",
+        "down jacket",
+    }
+)
+"""Phrases that look like modifier + noun but name one thing; kept whole."""
+
+AND_COMPOUNDS: tuple[str, ...] = (
+    "rock and roll",
+    "rock n roll",
+    "mac and cheese",
+    "macaroni and cheese",
+    "fish and chips",
+    "salt and pepper",
+    "salt and vinegar",
+    "sweet and sour",
+    "black and white",
+    "bed and breakfast",
+    "peanut butter and jelly",
+    "rhythm and blues",
+    "drum and bass",
+    "bread and butter",
+    "cheese and onion",
+    "strawberries and cream",
+    "r&b",
+)
+"""Names containing "and" that must not be split into two objects."""
+
+STOP_WORDS: frozenset[str] = frozenset(
+    "a an the some any all my our your his her their its this that these those more most much "
+    "many lot lots really very so too just also even kind kinds sort sorts type types stuff "
+    "thing things anything something everything item items product products one ones kinda "
+    "such other certain good nice great new own whole every each fresh few little bit pretty "
+    "quite rather super extra actually especially particularly generally to both strict "
+    "strictly only solely exclusively mainly mostly".split()
+)
+"""Words that never make (or help make) a keyword."""
+
+FRAME_NOUNS = (
+    "smell|scent|aroma|odou?r|taste|flavou?r|sound|texture|feel|look|sight|idea|thought|"
+    "concept|kinds?|sorts?|types?|lots?|bunch|cups?|glass(?:es)?|mugs?|bowls?|pieces?|bits?|"
+    "pairs?|bottles?|cans?|slices?|plates?|variety|anything|things|stuff|products|items|"
+    "brands?|styles?|forms?|amounts?|levels?|degrees?|use|usage|presence|inclusion"
+)
+"""Nouns that frame the real object: ``the smell of lavender``, ``any form of horror``."""
+
+CATEGORY_PRIORITY: tuple[str, ...] = tuple(
+    "material food brand music sport travel budget style color".split()
+)
+"""When an object's keywords suggest several categories, the first one here wins."""
+
+CATEGORY_WORDS: dict[str, frozenset[str]] = {
+    "material": MATERIALS,
+    "food": frozenset(
+        "food tea coffee chocolate peanut nut pork beef chicken fish meat seafood shrimp prawn "
+        "sushi pizza pasta rice noodle bread cheese milk dairy egg gluten sugar salt spice "
+        "curry cilantro coriander garlic onion mushroom tomato potato fruit apple banana mango "
+        "strawberry durian wine beer alcohol juice soda cola latte espresso cappuccino matcha "
+        "vegetable veggie salad soup cake dessert candy snack chip fry fries burger steak lamb "
+        "tofu bean lentil oat cereal yogurt yoghurt honey vinegar olive avocado berry cherry "
+        "lemon ginger wasabi kimchi ramen dumpling taco burrito sandwich cookie biscuit pie "
+        "bacon ham sausage turkey duck crab lobster oyster clam tuna salmon cod anchovy "
+        "shellfish lactose caffeine decaf spicy sweet salty sour bitter sugary greasy vegan "
+        "organic vegetarian cuisine dish meal breakfast lunch dinner brunch drink beverage "
+        "smoothie soy almond cashew walnut pistachio hazelnut sesame corn pepper chili chilli "
+        "jalapeno broccoli spinach kale carrot cucumber eggplant pumpkin coconut pineapple "
+        "grape watermelon peach pear plum kiwi lime mint basil cinnamon vanilla caramel gum "
+        "popcorn cream butter whisky whiskey vodka gin rum sake cocktail chai mocha bagel "
+        "croissant donut doughnut pancake waffle cilantro liquorice licorice mayo mayonnaise "
+        "ketchup mustard truffle pho curry barbecue bbq".split()
+    ),
+    "brand": frozenset(
+        "nike adidas puma reebok samsung sony ikea zara uniqlo h&m gucci prada patagonia lego "
+        "starbucks coca-cola pepsi toyota tesla lululemon muji converse nintendo "
+        "huawei xiaomi lenovo dell hp asus bose canon nikon bmw audi mercedes volkswagen honda "
+        "nissan ford microsoft google netflix spotify dyson philips panasonic lg sennheiser "
+        "beats fitbit garmin gopro playstation xbox iphone ipad macbook airpods pixel "
+        "mcdonald's mcdonalds kfc nestle nespresso heinz oreo".split()
+    ),
+    "music": frozenset(
+        "music jazz rock pop hip-hop rap classical blues soul country techno edm opera folk "
+        "reggae punk indie k-pop r&b song album band concert playlist orchestra "
+        "symphony".split()
+    )
+    | frozenset(
+        {
+            "heavy metal",
+            "rock and roll",
+            "rock n roll",
+            "hip hop",
+            "drum and bass",
+            "rhythm and blues",
+        }
+    ),
+    "sport": frozenset(
+        "sport football soccer basketball baseball tennis golf running jogging hiking cycling "
+        "biking swimming yoga pilates gym workout climbing skiing snowboarding surfing boxing "
+        "karate cricket rugby volleyball badminton marathon crossfit".split()
+    ),
+    "travel": frozenset(
+        "travel traveling travelling trip flight flying plane airplane train cruise hotel "
+        "hostel airbnb beach mountain camping resort seat layover airport backpacking museum "
+        "sightseeing tour".split()
+    ),
+    "budget": frozenset(
+        "cheap expensive budget affordable luxury luxurious pricey price discount sale deal "
+        "bargain premium high-end low-cost".split()
+    ),
+    "style": frozenset(
+        "style minimalist minimalism vintage retro classic casual formal boho bohemian "
+        "streetwear preppy elegant sporty modern rustic design fashion clothes clothing dress "
+        "shirt t-shirt sweater jumper hoodie jacket coat jeans pants trousers skirt shoe boot "
+        "sneaker sandal heel loafer bag tote handbag backpack purse wallet scarf hat cap sock "
+        "glove jewelry jewellery necklace ring earring watch sunglasses pattern print floral "
+        "stripe plaid furniture".split()
+    ),
+    "color": frozenset(
+        "color colour red blue green yellow black white pink purple grey gray brown beige navy "
+        "teal turquoise maroon orange pastel neon".split()
+    ),
+}
+"""English category lexicon: a keyword, or its head (last) word, found here."""
+
+BRAND_HOMONYMS: frozenset[str] = frozenset(
+    "apple blackberry amazon orange mango gap shell target subway jaguar dove corona tide visa "
+    "puma ikea".split()
+)
+"""Common nouns that are also big brands: a brand when a brand context follows (``apple
+products``) or when written as a name (``Apple``)."""
+
+BRAND_CONTEXT: frozenset[str] = frozenset(
+    "product products phone phones smartphone smartphones laptop laptops computer computers "
+    "device devices gadget gadgets headphones earphones earbuds car cars store stores shop "
+    "shops brand brands watch watches tablet tablets tv tvs console consoles stuff gear "
+    "ecosystem app apps".split()
+)
+"""Nouns after which the word before names a brand (``Apple products``, ``Sony headphones``)."""
+
+NOT_NAMES = frozenset(
+    "i i'm i've i'd i'll monday tuesday wednesday thursday friday saturday sunday january "
+    "february march april may june july august september october november december christmas "
+    "easter halloween thanksgiving thai french greek dutch swiss german irish welsh scottish "
+    "english british spanish polish turkish danish finnish swedish".split()
+)
+DEMONYM_SUFFIXES = ("ese", "ian", "ean", "can")
+"""Capitalised words that are not brand names (days, months, nationalities)."""
+
+ZH_CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
+    "material": tuple(
+        "塑料 塑胶 帆布 皮革 真皮 皮质 羊毛 羊绒 纯棉 棉质 全棉 "
+        "棉麻 丝绸 真丝 亚麻 涤纶 聚酯 尼龙 金属 不锈钢 铝 木头 "
+        "木质 实木 竹 玻璃 陶瓷 纸质 橡胶 牛仔布 麂皮 羽绒 硅胶".split()
+    ),
+    "food": tuple(
+        "辣 甜 咸 酸 苦 香菜 花生 坚果 肉 鱼 虾 蟹 海鲜 蛋 奶 "
+        "乳糖 麸质 咖啡 茶 酒 饮料 可乐 果汁 饭 面条 拉面 面食 "
+        "菜 水果 蔬菜 巧克力 糖 零食 甜点 蛋糕 火锅 寿司 烧烤 葱 "
+        "蒜 姜 榴莲 芒果 苹果 香蕉 草莓 豆腐 牛排 汤 饺子 包子 "
+        "米饭 大米 油腻 油炸 清淡 素食 味精".split()
+    ),
+    "brand": tuple("耐克 阿迪达斯 优衣库 宜家 星巴克 华为 无印良品 乐高".split()),
+    "music": tuple("音乐 爵士 摇滚 古典 流行乐 说唱 嘻哈 民谣 歌 演唱会".split()),
+    "sport": tuple(
+        "运动 跑步 篮球 足球 网球 羽毛球 乒乓 游泳 瑜伽 健身 爬山 徒步 骑行 滑雪 登山".split()
+    ),
+    "travel": tuple("旅行 旅游 海边 飞机 航班 火车 高铁 酒店 民宿 露营".split()),
+    "budget": tuple("便宜 贵 性价比 实惠 奢侈 打折 价格 预算".split()),
+    "style": tuple(
+        "包 衣服 裙 鞋 外套 衬衫 毛衣 t恤 裤 帽 袜 围巾 首饰 "
+        "款式 风格 简约 复古 极简 休闲 家具".split()
+    ),
+    "color": tuple(
+        "颜色 红色 蓝色 绿色 黄色 黑色 白色 粉色 紫色 灰色 棕色 米色 橙色 金色 银色".split()
+    ),
+}
+"""Chinese category lexicon: a keyword containing one of these terms."""
+
+ZH_MODIFIERS: tuple[str, ...] = tuple(
+    sorted(
+        set(ZH_CATEGORY_TERMS["material"])
+        | set(
+            "塑料 塑胶 木 木头 木质 实木 皮 皮革 真皮 皮质 帆布 棉 纯棉 棉质 全棉 羊毛 "
+            "羊绒 丝 丝绸 真丝 玻璃 金属 不锈钢 铝 竹 竹制 纸 纸质 陶瓷 "
+            "橡胶 硅胶 尼龙 涤纶 聚酯 亚麻 "
+            "辣 麻辣 甜 有机 素 低糖 无糖 低脂 脱脂 全脂 进口 二手 手工 一次性 环保".split()
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+"""Chinese material and attribute modifiers split from the head noun they lead:
+``塑料盒子`` → ``塑料``, ``盒子`` (like ``plastic boxes`` → ``plastic``, ``box``)."""
+
+ZH_WHOLE_COMPOUNDS: tuple[str, ...] = tuple(
+    "棉花 棉袄 棉被 木瓜 木耳 木马 木偶 木星 皮蛋 皮肤 皮卡 皮影 皮带 皮球 皮筋 甜甜圈 甜品 "
+    "甜点 甜菜 甜瓜 甜心 甜言 甜酒 辣椒 辣条 辣酱 辣妹 竹笋 竹子 竹叶 纸巾 纸张 纸币 丝瓜 "
+    "丝袜 丝巾 素食 素质 素材 素描 麻婆 金属乐 玻璃心 有机物 "
+    "手工艺 进口商 环保主义".split()
+)
+"""Words that start with a modifier but name one thing (``辣椒`` is chilli, not spicy ``椒``)."""
+
+ZH_DROPPED_HEADS = frozenset("制品 产品 用品 材质 材料 味 口味 味道 制 质 类 食品".split())
+"""A head left after the modifier that adds nothing (``塑料制品`` → ``塑料``)."""

@@ -1,0 +1,550 @@
+"""Contradiction resolution and deduplication: the gate's pure decision step.
+
+Given a user's active preferences and screened, normalised candidates, decide
+what to create, merge and supersede (DESIGN.md §6.3–6.4). No I/O: the storage
+layer applies the resulting :class:`WritePlan` in one transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..model import (
+    ChangeEvent,
+    Preference,
+    PreferenceCandidate,
+    Superseded,
+    has_cjk,
+    normalise_keyword,
+)
+from .identity import CrossLanguage, is_chinese, judge, simple_form
+from .layered_map import LayeredMap
+from .matching import (
+    TYPO_MIN_LEN,
+    ZH_MATERIALS,
+    categories_compatible,
+    is_transposition_typo,
+    keyword_covers,
+    same_object,
+    spelling_key,
+    supersedes,
+    transposition_variants,
+)
+from .objects import ObjectForm, object_forms, object_words
+
+MERGE_CONFIDENCE_STEP = 0.1
+"""Confidence gained per repeated mention, capped at 1.0 (Penchant's heuristic)."""
+
+_PUNCT_RE = re.compile(r"[^\w\s-]+")
+
+
+@dataclass
+class PreparedCandidate:
+    """A candidate that passed screening, with normalised keywords.
+
+    Attributes:
+        candidate: The candidate as given (content already whitespace-cleaned).
+        keywords: Normalised, de-duplicated keywords.
+        embedding: ``float32[dim]`` bytes computed before the transaction, if any.
+        embedding_model: Name of the model that produced ``embedding``.
+        embedding_dim: Its length.
+        slot: Normalised single-valued slot (:func:`~.matching.slot_key`), if any.
+        protected: An allergy or intolerance (:func:`~.protection.is_protected`).
+        retracted: Normalised keywords of the allergies or intolerances this like
+            explicitly takes back, read from the retraction's own clause
+            (:func:`~.objects.retracted_objects`): a protected dislike gives way only
+            when these cover every one of its keywords.
+    """
+
+    candidate: PreferenceCandidate
+    keywords: list[str]
+    embedding: bytes | None = None
+    embedding_model: str | None = None
+    embedding_dim: int = 0
+    slot: str | None = None
+    protected: bool = False
+    retracted: list[str] = field(default_factory=list)
+
+
+@dataclass
+class WritePlan:
+    """What one gate call will write, built against one revision of the active set.
+
+    Attributes:
+        upserts: Preferences to write (created or merged), by id.
+        deletes: Ids to remove from the active set.
+        events: Change events to append, in order.
+        created / merged / superseded: For the caller's :class:`GateResult`.
+        outdated: Candidates stated before a newer, conflicting stored preference (a spooled
+            or imported statement), with that preference: not written (recency wins).
+    """
+
+    upserts: dict[str, Preference] = field(default_factory=dict)
+    deletes: set[str] = field(default_factory=set)
+    events: list[ChangeEvent] = field(default_factory=list)
+    created: list[Preference] = field(default_factory=list)
+    merged: list[Preference] = field(default_factory=list)
+    superseded: list[Superseded] = field(default_factory=list)
+    outdated: list[tuple[PreferenceCandidate, Preference]] = field(default_factory=list)
+    after: ActiveSet | None = None
+    flags: list[tuple[Preference, Preference, float]] = field(default_factory=list)
+    """``(older, newer, cosine)``: pairs across languages that may be one object, for the
+    user to confirm (:mod:`.identity`'s middle band); nothing of them is deleted."""
+
+
+class ActiveSet:
+    """A user's active preferences with lookup indexes, copied on write.
+
+    The gate only compares a candidate with preferences that share a keyword
+    head (the last word of a Latin keyword, the last character of a Chinese
+    one, a spelling variant of it, or a transposition typo of it), the same content or the
+    same slot, so a write costs the same with 10 or 10,000 stored preferences. Instances are
+    cached by the storage layer per revision and never modified once shared: :meth:`clone`
+    gives an independent copy whose cost is what changed lately, not the number of
+    preferences (:class:`~.layered_map.LayeredMap`), and buckets are replaced, not mutated.
+
+    Attributes:
+        prefs: Id → preference (a read-only ``Mapping``; change it with :meth:`add` and
+            :meth:`remove`).
+    """
+
+    def __init__(self) -> None:
+        self.prefs: LayeredMap[str, Preference] = LayeredMap()
+        self._by_head: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_content: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_language: LayeredMap[str, frozenset[str]] = LayeredMap()
+
+    @classmethod
+    def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
+        """Index ``prefs``."""
+        active = cls()
+        for pref in prefs:
+            active.add(pref)
+        return active
+
+    def clone(self) -> ActiveSet:
+        """A copy that can be changed without touching this one (O(recent changes))."""
+        other = ActiveSet.__new__(ActiveSet)
+        other.prefs = self.prefs.copy()
+        other._by_head = self._by_head.copy()
+        other._by_content = self._by_content.copy()
+        other._by_slot = self._by_slot.copy()
+        other._by_language = self._by_language.copy()
+        return other
+
+    def add(self, pref: Preference) -> None:
+        """Insert or replace ``pref``."""
+        if pref.id in self.prefs:
+            self.remove(pref.id)
+        self.prefs.set(pref.id, pref)
+        for head in {h for k in pref.keywords for h in _heads(k)}:
+            _bucket_add(self._by_head, head, pref.id)
+        _bucket_add(self._by_content, content_key(pref.content), pref.id)
+        if pref.slot:
+            _bucket_add(self._by_slot, pref.slot, pref.id)
+        if pref.keywords:
+            _bucket_add(self._by_language, _language_key(pref), pref.id)
+
+    def remove(self, pref_id: str) -> None:
+        """Drop a preference (no-op when absent)."""
+        pref = self.prefs.get(pref_id)
+        if pref is None:
+            return
+        self.prefs.delete(pref_id)
+        for head in {h for k in pref.keywords for h in _heads(k)}:
+            _bucket_drop(self._by_head, head, pref_id)
+        _bucket_drop(self._by_content, content_key(pref.content), pref_id)
+        if pref.slot:
+            _bucket_drop(self._by_slot, pref.slot, pref_id)
+        if pref.keywords:
+            _bucket_drop(self._by_language, _language_key(pref), pref_id)
+
+    def related(
+        self, keywords: list[str], content: str, slot: str | None = None
+    ) -> list[Preference]:
+        """Preferences that could be the same object as (or covered by) these keywords,
+        or that fill the same slot."""
+        ids: set[str] = set(self._by_content.get(content_key(content)) or ())
+        if slot:
+            ids |= self._by_slot.get(slot) or frozenset()
+        for keyword in keywords:
+            for head in _heads_like(_head(keyword), self._by_head):
+                ids |= self._by_head[head]
+        return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+    def in_language(self, category: str, zh: bool) -> list[Preference]:
+        """Preferences of one category whose keywords are Chinese (``zh``) or not: where a
+        statement in the other language may find its object (:mod:`.identity`)."""
+        ids = self._by_language.get(f"{'zh' if zh else 'en'}:{category}") or frozenset()
+        return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+def _language_key(pref: Preference) -> str:
+    zh = any(map(has_cjk, pref.keywords))
+    return f"{'zh' if zh else 'en'}:{pref.category}"
+
+
+def _bucket_add(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str) -> None:
+    index.set(key, (index.get(key) or frozenset()) | {pref_id})
+
+
+def _bucket_drop(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str) -> None:
+    left = (index.get(key) or frozenset()) - {pref_id}
+    if left:
+        index.set(key, left)
+    else:
+        index.delete(key)
+
+
+def _heads(keyword: str) -> set[str]:
+    """Every bucket a stored keyword is found by: its head, and for a Chinese compound made
+    of a material (``玻璃瓶``) the material's bucket too (``不要玻璃`` covers it)."""
+    heads = {_head(keyword)}
+    if has_cjk(keyword):
+        heads |= {m[-1] for m in ZH_MATERIALS if keyword.startswith(m) and keyword != m}
+    return heads
+
+
+def _head(keyword: str) -> str:
+    """The bucket of a keyword: its head's last word (``smoked sausage with mash`` →
+    ``sausage``: a qualifier after ``with`` is no head), or a Chinese one's last character."""
+    if has_cjk(keyword):
+        return keyword[-1:]
+    keyword = keyword.split(" with ", 1)[0]
+    return spelling_key(keyword.replace("-", " ").rsplit(" ", 1)[-1])
+
+
+def _heads_like(head: str, index: Mapping[str, frozenset[str]]) -> list[str]:
+    """``head`` and the stored heads that are a transposition typo of it, when indexed.
+
+    The typo rule (:func:`~.matching.is_transposition_typo`) admits only a swap of two
+    adjacent letters after the first two, so the few words it can match are enumerated
+    (:func:`~.matching.transposition_variants`, O(length)) and looked up, instead of
+    scoring every stored head.
+    """
+    found = [head] if index.get(head) else []
+    if head.isalpha() and len(head) >= TYPO_MIN_LEN:
+        found += [
+            variant for variant in transposition_variants(head)
+            if index.get(variant) and is_transposition_typo(head, variant)
+        ]
+    return found
+
+
+def content_key(content: str) -> str:
+    """Content compared for exact-duplicate detection (case, width, punctuation)."""
+    return normalise_keyword(_PUNCT_RE.sub(" ", content))
+
+
+def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
+    cand = prepared.candidate
+    if pref.polarity != cand.polarity or not categories_compatible(pref.category, cand.category):
+        return False
+    if content_key(pref.content) == content_key(cand.content):
+        return True
+    if not same_object(pref.keywords, prepared.keywords):
+        return False
+    return _same_qualifiers(
+        object_forms(pref.content, pref.polarity, tuple(pref.keywords)),
+        object_forms(cand.content, cand.polarity, tuple(prepared.keywords)),
+    )
+
+
+def _same_qualifiers(a: tuple[ObjectForm, ...], b: tuple[ObjectForm, ...]) -> bool:
+    """Whether two same-keyword preferences also qualify their objects alike (issue 17:
+    ``hotels near the airport`` and ``hotels that only take cash`` are two preferences)."""
+    return {q for f in a for q in f.qualifiers} - object_words(b) == set() and {
+        q for f in b for q in f.qualifiers
+    } - object_words(a) == set()
+
+
+def _form_supersedes(new: ObjectForm, old: ObjectForm) -> bool:
+    """The newer object covers the older one: its keywords cover the older ones
+    (:func:`~.matching.supersedes`) and it qualifies the head no more than the older one
+    (``no coffee`` covers ``coffee in the morning``; ``no coffee in the morning`` leaves
+    ``likes coffee`` alone)."""
+    return supersedes(list(new.keywords), list(old.keywords)) and new.qualifiers <= old.qualifiers
+
+
+def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
+    """Opposite polarity about the same or a narrower object; a protected dislike
+    gives way only to an explicit retraction (DESIGN.md §6.3).
+
+    A preference about several objects (``likes coffee and tea``) is superseded only
+    when every one of them is covered by one object of the newer statement.
+    """
+    cand = prepared.candidate
+    if pref.polarity == cand.polarity or not categories_compatible(pref.category, cand.category):
+        return False
+    if pref.protected:
+        return _retracts(prepared.retracted, pref.keywords)
+    new_objects = object_forms(cand.content, cand.polarity, tuple(prepared.keywords))
+    old_objects = object_forms(pref.content, pref.polarity, tuple(pref.keywords))
+    return all(any(_form_supersedes(new, old) for new in new_objects) for old in old_objects)
+
+
+def _retracts(retracted: list[str], protected_keywords: list[str]) -> bool:
+    """Whether the retracted objects cover every keyword of a protected dislike.
+
+    ``no longer allergic to tree nuts`` lifts ``allergic to tree nuts`` but not
+    ``allergic to peanuts and tree nuts``: the peanut allergy was not taken back.
+    """
+    return bool(retracted) and all(
+        any(keyword_covers(r, k) for r in retracted) for k in protected_keywords
+    )
+
+
+def _fills_same_slot(pref: Preference, prepared: PreparedCandidate) -> bool:
+    """An older value of the single-valued slot this candidate fills (any object)."""
+    return bool(prepared.slot) and pref.slot == prepared.slot and not pref.protected
+
+
+def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Preference:
+    cand = prepared.candidate
+    if cand.at is not None and cand.at < pref.updated_at:  # an older statement of the same
+        now = pref.updated_at
+        cand = cand.model_copy(update={"content": pref.content})
+    keywords = list(dict.fromkeys([*pref.keywords, *prepared.keywords]))
+    merged = pref.model_copy(
+        update={
+            "content": cand.content,
+            "keywords": keywords,
+            "category": pref.category if cand.category == "other" else cand.category,
+            "confidence": min(1.0, max(pref.confidence, cand.confidence) + MERGE_CONFIDENCE_STEP),
+            "mention_count": pref.mention_count + 1,
+            "slot": prepared.slot or pref.slot,
+            "protected": pref.protected or prepared.protected,
+            "updated_at": now,
+            "last_seen_at": now,
+        }
+    )
+    if prepared.embedding is not None:
+        merged.embedding = prepared.embedding
+        merged.embedding_model = prepared.embedding_model
+        merged.embedding_dim = prepared.embedding_dim
+    else:
+        merged.embedding = pref.embedding
+    return merged
+
+
+def _restore(pref: Preference, prepared: PreparedCandidate) -> Preference | None:
+    """An imported record matched a stored one: keep the stored one, taking the larger count
+    and the later times of the two; ``None`` when the backup adds nothing (idempotent import)."""
+    cand = prepared.candidate
+    update: dict[str, object] = {}
+    if (cand.mention_count or 1) > pref.mention_count:
+        update["mention_count"] = cand.mention_count
+    if cand.last_seen_at is not None and cand.last_seen_at > pref.last_seen_at:
+        update["last_seen_at"] = cand.last_seen_at
+    if not update:
+        return None
+    restored = pref.model_copy(update=update)
+    restored.embedding = pref.embedding
+    return restored
+
+
+def _create(user_id: str, prepared: PreparedCandidate, now: datetime) -> Preference:
+    cand = prepared.candidate
+    at = cand.at or now
+    return Preference(
+        user_id=user_id,
+        content=cand.content,
+        polarity=cand.polarity,
+        category=cand.category,
+        keywords=prepared.keywords,
+        confidence=cand.confidence,
+        source=cand.source,
+        slot=prepared.slot,
+        protected=prepared.protected,
+        mention_count=cand.mention_count or 1,
+        created_at=cand.created_at or at,
+        updated_at=at,
+        last_seen_at=cand.last_seen_at or at,
+        embedding=prepared.embedding,
+        embedding_model=prepared.embedding_model,
+        embedding_dim=prepared.embedding_dim,
+    )
+
+
+def _drop_unwritten(plan: WritePlan, pref_id: str) -> None:
+    plan.upserts.pop(pref_id, None)
+    plan.created = [p for p in plan.created if p.id != pref_id]
+    plan.events = [e for e in plan.events if (e.after or {}).get("id") != pref_id]
+
+
+def plan_write(
+    user_id: str,
+    active: ActiveSet,
+    candidates: list[PreparedCandidate],
+    now: datetime,
+    *,
+    created_op: str = "created",
+    cross: CrossLanguage | None = None,
+) -> WritePlan:
+    """Decide creates, merges and supersessions for ``candidates``, in order.
+
+    Each candidate sees the effect of the ones before it, so one call with
+    "likes X" then "dislikes X" ends with the dislike alone.
+
+    Args:
+        user_id: Owner of ``active``.
+        active: The user's active preferences (not modified).
+        candidates: Screened, normalised candidates.
+        now: Timestamp for every record and event of this write.
+        created_op: Change-log op for new preferences (``created`` or ``imported``).
+        cross: Object-phrase vectors, glosses and thresholds for cross-language identity
+            (:mod:`.identity`); ``None`` compares within one language only.
+
+    Returns:
+        The plan, with ``plan.after`` the active set once it is applied;
+        ``plan.upserts`` and ``plan.deletes`` never share an id.
+    """
+    state = active.clone()
+    plan = WritePlan(after=state)
+    for prepared in candidates:
+        source = prepared.candidate.source
+        related = state.related(prepared.keywords, prepared.candidate.content, prepared.slot)
+        newer = newer_conflict(related, prepared)
+        if newer is not None:
+            plan.outdated.append((prepared.candidate, newer))
+            continue
+        target = next((p for p in related if _is_same(p, prepared)), None)
+        if target is not None and created_op == "imported":
+            restored = _restore(target, prepared)
+            if restored is None:
+                continue
+            _record_merge(plan, target, restored, source, now)
+            state.add(restored)
+            plan.upserts[restored.id] = restored
+            continue
+        if target is not None:
+            winner = _merge(target, prepared, now)
+            _record_merge(plan, target, winner, source, now)
+        else:
+            winner = _create(user_id, prepared, now)
+            plan.created.append(winner)
+            plan.events.append(
+                ChangeEvent(op=created_op, after=winner.public_dict(), source=source, at=now)  # type: ignore[arg-type]
+            )
+        state.add(winner)
+        plan.upserts[winner.id] = winner
+        for old in related:
+            if old.id == winner.id:
+                continue
+            if _contradicts(old, prepared):
+                reason = _contradiction_reason(old, winner.id)
+            elif _fills_same_slot(old, prepared):
+                reason = f"slot {prepared.slot!r} filled by newer {winner.id}"
+            else:
+                continue
+            _record_supersede(plan, old, winner.id, source, now, reason)
+            state.remove(old.id)
+        if cross is not None and created_op != "imported":
+            _cross_language(plan, state, prepared, winner, cross, now)
+    return plan
+
+
+def _cross_language(
+    plan: WritePlan,
+    state: ActiveSet,
+    prepared: PreparedCandidate,
+    winner: Preference,
+    cross: CrossLanguage,
+    now: datetime,
+) -> None:
+    """Supersede (or flag) the other language's statements of the same simple object."""
+    cand = prepared.candidate
+    new_form = simple_form(cand.content, cand.polarity, tuple(prepared.keywords))
+    if new_form is None:
+        return
+    for old in state.in_language(winner.category, not is_chinese(new_form)):
+        if old.id == winner.id or old.polarity == cand.polarity:
+            continue
+        old_form = simple_form(old.content, old.polarity, tuple(old.keywords))
+        if old_form is None:
+            continue
+        verdict, cosine = judge(new_form, old_form, cross)
+        if verdict == "same" and not old.protected:
+            reason = (
+                f"{_contradiction_reason(old, winner.id)}: the same object in another "
+                f"language (cosine {cosine:.2f})"
+            )
+            _record_supersede(plan, old, winner.id, cand.source, now, reason)
+            state.remove(old.id)
+        elif verdict is not None:
+            plan.flags.append((old, winner, cosine))
+
+
+def newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:
+    """A stored preference the candidate would supersede but that was stated after it."""
+    at = prepared.candidate.at
+    if at is None:
+        return None
+    for old in related:
+        if old.updated_at > at and (_contradicts(old, prepared) or _fills_same_slot(old, prepared)):
+            return old
+    return None
+
+
+def _record_merge(
+    plan: WritePlan, before: Preference, after: Preference, source: str, now: datetime
+) -> None:
+    if any(p.id == after.id for p in plan.created):
+        plan.created = [after if p.id == after.id else p for p in plan.created]
+    else:
+        plan.merged = [p for p in plan.merged if p.id != after.id] + [after]
+    plan.events.append(
+        ChangeEvent(
+            op="merged",
+            before=before.public_dict(),
+            after=after.public_dict(),
+            source=source,
+            at=now,
+        )
+    )
+
+
+def _contradiction_reason(old: Preference, winner_id: str) -> str:
+    if old.protected:
+        return f"retracted by {winner_id}"
+    newer = "dislike" if old.polarity == "like" else "like"
+    return f"contradicted by newer {newer} {winner_id}"
+
+
+def _record_supersede(
+    plan: WritePlan, old: Preference, winner_id: str, source: str, now: datetime, reason: str
+) -> None:
+    if any(p.id == old.id for p in plan.created):
+        _drop_unwritten(plan, old.id)  # created earlier in this same call: it never existed
+        return
+    plan.upserts.pop(old.id, None)
+    plan.created = [p for p in plan.created if p.id != old.id]
+    plan.merged = [p for p in plan.merged if p.id != old.id]
+    plan.deletes.add(old.id)
+    plan.superseded.append(Superseded(preference=old, replaced_by=winner_id))
+    plan.events.append(
+        ChangeEvent(
+            op="superseded",
+            before=old.public_dict(),
+            replaced_by=winner_id,
+            reason=reason,
+            source=source,
+            at=now,
+        )
+    )
+
+
+__all__ = [
+    "MERGE_CONFIDENCE_STEP",
+    "ActiveSet",
+    "PreparedCandidate",
+    "WritePlan",
+    "content_key",
+    "newer_conflict",
+    "plan_write",
+]

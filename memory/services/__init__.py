@@ -1,0 +1,37 @@
+"""Services over the client: reflect, the check-up, re-embed, transfer (export/import) and
+doctor. They import :mod:`..client` and are never imported by it."""
+from .checkup import ContradictionJudge, PairVerdict, checkup_job
+from .doctor import diagnose
+from .reembed import reembed
+from .reflect import (
+    Disposition,
+    DroppedItem,
+    ReflectModel,
+    ReflectOutput,
+    ReflectPrompt,
+    ReflectResult,
+    areflect,
+    keep_valid_items,
+    reflect,
+)
+from .transfer import export_user, import_document, parse_document
+
+__all__ = [
+    "ContradictionJudge",
+    "Disposition",
+    "DroppedItem",
+    "PairVerdict",
+    "ReflectModel",
+    "ReflectOutput",
+    "ReflectPrompt",
+    "ReflectResult",
+    "areflect",
+    "checkup_job",
+    "diagnose",
+    "export_user",
+    "import_document",
+    "keep_valid_items",
+    "parse_document",
+    "reembed",
+    "reflect",
+]
