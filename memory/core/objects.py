@@ -164,6 +164,8 @@ def _restated(content: str, polarity: Polarity) -> str:
         return f"我喜欢{content}。" if polarity == "like" else f"我不要{content}。"
     if _CLAUSE_RE.search(content):
         return ""  # a whole statement no rule reads: its words are no object
+    if re.match(r"(?:i|we|due|because|since|as|if|when)\b", content, re.IGNORECASE):
+        return ""  # the speaker's own sentence no rule reads (``Due to my allergies, I …``)
     rest = _NEGATORS.sub("", _LABEL_VERB_RE.sub("", content)).strip()
     return f"I like {rest}." if polarity == "like" else f"I don't want {rest}."
 
