@@ -274,10 +274,7 @@ def object_words(form_set: tuple[ObjectForm, ...]) -> frozenset[str]:
     still two preferences; ``coffee and tea`` and ``tea and coffee`` are one.
     """
     named = {w for f in form_set for k in f.keywords for w in re.split(r"[\s-]+", k) if w}
-    return frozenset(
-        {w.removesuffix("s") for w in named} | {q for f in form_set for q in f.qualifiers}
-        - {w.removesuffix("s") for w in named}
-    )
+    return frozenset(named | {q for f in form_set for q in f.qualifiers})
 
 
 def _qualifiers_in(content: str, group: list[str], named: list[str]) -> frozenset[str]:
