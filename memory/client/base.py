@@ -32,6 +32,7 @@ from pydantic import BaseModel
 
 from ..core import (
     CommitResult,
+    CrossLanguage,
     Erasure,
     Idempotency,
     PersistenceGate,
@@ -44,7 +45,6 @@ from ..core import (
     payload_digest,
     touches_snapshot,
 )
-from ..core.identity import CrossLanguage
 from ..embeddings import Embedder, embedding_text
 from ..model import (
     ForgetResult,

@@ -16,10 +16,16 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..core.capture.keywords import object_keywords
-from ..core.identity import CrossLanguage, is_chinese, object_phrase, simple_form
-from ..core.objects import ObjectForm
-from ..core.resolution import ActiveSet, PreparedCandidate
+from ..core import (
+    ActiveSet,
+    CrossLanguage,
+    ObjectForm,
+    PreparedCandidate,
+    is_chinese,
+    object_keywords,
+    object_phrase,
+    simple_form,
+)
 from ..embeddings import Embedder
 from ..model import Preference, has_cjk
 
@@ -144,7 +150,7 @@ def _other_language(
 
 def _glossed(phrase: str) -> tuple[tuple[str, ...], ...]:
     """The English keyword lists of a Chinese phrase's dictionary glosses."""
-    from ..embeddings.glossary import glosses
+    from ..embeddings import glosses
 
     groups = (tuple(object_keywords(g)) for g in glosses(phrase))
     return tuple(dict.fromkeys(g for g in groups if g))

@@ -2,8 +2,11 @@
 tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
+from .capture.keywords import object_keywords
+from .identity import CrossLanguage, is_chinese, object_phrase, simple_form
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
+from .objects import ObjectForm
 from .observations import (
     Evidence,
     Observation,
@@ -32,12 +35,19 @@ from .ops import (
     touches_snapshot,
 )
 from .planning import PersistenceGate, Plan
-from .resolution import PreparedCandidate
+from .resolution import ActiveSet, PreparedCandidate
 from .screen import screen_content
 from .snapshot import SnapshotDelta, UserSnapshot, apply_delta, apply_ops
 from .tombstones import Erasure
 
 __all__ = [
+    "ActiveSet",
+    "CrossLanguage",
+    "ObjectForm",
+    "is_chinese",
+    "object_keywords",
+    "object_phrase",
+    "simple_form",
     "AppendEvent",
     "AppendTranscript",
     "BM25Index",

@@ -32,9 +32,9 @@ from typing import Literal
 
 import numpy as np
 
-from ..model import Polarity, has_cjk
-from .matching import same_object
-from .objects import ObjectForm, object_forms
+from ..model import Polarity, Preference, has_cjk
+from .matching import same_object, supersedes
+from .objects import ObjectForm, object_forms, object_words
 
 Verdict = Literal["same", "flag"]
 
@@ -124,12 +124,50 @@ def judge(
     return None, cosine
 
 
+def same_qualifiers(a: tuple[ObjectForm, ...], b: tuple[ObjectForm, ...]) -> bool:
+    """Whether two same-keyword preferences also qualify their objects alike (issue 17:
+    ``hotels near the airport`` and ``hotels that only take cash`` are two preferences)."""
+    return {q for f in a for q in f.qualifiers} - object_words(b) == set() and {
+        q for f in b for q in f.qualifiers
+    } - object_words(a) == set()
+
+
+def form_supersedes(new: ObjectForm, old: ObjectForm) -> bool:
+    """The newer object covers the older one: its keywords cover the older ones
+    (:func:`~.matching.supersedes`) and it qualifies the head no more than the older one
+    (``no coffee`` covers ``coffee in the morning``; ``no coffee in the morning`` leaves
+    ``likes coffee`` alone)."""
+    return supersedes(list(new.keywords), list(old.keywords)) and new.qualifiers <= old.qualifiers
+
+
+def cross_matches(
+    new: ObjectForm, winner: Preference, others: list[Preference], cross: CrossLanguage
+) -> list[tuple[Preference, Verdict, float]]:
+    """The other language's preferences of the opposite polarity that ``new`` (the object of
+    ``winner``) is, or may be: ``(older, verdict, cosine)`` for each one :func:`judge` does
+    not dismiss."""
+    found = []
+    for old in others:
+        if old.id == winner.id or old.polarity == winner.polarity:
+            continue
+        old_form = simple_form(old.content, old.polarity, tuple(old.keywords))
+        if old_form is None:
+            continue
+        verdict, cosine = judge(new, old_form, cross)
+        if verdict is not None:
+            found.append((old, verdict, cosine))
+    return found
+
+
 __all__ = [
     "MAX_SIMPLE_KEYWORDS",
     "CrossLanguage",
     "Verdict",
+    "cross_matches",
+    "form_supersedes",
     "is_chinese",
     "judge",
     "object_phrase",
+    "same_qualifiers",
     "simple_form",
 ]

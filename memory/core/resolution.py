@@ -20,7 +20,14 @@ from ..model import (
     has_cjk,
     normalise_keyword,
 )
-from .identity import CrossLanguage, is_chinese, judge, simple_form
+from .identity import (
+    CrossLanguage,
+    cross_matches,
+    form_supersedes,
+    is_chinese,
+    same_qualifiers,
+    simple_form,
+)
 from .layered_map import LayeredMap
 from .matching import (
     TYPO_MIN_LEN,
@@ -30,10 +37,9 @@ from .matching import (
     keyword_covers,
     same_object,
     spelling_key,
-    supersedes,
     transposition_variants,
 )
-from .objects import ObjectForm, object_forms, object_words
+from .objects import object_forms
 
 MERGE_CONFIDENCE_STEP = 0.1
 """Confidence gained per repeated mention, capped at 1.0 (Penchant's heuristic)."""
@@ -178,8 +184,7 @@ class ActiveSet:
 
 
     def in_language(self, category: str, zh: bool) -> list[Preference]:
-        """Preferences of one category whose keywords are Chinese (``zh``) or not: where a
-        statement in the other language may find its object (:mod:`.identity`)."""
+        """Preferences of one category whose keywords are Chinese (``zh``) or not."""
         ids = self._by_language.get(f"{'zh' if zh else 'en'}:{category}") or frozenset()
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
@@ -202,8 +207,7 @@ def _bucket_drop(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str)
 
 
 def _heads(keyword: str) -> set[str]:
-    """Every bucket a stored keyword is found by: its head, and for a Chinese compound made
-    of a material (``玻璃瓶``) the material's bucket too (``不要玻璃`` covers it)."""
+    """A keyword's buckets: its head's, and a Chinese material's (``玻璃`` for ``玻璃瓶``)."""
     heads = {_head(keyword)}
     if has_cjk(keyword):
         heads |= {m[-1] for m in ZH_MATERIALS if keyword.startswith(m) and keyword != m}
@@ -211,8 +215,8 @@ def _heads(keyword: str) -> set[str]:
 
 
 def _head(keyword: str) -> str:
-    """The bucket of a keyword: its head's last word (``smoked sausage with mash`` →
-    ``sausage``: a qualifier after ``with`` is no head), or a Chinese one's last character."""
+    """A keyword's head bucket: its head's last word (``smoked sausage with mash`` →
+    ``sausage``), or a Chinese keyword's last character."""
     if has_cjk(keyword):
         return keyword[-1:]
     keyword = keyword.split(" with ", 1)[0]
@@ -249,26 +253,10 @@ def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
         return True
     if not same_object(pref.keywords, prepared.keywords):
         return False
-    return _same_qualifiers(
+    return same_qualifiers(
         object_forms(pref.content, pref.polarity, tuple(pref.keywords)),
         object_forms(cand.content, cand.polarity, tuple(prepared.keywords)),
     )
-
-
-def _same_qualifiers(a: tuple[ObjectForm, ...], b: tuple[ObjectForm, ...]) -> bool:
-    """Whether two same-keyword preferences also qualify their objects alike (issue 17:
-    ``hotels near the airport`` and ``hotels that only take cash`` are two preferences)."""
-    return {q for f in a for q in f.qualifiers} - object_words(b) == set() and {
-        q for f in b for q in f.qualifiers
-    } - object_words(a) == set()
-
-
-def _form_supersedes(new: ObjectForm, old: ObjectForm) -> bool:
-    """The newer object covers the older one: its keywords cover the older ones
-    (:func:`~.matching.supersedes`) and it qualifies the head no more than the older one
-    (``no coffee`` covers ``coffee in the morning``; ``no coffee in the morning`` leaves
-    ``likes coffee`` alone)."""
-    return supersedes(list(new.keywords), list(old.keywords)) and new.qualifiers <= old.qualifiers
 
 
 def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
@@ -285,7 +273,7 @@ def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
         return _retracts(prepared.retracted, pref.keywords)
     new_objects = object_forms(cand.content, cand.polarity, tuple(prepared.keywords))
     old_objects = object_forms(pref.content, pref.polarity, tuple(pref.keywords))
-    return all(any(_form_supersedes(new, old) for new in new_objects) for old in old_objects)
+    return all(any(form_supersedes(new, old) for new in new_objects) for old in old_objects)
 
 
 def _retracts(retracted: list[str], protected_keywords: list[str]) -> bool:
@@ -462,21 +450,13 @@ def _cross_language(
     new_form = simple_form(cand.content, cand.polarity, tuple(prepared.keywords))
     if new_form is None:
         return
-    for old in state.in_language(winner.category, not is_chinese(new_form)):
-        if old.id == winner.id or old.polarity == cand.polarity:
-            continue
-        old_form = simple_form(old.content, old.polarity, tuple(old.keywords))
-        if old_form is None:
-            continue
-        verdict, cosine = judge(new_form, old_form, cross)
+    others = state.in_language(winner.category, not is_chinese(new_form))
+    for old, verdict, cosine in cross_matches(new_form, winner, others, cross):
         if verdict == "same" and not old.protected:
-            reason = (
-                f"{_contradiction_reason(old, winner.id)}: the same object in another "
-                f"language (cosine {cosine:.2f})"
-            )
-            _record_supersede(plan, old, winner.id, cand.source, now, reason)
+            reason = f"{_contradiction_reason(old, winner.id)}: the same object in another "
+            _record_supersede(plan, old, winner.id, cand.source, now, f"{reason}language")
             state.remove(old.id)
-        elif verdict is not None:
+        else:
             plan.flags.append((old, winner, cosine))
 
 
