@@ -38,6 +38,7 @@ from penchant.tools.reflect_tool import make_reflect_tool
 from .hooks import (
     DEFAULT_SYSTEM_PROMPT,
     MODEL_UNAVAILABLE,
+    MemoryChanges,
     MemoryHooks,
     NodeState,
     last_human_index,
@@ -71,7 +72,7 @@ class ChatState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     memory_context: str
-    memory_changes: dict[str, Any]
+    memory_changes: MemoryChanges
 
 
 def tool_rounds_this_turn(messages: list[AnyMessage]) -> int:

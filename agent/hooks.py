@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
@@ -49,6 +49,7 @@ from penchant.tools.prompt_blocks import (
     render_reflection,
 )
 
+from .messages import content_text
 from .models import ModelFailure
 from .summary import drop_already_captured, summarise_preferences
 
@@ -74,7 +75,8 @@ NodeState: TypeAlias = Any
 """A LangGraph state with a ``messages`` list: any TypedDict, pydantic or plain-dict state.
 
 Typed ``Any`` so the nodes fit ``StateGraph.add_node`` for every host state schema."""
-CHANGE_KEYS = ("created", "merged", "superseded", "rejected", "removed")
+ChangeKey = Literal["created", "merged", "superseded", "rejected", "removed"]
+CHANGE_KEYS: tuple[ChangeKey, ...] = ("created", "merged", "superseded", "rejected", "removed")
 MODEL_UNAVAILABLE = "model_unavailable"
 """``response_metadata["penchant_error"]`` of the reply that stands in for a failed model
 (see :func:`penchant.agent.graph.unavailable_message`)."""
@@ -82,10 +84,7 @@ MODEL_UNAVAILABLE = "model_unavailable"
 
 def message_text(message: BaseMessage) -> str:
     """The plain text of a message (text parts of multi-part content joined)."""
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
+    return content_text(message.content)
 
 
 def last_human_index(messages: Sequence[BaseMessage]) -> int | None:
@@ -111,16 +110,36 @@ def model_failure_in(messages: Sequence[BaseMessage]) -> ModelFailure | None:
     return None
 
 
-def empty_changes() -> dict[str, Any]:
-    """A ``memory_changes`` value with nothing in it (the change keys, ``errors`` and
-    ``dropped``)."""
-    changes: dict[str, Any] = {key: [] for key in CHANGE_KEYS}
-    changes["errors"] = []
-    changes["dropped"] = []
-    return changes
+class MemoryChanges(TypedDict):
+    """What memory did in one turn (``state["memory_changes"]``).
+
+    Attributes:
+        created: Preferences the gate created, in their JSON form (as the CLI prints them).
+        merged: Preferences a repeat merged into.
+        superseded: Preferences a contradiction replaced, with what replaced them.
+        rejected: Candidates the gate refused, each with its reason.
+        removed: Preferences a forget removed.
+        errors: One line per failed memory step of the turn (the turn itself went on).
+        dropped: Malformed items of the summary model's reply that were left out
+            (``{"kind", "index", "content", "reason"}``).
+    """
+
+    created: list[dict[str, Any]]
+    merged: list[dict[str, Any]]
+    superseded: list[dict[str, Any]]
+    rejected: list[dict[str, Any]]
+    removed: list[dict[str, Any]]
+    errors: list[str]
+    dropped: list[dict[str, Any]]
 
 
-def add_changes(changes: dict[str, Any], result: dict[str, Any]) -> None:
+def empty_changes() -> MemoryChanges:
+    """A ``memory_changes`` value with nothing in it."""
+    return MemoryChanges(created=[], merged=[], superseded=[], rejected=[], removed=[],
+                         errors=[], dropped=[])  # fmt: skip
+
+
+def add_changes(changes: MemoryChanges, result: dict[str, Any]) -> None:
     """Add a gate/forget result's JSON form (``public_dict``) to ``changes`` in place."""
     for key in CHANGE_KEYS:
         changes[key].extend(result.get(key) or [])
@@ -311,7 +330,7 @@ class MemoryHooks:
         return {"memory_changes": changes}
 
     @staticmethod
-    def _collect_tool_results(turn: Sequence[BaseMessage], changes: dict[str, Any]) -> bool:
+    def _collect_tool_results(turn: Sequence[BaseMessage], changes: MemoryChanges) -> bool:
         stored = False
         for message in turn:
             if not isinstance(message, ToolMessage) or message.status == "error":
@@ -324,7 +343,7 @@ class MemoryHooks:
         return stored
 
     def _rule_capture(
-        self, user_id: str, text: str, turn_key: str, changes: dict[str, Any]
+        self, user_id: str, text: str, turn_key: str, changes: MemoryChanges
     ) -> list[Preference]:
         try:
             result = self.memory.capture(user_id, text, idempotency_key=turn_key)
@@ -340,7 +359,7 @@ class MemoryHooks:
         text: str,
         captured: list[Preference],
         idempotency_key: str,
-        changes: dict[str, Any],
+        changes: MemoryChanges,
     ) -> None:
         if self.summary_model is None:
             return
@@ -364,7 +383,7 @@ class MemoryHooks:
         thread_id: str,
         user_text: str,
         turn: Sequence[BaseMessage],
-        changes: dict[str, Any],
+        changes: MemoryChanges,
     ) -> None:
         try:
             for role, text in _transcript_entries(user_text, turn):

@@ -32,14 +32,15 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from penchant.memory import strip_injected_blocks
+from penchant.memory import has_han, strip_injected_blocks
 from penchant.tools.prompt_blocks import ParsedPreferences, PreferenceLine, parse_preferences
+
+from .messages import content_text
 
 OFFLINE_MODEL_NAME = "penchant-offline"
 MAX_LISTED = 8
 """Most preferences one offline answer lists."""
 
-_CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _ABOUT_ME_RE = re.compile(
     r"what (?:do|did) you (?:know|remember)|what are my (?:preferences|likes|dislikes)"
     r"|what do i (?:like|dislike|hate)|my preferences|about me\b"
@@ -141,13 +142,6 @@ _ZH = {
 }
 
 
-def _text_of(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    parts = [p if isinstance(p, str) else str(p.get("text", "")) for p in content]
-    return "".join(parts)
-
 
 def _what(pref: PreferenceLine) -> str:
     """The object of a preference: its content without the leading verb, else its keywords."""
@@ -214,15 +208,16 @@ def offline_reply(messages: Sequence[BaseMessage]) -> str:
     Returns:
         The reply text, starting with an ``[offline model]`` label.
     """
-    context = "\n".join(_text_of(m) for m in messages if isinstance(m, SystemMessage))
+    context = "\n".join(content_text(m.content) for m in messages if isinstance(m, SystemMessage))
     prefs = parse_preferences(context)
     last = messages[-1] if messages else None
     if isinstance(last, ToolMessage):
-        zh = bool(_CJK_RE.search(_text_of(last)))
-        return _strings(zh)["label"] + _strings(zh)["tool"].format(content=_text_of(last))
+        text = content_text(last.content)
+        zh = has_han(text)
+        return _strings(zh)["label"] + _strings(zh)["tool"].format(content=text)
     humans = [m for m in messages if isinstance(m, HumanMessage)]
-    text = strip_injected_blocks(_text_of(humans[-1])).strip() if humans else ""
-    zh = bool(_CJK_RE.search(text))
+    text = strip_injected_blocks(content_text(humans[-1].content)).strip() if humans else ""
+    zh = has_han(text)
     s = _strings(zh)
     return s["label"] + _answer(text, prefs, s, zh)
 

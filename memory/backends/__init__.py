@@ -4,7 +4,7 @@ modules that depend on redis-py, and :mod:`.wire`, the scripts and encodings the
 Private: only :class:`~penchant.memory.client.Memory` and
 :class:`~penchant.memory.client.AsyncMemory` use a backend.
 """
-from .asyncio import AsyncBackend, open_async_client
+from .asyncio import AsyncRedisBackend, open_async_client
 from .cluster_nodes import (
     NodeError,
     cluster_nodes,
@@ -17,11 +17,14 @@ from .cluster_nodes import (
 from .connect import open_client
 from .filelock import exclusive_lock
 from .process import client_name, server_binary
+from .protocols import AsyncBackend, Backend
 from .server import EmbeddedRedis
 from .sync import SyncBackend
 
 __all__ = [
     "AsyncBackend",
+    "AsyncRedisBackend",
+    "Backend",
     "EmbeddedRedis",
     "NodeError",
     "SyncBackend",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 import redis.asyncio as aioredis
@@ -109,7 +109,7 @@ async def _open_cluster(url: str, name: str) -> Any:
     return client
 
 
-class AsyncBackend:
+class AsyncRedisBackend:
     """Async twin of :class:`~.sync.SyncBackend` (the parts :class:`AsyncMemory` uses).
 
     Args:
@@ -354,6 +354,11 @@ class AsyncBackend:
         members = await self._run("list users", self.client.smembers(USERS_KEY))
         return sorted(decode_user_id(wire.text(u)) for u in members)
 
+    async def sample_users(self, limit: int) -> list[str]:
+        """See :meth:`.sync.SyncBackend.sample_users`."""
+        members = await self._run("list users", self.client.srandmember(USERS_KEY, limit))
+        return sorted(decode_user_id(wire.text(u)) for u in members or [])
+
     async def ensure_schema(self) -> int:
         """See :meth:`.sync.SyncBackend.ensure_schema`."""
         try:
@@ -432,4 +437,10 @@ class AsyncBackend:
         return bool(done)
 
 
-__all__ = ["AsyncBackend", "open_async_client"]
+if TYPE_CHECKING:  # mypy checks that the driver answers the client's Protocol
+    from .protocols import AsyncBackend
+
+    _driver: type[AsyncBackend] = AsyncRedisBackend
+
+
+__all__ = ["AsyncRedisBackend", "open_async_client"]

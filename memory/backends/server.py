@@ -21,7 +21,7 @@ Lifecycle, safe for several Penchant processes on one data directory:
   their ``linger_seconds`` to ``linger``: the latest command's linger governs
   (the README's promise: up for ``PENCHANT_EMBEDDED_LINGER_SECONDS`` after the
   last command), not the first starter's.
-* A *reaper* (``python -m penchant.memory.backends.server --reap DIR``, detached, one
+* A *reaper* (``python -m penchant.memory.backends.reaper --reap DIR``, detached, one
   per server, started by ``connect``/``release`` when none watches the running
   server) reads ``linger`` and polls every ``min(linger / 4, 5 s)``; under the
   same lock it stops the server once no Penchant process has used it for the
@@ -378,7 +378,7 @@ class EmbeddedRedis:
         found = self._reaper()
         if self.linger_seconds <= 0 or (found is not None and found[1] == server):
             return
-        command = [sys.executable, "-m", "penchant.memory.backends.server", "--reap",
+        command = [sys.executable, "-m", "penchant.memory.backends.reaper", "--reap",
                    str(self.data_dir),
                    "--linger", repr(self.linger_seconds),
                    "--server-pid", str(server)]  # fmt: skip
@@ -496,7 +496,7 @@ class EmbeddedRedis:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the reaper process.
 
-    Run as ``python -m penchant.memory.backends.server --reap DIR``.
+    Run as ``python -m penchant.memory.backends.reaper --reap DIR``.
     """
     parser = argparse.ArgumentParser(description="Stop a lingering embedded valkey-server.")
     parser.add_argument("--reap", type=Path, required=True, help="the server's data directory")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 
@@ -422,6 +422,12 @@ class SyncBackend:
             member = encode_user_id(user_id)
             done = self.client.eval(_COMPLETE_DUE, 1, CHECKUP_DUE_KEY, member, due_ms)
         return bool(done)
+
+
+if TYPE_CHECKING:  # mypy checks that the driver answers the client's Protocol
+    from .protocols import Backend
+
+    _driver: type[Backend] = SyncBackend
 
 
 __all__ = ["SyncBackend"]

@@ -44,7 +44,7 @@ from .retry import failover_delays
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends import AsyncBackend, EmbeddedRedis
+    from ..backends import AsyncRedisBackend, EmbeddedRedis
     from ..core import (
         Observation,
         ObservationCandidate,
@@ -76,10 +76,10 @@ class AsyncMemory(BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends import AsyncBackend
+        from ..backends import AsyncRedisBackend
 
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        self.backend: AsyncBackend = AsyncBackend(client, self.settings)
+        self.backend: AsyncRedisBackend = AsyncRedisBackend(client, self.settings)
         self.client = client
         self._server: EmbeddedRedis | None = None
         self._server_client: Any = None
@@ -336,6 +336,10 @@ class AsyncMemory(BaseMemory):
     async def users(self) -> list[str]:
         """See :meth:`Memory.users`."""
         return await self.backend.users()
+
+    async def sample_users(self, limit: int) -> list[str]:
+        """See :meth:`Memory.sample_users`."""
+        return await self.backend.sample_users(limit)
 
     async def recall(
         self,

@@ -442,6 +442,11 @@ class Memory(BaseMemory):
         """Every user id that has stored something."""
         return self.backend.users()
 
+    def sample_users(self, limit: int) -> list[str]:
+        """About ``limit`` user ids from the registry (one ``SSCAN`` page, not the whole
+        registry); ``doctor`` samples with it."""
+        return self.backend.sample_users(limit)
+
     def recall(
         self,
         user_id: str,

@@ -34,7 +34,7 @@ from importlib.resources import files
 
 from disarm import normalize_confusables
 
-from ..model import HAN_CHARS, has_cjk
+from ..model import HAN_CHARS, has_cjk, has_han
 from .blocks import contains_injected_block
 from .injection_patterns import INJECTION_KINDS
 
@@ -74,7 +74,7 @@ def is_invisible(char: str) -> bool:
 
 
 def _is_ascii_or_han(char: str) -> bool:
-    return char.isascii() or "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+    return char.isascii() or has_han(char)
 
 
 def _splits_a_word(text: str, index: int) -> bool:

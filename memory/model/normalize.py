@@ -21,6 +21,7 @@ HAN_CHARS = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHARS = r"\u3040-\u30ff" + HAN_CHARS + r"\uac00-\ud7af"
 """Regex character-class body of CJK text: kana, Han ideographs and Hangul syllables."""
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
+_HAN_RE = re.compile(f"[{HAN_CHARS}]")
 _INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u061c\u180e"
 # Zero-width space/joiners, LRM/RLM/ALM, word joiner, invisible operators, BOM, soft hyphen,
 # Mongolian vowel separator. A run of them is removed unless it sits between two word
@@ -60,6 +61,11 @@ def to_simplified(text: str) -> str:
 def has_cjk(text: str) -> bool:
     """Whether ``text`` contains any Chinese, Japanese or Korean character."""
     return bool(_CJK_RE.search(text))
+
+
+def has_han(text: str) -> bool:
+    """Whether ``text`` contains a Han ideograph (:data:`HAN_CHARS`)."""
+    return bool(_HAN_RE.search(text))
 
 
 def clean_text(text: str) -> str:
@@ -188,6 +194,7 @@ __all__ = [
     "clean_text",
     "embedding_text",
     "has_cjk",
+    "has_han",
     "normalise_keyword",
     "normalise_keywords",
     "singular",

@@ -36,7 +36,7 @@ def diagnose(memory: Memory) -> dict[str, Any]:
         try:
             users = None
             if int(report.get("users") or 0) > VECTOR_SAMPLE_USERS:
-                users = memory.backend.sample_users(VECTOR_SAMPLE_USERS)
+                users = memory.sample_users(VECTOR_SAMPLE_USERS)
                 report["vectors_sampled_users"] = len(users)
             report.update(vector_report(memory, users))
         except StorageUnavailableError as exc:

@@ -52,6 +52,13 @@ async def door(
     await client.aclose()
 
 
+async def test_the_backend_answers_the_client_protocol(door: Door) -> None:
+    from penchant.memory.backends import AsyncBackend, Backend
+
+    expected = AsyncBackend if isinstance(door.memory, AsyncMemory) else Backend
+    assert isinstance(door.memory.backend, expected)
+
+
 def like(content: str, *keywords: str, **extra: Any) -> PreferenceCandidate:
     return PreferenceCandidate(content=content, polarity="like", keywords=list(keywords), **extra)
 

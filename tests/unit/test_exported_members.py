@@ -17,8 +17,8 @@ EXPORTED = [
     "ReflectResult", "Rejection", "SchemaVersionError", "Settings", "StorageFullError",
     "StorageUnavailableError", "Superseded", "UserKeys", "areflect", "checkup_job",
     "describe_validation_error", "diagnose", "export_user", "forget_matches",
-    "forget_query_words", "has_cjk", "import_document", "keep_valid_items", "keyword_covers",
-    "normalise_keywords", "parse_document", "reembed", "reflect", "shorten",
+    "forget_query_words", "has_cjk", "has_han", "import_document", "keep_valid_items",
+    "keyword_covers", "normalise_keywords", "parse_document", "reembed", "reflect", "shorten",
     "strip_injected_blocks", "validate_user_id", "word_tokens", "wrap_block",
 ]
 
