@@ -13,7 +13,8 @@ writer, the check-up at 2k and a cold CLI at 10k users, each against issue 12's 
 for recall quality the
 plain cosine of each embedder, BM25 alone, and all-MiniLM-L6-v2 (the embedder
 before USE, when its extra is installed); for capture the rules of an earlier
-commit (``bench/capture_quality.py``); for the CLI a cold ``penchant prefs``
+commit (``bench/capture_quality.py``); for object identity the ``remember`` of the commit
+issue 17 started from (``bench/object_identity.py``); for the CLI a cold ``penchant prefs``
 against a cold ``penchant remember``; for the service face the same call direct on
 ``AsyncMemory``, over REST, MCP on streamable HTTP and MCP on stdio, beside a bare uvicorn app
 (``bench/service_overhead.py``). The last line of output is one JSON object
@@ -229,6 +230,17 @@ def bench_capture(quick: bool, data: Path) -> dict[str, float]:
     return {k: float(v) for k, v in figures.items() if isinstance(v, int | float)}
 
 
+def bench_objects(quick: bool, data: Path) -> dict[str, float]:
+    """Object identity (``bench/object_identity.py``): wrongful merges and supersessions on
+    PrefEval-dev through ``remember`` without keywords, cross-language flips both ways, false
+    supersessions on unrelated en/zh pairs, ``remember`` p50 against the commit before."""
+    import object_identity
+
+    figures = object_identity.run(quick, data)
+    object_identity.print_report(figures)
+    return {k: float(v) for k, v in figures.items() if not k.startswith("_")}
+
+
 def bench_footprint(quick: bool) -> dict[str, float]:
     """Installed size of the default environment and cold CLI write vs read (bench/footprint.py)."""
     from footprint import cold_cli, installed_size
@@ -261,6 +273,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller samples (~5 minutes)")
     parser.add_argument("--no-recall", action="store_true", help="skip the recall benchmarks")
     parser.add_argument("--no-capture", action="store_true", help="skip the capture benchmark")
+    parser.add_argument("--no-objects", action="store_true",
+                        help="skip the object-identity benchmark (issue 17)")  # fmt: skip
     parser.add_argument("--no-footprint", action="store_true",
                         help="skip installed size and cold CLI timings")  # fmt: skip
     parser.add_argument("--no-service", action="store_true",
@@ -299,6 +313,8 @@ def main() -> int:
         figures.update(bench_recall(args.quick, args.data))
     if not args.no_capture:
         figures.update(bench_capture(args.quick, args.data))
+    if not args.no_objects:
+        figures.update(bench_objects(args.quick, args.data))
     if not args.no_footprint:
         figures.update(bench_footprint(args.quick))
     if not args.no_service:

@@ -33,6 +33,7 @@ from pydantic import BaseModel
 
 from ..core import (
     CommitResult,
+    CrossLanguage,
     Erasure,
     Idempotency,
     IntentBank,
@@ -65,6 +66,7 @@ from ..model import (
     utcnow,
     validate_user_id,
 )
+from .identity import ObjectVectors
 from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
@@ -171,6 +173,7 @@ class BaseMemory(RecoveryMixin):
         self._recaller: Any = None
         self._replayed: list[ReplayedWrite] = []
         self._pending_erasures: list[Erase] = []
+        self._object_vectors: ObjectVectors | None = None
 
     # -- the snapshot cache ---------------------------------------------------------------------
 
@@ -289,12 +292,23 @@ class BaseMemory(RecoveryMixin):
             idem = (idempotency_key_for(idempotency_key, digest), _encode_gate, _decode_gate)
 
         def plan(snapshot: UserSnapshot) -> Plan[GateResult]:
+            cross = self._cross_language(snapshot, prepared)
             return self.gate.plan_remember(
-                snapshot, prepared, rejections, now, created_op=created_op
+                snapshot, prepared, rejections, now, created_op=created_op, cross=cross
             )
 
         return (yield from self._write_steps(
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))
+
+    def _cross_language(
+        self, snapshot: UserSnapshot, prepared: list[PreparedCandidate]
+    ) -> CrossLanguage | None:
+        """Object-phrase vectors and glosses for this write's cross-language comparisons,
+        computed here (the client) and handed to the pure gate; ``None`` when it has none."""
+        vectors = self._object_vectors
+        if vectors is None or vectors.embedder is not self.embedder:
+            vectors = self._object_vectors = ObjectVectors(self.embedder)
+        return vectors.for_write(snapshot.active, prepared)
 
     def _forget_steps(
         self, user_id: str, text: str, polarity: Polarity | None, at: datetime | None = None,
@@ -316,6 +330,8 @@ class BaseMemory(RecoveryMixin):
         result, erasure = yield from self._write_steps(
             keys, lambda s: self.gate.plan_forget(s, text, polarity, now),
             what=f"forget for {user_id!r}", idempotency=idem)
+        if self._object_vectors is not None:
+            self._object_vectors.forget(result.removed)
         texts = [embedding_text(p.content, p.category) for p in result.removed]
         scrubbed = yield Erase(keys, erasure, texts)
         result.scrub_pending = scrubbed is None

@@ -2,11 +2,14 @@
 tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
+from .capture.keywords import object_keywords
 from .capture.statements import KINDS, Kind, StatementHead, default_head
 from .erasure_index import event_terms
+from .identity import CrossLanguage, is_chinese, object_phrase, simple_form
 from .intent_screen import IntentBank, bank_texts, build_bank, screen_by_meaning
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
+from .objects import ObjectForm
 from .observations import (
     Evidence,
     Observation,
@@ -35,7 +38,7 @@ from .ops import (
     touches_snapshot,
 )
 from .planning import PersistenceGate, Plan
-from .resolution import PreparedCandidate
+from .resolution import ActiveSet, PreparedCandidate
 from .screen import screen_content, screen_label
 from .snapshot import SnapshotDelta, UserSnapshot, apply_delta, apply_ops
 from .tombstones import Erasure
@@ -47,6 +50,13 @@ __all__ = [
     "StatementHead",
     "default_head",
     "event_terms",
+    "ActiveSet",
+    "CrossLanguage",
+    "ObjectForm",
+    "is_chinese",
+    "object_keywords",
+    "object_phrase",
+    "simple_form",
     "AppendEvent",
     "AppendTranscript",
     "BM25Index",

@@ -39,7 +39,15 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from ..model import clean_text, has_cjk, normalise_keyword
 from .capture import slot_key as capture_slot_name
-from .capture.lexicons import LEXICALISED_COMPOUNDS, SUBSTITUTE_MODIFIERS, ZH_SUBSTITUTE_PREFIXES
+from .capture.lexicons import (
+    LEXICALISED_COMPOUNDS,
+    SUBSTITUTE_MODIFIERS,
+    ZH_CATEGORY_TERMS,
+    ZH_SUBSTITUTE_PREFIXES,
+)
+
+ZH_MATERIALS = frozenset(ZH_CATEGORY_TERMS["material"])
+"""Chinese materials: ``不要玻璃`` covers ``玻璃瓶``, a compound the segmenter keeps whole."""
 
 TYPO_MIN_LEN = 7
 """Words shorter than this must match exactly (or as spelling variants)."""
@@ -146,16 +154,20 @@ _WITH = " with "
 def keyword_covers(general: str, specific: str) -> bool:
     """Whether normalised ``general`` is the same object as, or the head of, ``specific``.
 
-    A qualified keyword (``pizza with pineapple``) is another object than its bare
-    head: neither covers the other. Two qualified keywords compare head by head,
-    the qualifiers equal (``chocolate with sea salt`` covers ``dark chocolate with
-    sea salt``).
+    A statement about a bare head covers its qualified forms (issue 17: ``wine`` covers
+    ``red wine with dinner``, ``sausage`` covers ``smoked sausage with mash``); a qualified
+    keyword never covers the bare head (``pizza with pineapple`` is narrower than
+    ``pizza``). Two qualified keywords compare head by head, the qualifiers equal
+    (``chocolate with sea salt`` covers ``dark chocolate with sea salt``; ``pizza with
+    pineapple`` and ``pizza with mushrooms`` are two objects).
     """
     if keywords_equal(general, specific):
         return True
     general_qualified, specific_qualified = _WITH in general, _WITH in specific
     if general_qualified or specific_qualified:
-        if not (general_qualified and specific_qualified):
+        if not general_qualified:
+            return keyword_covers(general, specific.split(_WITH, 1)[0])
+        if not specific_qualified:
             return False
         general_head, general_with = general.split(_WITH, 1)
         specific_head, specific_with = specific.split(_WITH, 1)
@@ -163,6 +175,9 @@ def keyword_covers(general: str, specific: str) -> bool:
             general_head, specific_head
         )
     if has_cjk(general) or has_cjk(specific):
+        if len(general) >= CJK_HEAD_MIN_CHARS and general in ZH_MATERIALS:
+            if specific.startswith(general) and specific != general:
+                return True  # a material covers the one-word compounds made of it (玻璃 → 玻璃瓶)
         return (
             len(general) >= CJK_HEAD_MIN_CHARS
             and specific.endswith(general)
@@ -231,9 +246,16 @@ def same_object(a: list[str], b: list[str]) -> bool:
     """Whether two normalised keyword lists name the same object (merge test)."""
     if not a or not b:
         return False
+    if _squashed(a) == _squashed(b) and not any(map(has_cjk, [*a, *b])):
+        return True  # hyphen / space variants cut differently: hand-made soap, handmade + soap
     return all(any(keywords_equal(x, y) for y in b) for x in a) and all(
         any(keywords_equal(y, x) for x in a) for y in b
     )
+
+
+def _squashed(keywords: list[str]) -> str:
+    """The keywords' letters in order, spaces and hyphens out, each word's spelling key."""
+    return "".join(spelling_key(w) for k in keywords for w in k.replace("-", " ").split(" "))
 
 
 def _contains_run(haystack: list[str], needle: list[str]) -> bool:
@@ -305,6 +327,7 @@ def _cjk_phrase_matches(phrase: str, keywords: list[str], content: str) -> bool:
 __all__ = [
     "CJK_HEAD_MIN_CHARS",
     "TYPO_MIN_LEN",
+    "ZH_MATERIALS",
     "categories_compatible",
     "changes_head",
     "forget_matches",

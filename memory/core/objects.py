@@ -17,8 +17,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model import Polarity, clean_text, has_cjk, is_retraction, normalise_keyword
+from ..model import Polarity, clean_text, has_cjk, is_retraction, normalise_keyword, to_simplified
 from .capture import extract_preferences
+from .capture.keywords import ZH_GENERIC, object_keywords, object_qualifiers
+from .capture.lexicons import ZH_DROPPED_HEADS
+from .capture.objects import cut_en, object_span, resolve
+from .capture.segment import noun_runs
 
 _LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
@@ -56,6 +60,76 @@ _CLAUSE_RE = re.compile(
 """A label that is a clause (a copula after its subject, or leading): not an object phrase."""
 
 
+_EN_STANCE_PREFIX_RE = re.compile(
+    r"^(?:(?:i|i'm|i've|i'd|has|have|had|is|am|are|was|were|does|did|do|doesn't|don't|"
+    r"didn't|isn't|hasn't|haven't|never|no\s+longer|not|now|really|just|recently|finally|"
+    r"also|still|totally|completely|actually|kind\s+of|sort\s+of|it\s+turns\s+out|turns\s+out|"
+    r"turned\s+out|started|begun|began|come\s+to|grown\s+to|learned\s+to|learnt\s+to|"
+    r"decided\s+to|going\s+to|want\s+to|wants\s+to|will|would|can't|cannot|won't|"
+    r"been|become|getting|got)\s+)*"
+    r"(?!(?:it|this|that|there|he|she|they|we|you|what|which|who|my|the|a|an)\b)[a-z]+(?:'[a-z]+)?(?:\s+(?:off|up|out|on|of|with|to|from|away\s+from|into|over))?\s+"
+    r"(?:(?:eating|drinking|using|wearing|buying|having|doing|watching|playing|reading)\s+)?",
+    re.IGNORECASE,
+)
+"""A stance's verb group at the start of a label (``has gone off``, ``has stopped eating``,
+``turns out loves``): whatever the verb, the object is what follows it."""
+_EN_TOPIC_RE = re.compile(
+    r"^(?P<np>(?!(?:i|it|this|that|these|those|my|he|she|they|we|you|there|what|which)\b)"
+    r"[a-z][a-z' -]{1,60}?)\s+(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|just\s+)?"
+    r"(?:off|out|no\s+longer|not|my|a|the|so|really|too|great|awful|terrible|amazing|the\s+best|"
+    r"the\s+worst|dead|over|done|back|a\s+no)\b",
+    re.IGNORECASE,
+)
+"""A topic-fronted label (``suede jackets are off the menu now``): the object is the subject."""
+
+
+MAX_LABEL_WORDS = 8
+"""Only a short label is read by its object alone (``has gone off suede jackets``); a longer
+sentence no stance rule reads (``Due to my allergies, I require …``) gives no object: a wrong
+object merges or supersedes an unrelated preference."""
+MAX_LABEL_CHARS_ZH = 16
+"""The same bound for Chinese, in characters."""
+_EN_NOT_A_VERB_RE = re.compile(
+    r"^(?:due|because|as|for|with|in|on|at|if|when|since|while|although|though|after|before|"
+    r"so|and|but|or|the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b",
+    re.IGNORECASE,
+)
+"""A sentence that starts with a preposition, a conjunction, an article or a pronoun has no
+leading stance verb to strip (a topic-fronted label starts with its noun)."""
+
+
+def _bare_object(content: str) -> list[str]:
+    """Keywords of the object a label names, whatever its stance verb (issue 17).
+
+    Used only when no stance rule reads the sentence: the writer gave the polarity, so only
+    the object is needed. English: the topic of a topic-fronted label, else what follows
+    the leading verb group, cut at its first clause boundary (capture's :func:`cut_en`).
+    Chinese: the first noun phrase of the segmenter (:func:`~.capture.segment.noun_runs`),
+    which also finds a topic-fronted object (``螺蛳粉现在不吃了`` → ``螺蛳粉``); a noun that
+    only frames the object (``口感``) is skipped.
+    """
+    if has_cjk(content):
+        if len(content) > MAX_LABEL_CHARS_ZH:
+            return []
+        for run in noun_runs(to_simplified(content)):
+            if run in ZH_GENERIC or run in ZH_DROPPED_HEADS:
+                continue
+            found = resolve(run, True, None)
+            keywords = object_keywords(found.display) if found else []
+            if keywords:
+                return keywords
+        return []
+    text = content.strip()
+    if len(text.split()) > MAX_LABEL_WORDS or _EN_NOT_A_VERB_RE.match(text):
+        return []
+    topic = _EN_TOPIC_RE.match(text)
+    rest = topic.group("np") if topic else _EN_STANCE_PREFIX_RE.sub("", text, count=1)
+    if not rest or rest == text and not topic or _CLAUSE_RE.match(rest):
+        return []
+    found = resolve(cut_en(rest).display, False, None)
+    return object_keywords(found.display) if found else []
+
+
 @dataclass(frozen=True)
 class DerivedObjects:
     """Objects read from a preference sentence.
@@ -90,21 +164,33 @@ def _restated(content: str, polarity: Polarity) -> str:
         return f"我喜欢{content}。" if polarity == "like" else f"我不要{content}。"
     if _CLAUSE_RE.search(content):
         return ""  # a whole statement no rule reads: its words are no object
+    if re.match(r"(?:i|we|due|because|since|as|if|when)\b", content, re.IGNORECASE):
+        return ""  # the speaker's own sentence no rule reads (``Due to my allergies, I …``)
     rest = _NEGATORS.sub("", _LABEL_VERB_RE.sub("", content)).strip()
     return f"I like {rest}." if polarity == "like" else f"I don't want {rest}."
 
 
 def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
+    """See :func:`_derive_objects` (cached: the gate asks for one sentence's objects several
+    times per write); the result's lists are the caller's own."""
+    found = _derive_objects(content, polarity)
+    return DerivedObjects(list(found.keywords), found.slot, found.groups)
+
+
+@lru_cache(maxsize=8192)
+def _derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
     """Keywords (and slot) of a preference sentence that came without keywords.
 
     Tried in order, first that yields keywords wins: the sentence as a
     first-person statement (third-person labels rewritten, ``likes X`` → ``I
     like X``); the sentence with leading negators stripped, restated in the
     candidate's polarity (``no plastic please`` → ``I don't want plastic
-    please.``, ``皮鞋`` → ``我喜欢皮鞋。``). Pronouns without an antecedent
-    (``likes it``) give nothing. Only stances of the candidate's own polarity count:
-    ``likes everything except pizza`` is not a like of pizza, and ``prefers tea over
-    coffee`` is a like of tea alone.
+    please.``, ``皮鞋`` → ``我喜欢皮鞋。``); the object after any stance verb, or the
+    topic of a topic-fronted sentence (``has gone off suede jackets``, ``螺蛳粉现在不吃了``:
+    :func:`_bare_object`), since the candidate already says its polarity. Pronouns
+    without an antecedent (``likes it``) give nothing. Only stances of the candidate's own
+    polarity count: ``likes everything except pizza`` is not a like of pizza, and
+    ``prefers tea over coffee`` is a like of tea alone.
 
     Args:
         content: The preference sentence, e.g. ``"does not want velvet curtains"``
@@ -128,7 +214,83 @@ def derive_objects(content: str, polarity: Polarity) -> DerivedObjects:
             return DerivedObjects(
                 list(dict.fromkeys(keywords)), slot, tuple(dict.fromkeys(g for g in groups if g))
             )
+    bare = [k for k in map(normalise_keyword, _bare_object(text)) if k]
+    if bare:
+        bare = list(dict.fromkeys(bare))
+        return DerivedObjects(bare, None, (tuple(bare),))
     return DerivedObjects([])
+
+
+@dataclass(frozen=True)
+class ObjectForm:
+    """One object of a preference: its keywords (modifiers and head) and its qualifiers.
+
+    Attributes:
+        keywords: Normalised keywords, the head last (``["smoked sausage with mash"]``,
+            ``["silk", "sheet"]``).
+        qualifiers: Modifier words the keywords leave out (``restaurants that only take
+            cash`` → ``{"take", "cash"}``: :func:`~.capture.keywords.object_qualifiers`).
+    """
+
+    keywords: tuple[str, ...]
+    qualifiers: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=8192)
+def object_forms(
+    content: str, polarity: Polarity, keywords: tuple[str, ...]
+) -> tuple[ObjectForm, ...]:
+    """The objects of a preference with their qualifiers (issue 17).
+
+    Like :func:`object_groups`; each group also carries the qualifier words of its phrase
+    in the content, read from where its first keyword is named up to the clause boundary
+    (so ``dislikes coffee because it is bitter`` has none). Qualifiers are read when the
+    content's own keywords are among the stored ones (a merged preference holds the union of
+    its mentions' keywords); other keywords given by the writer are one object with no
+    qualifiers: the writer said what the object is.
+
+    Returns:
+        One form per object; ``(ObjectForm(keywords),)`` when the content shows nothing more.
+    """
+    groups = object_groups(content, polarity, keywords)
+    derived = derive_objects(content, polarity)
+    if not derived.keywords or not set(derived.keywords) <= set(keywords) or has_cjk(content):
+        return tuple(ObjectForm(tuple(g)) for g in groups)
+    forms = []
+    for index, group in enumerate(groups):
+        siblings = [k.split(" with ", 1)[0] for g in groups if g is not group for k in g]
+        qualifiers = _qualifiers_in(content, group, [*group, *siblings])
+        if index and len(groups[0]) > 1:  # "vegan makeup and beauty products": vegan is shared
+            qualifiers |= {w for k in groups[0][:-1] for w in k.split(" ")} - set(group)
+        forms.append(ObjectForm(tuple(group), frozenset(qualifiers)))
+    return tuple(forms)
+
+
+def object_words(form_set: tuple[ObjectForm, ...]) -> frozenset[str]:
+    """Every word that names a preference's objects: keywords and qualifiers together.
+
+    Two preferences of one polarity merge only when these agree (issue 17): ``hotels near
+    the airport`` and ``hotels that only take cash`` share the keyword ``hotel`` and are
+    still two preferences; ``coffee and tea`` and ``tea and coffee`` are one.
+    """
+    named = {w for f in form_set for k in f.keywords for w in re.split(r"[\s-]+", k) if w}
+    return frozenset(named | {q for f in form_set for q in f.qualifiers})
+
+
+def _qualifiers_in(content: str, group: list[str], named: list[str]) -> frozenset[str]:
+    """Qualifiers of the object phrase that starts where ``group``'s first word is named
+    (the words of ``named``, its own keywords and its coordinated siblings' heads, are
+    none: ``coffee and tea``; a sibling's own qualifier is shared: ``shows or movies with
+    graphic violence``)."""
+    if not group:
+        return frozenset()
+    first = group[0].replace("-", " ").split(" ")[0]
+    lowered = content.lower()
+    for stem in dict.fromkeys((first, first[: max(3, len(first) - 2)])):
+        found = re.search(rf"\b{re.escape(stem)}", lowered)
+        if found:
+            return object_qualifiers(object_span(content[found.start() :]), named)
+    return frozenset()
 
 
 @lru_cache(maxsize=4096)
@@ -182,4 +344,12 @@ def retracted_objects(content: str) -> list[str]:
     return list(dict.fromkeys(k for k in keywords if k))
 
 
-__all__ = ["DerivedObjects", "derive_objects", "object_groups", "retracted_objects"]
+__all__ = [
+    "DerivedObjects",
+    "ObjectForm",
+    "derive_objects",
+    "object_forms",
+    "object_groups",
+    "object_words",
+    "retracted_objects",
+]

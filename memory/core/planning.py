@@ -39,9 +39,11 @@ from ..model import (
     check_payload,
     clean_lines,
     clean_text,
+    flag_id,
 )
 from .blocks import strip_injected_blocks
 from .erasure_index import may_forget
+from .identity import CrossLanguage
 from .intent_screen import IntentBank, screen_by_meaning
 from .matching import forget_matches
 from .observations import (
@@ -195,6 +197,7 @@ class PersistenceGate:
         now: datetime,
         *,
         created_op: str = "created",
+        cross: CrossLanguage | None = None,
     ) -> Plan[GateResult]:
         """Creates, merges and supersessions of prepared candidates, with their events.
 
@@ -204,6 +207,9 @@ class PersistenceGate:
             rejections: Candidates :meth:`prepare` refused (logged as ``rejected``).
             now: Time of the write.
             created_op: ``created``, or ``imported`` (import restores records by content).
+            cross: Object-phrase vectors, glosses and thresholds computed by the client for
+                cross-language identity (:mod:`.identity`); pairs in its middle band become
+                check-up flags (``flagged`` events, ``source`` of the write), never deletions.
         """
         ops: list[Op] = [
             AppendEvent(rejected_event(r, now, source=None)) for r in rejections
@@ -212,7 +218,9 @@ class PersistenceGate:
             prepared, buried = outlived(snapshot.tombstones, prepared)
             ops += [AppendEvent(rejected_event(r, now, source=None)) for r in buried]
             rejections = [*rejections, *buried]
-        write = plan_write(snapshot.user_id, snapshot.active, prepared, now, created_op=created_op)
+        write = plan_write(
+            snapshot.user_id, snapshot.active, prepared, now, created_op=created_op, cross=cross
+        )
         over = self._over_limit(snapshot, write)
         if over:
             if created_op == "imported":
@@ -231,6 +239,7 @@ class PersistenceGate:
         ]
         ops += [AppendEvent(rejected_event(r, now, source=None)) for r in outdated]
         ops += preference_ops(write)
+        ops += _cross_language_flag_ops(snapshot, write, now)
         ops += self._cascade_ops(write, snapshot, now)
         ops += tombstone_ops(snapshot, write, now)
         result = GateResult(
@@ -491,6 +500,29 @@ class PersistenceGate:
         entry = {"role": role, "text": cleaned, "at": now.isoformat()}
         return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
 
+
+def _cross_language_flag_ops(snapshot: UserSnapshot, write: WritePlan, now: datetime) -> list[Op]:
+    """A check-up flag for each pair across languages that may be one object (issue 17):
+    both preferences stay active until the user confirms."""
+    ops: list[Op] = []
+    written = {p.id for p in write.after.prefs.values()} if write.after is not None else set()
+    for old, new, cosine in write.flags:
+        ids = [old.id, new.id]
+        fid = flag_id("contradiction", ids)
+        if fid in snapshot.flags or not set(ids) <= written:
+            continue
+        flag = Flag(
+            id=fid, user_id=snapshot.user_id, kind="contradiction", preference_ids=ids,
+            contents=[old.content, new.content], score=cosine, signals=["embedding"],
+            reason="may be the same object in two languages with opposite polarity; "
+            "confirm which one stands", created_at=now,
+        )  # fmt: skip
+        ops.append(PutFlag(flag))
+        ops.append(AppendEvent(ChangeEvent(
+            op="flagged", after=flag.public_dict(), content=flag.describe(),
+            reason=flag.reason, source=new.source, at=now,
+        )))  # fmt: skip
+    return ops
 
 
 def _scrubbed_flags(

@@ -20,18 +20,26 @@ from ..model import (
     has_cjk,
     normalise_keyword,
 )
+from .identity import (
+    CrossLanguage,
+    cross_matches,
+    form_supersedes,
+    is_chinese,
+    same_qualifiers,
+    simple_form,
+)
 from .layered_map import LayeredMap
 from .matching import (
     TYPO_MIN_LEN,
+    ZH_MATERIALS,
     categories_compatible,
     is_transposition_typo,
     keyword_covers,
     same_object,
     spelling_key,
-    supersedes,
     transposition_variants,
 )
-from .objects import object_groups
+from .objects import object_forms
 
 MERGE_CONFIDENCE_STEP = 0.1
 """Confidence gained per repeated mention, capped at 1.0 (Penchant's heuristic)."""
@@ -88,6 +96,9 @@ class WritePlan:
     superseded: list[Superseded] = field(default_factory=list)
     outdated: list[tuple[PreferenceCandidate, Preference]] = field(default_factory=list)
     after: ActiveSet | None = None
+    flags: list[tuple[Preference, Preference, float]] = field(default_factory=list)
+    """``(older, newer, cosine)``: pairs across languages that may be one object, for the
+    user to confirm (:mod:`.identity`'s middle band); nothing of them is deleted."""
 
 
 class ActiveSet:
@@ -111,6 +122,7 @@ class ActiveSet:
         self._by_head: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_content: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_language: LayeredMap[str, frozenset[str]] = LayeredMap()
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -127,6 +139,7 @@ class ActiveSet:
         other._by_head = self._by_head.copy()
         other._by_content = self._by_content.copy()
         other._by_slot = self._by_slot.copy()
+        other._by_language = self._by_language.copy()
         return other
 
     def add(self, pref: Preference) -> None:
@@ -134,11 +147,13 @@ class ActiveSet:
         if pref.id in self.prefs:
             self.remove(pref.id)
         self.prefs.set(pref.id, pref)
-        for head in {_head(k) for k in pref.keywords}:
+        for head in {h for k in pref.keywords for h in _heads(k)}:
             _bucket_add(self._by_head, head, pref.id)
         _bucket_add(self._by_content, content_key(pref.content), pref.id)
         if pref.slot:
             _bucket_add(self._by_slot, pref.slot, pref.id)
+        if pref.keywords:
+            _bucket_add(self._by_language, _language_key(pref), pref.id)
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
@@ -146,11 +161,13 @@ class ActiveSet:
         if pref is None:
             return
         self.prefs.delete(pref_id)
-        for head in {_head(k) for k in pref.keywords}:
+        for head in {h for k in pref.keywords for h in _heads(k)}:
             _bucket_drop(self._by_head, head, pref_id)
         _bucket_drop(self._by_content, content_key(pref.content), pref_id)
         if pref.slot:
             _bucket_drop(self._by_slot, pref.slot, pref_id)
+        if pref.keywords:
+            _bucket_drop(self._by_language, _language_key(pref), pref_id)
 
     def related(
         self, keywords: list[str], content: str, slot: str | None = None
@@ -166,6 +183,17 @@ class ActiveSet:
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
 
+    def in_language(self, category: str, zh: bool) -> list[Preference]:
+        """Preferences of one category whose keywords are Chinese (``zh``) or not."""
+        ids = self._by_language.get(f"{'zh' if zh else 'en'}:{category}") or frozenset()
+        return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+def _language_key(pref: Preference) -> str:
+    zh = any(map(has_cjk, pref.keywords))
+    return f"{'zh' if zh else 'en'}:{pref.category}"
+
+
 def _bucket_add(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str) -> None:
     index.set(key, (index.get(key) or frozenset()) | {pref_id})
 
@@ -178,9 +206,20 @@ def _bucket_drop(index: LayeredMap[str, frozenset[str]], key: str, pref_id: str)
         index.delete(key)
 
 
+def _heads(keyword: str) -> set[str]:
+    """A keyword's buckets: its head's, and a Chinese material's (``玻璃`` for ``玻璃瓶``)."""
+    heads = {_head(keyword)}
+    if has_cjk(keyword):
+        heads |= {m[-1] for m in ZH_MATERIALS if keyword.startswith(m) and keyword != m}
+    return heads
+
+
 def _head(keyword: str) -> str:
+    """A keyword's head bucket: its head's last word (``smoked sausage with mash`` →
+    ``sausage``), or a Chinese keyword's last character."""
     if has_cjk(keyword):
         return keyword[-1:]
+    keyword = keyword.split(" with ", 1)[0]
     return spelling_key(keyword.replace("-", " ").rsplit(" ", 1)[-1])
 
 
@@ -210,9 +249,14 @@ def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
     cand = prepared.candidate
     if pref.polarity != cand.polarity or not categories_compatible(pref.category, cand.category):
         return False
-    if same_object(pref.keywords, prepared.keywords):
+    if content_key(pref.content) == content_key(cand.content):
         return True
-    return content_key(pref.content) == content_key(cand.content)
+    if not same_object(pref.keywords, prepared.keywords):
+        return False
+    return same_qualifiers(
+        object_forms(pref.content, pref.polarity, tuple(pref.keywords)),
+        object_forms(cand.content, cand.polarity, tuple(prepared.keywords)),
+    )
 
 
 def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
@@ -227,9 +271,9 @@ def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
         return False
     if pref.protected:
         return _retracts(prepared.retracted, pref.keywords)
-    new_objects = object_groups(cand.content, cand.polarity, tuple(prepared.keywords))
-    old_objects = object_groups(pref.content, pref.polarity, tuple(pref.keywords))
-    return all(any(supersedes(new, old) for new in new_objects) for old in old_objects)
+    new_objects = object_forms(cand.content, cand.polarity, tuple(prepared.keywords))
+    old_objects = object_forms(pref.content, pref.polarity, tuple(pref.keywords))
+    return all(any(form_supersedes(new, old) for new in new_objects) for old in old_objects)
 
 
 def _retracts(retracted: list[str], protected_keywords: list[str]) -> bool:
@@ -328,6 +372,7 @@ def plan_write(
     now: datetime,
     *,
     created_op: str = "created",
+    cross: CrossLanguage | None = None,
 ) -> WritePlan:
     """Decide creates, merges and supersessions for ``candidates``, in order.
 
@@ -340,6 +385,8 @@ def plan_write(
         candidates: Screened, normalised candidates.
         now: Timestamp for every record and event of this write.
         created_op: Change-log op for new preferences (``created`` or ``imported``).
+        cross: Object-phrase vectors, glosses and thresholds for cross-language identity
+            (:mod:`.identity`); ``None`` compares within one language only.
 
     Returns:
         The plan, with ``plan.after`` the active set once it is applied;
@@ -385,7 +432,32 @@ def plan_write(
                 continue
             _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
+        if cross is not None and created_op != "imported":
+            _cross_language(plan, state, prepared, winner, cross, now)
     return plan
+
+
+def _cross_language(
+    plan: WritePlan,
+    state: ActiveSet,
+    prepared: PreparedCandidate,
+    winner: Preference,
+    cross: CrossLanguage,
+    now: datetime,
+) -> None:
+    """Supersede (or flag) the other language's statements of the same simple object."""
+    cand = prepared.candidate
+    new_form = simple_form(cand.content, cand.polarity, tuple(prepared.keywords))
+    if new_form is None:
+        return
+    others = state.in_language(winner.category, not is_chinese(new_form))
+    for old, verdict, cosine in cross_matches(new_form, winner, others, cross):
+        if verdict == "same" and not old.protected:
+            reason = f"{_contradiction_reason(old, winner.id)}: the same object in another "
+            _record_supersede(plan, old, winner.id, cand.source, now, f"{reason}language")
+            state.remove(old.id)
+        else:
+            plan.flags.append((old, winner, cosine))
 
 
 def newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:

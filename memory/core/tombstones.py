@@ -153,6 +153,8 @@ class KeywordDigest(BaseModel):
         """:func:`~.matching.keyword_covers` ``(general, this keyword)`` on digests."""
         if _eq(salt, general) == self.eq:
             return True
+        if self.q is not None and self.head is not None and _WITH not in general:
+            return self.head.covered_by(salt, general)  # a bare head covers it (issue 17)
         if self.q is not None or _WITH in general:
             if self.q is None or self.head is None or _WITH not in general:
                 return False

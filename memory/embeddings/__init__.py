@@ -51,6 +51,7 @@ from .base import (
 )
 from .e5 import E5_DIM, E5_MODEL, E5Embedder
 from .fused import FusedEmbedder, block_cosines, is_fused, zscore_fusion
+from .glossary import glosses
 from .hashing import HashEmbedder
 from .local import (
     MINILM_ALIASES,
@@ -239,6 +240,7 @@ class SpaceResolver:
             return self._made[key]
 
 __all__ = [
+    "glosses",
     "CACHE_INDEX_KEY",
     "CACHE_MODELS_KEY",
     "CACHE_NAME",

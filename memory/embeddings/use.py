@@ -83,6 +83,10 @@ class USEEmbedder:
         relevant_cosine: Recall's relevance floor, :data:`USE_RELEVANT_COSINE`.
         contradiction_cosine: Check-up floor, :data:`USE_CONTRADICTION_COSINE`.
         duplicate_cosine: Check-up floor, :data:`USE_DUPLICATE_COSINE`.
+        cross_language_same_cosine / cross_language_gloss_cosine /
+        cross_language_flag_cosine: The gate's cross-language identity thresholds
+            (:data:`USE_CROSS_SAME_COSINE`, :data:`USE_CROSS_GLOSS_COSINE`,
+            :data:`USE_CROSS_FLAG_COSINE`).
         generic_penalty: Recall's weight of the generic-request correction,
             :data:`USE_GENERIC_PENALTY`.
         injection_cosine: The gate's screening-by-meaning threshold,
@@ -107,6 +111,9 @@ class USEEmbedder:
         self.relevant_cosine = USE_RELEVANT_COSINE
         self.contradiction_cosine = USE_CONTRADICTION_COSINE
         self.duplicate_cosine = USE_DUPLICATE_COSINE
+        self.cross_language_same_cosine = USE_CROSS_SAME_COSINE
+        self.cross_language_gloss_cosine = USE_CROSS_GLOSS_COSINE
+        self.cross_language_flag_cosine = USE_CROSS_FLAG_COSINE
         self.generic_penalty = USE_GENERIC_PENALTY
         self.injection_cosine = USE_INJECTION_COSINE
         self.relevant_score = USE_RELEVANT_SCORE
@@ -233,8 +240,29 @@ shellfish" 0.85, "likes cats" / "likes dogs" 0.82, "loves wool sweaters" / "love
 shirts" 0.75): catches 12 of 13, flags 4 of 12. The two overlap; a flag asks the user to
 confirm and deletes nothing."""
 
+USE_CROSS_SAME_COSINE = 0.85
+"""Cosine of two object phrases (``green tea`` / ``绿茶``) from which the gate takes them for
+one object across languages on the embedding alone (``python bench/object_identity.py
+--calibrate``): on the ``tune`` half of ``bench/data/object_pairs.jsonl`` (82 simple objects
+with their Chinese names) the highest of 2,036 unrelated same-category pairs is 0.737
+(``watermelon`` / ``黄瓜`` class); 0.85 leaves a margin, which the held-out half needed (its
+hardest unrelated pair, ``oat milk`` / ``牛奶``, scores 0.818). Matched pairs have a median of
+0.76, so the embedding alone settles about a fifth of them; the dictionary does most."""
+USE_CROSS_GLOSS_COSINE = 0.45
+"""Cosine from which a dictionary match (a CC-CEDICT gloss of the Chinese object equal to the
+English object) is confirmed: below every dictionary-matched tune pair (lowest 0.528, 77 % of
+tune pairs are dictionary matches) and above the cosines of a gloss of another sense; no
+unrelated tune pair is a dictionary match at all."""
+USE_CROSS_FLAG_COSINE = 0.70
+"""Cosine from which a cross-language pair that neither signal settles is flagged for the
+user to confirm (a check-up flag; nothing is deleted): the top of the unrelated tune pairs'
+range (max 0.737) and the lower half of the matched ones."""
+
 
 __all__ = [
+    "USE_CROSS_FLAG_COSINE",
+    "USE_CROSS_GLOSS_COSINE",
+    "USE_CROSS_SAME_COSINE",
     "USE_DIGESTS",
     "USE_DIM",
     "USE_MODEL",

@@ -1,8 +1,12 @@
-"""Every case of ``shared/cases/gate.jsonl`` and ``gate-k2.jsonl``, through the library and
-through the CLI: the object kinds of issue 9 (keywords derived from content, hyphen variants,
-protected allergies) and the poison kinds of issue 11 (tag characters, look-alike letters,
-traditional Chinese, directives, chat-template tokens, poisoned keywords), each of which
-must be rejected with nothing stored."""
+"""Every case of ``shared/cases/gate.jsonl``, ``gate-k2.jsonl`` and ``gate-k3.jsonl``, through
+the library and through the CLI: the object kinds of issue 9 (keywords derived from content,
+hyphen variants, protected allergies), the poison kinds of issue 11 (tag characters, look-alike
+letters, traditional Chinese, directives, chat-template tokens, poisoned keywords), each of
+which must be rejected with nothing stored, and the object kinds of issue 17 (flips without
+keywords in natural phrasing, a head covering its modified forms, two modifiers of one head
+kept apart, Chinese compounds kept whole, spelling and script variants merged, protected
+allergies against a broader like, slots, forget at word boundaries, user ids that differ by a
+diacritic)."""
 
 from __future__ import annotations
 
@@ -17,14 +21,23 @@ from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
 GATE_CASES = (
-    load_cases("gate.jsonl") + load_cases("gate-k2.jsonl") + load_cases("poison-k3.jsonl")
+    load_cases("gate.jsonl")
+    + load_cases("gate-k2.jsonl")
+    + load_cases("gate-k3.jsonl")
+    + load_cases("poison-k3.jsonl")
 )
 POISON_CASES = [case for case in GATE_CASES if case["id"].startswith("k2-poison")]
+
+
+def _user(base: str, named: str | None) -> str:
+    """The case's user, or one of its named users (``zoë`` and ``zoe`` are two)."""
+    return f"{base}-{named}" if named else base
 
 
 def _run_library(memory: Memory, user: str, steps: list[dict[str, Any]]) -> int:
     rejected = 0
     for step in steps:
+        step_user = _user(user, step.get("user"))
         if step["op"] == "remember":
             candidate = PreferenceCandidate(
                 content=step["content"],
@@ -32,9 +45,9 @@ def _run_library(memory: Memory, user: str, steps: list[dict[str, Any]]) -> int:
                 keywords=step.get("keywords", []),
                 category=step.get("category", "other"),
             )
-            rejected += len(memory.remember(user, candidate).rejected)
+            rejected += len(memory.remember(step_user, candidate).rejected)
         else:
-            memory.forget(user, step["text"], step.get("polarity"))
+            memory.forget(step_user, step["text"], step.get("polarity"))
     return rejected
 
 
@@ -42,6 +55,7 @@ def _run_library(memory: Memory, user: str, steps: list[dict[str, Any]]) -> int:
 def test_gate_case_library(memory: Memory, case: dict[str, Any]) -> None:
     user = f"case-{case['id']}"
     rejected = _run_library(memory, user, case["steps"])
+    user = _user(user, case["expect"].get("user"))
     check_expectations(memory.preferences(user), case["expect"], rejected)
 
 
@@ -63,12 +77,13 @@ def test_gate_case_cli(
     user = f"cli-{case['id']}"
     rejected = 0
     for step in case["steps"]:
-        proc = cli(_cli_step(step, user), cli_env)
+        proc = cli(_cli_step(step, _user(user, step.get("user"))), cli_env)
         document = json.loads(proc.stdout)
         refused = bool(document.get("rejected")) and not any(
             document.get(key) for key in ("created", "merged", "superseded"))
         assert proc.returncode == (2 if refused else 0), proc.stderr  # DESIGN.md §11
         rejected += len(document.get("rejected", []))
+    user = _user(user, case["expect"].get("user"))
     proc = cli(["prefs", "--user", user, "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     listed = json.loads(proc.stdout)

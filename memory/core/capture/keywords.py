@@ -10,6 +10,7 @@ Chinese the nouns left when particles and fillers are dropped.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ...model import has_cjk, singular
 from .lexicons import (
@@ -26,6 +27,7 @@ from .lexicons import (
     ZH_MODIFIERS,
     ZH_WHOLE_COMPOUNDS,
 )
+from .segment import is_word, words
 
 _EN_MADE_OF_RE = re.compile(
     r"^(?P<head>.+?)\s+made\s+(?:out\s+of|of|from|with)\s+(?P<material>[a-z][a-z\s-]*)$"
@@ -213,20 +215,97 @@ def _zh_keywords(phrase: str) -> list[str]:
 
 
 def _zh_split_modifier(segment: str) -> list[str]:
-    """``塑料盒子`` → ``塑料``, ``盒子``; ``辣椒`` and ``塑料`` alone stay whole."""
+    """``塑料盒子`` → ``塑料``, ``盒子``; ``辣椒``, ``羽绒服`` and ``塑料`` alone stay whole.
+
+    A material or attribute modifier is split off only at a word boundary of the
+    segmenter (:mod:`.segment`: ``塑料`` | ``盒子``), or inside one dictionary word when
+    what follows it is itself a word of two or more characters (``真皮沙发`` → ``真皮``,
+    ``沙发``) or a head that adds nothing (``塑料制品`` → ``塑料``). A one-character head
+    inside a word keeps the compound whole (``羽绒服``, ``皮鞋``, ``帆布包``): a garment or a
+    shoe is one object, not a material plus ``服``.
+    """
     if segment in ZH_MODIFIERS or segment.startswith(ZH_WHOLE_COMPOUNDS):
         return [segment]
+    boundaries = _word_boundaries(segment)
     for modifier in ZH_MODIFIERS:
         head = segment[len(modifier) :]
-        if segment.startswith(modifier) and head:
-            if head in ZH_GENERIC or head in ZH_DROPPED_HEADS:
-                return [modifier]
+        if not (segment.startswith(modifier) and head):
+            continue
+        if head in ZH_GENERIC or head in ZH_DROPPED_HEADS:
+            return [modifier]
+        if len(modifier) in boundaries or (len(head) >= 2 and is_word(head)):
             return [modifier, *_zh_split_modifier(head)]
     return [segment]
 
 
+def _word_boundaries(segment: str) -> set[int]:
+    """Character offsets at which the segmenter ends a word of ``segment``."""
+    ends, offset = set(), 0
+    for word in words(segment):
+        offset += len(word)
+        ends.add(offset)
+    return ends
+
+
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(item for item in items if item))
+
+
+def object_qualifiers(phrase: str, named: Iterable[str] = ()) -> frozenset[str]:
+    """The words of an English object phrase that its keywords leave out (issue 17).
+
+    :func:`object_keywords` keeps the head (``restaurant``) and drops a relative qualifier
+    (``that only take cash``) or a prepositional one (``near the airport``), so that recall
+    and forget find the head. The gate still needs them: two different modifiers of one
+    head are two preferences (``restaurants that only take cash`` / ``restaurants near the
+    airport``), never merged, and neither supersedes the other; a statement about the bare
+    head covers both.
+
+    Args:
+        phrase: The object phrase as stated, e.g. ``"restaurants that only take cash"``.
+        named: Keywords the object already has (their words are not qualifiers).
+
+    Returns:
+        The phrase's other content words, normalised (lower case, singular, stop words and
+        filler out): ``{"take", "cash"}``; empty for Chinese (its modifiers stay in its
+        keywords) and for a phrase its keywords say in full.
+    """
+    if has_cjk(phrase):
+        return frozenset()
+    text = " ".join(phrase.lower().replace("’", "'").split())
+    text = _EN_COLOR_FRAME_RE.sub("", text)
+    while (stripped := _strip_frames(text)) != text:
+        text = stripped
+    if found := _CLAUSE_TAIL_RE.search(text):  # "… are off the menu now": a clause, no qualifier
+        text = text[: found.start()]
+    known = {
+        en_singular(w)
+        for keyword in named
+        for w in re.split(r"[\s-]+", keyword.replace(_WITH_JOIN, " "))
+        if w
+    }
+    words = {en_singular(w) for w in _en_words(text)}
+    for word in list(words):
+        if "-" in word:
+            words.discard(word)
+            words.update(p for p in word.split("-") if p)
+    return frozenset(w for w in words - known if w not in _QUALIFIER_FILLER and w not in known)
+
+
+_WITH_JOIN = " with "
+
+
+_CLAUSE_TAIL_RE = re.compile(
+    r"(?<!\bthat)(?<!\bwhich)(?<!\bwho)\s+(?:is|are|were|was|they|it|i|so|due|because|as|since)"
+    r"\s|\s+(?:that|which|who)\s+(?:i|you|we|they|he|she|it|my)\b"
+)
+"""Where a clause starts after the object (``suede jackets are off the menu``, ``coffee that
+I drink``): no qualifier follows. A copula after ``that`` is a relative qualifier."""
+_QUALIFIER_FILLER = frozenset(
+    "that which who whose where when is are was were be been being only just really very "
+    "so too also always usually often and or nor any all some lot lots kind kinds form forms "
+    "type types sort sorts of with a an the".split()
+)
 
 
 def object_keywords(phrase: str) -> list[str]:
@@ -258,4 +337,5 @@ __all__ = [
     "ZH_TRAILING_PARTICLE",
     "en_singular",
     "object_keywords",
+    "object_qualifiers",
 ]

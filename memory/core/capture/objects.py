@@ -215,6 +215,29 @@ def cut_en(raw: str, comparative: str = "") -> Cut:
     return Cut(_shorten(_trim_en(text)), _shorten(contrast), word, _shorten(exception))
 
 
+_EN_SPAN_STOP_RE = re.compile(
+    r",\s|\s+(?:because|since|as|when|whenever|while|if|unless|so|but|though|although|cause|"
+    r"until|whereas|regardless|even|whether|due\s+to|especially|and\s+(?:i|i'm|i've|my|it|they)"
+    r"|or\s+(?:i|my)|to|over|than|instead\s+of|rather\s+than|versus|vs|into|except|but\s+not)\b",
+    re.IGNORECASE,
+)
+
+
+def object_span(raw: str) -> str:
+    """The whole object phrase at the start of ``raw``, qualifiers included.
+
+    Cut at the first hard clause boundary (punctuation, a dash), a clause conjunction
+    (``because``, ``when``, ``, ``, ``and I …``) or the word that brings in a switch's,
+    comparison's or exception's other object (``to``, ``over``, ``than``, ``except``), never
+    shortened: ``games that are highly
+    competitive and involve a lot of PvP`` keeps its relative clause, which :func:`cut_en`
+    drops from a displayed object. The gate reads qualifiers from it (issue 17).
+    """
+    text = _EN_GLOSS_RE.sub("", raw[:OBJECT_WINDOW]).strip()
+    text = _EN_HARD_STOP_RE.split(text, maxsplit=1)[0]
+    return _trim_en(_EN_SPAN_STOP_RE.split(text, maxsplit=1)[0])
+
+
 def cut_zh(raw: str, comparative: bool = False) -> Cut:
     """The Chinese object at the start of ``raw`` (cut at punctuation and conjunctions)."""
     text = _ZH_STOP_RE.split(raw[:OBJECT_WINDOW], maxsplit=1)[0]
@@ -363,6 +386,7 @@ __all__ = [
     "items",
     "lower_sentence_start",
     "mentioned",
+    "object_span",
     "resolve",
     "strip_zh_subject",
 ]
