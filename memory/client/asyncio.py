@@ -29,21 +29,23 @@ from ..model import (
 )
 from .base import (
     BaseMemory,
-    Commit,
     DeleteUserResult,
-    Erase,
     MemoryContext,
-    Read,
-    Sleep,
-    Steps,
-    T,
     one_erase,
-    prime,
-    resume,
 )
 from .coordination import AsyncCoordination
 from .retry import failover_delays
 from .spool import WriteSpool
+from .steps import (
+    Commit,
+    Erase,
+    Read,
+    Sleep,
+    Steps,
+    T,
+    prime,
+    resume,
+)
 
 if TYPE_CHECKING:
     from ..backends import AsyncRedisBackend, EmbeddedRedis

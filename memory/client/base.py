@@ -23,10 +23,10 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel
@@ -34,7 +34,6 @@ from pydantic import BaseModel
 from ..core import (
     CommitResult,
     CrossLanguage,
-    Erasure,
     Idempotency,
     IntentBank,
     PersistenceGate,
@@ -70,6 +69,7 @@ from .identity import ObjectVectors
 from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
+from .steps import Commit, Erase, Read, Sleep, Steps, T
 
 if TYPE_CHECKING:
     from ..core import Observation, ObservationCandidate, ObservationUpdate
@@ -78,46 +78,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-T = TypeVar("T")
 _INTENT_BANKS: dict[tuple[str, int, float], IntentBank] = {}
 """Intent banks by (embedder name, width, threshold): embedded once per process and space."""
 SNAPSHOT_CACHE_USERS = 256
 """Users whose snapshot is kept in-process (least recently used dropped first)."""
-
-
-@dataclass(frozen=True)
-class Read:
-    """Read the user's snapshot at its current revision (the driver passes the cached one as
-    ``known``, so only what changed since is fetched)."""
-
-    keys: UserKeys
-
-
-@dataclass(frozen=True)
-class Commit:
-    keys: UserKeys
-    ops: list[Any]
-    expected_revision: str | None
-    idempotency: Idempotency | None
-
-
-@dataclass(frozen=True)
-class Sleep:
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Erase:
-    """Scrub a forget's text from the records that copy it, and drop the cached embeddings
-    of ``texts`` (after the forget's commit)."""
-
-    keys: UserKeys
-    erasure: Erasure
-    texts: list[str]
-
-
-Request = Read | Commit | Sleep | Erase
-Steps = Generator[Request, Any, T]
 
 
 @dataclass
@@ -523,27 +487,6 @@ def _decode_gate(raw: str) -> GateResult:
 
 
 
-def prime(steps: Steps[Any]) -> Any:
-    """Run a steps generator to its first I/O request (screening, embedding happen here)."""
-    try:
-        return ("request", steps.send(None))
-    except StopIteration as stop:
-        return ("done", stop.value)
-
-
-def resume(steps: Steps[T], first: tuple[str, Any]) -> Steps[T]:
-    kind, value = first
-    if kind == "done":
-        return value  # type: ignore[no-any-return]
-    reply = yield value
-    while True:
-        try:
-            request = steps.send(reply)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        reply = yield request
-
-
 def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
     """Give each prepared candidate its vector (content plus category), in one batch."""
     if embedder is None or not prepared:
@@ -559,16 +502,8 @@ def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate])
 
 __all__ = [
     "BaseMemory",
-    "Commit",
     "DeleteUserResult",
-    "Erase",
     "MemoryContext",
-    "Read",
-    "Request",
-    "Sleep",
-    "Steps",
     "idempotency_key_for",
     "one_erase",
-    "prime",
-    "resume",
 ]

@@ -22,7 +22,7 @@ from ..model import (
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from .base import Erase, Steps
+    from .steps import Erase, Steps
 
 logger = logging.getLogger(__name__)
 

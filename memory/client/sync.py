@@ -27,18 +27,20 @@ from ..model import (
 )
 from .base import (
     BaseMemory,
-    Commit,
     DeleteUserResult,
-    Erase,
     MemoryContext,
-    Read,
-    Sleep,
-    Steps,
-    T,
     one_erase,
 )
 from .coordination import SyncCoordination
 from .spool import WriteSpool
+from .steps import (
+    Commit,
+    Erase,
+    Read,
+    Sleep,
+    Steps,
+    T,
+)
 
 if TYPE_CHECKING:
     from ..backends import EmbeddedRedis, SyncBackend

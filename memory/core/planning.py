@@ -39,10 +39,10 @@ from ..model import (
     check_payload,
     clean_lines,
     clean_text,
-    flag_id,
 )
 from .blocks import strip_injected_blocks
 from .erasure_index import may_forget
+from .flag_plans import cross_language_flag_ops, scrubbed_flags
 from .identity import CrossLanguage
 from .intent_screen import IntentBank, screen_by_meaning
 from .matching import forget_matches
@@ -239,7 +239,7 @@ class PersistenceGate:
         ]
         ops += [AppendEvent(rejected_event(r, now, source=None)) for r in outdated]
         ops += preference_ops(write)
-        ops += _cross_language_flag_ops(snapshot, write, now)
+        ops += cross_language_flag_ops(snapshot, write, now)
         ops += self._cascade_ops(write, snapshot, now)
         ops += tombstone_ops(snapshot, write, now)
         result = GateResult(
@@ -334,7 +334,7 @@ class PersistenceGate:
             keywords=tuple(dict.fromkeys(k for p in removed for k in p.keywords)),
             keep_history=keep,
         )  # fmt: skip
-        ops += _scrubbed_flags(snapshot, erasure, write.deletes)
+        ops += scrubbed_flags(snapshot, erasure, write.deletes)
         return Plan(ops, (ForgetResult(removed=removed), erasure))
 
     # -- observations (reflect) -----------------------------------------------------------------
@@ -500,42 +500,5 @@ class PersistenceGate:
         entry = {"role": role, "text": cleaned, "at": now.isoformat()}
         return Plan([AppendTranscript(thread_id, entry)], entry, guarded=False)
 
-
-def _cross_language_flag_ops(snapshot: UserSnapshot, write: WritePlan, now: datetime) -> list[Op]:
-    """A check-up flag for each pair across languages that may be one object (issue 17):
-    both preferences stay active until the user confirms."""
-    ops: list[Op] = []
-    written = {p.id for p in write.after.prefs.values()} if write.after is not None else set()
-    for old, new, cosine in write.flags:
-        ids = [old.id, new.id]
-        fid = flag_id("contradiction", ids)
-        if fid in snapshot.flags or not set(ids) <= written:
-            continue
-        flag = Flag(
-            id=fid, user_id=snapshot.user_id, kind="contradiction", preference_ids=ids,
-            contents=[old.content, new.content], score=cosine, signals=["embedding"],
-            reason="may be the same object in two languages with opposite polarity; "
-            "confirm which one stands", created_at=now,
-        )  # fmt: skip
-        ops.append(PutFlag(flag))
-        ops.append(AppendEvent(ChangeEvent(
-            op="flagged", after=flag.public_dict(), content=flag.describe(),
-            reason=flag.reason, source=new.source, at=now,
-        )))  # fmt: skip
-    return ops
-
-
-def _scrubbed_flags(
-    snapshot: UserSnapshot, erasure: Erasure, deleted: set[str]
-) -> list[DeleteFlag]:
-    """Deletions of the check-up flags that copy a forgotten text: a flag about a removed
-    preference, one no longer open (a preference of it is gone), or one whose contents name
-    what is forgotten (issue 19: flags kept the text of forgotten preferences)."""
-    active = {p.id for p in snapshot.preferences()} - deleted
-    return [
-        DeleteFlag(flag.id) for flag in snapshot.flags.values()
-        if not set(flag.preference_ids) <= active
-        or any(erasure.names_text(c) for c in flag.contents)
-    ]  # fmt: skip
 
 __all__ = ["EARLIEST_TIME", "MAX_TRANSCRIPT_CHARS", "PersistenceGate", "Plan"]

@@ -177,7 +177,7 @@ def test_an_unrelated_object_in_the_other_language_is_untouched(real: Memory) ->
 @pytest.mark.model
 def test_the_same_object_in_another_category_is_another_object(real: Memory) -> None:
     real.remember("u", like("likes green tea", "food"))
-    real.remember("u", dislike("不喝绿茶", "other"))
+    real.remember("u", dislike("不喝绿茶", "brand"))  # "other" is derived (food)
     assert len(real.preferences("u")) == 2
 
 

@@ -278,6 +278,8 @@ def object_qualifiers(phrase: str, named: Iterable[str] = ()) -> frozenset[str]:
         text = stripped
     if found := _CLAUSE_TAIL_RE.search(text):  # "… are off the menu now": a clause, no qualifier
         text = text[: found.start()]
+    while (trimmed := _DISCOURSE_TAIL_RE.sub("", text)) != text:  # "mushrooms after all"
+        text = trimmed
     known = {
         en_singular(w)
         for keyword in named
@@ -301,6 +303,13 @@ _CLAUSE_TAIL_RE = re.compile(
 )
 """Where a clause starts after the object (``suede jackets are off the menu``, ``coffee that
 I drink``): no qualifier follows. A copula after ``that`` is a relative qualifier."""
+_DISCOURSE_TAIL_RE = re.compile(
+    r"[\s,]+(?:after all|any ?more|lately|these days|nowadays|now|again|still|for good|at all|"
+    r"either|too|as well|actually|really)\s*$"
+)
+"""A time or discourse word that ends a statement (``I love mushrooms after all``, ``… any
+more``): it says when or how the user holds the preference, so it never makes the object a
+different, qualified one."""
 _QUALIFIER_FILLER = frozenset(
     "that which who whose where when is are was were be been being only just really very "
     "so too also always usually often and or nor any all some lot lots kind kinds form forms "
