@@ -11,6 +11,7 @@ opens a connection at import.
 
 import logging
 
+from .backends import InProcessStore
 from .client import (
     AsyncMemory,
     Memory,
@@ -93,6 +94,7 @@ __all__ = [
     "ForgetResult",
     "GateResult",
     "HistorySnapshot",
+    "InProcessStore",
     "InvalidInputError",
     "Memory",
     "MemoryContext",

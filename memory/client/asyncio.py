@@ -17,6 +17,7 @@ from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
+    InvalidInputError,
     PenchantError,
     Polarity,
     Preference,
@@ -44,7 +45,7 @@ from .retry import failover_delays
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends import AsyncRedisBackend, EmbeddedRedis
+    from ..backends import AsyncBackend, EmbeddedRedis, InProcessStore
     from ..core import (
         Observation,
         ObservationCandidate,
@@ -62,24 +63,38 @@ class AsyncMemory(BaseMemory):
 
     Args:
         client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`).
+            Not needed with ``backend``.
         settings: Limits and configuration.
         embedder: Optional embedder (its ``embed`` runs in a worker thread).
         spool: Optional local spool, as for :class:`Memory` (its file work runs in a worker
             thread).
+        backend: Another async backend answering the same reads and commits (instead of
+            ``client``); :meth:`in_process` builds one that needs no Redis.
+
+    Raises:
+        InvalidInputError: Neither ``client`` nor ``backend`` was given.
     """
 
     def __init__(
         self,
-        client: Any,
+        client: Any = None,
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
+        backend: AsyncBackend | None = None,
     ) -> None:
-        from ..backends import AsyncRedisBackend
-
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        self.backend: AsyncRedisBackend = AsyncRedisBackend(client, self.settings)
+        if backend is None:
+            from ..backends import AsyncRedisBackend
+
+            if client is None:
+                raise InvalidInputError(
+                    "AsyncMemory needs a redis.asyncio client or a backend; "
+                    "AsyncMemory.in_process() keeps memory in this process, without Redis"
+                )
+            backend = AsyncRedisBackend(client, self.settings)
+        self.backend: AsyncBackend = backend
         self.client = client
         self._server: EmbeddedRedis | None = None
         self._server_client: Any = None
@@ -101,6 +116,23 @@ class AsyncMemory(BaseMemory):
         server (the embedder runs in worker threads).
         """
         return _AsyncMemoryOpener(cls, settings or Settings(), embedder, spool)
+
+    @classmethod
+    def in_process(
+        cls,
+        store: InProcessStore | None = None,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+        spool: WriteSpool | None = None,
+    ) -> AsyncMemory:
+        """An async memory kept in this process, with no Redis (see :meth:`Memory.in_process`;
+        a sync and an async memory over one ``store`` share the data)."""
+        from ..backends import AsyncInProcessBackend, InProcessStore
+
+        settings = settings or Settings()
+        backend = AsyncInProcessBackend(store if store is not None else InProcessStore(), settings)
+        return cls(settings=settings, embedder=embedder, spool=spool, backend=backend)
 
     async def aclose(self) -> None:
         """Close an owned client (and release the embedded server)."""
@@ -437,7 +469,7 @@ class _AsyncMemoryOpener:
         self._memory: AsyncMemory | None = None
 
     async def __aenter__(self) -> AsyncMemory:
-        from ..backends import EmbeddedRedis, client_name, open_async_client
+        from ..backends import AsyncRedisBackend, EmbeddedRedis, client_name, open_async_client
 
         settings = self._settings
         server: EmbeddedRedis | None = None
@@ -469,8 +501,10 @@ class _AsyncMemoryOpener:
         else:
             chosen = self._embedder
         spool = WriteSpool(settings.home / "spool" / "writes.jsonl") if self._spool else None
-        memory = self._cls(client, settings=settings, embedder=chosen, spool=spool)
-        memory.backend.owned = True
+        backend = AsyncRedisBackend(client, settings)
+        backend.owned = True
+        memory = self._cls(client, settings=settings, embedder=chosen, spool=spool,
+                           backend=backend)
         memory._server, memory._server_client = server, server_client
         memory._cache_client = cache_client
         try:
