@@ -17,7 +17,6 @@ from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
-    InvalidInputError,
     PenchantError,
     Polarity,
     Preference,
@@ -41,11 +40,12 @@ from .base import (
     prime,
     resume,
 )
+from .in_process import InProcessDoor, async_backend
 from .retry import failover_delays
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends import AsyncBackend, EmbeddedRedis, InProcessStore
+    from ..backends import AsyncBackend, EmbeddedRedis
     from ..core import (
         Observation,
         ObservationCandidate,
@@ -57,45 +57,32 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class AsyncMemory(BaseMemory):
+class AsyncMemory(InProcessDoor, BaseMemory):
     """The async twin of :class:`Memory`: the same methods as coroutines, over
     ``redis.asyncio``; the planning is shared, only the I/O differs.
 
     Args:
-        client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`).
-            Not needed with ``backend``.
+        client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`),
+            or an async backend (:meth:`in_process`: one with no Redis).
         settings: Limits and configuration.
         embedder: Optional embedder (its ``embed`` runs in a worker thread).
         spool: Optional local spool, as for :class:`Memory` (its file work runs in a worker
             thread).
-        backend: Another async backend answering the same reads and commits (instead of
-            ``client``); :meth:`in_process` builds one that needs no Redis.
-
-    Raises:
-        InvalidInputError: Neither ``client`` nor ``backend`` was given.
     """
+
+    _async_door = True
 
     def __init__(
         self,
-        client: Any = None,
+        client: Any,
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
-        backend: AsyncBackend | None = None,
     ) -> None:
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        if backend is None:
-            from ..backends import AsyncRedisBackend
-
-            if client is None:
-                raise InvalidInputError(
-                    "AsyncMemory needs a redis.asyncio client or a backend; "
-                    "AsyncMemory.in_process() keeps memory in this process, without Redis"
-                )
-            backend = AsyncRedisBackend(client, self.settings)
-        self.backend: AsyncBackend = backend
-        self.client = client
+        self.backend: AsyncBackend = async_backend(client, self.settings)
+        self.client: Any = None if self.backend is client else client
         self._server: EmbeddedRedis | None = None
         self._server_client: Any = None
         self._cache_client: Any = None
@@ -116,23 +103,6 @@ class AsyncMemory(BaseMemory):
         server (the embedder runs in worker threads).
         """
         return _AsyncMemoryOpener(cls, settings or Settings(), embedder, spool)
-
-    @classmethod
-    def in_process(
-        cls,
-        store: InProcessStore | None = None,
-        *,
-        settings: Settings | None = None,
-        embedder: Embedder | None = None,
-        spool: WriteSpool | None = None,
-    ) -> AsyncMemory:
-        """An async memory kept in this process, with no Redis (see :meth:`Memory.in_process`;
-        a sync and an async memory over one ``store`` share the data)."""
-        from ..backends import AsyncInProcessBackend, InProcessStore
-
-        settings = settings or Settings()
-        backend = AsyncInProcessBackend(store if store is not None else InProcessStore(), settings)
-        return cls(settings=settings, embedder=embedder, spool=spool, backend=backend)
 
     async def aclose(self) -> None:
         """Close an owned client (and release the embedded server)."""
@@ -503,8 +473,8 @@ class _AsyncMemoryOpener:
         spool = WriteSpool(settings.home / "spool" / "writes.jsonl") if self._spool else None
         backend = AsyncRedisBackend(client, settings)
         backend.owned = True
-        memory = self._cls(client, settings=settings, embedder=chosen, spool=spool,
-                           backend=backend)
+        memory = self._cls(backend, settings=settings, embedder=chosen, spool=spool)
+        memory.client = client
         memory._server, memory._server_client = server, server_client
         memory._cache_client = cache_client
         try:

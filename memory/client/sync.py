@@ -15,7 +15,6 @@ from ..model import (
     ForgetResult,
     GateResult,
     HistorySnapshot,
-    InvalidInputError,
     PenchantError,
     Polarity,
     Preference,
@@ -37,11 +36,12 @@ from .base import (
     Steps,
     T,
 )
+from .in_process import InProcessDoor, sync_backend
 from .retry import failover_delays
 from .spool import WriteSpool
 
 if TYPE_CHECKING:
-    from ..backends import Backend, EmbeddedRedis, InProcessStore
+    from ..backends import Backend, EmbeddedRedis
     from ..core import (
         Observation,
         ObservationCandidate,
@@ -53,46 +53,31 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class Memory(BaseMemory):
+class Memory(InProcessDoor, BaseMemory):
     """Long-term preference memory of many users on one Redis (sync).
 
     Args:
-        client: redis-py client; borrowed (not closed by :meth:`close`) unless built by
-            :meth:`from_settings`. Not needed with ``backend``.
+        client: redis-py client, borrowed (not closed by :meth:`close`) unless built by
+            :meth:`from_settings`; or a backend (:meth:`in_process`: one with no Redis).
         settings: Limits and configuration; defaults to ``Settings()``.
         embedder: Optional embedder; with one, preferences are stored with vectors and
             recall has a semantic channel.
         spool: Optional local spool: with one, a preference write that cannot reach Redis is
             saved there (reported as ``deferred``) with its original time, and replayed
             through the gate on the next successful write.
-        backend: Another backend answering the same reads and commits (instead of
-            ``client``); :meth:`in_process` builds one that needs no Redis.
-
-    Raises:
-        InvalidInputError: Neither ``client`` nor ``backend`` was given.
     """
 
     def __init__(
         self,
-        client: Any = None,
+        client: Any,
         *,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
-        backend: Backend | None = None,
     ) -> None:
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        if backend is None:
-            from ..backends import SyncBackend
-
-            if client is None:
-                raise InvalidInputError(
-                    "Memory needs a redis-py client or a backend; Memory.in_process() "
-                    "keeps memory in this process, without Redis"
-                )
-            backend = SyncBackend(client, self.settings)
-        self.backend: Backend = backend
-        self.client = client
+        self.backend: Backend = sync_backend(client, self.settings)
+        self.client: Any = None if self.backend is client else client
         self._server: EmbeddedRedis | None = None
         self._owns_client = False
 
@@ -147,42 +132,13 @@ class Memory(BaseMemory):
         memory._ride(memory.backend.ensure_schema, "schema check")
         return memory
 
-    @classmethod
-    def in_process(
-        cls,
-        store: InProcessStore | None = None,
-        *,
-        settings: Settings | None = None,
-        embedder: Embedder | None = None,
-        spool: WriteSpool | None = None,
-    ) -> Memory:
-        """A memory kept in this process, in a dict, with no Redis: for tests of an
-        application that embeds Penchant (as httpx's ``MockTransport`` or LangGraph's
-        ``InMemoryStore``). Every read and commit behaves as on Redis (revisions,
-        conflicts, idempotent replays, the change log, erasure).
-
-        Args:
-            store: The :class:`~penchant.memory.InProcessStore` to keep the data in; share
-                one between memories (sync and async) to share the data. A new one by
-                default. It can also inject failures (``store.fail_next``).
-            settings: Limits and configuration; ``Settings()`` by default.
-            embedder: Optional embedder.
-            spool: Optional local spool (as for :class:`Memory`).
-        """
-        from ..backends import InProcessBackend, InProcessStore
-
-        settings = settings or Settings()
-        backend = InProcessBackend(store if store is not None else InProcessStore(), settings)
-        return cls(settings=settings, embedder=embedder, spool=spool, backend=backend)
-
     @property
     def redis_location(self) -> str:
         """Where the data lives, for status lines (socket path or URL)."""
         if self._server is not None:
             return f"embedded {self._server.socket_path}"
-        if self.client is None:
-            return "in-process store"
-        return self.settings.redis_url or "borrowed client"
+        held = "borrowed client" if self.client is not None else "in-process store"
+        return self.settings.redis_url or held
 
     def close(self) -> None:
         """Release an owned client; the embedded server stops once no process has used it for
