@@ -222,7 +222,7 @@ class SyncBackend:
     def erase(self, keys: UserKeys, erasure: Erasure) -> int:
         """Scrub the forgotten text from the records that copy it, after a forget's commit:
         change events, idempotency records, transcript messages, history snapshots (see
-        :class:`~..tombstones.Erasure`). One ``SCAN`` of the user's keys; each removal is by
+        :class:`~..core.Erasure`). One ``SCAN`` of the user's keys; each removal is by
         stream id or by exact value (``XDEL``, ``LREM``, ``HDEL``), so a write that lands
         meanwhile is never lost.
 

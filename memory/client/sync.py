@@ -142,7 +142,7 @@ class Memory(InProcessDoor, BaseMemory):
 
     def close(self) -> None:
         """Release an owned client; the embedded server stops once no process has used it for
-        ``Settings.embedded_linger_seconds`` (see :class:`~..server.EmbeddedRedis`)."""
+        ``Settings.embedded_linger_seconds`` (see :class:`~..backends.EmbeddedRedis`)."""
         if not self._owns_client:
             return
         self._owns_client = False
@@ -326,7 +326,7 @@ class Memory(InProcessDoor, BaseMemory):
         tombstones and ``forgotten`` events (id, time, salted digest; the full record only
         with ``Settings.keep_full_history``). Then the text is scrubbed from the change log's
         older events, the idempotency records, transcripts and behaviour history
-        (:class:`~..tombstones.Erasure`), and the cached embeddings of the removed texts
+        (:class:`~..core.Erasure`), and the cached embeddings of the removed texts
         are dropped.
 
         Returns:
