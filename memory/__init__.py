@@ -11,6 +11,7 @@ opens a connection at import.
 
 import logging
 
+from .backends import InProcessStore
 from .client import (
     AsyncMemory,
     Memory,
@@ -97,6 +98,7 @@ __all__ = [
     "GateResult",
     "HistorySnapshot",
     "Injection",
+    "InProcessStore",
     "InvalidInputError",
     "Memory",
     "MemoryContext",

@@ -1,5 +1,6 @@
 """Redis backends: :mod:`.sync` (redis-py) and :mod:`.asyncio` (``redis.asyncio``), the only
-modules that depend on redis-py, and :mod:`.wire`, the scripts and encodings they share.
+modules that depend on redis-py, and :mod:`.wire`, the scripts and encodings they share;
+:mod:`.inprocess`, the same reads and commits over a dict, for tests without Redis.
 
 Private: only :class:`~penchant.memory.client.Memory` and
 :class:`~penchant.memory.client.AsyncMemory` use a backend.
@@ -16,6 +17,13 @@ from .cluster_nodes import (
 )
 from .connect import open_client
 from .filelock import exclusive_lock
+from .inprocess import (
+    AsyncInProcessBackend,
+    InjectedFailure,
+    InProcessBackend,
+    InProcessEmbeddingsCache,
+    InProcessStore,
+)
 from .process import client_name, server_binary
 from .protocols import AsyncBackend, Backend
 from .server import EmbeddedRedis
@@ -23,9 +31,14 @@ from .sync import SyncBackend
 
 __all__ = [
     "AsyncBackend",
+    "AsyncInProcessBackend",
     "AsyncRedisBackend",
     "Backend",
     "EmbeddedRedis",
+    "InProcessBackend",
+    "InProcessEmbeddingsCache",
+    "InProcessStore",
+    "InjectedFailure",
     "NodeError",
     "SyncBackend",
     "client_name",

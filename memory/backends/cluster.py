@@ -14,13 +14,13 @@ What a cluster changes, and how Penchant answers it:
   command that hit a dead node are immediate, so they are spent before a replica is
   promoted; the backends therefore retry a read or a commit that failed on a connection or
   cluster error with backoff until ``Settings.write_retry_seconds`` has passed
-  (:func:`~..retry.failover_delays`), which rides out a failover: a ``kill -9`` of a primary is
-  failed over in ``cluster-node-timeout`` plus about a second (2–4 s with the local
+  (:func:`~..client.retry.failover_delays`), which rides out a failover: a ``kill -9`` of a
+  primary is failed over in ``cluster-node-timeout`` plus about a second (2–4 s with the local
   cluster's 1.5 s; measured by ``tests/integration/test_cluster_failover.py``). Set
   ``PENCHANT_WRITE_RETRY_SECONDS`` above your cluster's ``cluster-node-timeout`` + 5 s.
 * **No write applied twice, no false failure.** A retried commit is the same script with
   the same idempotency record (every write carries one: the caller's key, or an internal
-  per-call key, :func:`~..retry.internal_idempotency_ttl`), so a commit whose reply was
+  per-call key, :func:`~..client.retry.internal_idempotency_ttl`), so a commit whose reply was
   lost but that was stored answers ``replayed`` and is reported as the write it was.
 * **Acknowledged means replicated.** Redis replicates asynchronously: a primary killed
   right after answering can take the last writes with it. With

@@ -46,7 +46,7 @@ def probe_socket(socket_path: str) -> tuple[str, str]:
     ``MISCONF``) or ``("down", why)`` for the server on a unix socket.
 
     Fails fast: no retries (redis-py's default retries three times with backoff: 2.5–8 s of
-    a command's start against the dead socket a ``kill -9`` leaves behind, issue 12), 0.5 s
+    a command's start against the dead socket a ``kill -9`` leaves behind, measured), 0.5 s
     to connect (a live server accepts on its unix socket at once), 1 s for the reply.
     """
     from redis.backoff import NoBackoff

@@ -38,9 +38,9 @@ RDB preamble by valkey's automatic rewrite) is the durable copy, so there are
 no RDB save points and a stop is ``SHUTDOWN NOSAVE`` (valkey still flushes and
 fsyncs the AOF as it exits). A stop used to save an RDB snapshot of the whole
 dataset that the next start never read (valkey loads the AOF when
-``appendonly`` is on): about 6 s at 10k users × 20 preferences (issue 12).
+``appendonly`` is on): about 6 s at 10k users × 20 preferences (measured).
 
-Both choices of issue 12 are taken, for different costs: lingering removes the
+Both remedies are taken, for different costs: lingering removes the
 *load* from every command but the first after an idle spell, and append-only
 persistence removes the *save* from every stop, lingering or not.
 

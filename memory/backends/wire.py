@@ -16,7 +16,7 @@ A read (:func:`read_steps`, driven by a backend) starts with one ``EVALSHA`` of
 - nothing more when the caller's cached revision is still current;
 - a **delta** when the revision log reaches back to the caller's revision: only the fields
   changed since, at the current revision (``HMGET``; nil = deleted), which
-  :func:`~..ops.apply_delta` patches into the cached snapshot — a few fields whatever the
+  :func:`~..core.apply_delta` patches into the cached snapshot — a few fields whatever the
   size of the store;
 - the whole store (``HGETALL`` of preferences, vectors, observations, flags, tombstones) when
   it is small (at most :data:`INLINE_READ_FIELDS` fields);

@@ -34,6 +34,7 @@ from .base import (
     one_erase,
 )
 from .coordination import AsyncCoordination
+from .in_process import InProcessDoor, async_backend
 from .retry import failover_delays
 from .spool import WriteSpool
 from .steps import (
@@ -48,7 +49,7 @@ from .steps import (
 )
 
 if TYPE_CHECKING:
-    from ..backends import AsyncRedisBackend, EmbeddedRedis
+    from ..backends import AsyncBackend, EmbeddedRedis
     from ..core import (
         Observation,
         ObservationCandidate,
@@ -60,17 +61,20 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class AsyncMemory(AsyncCoordination, BaseMemory):
+class AsyncMemory(InProcessDoor, AsyncCoordination, BaseMemory):
     """The async twin of :class:`Memory`: the same methods as coroutines, over
     ``redis.asyncio``; the planning is shared, only the I/O differs.
 
     Args:
-        client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`).
+        client: A ``redis.asyncio`` client (borrowed unless built by :meth:`from_settings`),
+            or an async backend (:meth:`in_process`: one with no Redis).
         settings: Limits and configuration.
         embedder: Optional embedder (its ``embed`` runs in a worker thread).
         spool: Optional local spool, as for :class:`Memory` (its file work runs in a worker
             thread).
     """
+
+    _async_door = True
 
     def __init__(
         self,
@@ -80,11 +84,9 @@ class AsyncMemory(AsyncCoordination, BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends import AsyncRedisBackend
-
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        self.backend: AsyncRedisBackend = AsyncRedisBackend(client, self.settings)
-        self.client = client
+        self.backend: AsyncBackend = async_backend(client, self.settings)
+        self.client: Any = None if self.backend is client else client
         self._server: EmbeddedRedis | None = None
         self._server_client: Any = None
         self._cache_client: Any = None
@@ -453,7 +455,7 @@ class _AsyncMemoryOpener:
         self._memory: AsyncMemory | None = None
 
     async def __aenter__(self) -> AsyncMemory:
-        from ..backends import EmbeddedRedis, client_name, open_async_client
+        from ..backends import AsyncRedisBackend, EmbeddedRedis, client_name, open_async_client
 
         settings = self._settings
         server: EmbeddedRedis | None = None
@@ -485,8 +487,10 @@ class _AsyncMemoryOpener:
         else:
             chosen = self._embedder
         spool = WriteSpool(settings.home / "spool" / "writes.jsonl") if self._spool else None
-        memory = self._cls(client, settings=settings, embedder=chosen, spool=spool)
-        memory.backend.owned = True
+        backend = AsyncRedisBackend(client, settings)
+        backend.owned = True
+        memory = self._cls(backend, settings=settings, embedder=chosen, spool=spool)
+        memory.client = client
         memory._server, memory._server_client = server, server_client
         memory._cache_client = cache_client
         try:

@@ -4,14 +4,14 @@ generator of I/O requests, the planning of every write, the snapshot cache. No I
 Every write of a user's memory runs the same loop, written once
 (:meth:`BaseMemory._write_steps`): take the user's snapshot (the cached one, or one
 round-trip read), let the pure gate plan small typed operations, commit them in one atomic
-script at the snapshot's revision, and on a conflict back off (:class:`~..retry.RetryPolicy`)
+script at the snapshot's revision, and on a conflict back off (:class:`~.retry.RetryPolicy`)
 and plan again on fresh data. The loop *yields* its I/O (:class:`Read`, :class:`Commit`,
 :class:`Sleep`); :class:`~.sync.Memory` answers with the sync backend, and
 :class:`~.asyncio.AsyncMemory` with the async one, so the two share all logic and duplicate
 only the I/O (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient``; LangGraph's
 ``BaseStore.batch`` / ``abatch``).
 
-One :class:`~..ops.UserSnapshot` per user and revision is cached (LRU): after Penchant's own
+One :class:`~..core.UserSnapshot` per user and revision is cached (LRU): after Penchant's own
 commit it is updated in place from the committed operations; after another process's write
 (or a conflict) the next read, given the cached snapshot, fetches only the fields changed
 since its revision, from the user's revision log, in the same round trip

@@ -5,7 +5,7 @@ read. When another writer got there first, it backs off and plans again on fresh
 wait before try *n* is uniform in ``[0, min(cap, base · 2ⁿ)]`` ("full jitter": Marc Brooker,
 "Exponential Backoff And Jitter", AWS Architecture Blog, 2015), which spreads colliding
 writers apart instead of having them retry in lock step. The budget is time, not a count of
-tries: 8 processes writing one user (the issue-10 measurement that lost 5 of 960 writes after
+tries: 8 processes writing one user (a measurement that lost 5 of 960 writes after
 50 immediate retries) all get through within it.
 
 Pure: the sync :class:`~.client.Memory` sleeps with :func:`time.sleep`, the async one with

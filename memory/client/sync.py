@@ -32,6 +32,7 @@ from .base import (
     one_erase,
 )
 from .coordination import SyncCoordination
+from .in_process import InProcessDoor, sync_backend
 from .spool import WriteSpool
 from .steps import (
     Commit,
@@ -43,7 +44,7 @@ from .steps import (
 )
 
 if TYPE_CHECKING:
-    from ..backends import EmbeddedRedis, SyncBackend
+    from ..backends import Backend, EmbeddedRedis
     from ..core import (
         Observation,
         ObservationCandidate,
@@ -55,12 +56,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class Memory(SyncCoordination, BaseMemory):
+class Memory(InProcessDoor, SyncCoordination, BaseMemory):
     """Long-term preference memory of many users on one Redis (sync).
 
     Args:
-        client: redis-py client; borrowed (not closed by :meth:`close`) unless built by
-            :meth:`from_settings`.
+        client: redis-py client, borrowed (not closed by :meth:`close`) unless built by
+            :meth:`from_settings`; or a backend (:meth:`in_process`: one with no Redis).
         settings: Limits and configuration; defaults to ``Settings()``.
         embedder: Optional embedder; with one, preferences are stored with vectors and
             recall has a semantic channel.
@@ -77,11 +78,9 @@ class Memory(SyncCoordination, BaseMemory):
         embedder: Embedder | None = None,
         spool: WriteSpool | None = None,
     ) -> None:
-        from ..backends import SyncBackend
-
         super().__init__(settings=settings, embedder=embedder, spool=spool)
-        self.backend: SyncBackend = SyncBackend(client, self.settings)
-        self.client = client
+        self.backend: Backend = sync_backend(client, self.settings)
+        self.client: Any = None if self.backend is client else client
         self._server: EmbeddedRedis | None = None
         self._owns_client = False
 
@@ -141,11 +140,12 @@ class Memory(SyncCoordination, BaseMemory):
         """Where the data lives, for status lines (socket path or URL)."""
         if self._server is not None:
             return f"embedded {self._server.socket_path}"
-        return self.settings.redis_url or "borrowed client"
+        held = "borrowed client" if self.client is not None else "in-process store"
+        return self.settings.redis_url or held
 
     def close(self) -> None:
         """Release an owned client; the embedded server stops once no process has used it for
-        ``Settings.embedded_linger_seconds`` (see :class:`~..server.EmbeddedRedis`)."""
+        ``Settings.embedded_linger_seconds`` (see :class:`~..backends.EmbeddedRedis`)."""
         if not self._owns_client:
             return
         self._owns_client = False
@@ -327,7 +327,7 @@ class Memory(SyncCoordination, BaseMemory):
         tombstones and ``forgotten`` events (id, time, salted digest; the full record only
         with ``Settings.keep_full_history``). Then the text is scrubbed from the change log's
         older events, the idempotency records, transcripts and behaviour history
-        (:class:`~..tombstones.Erasure`), and the cached embeddings of the removed texts
+        (:class:`~..core.Erasure`), and the cached embeddings of the removed texts
         are dropped.
 
         Spooled writes are replayed first. With ``idempotency_key`` (e.g. the tool call's id)

@@ -4,7 +4,7 @@ The gate plans every write against a copy of the user's active set (each candida
 batch sees the ones before it) and the client keeps the committed state as another copy
 (:func:`~.ops.apply_ops`), while the snapshot it was planned on must stay unchanged. With
 plain dicts each copy is O(n): at 10,000 preferences two copies of four indexes were a
-quarter of a warm write (issue 12). A :class:`LayeredMap` shares a read-only *base* dict
+quarter of a warm write (measured). A :class:`LayeredMap` shares a read-only *base* dict
 between its copies and keeps its own changes in a small *top* dict; a copy copies only the
 top. When the top grows past :func:`flatten_threshold` it is folded into a new base
 (O(n), once every many writes), so a copy costs O(√n) at worst and the amortised cost of

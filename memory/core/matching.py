@@ -100,7 +100,7 @@ def transposition_variants(word: str) -> list[str]:
     letters (same length, OSA distance 1, Levenshtein distance 2), so the variants are the
     swaps at positions 2 … len−2 (``recieve`` → ``reiceve``, ``receive``, ``recivee``,
     ``recieev``). Empty for a word shorter than :data:`TYPO_MIN_LEN`. This turns a scan of
-    every stored word into ``len(word)`` lookups (issue 12).
+    every stored word, the cost of a write on a large store, into ``len(word)`` lookups.
     """
     if len(word) < TYPO_MIN_LEN:
         return []

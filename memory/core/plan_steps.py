@@ -86,7 +86,7 @@ def tombstone_ops(
         return []
     tombs = snapshot.tombstones
     ops: list[Op] = []
-    for key in sorted(tombs.legacy):  # rewrite issue 10's plaintext tombstones as digests
+    for key in sorted(tombs.legacy):  # rewrite older plaintext tombstones as digests
         ops += [DeleteTombstone(key), PutTombstone(tombs.by_key[key])]
     ops += [PutTombstone(t) for t in added]
     current = Tombstones({t.key: t for t in tombs.by_key.values()}, salt)

@@ -1,6 +1,6 @@
 """Tombstones: what was forgotten or superseded, and when, so an older statement replayed late
-(a spooled write) never beats a newer one (issue 10; DESIGN.md §6.5) — kept without the text
-(issue 11; DESIGN.md §7).
+(a spooled write) never beats a newer one (DESIGN.md §6.5) — kept without the text, so that
+a forget leaves no copy of what it removed (DESIGN.md §7).
 
 A spooled write carries the time it was said (``PreferenceCandidate.at``). Comparing it with
 the active preferences catches a newer contradicting statement that still stands, but not
@@ -216,7 +216,7 @@ class Tombstone(BaseModel):
 
     @classmethod
     def from_json(cls, raw: str | bytes, salt: str = "") -> Tombstone:
-        """Parse a stored tombstone; one in the plaintext layout of issue 10 (``text``,
+        """Parse a stored tombstone; one in the older plaintext layout (``text``,
         ``preference``) is converted to digests with ``salt`` (the user id)."""
         tomb = cls.model_validate_json(raw) if b'"ref"' in _bytes(raw) else None
         if tomb is not None:

@@ -30,15 +30,15 @@ from ..model import (
 logger = logging.getLogger(__name__)
 
 LEGACY_CACHE_PATTERN = "penchant:embeddings:*"
-"""Entries of the plaintext cache of releases before issue 11 (redisvl's default layout:
+"""Entries of the plaintext cache of earlier releases (redisvl's default layout:
 the text, no TTL); purged once per server (:func:`purge_legacy_cache`)."""
 CACHE_TTL_SECONDS = 86_400
 """Default lifetime of a cached embedding (``Settings.embeddings_cache_ttl_seconds``)."""
 CACHE_MAX_ENTRIES = 10_000
 """Default bound on cached embeddings (``Settings.embeddings_cache_max``). Measured on the
 embedded server (``MEMORY USAGE``): one 384-d entry takes 2.5 KB, so 10,000 MiniLM entries
-are ≈25 MB at most (1536-d OpenAI ones ≈4× that); before issue 11 the cache held 86 MB after
-10k recalls and kept growing.
+are ≈25 MB at most (1536-d OpenAI ones ≈4× that); unbounded and without a TTL, the cache
+held 86 MB after 10k recalls and kept growing.
 
 Worth keeping for MiniLM and OpenAI only: the cache costs 0.41 ms per miss (lookup and
 store) and 0.31 ms per hit (median of 400 one-sentence calls, embedded server), against a

@@ -36,7 +36,7 @@ ChangeOp = Literal[
     "forgotten",
     "rejected",
     "imported",
-    # reflect's observations (memory/observations.py) and the check-up's flags (memory/checkup.py)
+    # reflect's observations (core/observations.py) and the check-up's flags (model/flags.py)
     "observed",
     "reinforced",
     "weakened",

@@ -94,7 +94,7 @@ class Settings(BaseSettings):
         embedded_linger_seconds: How long the embedded server stays up after the last
             Penchant process left it (default 300 s), so that the next command attaches to a
             running server instead of loading the whole dataset again (about 6 s at 10k users
-            × 20 preferences, issue 12); 0 stops it with its last user. A detached reaper stops
+            × 20 preferences, measured); 0 stops it with its last user. A detached reaper stops
             it after this long, even when the last user was killed.
     """
 

@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,9 +21,7 @@ from penchant.memory import (
     PreferenceCandidate,
     Settings,
     StorageFullError,
-    StorageUnavailableError,
 )
-from penchant.memory.client.spool import WriteSpool
 from penchant.memory.core.observations import ObservationCandidate
 from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.model.records import utcnow
@@ -118,38 +115,7 @@ def test_the_same_words_in_a_new_turn_count_again(memory: Memory) -> None:
     assert pref.mention_count == 2
 
 
-# -- a spooled write never beats a newer statement ------------------------------------------------
-
-
-def _spooled(tmp_path: Path, settings: Settings, *candidates: PreferenceCandidate) -> WriteSpool:
-    spool = WriteSpool(tmp_path / "spool.jsonl")
-    dead = redis.Redis(unix_socket_path=str(tmp_path / "none.sock"), socket_timeout=0.5)
-    down = Memory(dead, settings=settings, spool=spool)
-    assert down.remember(USER, list(candidates)).deferred
-    return spool
-
-
-def test_spooled_like_does_not_supersede_a_newer_dislike(
-    tmp_path: Path, settings: Settings, redis_client: redis.Redis, memory: Memory
-) -> None:
-    spool = _spooled(tmp_path, settings, like("I like coffee", "coffee"))
-    memory.remember(USER, dislike("I dislike coffee", "coffee"))  # said later, no spool here
-    replaying = Memory(redis_client, settings=settings, spool=spool)
-    assert replaying.replay_spool() == 1
-    assert [(p.polarity, p.content) for p in memory.preferences(USER)] == [
-        ("dislike", "I dislike coffee")
-    ]
-    assert "older than" in memory.changes(USER, 1)[0].reason
-
-
-def test_spooled_slot_value_does_not_replace_a_newer_one(
-    tmp_path: Path, settings: Settings, redis_client: redis.Redis, memory: Memory
-) -> None:
-    spool = _spooled(tmp_path, settings, like("my favourite band is Muse", "muse",
-                                              slot="favourite band"))
-    memory.remember(USER, like("my favourite band is Blur", "blur", slot="favourite band"))
-    Memory(redis_client, settings=settings, spool=spool).replay_spool()
-    assert contents(memory) == ["my favourite band is Blur"]
+# -- a newer statement wins (a spooled one too: tests/unit/test_inprocess_backend.py) ------------
 
 
 def test_a_statement_with_an_older_time_still_wins_over_an_even_older_one(
@@ -320,19 +286,6 @@ def test_out_of_memory_is_a_clear_error_and_nothing_is_stored(
     finally:
         redis_client.config_set("maxmemory", old)
     assert memory.preferences(USER) == [] and memory.changes(USER) == []
-
-
-def test_unwritable_spool_reports_the_write_as_not_stored(
-    tmp_path: Path, settings: Settings
-) -> None:
-    blocker = tmp_path / "file"
-    blocker.write_text("not a directory")
-    spool = WriteSpool(blocker / "spool.jsonl")
-    dead = redis.Redis(unix_socket_path=str(tmp_path / "none.sock"), socket_timeout=0.5)
-    down = Memory(dead, settings=settings, spool=spool)
-    with pytest.raises(StorageUnavailableError, match="NOT stored") as caught:
-        down.remember(USER, like("I like tea", "tea"))
-    assert str(blocker / "spool.jsonl") in str(caught.value)
 
 
 def test_misconf_is_translated_with_the_data_directory_fix() -> None:

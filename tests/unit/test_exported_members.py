@@ -11,7 +11,8 @@ import penchant.memory as memory
 EXPORTED = [
     "AsyncMemory", "ChangeEvent", "ConcurrencyError", "ContradictionJudge", "Disposition",
     "DroppedItem", "Embedder", "Flag", "ForgetResult", "GateResult", "HistorySnapshot",
-    "InvalidInputError", "Memory", "MemoryContext", "ModelIntegrityError", "Observation",
+    "InProcessStore", "InvalidInputError", "Memory", "MemoryContext", "ModelIntegrityError",
+    "Observation",
     "PairVerdict", "PenchantError", "PersistenceGate", "Preference", "PreferenceCandidate",
     "RecallResult", "ReflectModel", "ReflectModelError", "ReflectOutput", "ReflectPrompt",
     "ReflectResult", "Rejection", "SchemaVersionError", "Settings", "StorageFullError",

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Literal
 
-from ...model import has_cjk
+from ...model import HAN_CHARS, has_cjk
 from .rules import Rule
 
 Speaker = Literal["user", "other", "stale", "unknown"]
@@ -209,7 +209,7 @@ _EN_HYPOTHETICAL_RE = re.compile(
 )
 _ZH_QUESTION_RE = re.compile(
     r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
-    r"多少|如何|是否|有没有|是不是|([\u4e00-\u9fff])不\1"
+    r"多少|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
 )
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
 

@@ -28,7 +28,7 @@ it never deletes a preference. Signals:
 
 Cost: every pair is covered, but only the pairs that can be flagged are examined one by one
 (:func:`find_issues`): cosines by one matrix product per block of rows, lexicon pairs by
-shared concept: 2,000 preferences take 0.5 s, not 38–71 s (issue 12).
+shared concept: 2,000 preferences take 0.5 s, not the 38–71 s of comparing pair by pair.
 
 Jobs: :func:`checkup_job` takes the user's lease (``SET key token NX PX``) so one worker at a
 time checks a user, retries a failing check with exponential backoff, renews the lease before

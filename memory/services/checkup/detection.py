@@ -158,7 +158,7 @@ def find_issues(
     (:func:`lexicon_pairs`). The result is exactly what comparing all pairs gives, in the
     same order, at O(n²·dim) vectorised work instead of O(n²) Python steps (2,000
     preferences of both polarities, 512-d vectors: 38 s pair by pair, 0.47 s blocked, on the
-    same 2-core machine; issue 12 measured 71 s).
+    same 2-core machine; 71 s on a busier run).
 
     Args:
         memory: For the embedder and the thresholds in its settings.
