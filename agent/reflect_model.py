@@ -1,12 +1,13 @@
 """Reflect's model: one LangChain structured-output call that fills ``ReflectOutput``.
 
-Implements :class:`penchant.memory.services.reflect.ReflectModel` over any LangChain chat model that
+Implements :class:`penchant.memory.ReflectModel` over any LangChain chat model that
 supports ``with_structured_output`` (``ChatOpenAI`` against OpenAI, Ollama, vLLM, llama.cpp
 server). The prompt — instructions, the verbalised CARA disposition (Hindsight: "Hindsight:
 agent memory that retains, recalls, and reflects", 2025) and the memory blocks — is built by
-``penchant.memory.services.reflect.build_prompt``; this module only makes the call. Its reply is
-returned decoded but unvalidated, so that reflect keeps the valid observations and drops a
-malformed one with a note (:func:`penchant.memory.services.reflect.parse_reflect_output`). A failing
+``penchant.memory.services.reflect_prompt.build_prompt``; this module only makes the call.
+Its reply is returned decoded but unvalidated, so that reflect keeps the valid observations
+and drops a malformed one with a note
+(:func:`penchant.memory.services.reflect.parse_reflect_output`). A failing
 endpoint raises :class:`~penchant.agent.models.ModelUnavailableError` (one line: endpoint,
 kind, fix); a reply that is no JSON at all raises
 :class:`~penchant.memory.model.errors.ReflectModelError`.

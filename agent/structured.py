@@ -7,7 +7,7 @@ one observation without ``sources`` and every other item is lost too (with ``Cha
 :class:`StructuredCall` instead sends the model the pydantic model's JSON schema as a plain
 dict — the request is the same (``response_format`` ``json_schema`` for ``ChatOpenAI``, a
 forced tool call for models that only have tools) — and returns the decoded JSON, which the
-caller validates item by item (:func:`penchant.memory.services.reflect.keep_valid_items`).
+caller validates item by item (:func:`penchant.memory.services.reflect_prompt.keep_valid_items`).
 
 Failures come out as Penchant errors: the endpoint failing as
 :class:`~penchant.agent.models.ModelUnavailableError` (one line with the endpoint, the kind

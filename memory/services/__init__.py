@@ -3,16 +3,15 @@ doctor. They import :mod:`..client` and are never imported by it."""
 from .checkup import ContradictionJudge, PairVerdict, checkup_job
 from .doctor import diagnose
 from .reembed import reembed
-from .reflect import (
+from .reflect import areflect, reflect
+from .reflect_prompt import (
     Disposition,
     DroppedItem,
     ReflectModel,
     ReflectOutput,
     ReflectPrompt,
     ReflectResult,
-    areflect,
     keep_valid_items,
-    reflect,
 )
 from .transfer import export_user, import_document, parse_document
 

@@ -49,10 +49,8 @@ if TYPE_CHECKING:
     from ..client import AsyncMemory, Memory, MemoryContext
 
 from .reflect_prompt import (
-    DISPOSITION_TRAITS,
     HISTORY_SNAPSHOTS,
     MAX_CONTEXT_PREFERENCES,
-    REFLECT_INSTRUCTIONS,
     Disposition,
     DroppedItem,
     ObservationEvidence,
@@ -64,10 +62,7 @@ from .reflect_prompt import (
     ReflectResult,
     build_prompt,
     keep_valid_items,
-    offline_answer,
-    offline_observations,
     offline_reflect,
-    validation_reason,
 )
 
 logger = logging.getLogger(__name__)
@@ -307,29 +302,11 @@ class _Reply:
 
 
 __all__ = [
-    "DISPOSITION_TRAITS",
-    "MAX_CONTEXT_PREFERENCES",
-    "REFLECT_INSTRUCTIONS",
-    "Disposition",
-    "DroppedItem",
-    "ObservationEvidence",
-    "ProposedObservation",
-    "ReflectContext",
-    "ReflectModel",
-    "ReflectOutput",
-    "ReflectPrompt",
-    "ReflectResult",
     "aask_model",
     "agather_context",
     "areflect",
     "ask_model",
-    "build_prompt",
     "gather_context",
-    "keep_valid_items",
-    "offline_answer",
-    "offline_observations",
-    "offline_reflect",
     "parse_reflect_output",
     "reflect",
-    "validation_reason",
 ]

@@ -21,7 +21,7 @@ from penchant.memory.core.observations import (
     move_confidence,
 )
 from penchant.memory.model.errors import InvalidInputError, ReflectModelError
-from penchant.memory.services.reflect import Disposition, ReflectModel
+from penchant.memory.services.reflect_prompt import Disposition, ReflectModel
 from penchant.tools.reflect_tool import REFLECT_TOOL, make_reflect_tool
 
 from conftest import CliRunner
