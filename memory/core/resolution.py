@@ -55,6 +55,9 @@ class PreparedCandidate:
             explicitly takes back, read from the retraction's own clause
             (:func:`~.objects.retracted_objects`): a protected dislike gives way only
             when these cover every one of its keywords.
+        retraction_only: The candidate does nothing but take allergies back ("I'm
+            not allergic to eggs anymore"): it supersedes the protected dislikes it
+            retracts and is not stored itself (no like of the object, issue 17).
     """
 
     candidate: PreferenceCandidate
@@ -65,6 +68,7 @@ class PreparedCandidate:
     slot: str | None = None
     protected: bool = False
     retracted: list[str] = field(default_factory=list)
+    retraction_only: bool = False
 
 
 @dataclass
@@ -354,6 +358,9 @@ def plan_write(
         if newer is not None:
             plan.outdated.append((prepared.candidate, newer))
             continue
+        if prepared.retraction_only:
+            _retract(plan, state, related, prepared, now)
+            continue
         target = next((p for p in related if _is_same(p, prepared)), None)
         if target is not None and created_op == "imported":
             restored = _restore(target, prepared)
@@ -386,6 +393,21 @@ def plan_write(
             _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
     return plan
+
+
+def _retract(
+    plan: WritePlan,
+    state: ActiveSet,
+    related: list[Preference],
+    prepared: PreparedCandidate,
+    now: datetime,
+) -> None:
+    """Supersede the protected dislikes a pure retraction takes back; store nothing else."""
+    for old in related:
+        if old.protected and _contradicts(old, prepared):
+            reason = f"retracted by {prepared.candidate.content!r}"
+            _record_supersede(plan, old, "", prepared.candidate.source, now, reason)
+            state.remove(old.id)
 
 
 def newer_conflict(related: list[Preference], prepared: PreparedCandidate) -> Preference | None:
