@@ -200,9 +200,7 @@ def only_retracts(content: str) -> bool:
     if not text or not is_retraction(text):
         return False
     found = extract_preferences(_first_person(text))
-    return bool(found) and all(
-        c.polarity == "like" and is_retraction(c.content) for c in found
-    )
+    return bool(found) and all(c.polarity == "like" and is_retraction(c.content) for c in found)
 
 
 __all__ = ["DerivedObjects", "derive_objects", "object_groups", "only_retracts",
