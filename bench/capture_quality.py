@@ -230,6 +230,8 @@ def microseconds_per_message(extract: Extract, texts: Sequence[str], repeats: in
 
 
 CORPUS_TEST = REPO_ROOT / "bench" / "corpus" / "statements" / "test.jsonl"
+CORPUS_DEV = CORPUS_TEST.with_name("dev.jsonl")
+"""Train frames kept aside to tune on (``--split dev``, with a head trained ``--tune``)."""
 
 
 def _matches(candidate: Any, polarity: str, keyword: str) -> bool:
@@ -253,7 +255,7 @@ def corpus_figures(
     """Per kind and language: share right for each extractor, the head's clause accuracy,
     and p50 µs per message of each extractor (one message at a time)."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    figures: dict[str, Any] = {"corpus_test_messages": len(rows)}
+    figures: dict[str, Any] = {"corpus_test_messages": len(rows), "corpus_split": path.stem}
     tally: dict[str, list[int]] = {}
     for row in rows:
         for name, extract in extractors.items():
@@ -280,7 +282,8 @@ def corpus_figures(
 
 
 def _print_corpus(figures: dict[str, Any], names: Sequence[str]) -> None:
-    print(f"\nStatement corpus, held-out split: {figures['corpus_test_messages']} messages")
+    print(f"\nStatement corpus, {figures['corpus_split']} split: "
+          f"{figures['corpus_test_messages']} messages")
     print(f"{'lang':<5}{'kind':<20}" + "".join(f"{n:>16}" for n in [*names, "head"]))
     keys = sorted({tuple(k.split("|")[2:]) for k in figures if k.startswith("corpus|")})
     for lang, kind in keys:
@@ -298,12 +301,15 @@ def _split(topics: dict[str, list[dict[str, str]]], names: Sequence[str]) -> tup
     return [r["preference"] for r in rows], [r["question"] for r in rows]
 
 
-def run(quick: bool = False, data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
+def run(
+    quick: bool = False, data_dir: Path = DEFAULT_DATA, corpus: Path = CORPUS_TEST
+) -> dict[str, Any]:
     """Capture figures for today's rules and the baseline, on every split.
 
     Args:
         quick: One timing pass instead of five (the quality figures are the same).
         data_dir: The PrefEval-dev topic files.
+        corpus: The statement corpus split to report per kind (held-out ``test`` by default).
 
     Returns:
         Flat figures: ``capture_{recall,recall_any,contradicting,false_captures}`` for
@@ -343,9 +349,9 @@ def run(quick: bool = False, data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
         )
     figures.pop("capture_baseline_unjudged", None)
     figures.pop("capture_rules_unjudged", None)
-    if CORPUS_TEST.exists():
+    if corpus.exists():
         figures.update(corpus_figures(
-            {"capture": with_head, "capture_rules": extract_preferences}, reader))
+            {"capture": with_head, "capture_rules": extract_preferences}, reader, corpus))
     if note:
         figures["capture_baseline_note"] = note
     return figures
@@ -381,8 +387,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one timing pass")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="PrefEval-dev JSON files")
+    parser.add_argument("--split", choices=("test", "dev"), default="test",
+                        help="statement corpus split: held-out test, or dev to tune on")
+    parser.add_argument("--corpus-only", action="store_true",
+                        help="only the statement corpus (no PrefEval, no baseline)")
     args = parser.parse_args(argv)
-    figures = run(args.quick, args.data)
+    corpus = CORPUS_TEST if args.split == "test" else CORPUS_DEV
+    if args.corpus_only:
+        reader = ClauseReader()
+        figures = corpus_figures(
+            {"capture": lambda t: extract_preferences(t, reader=reader),
+             "capture_rules": extract_preferences}, reader, corpus)
+        _print_corpus(figures, ["capture", "capture_rules"])
+        print(json.dumps(figures))
+        return 0
+    figures = run(args.quick, args.data, corpus)
     if "capture_skipped" in figures:
         print(figures["capture_skipped"], file=sys.stderr)
     else:

@@ -1,6 +1,6 @@
 """Train the statement head (memory/core/capture/statements.npz) on the corpus's train split.
 
-Data: ``bench/corpus/statements/train.jsonl`` (regenerate with
+Data: ``bench/corpus/statements/train.jsonl`` and ``dev.jsonl`` (regenerate with
 ``python bench/corpus/make_statements.py``; each contrast item's halves are learned as a
 like and a dislike), plus PrefEval-dev clauses from the five topic files the rules were
 developed on (:data:`capture_quality.DEV_TOPICS`): a preference's clause that rule
@@ -13,7 +13,11 @@ zeros for a fixed number of steps: deterministic for a given corpus and embedder
 
 Usage::
 
-    python bench/train_statements.py [--steps 1000] [--l2 1e-4]
+    python bench/train_statements.py [--steps 1000] [--l2 1e-4] [--tune]
+
+The shipped head learns the train and dev splits together; ``--tune`` leaves the dev split
+out (to measure it with ``python bench/capture_quality.py --split dev``), and must not be
+committed.
 
 Writes the npz, rewrites ``HEAD_SHA256`` in ``memory/core/capture/statements.py`` and prints
 the training accuracy.
@@ -134,8 +138,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--tune", action="store_true", help="leave the dev split out")
     args = parser.parse_args(argv)
-    examples = corpus_examples("train") + prefeval_examples()
+    dev = [] if args.tune else corpus_examples("dev")
+    examples = corpus_examples("train") + dev + prefeval_examples()
     texts = [t for t, _ in examples]
     y = np.array([KINDS.index(k) for _, k in examples])
     x = embed(texts)

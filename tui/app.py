@@ -158,7 +158,7 @@ class ChatApp(App[int]):
         if self._agent is None:
             self.build_agent()
         if self._health_seconds > 0:
-            self.set_interval(self._health_seconds, self.check_health)
+            self.set_interval(self._health_seconds, self._health_tick)
 
     def watch_user_id(self, user_id: str) -> None:
         self.query_one(StatusBar).user = user_id
@@ -235,7 +235,13 @@ class ChatApp(App[int]):
         if data.user_id == self.user_id:
             self.query_one(MemoryPanel).show_memory(data.preferences, data.history, data.flags)
 
-    @work(exclusive=True, group="health", exit_on_error=False)
+    def _health_tick(self) -> None:
+        """Start a ping unless one is still running: a slow ping (a server reviving, a loaded
+        machine) is waited for, not cancelled and restarted on every tick."""
+        if not any(w.group == "health" and not w.is_finished for w in self.workers):
+            self.check_health()
+
+    @work(group="health", exit_on_error=False)
     async def check_health(self) -> None:
         """Ping Redis (reviving the embedded server if it died)."""
         self._set_redis_ok(await self.memory.ping())

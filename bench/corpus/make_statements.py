@@ -28,6 +28,9 @@ the head learns each half as a like or a dislike.
 Usage::
 
     python bench/corpus/make_statements.py   # writes bench/corpus/statements/*.jsonl
+
+A second digest keeps a fifth of the train frames aside as ``dev.jsonl``: tune there,
+never on ``test.jsonl``; the shipped head is trained on train and dev together.
 """
 
 from __future__ import annotations
@@ -583,9 +586,119 @@ CONTRAST_ZH = [
 ]
 
 
+# Frames added for issue 17's second round (branch statements2), after the held-out split
+# was fixed: they go to the train and dev splits only (never to test), are drawn with their
+# own random stream (the rows above stay byte for byte as they were), and none copies a
+# held-out frame or a shared case sentence.
+EN_EXTRA: dict[str, list[str]] = {
+    "like": [
+        "I'm a big {x} person.", "{X} is my favourite thing.", "I'm really keen on {x}.",
+        "{X} makes me happy.", "I'm fond of {x}.", "You can't go wrong with {x} for me.",
+        "I absolutely love {x}.", "{X} is the best.", "I'm mad about {x}.",
+        "I'm passionate about {x}.", "{X} is totally my thing.", "Count me in for {x} any time.",
+        "I really like {x}.", "I'd happily {v} {x} all week.", "{X} is a favourite of mine.",
+    ],
+    "dislike": [
+        "I'm not keen on {x}.", "{X} is a no from me.", "{X} turns me off.",
+        "I really can't do {x}.", "I dislike {x} intensely.", "{X} is just awful.",
+        "I despise {x}.", "{X} bores me.", "Not a big {x} fan.", "I don't care for {x}.",
+        "{X} isn't my cup of tea.", "I'd never choose {x}.",
+    ],
+    "flip_like": [
+        "I've recently started enjoying {x}.", "I've become a fan of {x}.",
+        "Lately I've been loving {x}.", "I never liked {x}, but now I do.",
+        "I've come to love {x}.", "I used to avoid {x}, now I love it.", "{X} won me over.",
+        "I'm now really into {x}.", "I've developed a taste for {x}.",
+        "I was never into {x} but I am now.", "{X} is growing on me these days.",
+    ],
+    "flip_dislike": [
+        "I'm not into {x} anymore.", "I've stopped enjoying {x}.", "{X} no longer appeals to me.",
+        "I've grown tired of {x}.", "I've kind of gone off {x}.",
+        "I used to like {x} but now I don't.", "I've lost interest in {x}.",
+        "I'm sick of {x} these days.", "{X} is dead to me now.", "{X} is no longer my thing.",
+        "{X} has fallen off my list.", "{X} is off the table for me now.",
+        "{X} is out for me these days.", "{X} is off my list now.",
+    ],
+    "quit": [
+        "I've quit {x}.", "I stopped having {x} altogether.", "I no longer touch {x}, I quit.",
+        "I've given {x} up completely.", "I dropped {x} from my life.", "I quit {x} cold turkey.",
+    ],
+    "switch": [
+        "I've switched to {y} from {x}.", "I changed from {x} to {y}.",
+        "{Y} has replaced {x} for me.", "I gave up {x} and went with {y}.",
+        "Out with {x}, in with {y}.", "I've swapped out {x} for {y}.",
+        "I use {y} now instead of {x}.", "I switched over to {y}, goodbye {x}.",
+    ],
+    "exception": [
+        "Every {c} is fine except {m}.", "All {c} except {m} is great.",
+        "I like most {c}, but not {m}.", "I'm good with any {c} besides {m}.",
+        "Except for {m}, I like all {c}.", "I love all {c} other than {m}.",
+        "Any kind of {c} works, except {m}.",
+    ],
+    "slot": [
+        "My favourite {s} at the moment is {val}.", "{Val} is my current favourite {s}.",
+        "My top {s} right now is {val}.", "These days my favourite {s} is {val}.",
+        "My preferred {s} now is {val}.", "My go-to {s} at present is {val}.",
+    ],
+    "none": [
+        "My wife likes {x}.", "Do you think I'd enjoy {x}?", "What's good about {x}?",
+        "I wonder if {x} is worth it.", "My kids hate {x}.", "Would you recommend {x}?",
+    ],
+}
+ZH_EXTRA: dict[str, list[str]] = {
+    "like": [
+        "我很喜欢{x}。", "我非常喜欢{v}{x}。", "{x}我特别爱。", "我对{x}很着迷。", "我超级喜欢{x}。",
+        "{x}是我的心头好。", "我一直很爱{v}{x}。", "我真的很喜欢{x}。", "{x}我怎么都{v}不够。",
+    ],
+    "dislike": [
+        "我不太喜欢{x}。", "我对{x}不感兴趣。", "{x}我不喜欢。", "我很讨厌{v}{x}。", "{x}不合我胃口。",
+        "我真心不喜欢{x}。", "我特别不喜欢{x}。", "{x}让我受不了。", "我对{x}一点好感都没有。",
+        "我不想{v}{x}。",
+    ],
+    "flip_like": [
+        "我现在喜欢上{x}了。", "我以前不喜欢{x}，现在喜欢了。", "{x}我现在挺爱的。",
+        "我渐渐喜欢上了{x}。",
+    ],
+    "flip_dislike": [
+        "我现在不太喜欢{x}了。", "{x}我已经不爱了。", "我对{x}没感觉了。", "我现在对{x}不感兴趣了。",
+        "{x}我现在不喜欢了。", "以前喜欢{x}，现在不喜欢了。", "我渐渐不喜欢{x}了。",
+        "我已经不再{v}{x}了。",
+    ],
+    "quit": [
+        "我已经不{v}{x}了，戒了。", "我戒了{v}{x}的习惯。", "{x}我彻底戒了。", "我早就戒了{x}。",
+        "我和{x}彻底断了。", "{x}我戒了好久了。",
+    ],
+    "switch": [
+        "我不{v}{x}了，现在{v}{y}。", "我从{x}转成{y}了。", "{y}取代了{x}。",
+        "我改{v}{y}了，不再{v}{x}。", "以前是{x}，现在是{y}。",
+    ],
+    "exception": [
+        "{c}我都喜欢，除了{m}。", "{c}我全都{v}，只是不{v}{m}。", "除了{m}以外，别的{c}我都爱。",
+        "{c}我都行，只有{m}不{v}。", "{c}我都爱，就是{m}不行。",
+    ],
+    "slot": [
+        "我现在最爱的{s}是{val}。", "目前我最喜欢的{s}是{val}。", "我眼下最喜欢的{s}是{val}。",
+        "最近我最喜欢的{s}是{val}。",
+    ],
+    "none": ["我女儿喜欢{x}。", "你推荐{x}吗？", "我邻居讨厌{x}。"],
+}
+CONTRAST_EN_EXTRA = [
+    "I love {x}, but I hate {y}.", "{X} is great, {y} is awful.", "I'm into {x}, not into {y}.",
+    "I like {x}, but not {y}.", "Love {x}, hate {y}.", "I enjoy {x}, but I can't stand {y}.",
+]
+CONTRAST_ZH_EXTRA = ["我喜欢{x}，不喜欢{y}。", "{x}我爱，{y}我讨厌。", "我爱{v}{x}，讨厌{y}。"]
+DEV_FRACTION = 0.2
+"""Share of the train frames (by a second digest) kept aside as the dev split to tune on."""
+
+
 def _held_out(lang: str, kind: str, frame: str) -> bool:
     digest = hashlib.sha256(f"{lang}|{kind}|{frame}".encode()).digest()
     return int.from_bytes(digest[:4], "big") / 2**32 >= 1 - HELD_OUT_FRACTION
+
+
+def _dev(lang: str, kind: str, frame: str) -> bool:
+    digest = hashlib.sha256(f"dev|{lang}|{kind}|{frame}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < DEV_FRACTION
 
 
 def _cap(text: str) -> str:
@@ -661,6 +774,7 @@ def _render(frame: str, o: dict[str, str], lang: str, rng: random.Random) -> str
         x=o["x"],
         X=_cap(o["x"]),
         y=o["y"],
+        Y=_cap(o["y"]),
         v=v,
         c=o["c"],
         m=o["m"],
@@ -679,7 +793,31 @@ def _render(frame: str, o: dict[str, str], lang: str, rng: random.Random) -> str
     return text
 
 
+def _rows(lang: str, kind: str, frame: str, split: str, rng: random.Random) -> list[dict]:
+    rows: list[dict] = []
+    seen: set[str] = set()
+    for _ in range(PER_FRAME * 3):
+        if len(seen) >= PER_FRAME:
+            break
+        o = _fill(frame, lang, rng)
+        text = _render(frame, o, lang, rng)
+        if text in seen:
+            continue
+        seen.add(text)
+        if kind == "limit":
+            o = {**o, "xk": o["xk"] if "{x}" in frame else ""}
+        active, absent = _expect(kind, o, lang)
+        row = {"text": text, "lang": lang, "kind": kind, "frame": frame,
+               "split": split, "active": active, "absent": absent}  # fmt: skip
+        if kind == "contrast":
+            first, _, second = text.partition("，" if lang == "zh" else ", ")
+            row["parts"] = [[first, "like"], [second, "dislike"]]
+        rows.append(row)
+    return rows
+
+
 def build() -> list[dict]:
+    """Every row; ``split`` is ``test`` (held-out frames), ``dev`` or ``train``."""
     rng = random.Random(SEED)
     rows: list[dict] = []
     for lang, table in (("en", EN), ("zh", ZH)):
@@ -687,31 +825,23 @@ def build() -> list[dict]:
         for kind, frames in [*table.items(), ("contrast", contrast)]:
             for frame in frames:
                 split = "test" if _held_out(lang, kind, frame) else "train"
-                seen: set[str] = set()
-                for _ in range(PER_FRAME * 3):
-                    if len(seen) >= PER_FRAME:
-                        break
-                    o = _fill(frame, lang, rng)
-                    text = _render(frame, o, lang, rng)
-                    if text in seen:
-                        continue
-                    seen.add(text)
-                    if kind == "limit":
-                        o = {**o, "xk": o["xk"] if "{x}" in frame else ""}
-                    active, absent = _expect(kind, o, lang)
-                    row = {"text": text, "lang": lang, "kind": kind, "frame": frame,
-                           "split": split, "active": active, "absent": absent}  # fmt: skip
-                    if kind == "contrast":
-                        first, _, second = text.partition("，" if lang == "zh" else ", ")
-                        row["parts"] = [[first, "like"], [second, "dislike"]]
-                    rows.append(row)
+                rows += _rows(lang, kind, frame, split, rng)
+    extra_rng = random.Random(SEED + 1)
+    for lang, table in (("en", EN_EXTRA), ("zh", ZH_EXTRA)):
+        contrast = CONTRAST_EN_EXTRA if lang == "en" else CONTRAST_ZH_EXTRA
+        for kind, frames in [*table.items(), ("contrast", contrast)]:
+            for frame in frames:
+                rows += _rows(lang, kind, frame, "train", extra_rng)
+    for row in rows:
+        if row["split"] == "train" and _dev(row["lang"], row["kind"], row["frame"]):
+            row["split"] = "dev"
     return rows
 
 
 def main() -> None:
     rows = build()
     OUT.mkdir(parents=True, exist_ok=True)
-    for split in ("train", "test"):
+    for split in ("train", "dev", "test"):
         path = OUT / f"{split}.jsonl"
         with path.open("w", encoding="utf-8") as out:
             for row in rows:

@@ -1,5 +1,6 @@
 """The pure core: screening, capture, matching, objects, resolution, observations,
 tombstones, the ops vocabulary, the per-user snapshot and gate planning. No I/O."""
+from .active_set import ActiveSet
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
 from .capture.keywords import object_keywords
@@ -38,7 +39,7 @@ from .ops import (
     touches_snapshot,
 )
 from .planning import PersistenceGate, Plan
-from .resolution import ActiveSet, PreparedCandidate
+from .resolution import PreparedCandidate
 from .screen import screen_content, screen_label
 from .snapshot import SnapshotDelta, UserSnapshot, apply_delta, apply_ops
 from .tombstones import Erasure

@@ -344,6 +344,27 @@ def retracted_objects(content: str) -> list[str]:
     return list(dict.fromkeys(k for k in keywords if k))
 
 
+def only_retracts(content: str) -> bool:
+    """Whether a sentence does nothing but take back allergies or intolerances.
+
+    ``"I'm not allergic to eggs anymore"`` only retracts (it lifts the allergy and
+    states no like of eggs, issue 17); ``"I love cashews again: I'm no longer allergic
+    to tree nuts"`` also states a like of cashews, so it does not.
+
+    Args:
+        content: A preference sentence.
+
+    Returns:
+        True when every preference read from ``content`` is a retraction and at least
+        one is.
+    """
+    text = clean_text(content)
+    if not text or not is_retraction(text):
+        return False
+    found = extract_preferences(_first_person(text))
+    return bool(found) and all(c.polarity == "like" and is_retraction(c.content) for c in found)
+
+
 __all__ = [
     "DerivedObjects",
     "ObjectForm",
@@ -351,5 +372,6 @@ __all__ = [
     "object_forms",
     "object_groups",
     "object_words",
+    "only_retracts",
     "retracted_objects",
 ]

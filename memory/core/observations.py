@@ -46,8 +46,9 @@ from ..model import (
     new_id,
     utcnow,
 )
+from .active_set import content_key
 from .matching import forget_matches
-from .resolution import WritePlan, content_key
+from .resolution import WritePlan
 
 Evidence = Literal["reinforce", "weaken", "contradict"]
 """How new evidence bears on an observation."""

@@ -16,7 +16,7 @@ from ..model import (
 )
 from .capture.categories import category_for
 from .matching import slot_key
-from .objects import derive_objects, retracted_objects
+from .objects import derive_objects, only_retracts, retracted_objects
 from .observations import (
     ObservationPlan,
 )
@@ -142,7 +142,8 @@ def objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
     the extractor capture uses) when it has none; the slot likewise; a category of
     ``"other"`` (none given) becomes the objects' category as capture names it
     (:func:`~.capture.categories.category_for`: ``sushi`` → ``food``); ``protected`` and
-    the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`).
+    the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`),
+    and whether the candidate does nothing but retract (:func:`~.objects.only_retracts`).
     """
     keywords = normalise_keywords(candidate.keywords)
     slot = candidate.slot
@@ -159,12 +160,14 @@ def objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
         category = category_for(keywords)
         if category != "other":
             candidate = candidate.model_copy(update={"category": category})
+    retracted = retracted_objects(candidate.content) if candidate.polarity == "like" else []
     return PreparedCandidate(
         candidate,
         keywords,
         slot=slot_key(slot),
         protected=protected and candidate.polarity == "dislike",
-        retracted=retracted_objects(candidate.content) if candidate.polarity == "like" else [],
+        retracted=retracted,
+        retraction_only=bool(retracted) and only_retracts(candidate.content),
     )
 
 

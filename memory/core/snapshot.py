@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..model import Flag, Preference
+from .active_set import ActiveSet
 from .observations import Observation
 from .ops import (
     DeleteFlag,
@@ -29,7 +30,6 @@ from .ops import (
     PutTombstone,
     PutVector,
 )
-from .resolution import ActiveSet
 from .tombstones import Tombstones
 
 T = TypeVar("T")

@@ -24,6 +24,8 @@ _RETRACTION_RE = re.compile(
     r"|\b(?:outgr[eo]w\w*|got\s+over|cured\s+of|no\s+longer\s+have)\s+(?:my\s+|the\s+|an?\s+)?"
     r"(?:\w+\s+){0,3}?(?:allerg(?:y|ies)|intolerance)\b"
     r"|\ballerg(?:y|ies)\s+(?:is|are|has|have)\s+(?:gone|cured|over)\b"
+    r"|\ballerg(?:y|ies)(?:\s+to\s+\w+)?\s+(?:has\s+|have\s+)?(?:went\s+away|gone\s+away|cleared\s+up|disappeared)\b"
+    r"|过敏症?[^，。,.！!]{0,4}(?:痊愈|消失|好)了"
     r"|不再[^，。,.]{0,12}(?:过敏|不耐)|(?:不|没有?)对[^，。,.]{1,12}(?:过敏|不耐)|不[会]?过敏了|过敏(?:已经)?好了|不再有[^，。,.]{0,8}过敏",
     re.IGNORECASE,
 )

@@ -197,7 +197,8 @@ def test_explicit_retraction_supersedes_the_allergy(memory: Memory) -> None:
     memory.remember("u", dislike("allergic to peanuts"))
     result = memory.remember("u", like("no longer allergic to peanuts"))
     assert [s.preference.content for s in result.superseded] == ["allergic to peanuts"]
-    assert active(memory) == [("like", "no longer allergic to peanuts")]
+    # issue 17: a retraction lifts the allergy and stores no like of the object
+    assert active(memory) == [] and result.created == []
     event = next(e for e in memory.changes("u") if e.op == "superseded")
     assert event.reason.startswith("retracted by")
 

@@ -12,6 +12,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from textual.pilot import Pilot
 from textual.widgets import Input
+from textual.worker import WorkerCancelled
 
 from penchant.agent.offline_model import OfflineChatModel
 from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
@@ -70,7 +71,11 @@ async def settle(pilot: Pilot[Any]) -> None:
     """
     pilot.app.query_one("#prompt", Input).cursor_blink = False
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        for worker in list(pilot.app.workers):
+            try:
+                await worker.wait()
+            except WorkerCancelled:  # replaced by a newer one of its exclusive group
+                pass
         await pilot.pause()
 
 

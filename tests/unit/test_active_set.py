@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from penchant.memory.core.active_set import ActiveSet, _head, content_key
 from penchant.memory.core.matching import (
     TYPO_MIN_LEN,
     is_transposition_typo,
     transposition_variants,
 )
-from penchant.memory.core.resolution import ActiveSet, _head, content_key
 from penchant.memory.model.records import Preference
 
 WORD = st.text(alphabet="abcdeo", min_size=5, max_size=10)

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from penchant.memory.core.active_set import ActiveSet
 from penchant.memory.core.lexical import BM25Index
 from penchant.memory.core.ops import DeletePreference, PutPreference, PutVector
-from penchant.memory.core.resolution import ActiveSet
 from penchant.memory.core.snapshot import UserSnapshot, apply_ops, carry_order
 from penchant.memory.embeddings import FusedEmbedder, HashEmbedder, embedding_text
 from penchant.memory.model.records import Preference

@@ -130,7 +130,8 @@ def clause_speaker(clause: str) -> Speaker:
         if _ZH_OTHER_SUBJECT_RE.search(clause):
             return "other"
         return "user" if clause.lstrip().startswith("我") else "unknown"
-    tokens = [t for t in _EN_TOKEN_RE.findall(clause.lower()) if t not in _EN_FILLERS]
+    text = _EN_PREFIX_PHRASES.sub(" ", clause.lower())  # "just so you know, …" is no "you"
+    tokens = [t for t in _EN_TOKEN_RE.findall(text) if t not in _EN_FILLERS]
     if not tokens:
         return "unknown"
     if tokens[0] == "i":
@@ -182,12 +183,24 @@ _EN_MIND_CHANGED_RE = re.compile(
 )
 """``I've changed my mind, X is fine now``: the announcement alone states nothing; what follows
 does (``changed my mind on X`` names its object and stays for the topic rule)."""
-_EN_EVERYTHING_BUT_RE = re.compile(r"\b((?:every|any)(?:thing|one))\s+but\b", re.IGNORECASE)
+_EN_EVERYTHING_BUT_RE = re.compile(
+    r"\b((?:every|any)(?:thing|one)|(?:every|any|all)\s+(?:kinds?\s+of\s+)?[a-z]+)\s+but\b"
+    r"(?!\s+(?:i|i'm|i've|i'd|it|it's|they|he|she|we|you|not|never|no|only|just|then|also)\b)",
+    re.IGNORECASE,
+)
+"""``any nut but walnuts`` is an exception ("except"), not a new clause; ``any X but I …`` is."""
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过(?!敏)|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
     r"|(?<=[生夫妈爸师友他她们])说(?=我)"
 )
-_ZH_JOINED_LEADS_RE = re.compile(r"^我?(?:比起|相比|除了|宁愿|宁可)")
+_ZH_JOINED_LEADS_RE = re.compile(
+    r"^(?:说实话|老实说|对了|跟你说|其实|嗯|哦|好吧)?我?(?:比起|相比|除了|宁愿|宁可)"
+)
+_ZH_JOINED_TAILS_RE = re.compile(
+    r"^(?:除了|除去|只有|唯独|就是|只是)[^，,]{1,14}$|^[^，,]{1,10}除外"
+)
+"""``所有运动我都爱，除了拳击``: the exception joins the clause of the class it is cut from."""
+_ZH_CLASS_RE = re.compile(r"(?:都|全都|来者不拒)")
 _EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
 _EN_QUESTION_WORDS = frozenset(
     "what's whats how's who's where's why's do does did can could would will should shall is "
@@ -262,6 +275,9 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
             continue
         if lead:
             part, lead = f"{lead}，{part}", ""
+        if joined and _ZH_JOINED_TAILS_RE.match(part) and _ZH_CLASS_RE.search(joined[-1]):
+            joined[-1] = f"{joined[-1]}，{part}"
+            continue
         if _ZH_JOINED_LEADS_RE.match(part) and "，" not in part and len(part) <= 14:
             lead = part
             continue

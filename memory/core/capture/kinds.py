@@ -79,7 +79,7 @@ _EN_STOP = frozenset(
     doing touch touching buy buying order ordering have having care mind miss dropped drop
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
-    definitely absolutely officially basically literally
+    definitely absolutely officially basically literally works work know
     """.split()
 )
 _EN_REACTIONS = frozenset(
@@ -111,7 +111,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         return None  # nothing but the object: no stance word in the clause ("Wow")
     phrase = " ".join(found[0])
     last = found[0][-1].lower()
-    if phrase.lower() in _EN_REACTIONS or (len(found[0]) == 1 and last.endswith(("ed", "ing"))):
+    state = not alone and len(found[0]) == 1 and last.endswith(("ed", "ing"))
+    if phrase.lower() in _EN_REACTIONS or state:
         return None  # a reaction, or a state ("stuck", "excited", "struggling")
     lead = r"\bi(?:'m|\s+am)\s+(?:(?:a|an|so|really|very|quite|such|big|huge|total)\s+)*"
     if re.search(lead + re.escape(found[0][0]) + r"\b", clause, re.IGNORECASE):

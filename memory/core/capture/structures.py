@@ -54,6 +54,12 @@ _EN_SWITCH = [
         re.I,
     ),
     re.compile(r"(?P<new>.+?)\s+instead\s+of\s+(?P<old>.+)", re.I),
+    re.compile(
+        r"(?P<new>.+?)\s+(?:has|have)\s+(?:now\s+)?(?:replaced|taken\s+over\s+from|"
+        r"taken\s+the\s+place\s+of)\s+(?P<old>.+?)(?:\s+for\s+me)?\W*$",
+        re.I,
+    ),
+    re.compile(r"\bout\s+with\s+(?P<old>.+?)\s*[,;]?\s+in\s+with\s+(?P<new>.+)", re.I),
 ]
 _EN_COMPARE = [
     re.compile(
@@ -81,7 +87,7 @@ _EN_SLOT = [
     re.compile(
         rf"\bmy\s+(?:(?:current|new|present|latest|all-time)\s+)*{_EN_SLOT_WORDS}\s+"
         r"(?P<s>[a-z][a-z -]{0,30}?)\s+(?:of\s+choice\s+)?(?:(?:now|these\s+days|at\s+the\s+"
-        r"moment|currently|lately|right\s+now)\s+)?(?:is|has\s+been|are|have\s+been)\s+"
+        r"moment|currently|lately|right\s+now|at\s+present|for\s+now|nowadays)\s+)?(?:is|has\s+been|are|have\s+been)\s+"
         r"(?:now\s+)?(?P<v>.+)",
         re.I,
     ),
@@ -207,10 +213,18 @@ def _en_class(text: str) -> str:
     return _en_obj(_EN_CLASS_LEAD.sub("", text))
 
 
+_EN_DISCOURSE_LEAD_RE = re.compile(
+    r"^(?:(?:just\s+so\s+you\s+know|by\s+the\s+way|to\s+be\s+honest|for\s+the\s+record|"
+    r"honestly|frankly|well|oh|so|fyi|btw|tbh|ok(?:ay)?|yeah|anyway)\s*[,:]?\s+)+",
+    re.I,
+)
+"""Discourse before a statement ("Just so you know, …"): part of no object."""
+
+
 def read_structure(sentence: str, kind: str) -> list[Part] | None:
     """The parts of a sentence of a structural ``kind``, or None when no connector fits."""
     zh = has_cjk(sentence)
-    text = sentence.strip()
+    text = sentence.strip() if zh else _EN_DISCOURSE_LEAD_RE.sub("", sentence.strip())
     if kind == "switch":
         for pattern in _ZH_SWITCH if zh else _EN_SWITCH:
             if m := pattern.search(text):
