@@ -18,6 +18,7 @@ with its memory capture (the rule capture of the user's words, through the gate)
 
 from __future__ import annotations
 
+import inspect
 import logging
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
 
@@ -34,6 +35,7 @@ from langgraph.prebuilt import ToolNode
 
 from penchant.tools.preference_tools import make_preference_tools, tool_error_message
 from penchant.tools.reflect_tool import make_reflect_tool
+from penchant.tools.turn_queue import CLEAR_QUEUE, QUEUE_KEY, QueuedPreference, queue_reducer
 
 from .hooks import (
     DEFAULT_SYSTEM_PROMPT,
@@ -68,12 +70,16 @@ class ChatState(TypedDict, total=False):
         memory_changes: What memory did this turn: ``created``, ``merged``,
             ``superseded``, ``rejected``, ``removed`` (JSON lists, as in the CLI),
             ``errors`` (strings) and ``dropped`` (malformed items of the summary
-            model's reply that were left out, each with its reason).
+            model's reply that were left out, each with its reason) and ``queued`` (the
+            turn's queued ``remember_preference`` calls, written in its one gate write).
+        queued_preferences: This turn's ``remember_preference`` calls, queued for the
+            end-of-turn write (:mod:`penchant.tools.turn_queue`); emptied as a turn starts.
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
     memory_context: str
     memory_changes: MemoryChanges
+    queued_preferences: Annotated[list[QueuedPreference], queue_reducer]
 
 
 def tool_rounds_this_turn(messages: list[AnyMessage]) -> int:
@@ -185,6 +191,22 @@ def _after_model(state: NodeState) -> Literal["tools", "end_of_turn"]:
     return "tools" if isinstance(last, AIMessage) and last.tool_calls else "end_of_turn"
 
 
+def _starting_turn(inject: Any) -> Any:
+    """The ``inject`` node, which also empties the queue of ``remember_preference`` calls:
+    a turn's end-of-turn write takes only its own (sync or async, as ``inject`` is)."""
+    if inspect.iscoroutinefunction(inject):
+
+        async def ainject(state: NodeState, config: RunnableConfig) -> dict[str, Any]:
+            return {**await inject(state, config), QUEUE_KEY: CLEAR_QUEUE}
+
+        return ainject
+
+    def sync_inject(state: NodeState, config: RunnableConfig) -> dict[str, Any]:
+        return {**inject(state, config), QUEUE_KEY: CLEAR_QUEUE}
+
+    return sync_inject
+
+
 def build_chat_graph(
     memory: Memory | AsyncMemory,
     model: BaseChatModel | None = None,
@@ -239,12 +261,12 @@ def build_chat_graph(
         token_budget=token_budget,
         system_prompt=system_prompt,
     )
-    tools = make_preference_tools(memory)
+    tools = make_preference_tools(memory, queue_for_turn=True)
     if with_reflect and not isinstance(memory, AsyncMemory):
         tools.append(make_reflect_tool(memory, reflect_model))
     builder = StateGraph(ChatState)
     step = ModelStep(model or OfflineChatModel(), hooks, tools, max_tool_rounds)
-    builder.add_node("inject", hooks.ainject if is_async else hooks.inject)
+    builder.add_node("inject", _starting_turn(hooks.ainject if is_async else hooks.inject))
     builder.add_node("model", step.acall if is_async else step)
     builder.add_node("tools", ToolNode(tools, handle_tool_errors=tool_error_message))
     builder.add_node("end_of_turn", hooks.aend_of_turn if is_async else hooks.end_of_turn)

@@ -9,12 +9,14 @@ steps as LangGraph node functions over any state with a ``messages`` list:
   input with them in a system message into ``state["llm_input_messages"]`` (the
   ``pre_model_hook`` convention); the model step uses either for its call only, so
   the blocks are never stored in the conversation.
-* :meth:`MemoryHooks.end_of_turn` writes the turn's captured preferences in one gate
-  write: the rule capture of the user's last message and the optional LLM summary
-  capture, deduplicated, less what the model's ``remember_preference`` calls already
-  stored this turn (and only that: a tool call for one clause never suppresses the
-  capture of the others). It appends the transcript and reports the turn's combined
-  memory changes in ``state["memory_changes"]``.
+* :meth:`MemoryHooks.end_of_turn` writes the turn's preferences in one gate write: the
+  candidates the model's ``remember_preference`` calls queued in the state
+  (``queued_preferences``, :mod:`penchant.tools.turn_queue`), the rule capture of the user's
+  last message and the optional LLM summary capture, each statement once, less what a tool
+  that writes at once already stored this turn (and only that: a tool call for one clause
+  never suppresses the capture of the others). It appends each queued call's tool message
+  with the write's outcome, appends the transcript and reports the turn's combined memory
+  changes in ``state["memory_changes"]``.
 
 Each step has a sync method (over a :class:`~penchant.memory.Memory`) and an async one
 (``ainject``, ``aend_of_turn``: over an :class:`~penchant.memory.AsyncMemory`, or over a
@@ -52,6 +54,7 @@ from langchain_core.messages import (
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from penchant.memory import (
+    GateResult,
     HistorySnapshot,
     Observation,
     PenchantError,
@@ -69,6 +72,7 @@ from penchant.tools.prompt_blocks import (
     render_recall,
     render_reflection,
 )
+from penchant.tools.turn_queue import QUEUE_KEY, QueuedPreference, queued_candidates, with_outcome
 
 from .messages import content_text
 from .models import ModelFailure
@@ -204,6 +208,9 @@ class MemoryChanges(TypedDict):
         errors: One line per failed memory step of the turn (the turn itself went on).
         dropped: Malformed items of the summary model's reply that were left out
             (``{"kind", "index", "content", "reason"}``).
+        queued: The model's ``remember_preference`` calls queued this turn (each candidate's
+            JSON with its ``tool_call_id``), written in the turn's one gate write; what that
+            write did is in the lists above and in each queued call's tool message.
     """
 
     created: list[dict[str, Any]]
@@ -213,12 +220,13 @@ class MemoryChanges(TypedDict):
     removed: list[dict[str, Any]]
     errors: list[str]
     dropped: list[dict[str, Any]]
+    queued: list[dict[str, Any]]
 
 
 def empty_changes() -> MemoryChanges:
     """A ``memory_changes`` value with nothing in it."""
     return MemoryChanges(created=[], merged=[], superseded=[], rejected=[], removed=[],
-                         errors=[], dropped=[])  # fmt: skip
+                         errors=[], dropped=[], queued=[])  # fmt: skip
 
 
 def add_changes(changes: MemoryChanges, result: dict[str, Any]) -> None:
@@ -390,9 +398,11 @@ class MemoryHooks:
     # -- end of turn ----------------------------------------------------------
 
     def end_of_turn(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
-        """Node: capture the user's last message; report changes in ``memory_changes``.
+        """Node: the turn's one gate write (queued tool calls, then the rule capture of the
+        user's last message, then the summary's); report it in ``memory_changes`` and in the
+        queued calls' tool messages (replaced by id, so ``messages`` records the outcome).
 
-        The rule capture is keyed by ``(thread, turn)``: a retried node does not count the
+        The write is keyed by ``(thread, turn)``: a retried node does not count the
         user's mention twice.
 
         Raises:
@@ -403,7 +413,8 @@ class MemoryHooks:
         if turn.human is None:
             return {"memory_changes": turn.changes}
         stored = self._collect_tool_results(turn.replies, turn.changes)
-        if turn.text:
+        replaced: list[BaseMessage] = []
+        if turn.text or turn.queued:
             summary = (
                 self._summary_candidates(turn.text, turn.changes)
                 if self.summary_model is not None and model_failure_in(turn.replies) is None
@@ -412,15 +423,15 @@ class MemoryHooks:
             try:
                 result = self.memory.capture(
                     turn.user_id, turn.text, idempotency_key=turn.key("capture"),
-                    also=summary, stored=stored,
+                    also=summary, stored=stored, queued=turn.queued,
                 )  # fmt: skip
-                add_changes(turn.changes, result.public_dict())
+                replaced = turn.written(result)
             except Exception as exc:  # the reply exists already; report, don't crash
-                turn.changes["errors"].append(_log_failure("capture", exc))
+                replaced = turn.failed(_log_failure("capture", exc))
         self._append_transcript(
             turn.user_id, turn.thread_id, turn.text, turn.replies, turn.changes
         )
-        return {"memory_changes": turn.changes}
+        return turn.update(replaced)
 
     async def aend_of_turn(self, state: NodeState, config: RunnableConfig) -> dict[str, Any]:
         """Async node of :meth:`end_of_turn` over an :class:`~penchant.memory.AsyncMemory`
@@ -434,24 +445,25 @@ class MemoryHooks:
             return {"memory_changes": turn.changes}
         changes = turn.changes
         stored = self._collect_tool_results(turn.replies, changes)
-        if turn.text:
+        replaced: list[BaseMessage] = []
+        if turn.text or turn.queued:
             summary: list[PreferenceCandidate] = []
             if self.summary_model is not None and model_failure_in(turn.replies) is None:
                 summary = await asyncio.to_thread(self._summary_candidates, turn.text, changes)
             try:
                 result = await memory.capture(
                     turn.user_id, turn.text, idempotency_key=turn.key("capture"),
-                    also=summary, stored=stored,
+                    also=summary, stored=stored, queued=turn.queued,
                 )  # fmt: skip
-                add_changes(changes, result.public_dict())
+                replaced = turn.written(result)
             except Exception as exc:  # the reply exists already; report, don't crash
-                changes["errors"].append(_log_failure("capture", exc))
+                replaced = turn.failed(_log_failure("capture", exc))
         try:
             for role, text in _transcript_entries(turn.text, turn.replies):
                 await memory.append_transcript(turn.user_id, turn.thread_id, role, text)
         except Exception as exc:
             changes["errors"].append(_log_failure("transcript append", exc))
-        return {"memory_changes": changes}
+        return turn.update(replaced)
 
     @staticmethod
     def _collect_tool_results(
@@ -515,6 +527,27 @@ class _Turn:
         self.text = (
             strip_injected_blocks(message_text(self.human)).strip() if self.human else ""
         )
+        self.queue: list[QueuedPreference] = list(state.get(QUEUE_KEY) or [])
+        self.queued = queued_candidates(state)
+        self.changes["queued"] = [{"tool_call_id": e["tool_call_id"], **e["candidate"]}
+                                  for e in self.queue]  # fmt: skip
+
+    def written(self, result: GateResult) -> list[BaseMessage]:
+        """Record the turn's write in ``changes``; the queued tool messages with its outcome."""
+        document = result.public_dict()
+        add_changes(self.changes, document)
+        outcome = f"written with this turn's other preferences in one write: {result.describe()}"
+        return list(with_outcome(self.replies, self.queue, outcome, document))
+
+    def failed(self, line: str) -> list[BaseMessage]:
+        """Record the turn's failed write; the queued tool messages saying nothing was stored."""
+        self.changes["errors"].append(line)
+        outcome = f"NOT stored: the end-of-turn write failed ({line}); nothing of it was saved"
+        return list(with_outcome(self.replies, self.queue, outcome, None))
+
+    def update(self, replaced: list[BaseMessage]) -> dict[str, Any]:
+        """The node's state update: ``memory_changes``, and the replaced tool messages."""
+        return {"memory_changes": self.changes, **({"messages": replaced} if replaced else {})}
 
     @classmethod
     def of(cls, state: NodeState, config: RunnableConfig) -> _Turn:

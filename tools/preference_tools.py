@@ -15,8 +15,11 @@ idempotency key, so a retried tool call is stored once.
 Each tool returns ``(text, artifact)`` (``response_format="content_and_artifact"``):
 the text is the gate's own account (:meth:`GateResult.describe`), the artifact
 its JSON form (:meth:`GateResult.public_dict`), which the end-of-turn hook
-reads to know what this turn stored. Errors are raised and turned into tool
-messages by :func:`tool_error_message` (pass it as ToolNode's
+reads to know what this turn stored. Built with ``queue_for_turn=True`` (Penchant's chat
+graph does), ``remember_preference`` writes nothing itself: it queues its candidate in the
+graph state for the end-of-turn write and says so (:mod:`.turn_queue`).
+
+Errors are raised and turned into tool messages by :func:`tool_error_message` (pass it as ToolNode's
 ``handle_tool_errors``), so a bad argument or a Redis outage never crashes a
 turn.
 """
@@ -35,9 +38,11 @@ from penchant.memory import (
     PenchantError,
     PreferenceCandidate,
     StorageUnavailableError,
+    validate_user_id,
 )
 
 from .prompt_blocks import render_recall
+from .turn_queue import queued_reply
 
 if TYPE_CHECKING:
     from penchant.memory import AsyncMemory, Memory
@@ -57,6 +62,11 @@ _REMEMBER_DESCRIPTION = (
     "facts about other people. Returns exactly what the memory did: stored, merged into an "
     "existing preference, superseded an older contradicting one, or rejected with a reason. "
     "Tell the user the result truthfully; never claim something was saved when it was not."
+)
+_QUEUED_DESCRIPTION = (
+    "In this chat the write happens at the end of your turn, together with what the user's "
+    "message states: the tool answers that the preference is queued, and the outcome is "
+    "added to its result after your reply."
 )
 _FORGET_DESCRIPTION = (
     "Remove stored preferences when the user asks you to forget them. Matching is literal: "
@@ -183,7 +193,9 @@ def _recalled(result: Any) -> tuple[str, dict[str, Any]]:
     return render_recall(result), artifact
 
 
-def make_preference_tools(memory: Memory | AsyncMemory) -> list[BaseTool]:
+def make_preference_tools(
+    memory: Memory | AsyncMemory, *, queue_for_turn: bool = False
+) -> list[BaseTool]:
     """Build the three preference tools bound to one :class:`Memory` or :class:`AsyncMemory`.
 
     Over an ``AsyncMemory`` the tools are coroutines (``StructuredTool(coroutine=…)``), for
@@ -191,15 +203,55 @@ def make_preference_tools(memory: Memory | AsyncMemory) -> list[BaseTool]:
 
     Args:
         memory: The memory the tools read and write (borrowed, never closed).
+        queue_for_turn: ``remember_preference`` validates its candidate and queues it in the
+            graph state (:data:`~.turn_queue.QUEUE_KEY`) instead of writing, and tells the
+            model so; only for a graph whose end-of-turn node writes the queue
+            (:func:`penchant.agent.graph.build_chat_graph`). Default: it writes at once.
 
     Returns:
         ``[remember_preference, forget_preference, recall_memory]``.
     """
     from penchant.memory import AsyncMemory
 
-    if isinstance(memory, AsyncMemory):
-        return _async_tools(memory)
-    sync_memory = memory
+    tools = _async_tools(memory) if isinstance(memory, AsyncMemory) else _sync_tools(memory)
+    if queue_for_turn:
+        tools[0] = _queueing_remember_tool()
+    return tools
+
+
+def _queueing_remember_tool() -> BaseTool:
+    """``remember_preference`` that queues (same name, description and arguments)."""
+
+    def remember_preference(
+        content: str,
+        polarity: Literal["like", "dislike"],
+        tool_call_id: str,
+        config: RunnableConfig,
+        keywords: list[str] | None = None,
+        category: str | None = None,
+    ) -> Any:
+        validate_user_id(user_id_from_config(config))
+        candidate = _candidate(content, polarity, keywords, category)
+        return queued_reply(candidate, tool_call_id, REMEMBER_TOOL)
+
+    async def aremember_preference(
+        content: str,
+        polarity: Literal["like", "dislike"],
+        tool_call_id: str,
+        config: RunnableConfig,
+        keywords: list[str] | None = None,
+        category: str | None = None,
+    ) -> Any:
+        return remember_preference(content, polarity, tool_call_id, config, keywords, category)
+
+    return StructuredTool.from_function(
+        func=remember_preference, coroutine=aremember_preference, name=REMEMBER_TOOL,
+        description=f"{_REMEMBER_DESCRIPTION} {_QUEUED_DESCRIPTION}", args_schema=RememberArgs,
+        infer_schema=False,
+    )  # fmt: skip
+
+
+def _sync_tools(sync_memory: Memory) -> list[BaseTool]:
 
     def remember_preference(
         content: str,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import UserSnapshot
@@ -49,6 +49,8 @@ from .steps import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..backends import AsyncBackend, EmbeddedRedis
     from ..core import (
         Observation,
@@ -218,12 +220,19 @@ class AsyncMemory(InProcessDoor, AsyncCoordination, BaseMemory):
     ) -> GateResult:
         """See :meth:`Memory.remember`: with a spool, a write that cannot reach Redis (after
         an attempt to revive the embedded server) comes back in ``deferred``."""
-        batch = self._batch(candidates)
+        return await self._remember(user_id, self._batch(candidates), idempotency_key)
+
+    async def _remember(
+        self, user_id: str, batch: list[PreferenceCandidate], idempotency_key: str | None,
+        known: Mapping[str, np.ndarray] | None = None,
+    ) -> GateResult:
+        """:meth:`remember` of a checked batch; ``known``: vectors computed already."""
         validate_user_id(user_id)
         await self.replay_spool()
 
         def steps() -> Steps[GateResult]:
-            return self._remember_steps(user_id, batch, idempotency_key=idempotency_key)
+            return self._remember_steps(
+                user_id, batch, idempotency_key=idempotency_key, known=known)
 
         try:
             result = await self._steps_embedded(steps)
@@ -261,12 +270,14 @@ class AsyncMemory(InProcessDoor, AsyncCoordination, BaseMemory):
     async def capture(
         self, user_id: str, text: str, *, idempotency_key: str | None = None,
         also: Sequence[PreferenceCandidate] = (), stored: Sequence[Preference] = (),
+        queued: Sequence[PreferenceCandidate] = (),
     ) -> GateResult:
         """See :meth:`Memory.capture`."""
-        candidates = self._captured(user_id, text, also, stored)
-        if not candidates:
+        captured = self._captured(user_id, text, also, stored, queued)
+        if not captured.candidates:
             return GateResult()
-        return await self.remember(user_id, candidates, idempotency_key=idempotency_key)
+        return await self._remember(
+            user_id, captured.candidates, idempotency_key, captured.known)
 
     async def import_preferences(
         self, user_id: str, candidates: Sequence[PreferenceCandidate]

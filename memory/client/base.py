@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -66,6 +66,7 @@ from ..model import (
     validate_user_id,
 )
 from .identity import ObjectVectors
+from .reading import Captured, embed_prepared
 from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
 from .retry import RetryPolicy, internal_idempotency_ttl
 from .spool import WriteSpool
@@ -243,10 +244,11 @@ class BaseMemory(RecoveryMixin):
         *,
         idempotency_key: str | None,
         created_op: str = "created",
+        known: Mapping[str, np.ndarray] | None = None,
     ) -> Steps[GateResult]:
         keys = UserKeys.for_user(user_id)
         prepared, rejections = self.gate.prepare(batch)
-        embed_prepared(self.embedder, prepared)
+        embed_prepared(self.embedder, prepared, known)
         prepared, by_meaning = self.gate.screen_meaning(prepared, self._intent_bank())
         rejections = [*rejections, *by_meaning]
         now = utcnow()
@@ -385,18 +387,24 @@ class BaseMemory(RecoveryMixin):
         text: str,
         also: Sequence[PreferenceCandidate] = (),
         stored: Sequence[Preference] = (),
-    ) -> list[PreferenceCandidate]:
-        """Capture of one message (after validating ``user_id``), plus ``also``, less what
-        duplicates another candidate or ``stored`` (:func:`turn_batch`): rules for clauses
-        and objects, the statement head for each clause's kind (one sentence embedding per
-        clause, in one batch, with this client's embedder when it is USE-multilingual, else
-        the process's shared one)."""
+        queued: Sequence[PreferenceCandidate] = (),
+    ) -> Captured:
+        """Capture of one message (after validating ``user_id``): ``queued`` (the model's
+        tool calls of this turn) first, then the rule capture, then ``also``, less what
+        duplicates another candidate or ``stored`` (:func:`turn_batch`). Rules cut clauses
+        and pull objects; the statement head reads each clause's kind (one sentence
+        embedding per clause, in one batch, with this client's embedder when it is
+        USE-multilingual, else the process's shared one). The clause vectors come back in
+        :attr:`Captured.known` when they are in this client's space, for the gate to reuse."""
         from ..core import extract_preferences
         from .reading import reader_for
 
         validate_user_id(user_id)
-        captured = extract_preferences(text or "", reader=reader_for(self.embedder))
-        return turn_batch([*captured, *also], stored)
+        reader = reader_for(self.embedder)
+        captured = extract_preferences(text or "", reader=reader)
+        same_space = self.embedder is not None and reader.embedder is self.embedder
+        known = reader.vectors() if same_space else {}
+        return Captured(turn_batch([*queued, *captured, *also], stored), known)
 
     def _imported(self, candidates: Sequence[PreferenceCandidate]) -> list[PreferenceCandidate]:
         """The batch of an import, refused whole when it carries too many preferences.
@@ -485,19 +493,6 @@ def _encode_gate(result: GateResult) -> str:
 def _decode_gate(raw: str) -> GateResult:
     return GateResult.model_validate_json(raw)
 
-
-
-def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
-    """Give each prepared candidate its vector (content plus category), in one batch."""
-    if embedder is None or not prepared:
-        return
-    vectors = embedder.embed(
-        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
-    )
-    for item, vector in zip(prepared, vectors, strict=True):
-        item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
-        item.embedding_model = embedder.name
-        item.embedding_dim = embedder.dim
 
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""The layer that embeds: one sentence vector per clause, read by the statement head.
+"""The layer that embeds: one sentence vector per clause, read by the statement head, and
+the gate's vectors of a write, which reuse any text embedded already.
 
 :class:`ClauseReader` is the ``reader`` that
 :func:`~..core.capture.extract.extract_preferences` takes: it embeds a message's clauses in one
@@ -11,12 +12,18 @@ clauses again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core import Kind, StatementHead, default_head
-from ..embeddings import USE_MODEL, Embedder, USEEmbedder
-from ..model import InvalidInputError
+from ..embeddings import USE_MODEL, Embedder, USEEmbedder, embedding_text
+from ..model import InvalidInputError, PreferenceCandidate
+
+if TYPE_CHECKING:
+    from ..core import PreparedCandidate
 
 
 class ClauseReader:
@@ -40,6 +47,12 @@ class ClauseReader:
         self._embedder = embedder
         self._head = head
         self.last: np.ndarray | None = None
+        self._texts: list[str] = []
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder given (``None``: the process's shared one is used)."""
+        return self._embedder
 
     def __call__(self, clauses: list[str]) -> list[Kind]:
         """Kinds of ``clauses`` (one embedding each, one batch)."""
@@ -48,8 +61,15 @@ class ClauseReader:
         embedder = self._embedder or shared_use_embedder()
         head = self._head or default_head()
         vectors = np.asarray(embedder.embed(list(clauses)), dtype=np.float32)
-        self.last = vectors
+        self.last, self._texts = vectors, list(clauses)
         return head.read(vectors)
+
+    def vectors(self) -> dict[str, np.ndarray]:
+        """The last batch's vectors by clause text (``float32[512]`` each; empty before
+        any batch), for a caller that embeds the same text in the same space."""
+        if self.last is None:
+            return {}
+        return dict(zip(self._texts, self.last, strict=True))
 
 
 _LOCK = threading.Lock()
@@ -72,4 +92,42 @@ def reader_for(embedder: Embedder | None) -> ClauseReader:
     return ClauseReader()
 
 
-__all__ = ["ClauseReader", "reader_for", "shared_use_embedder"]
+def embed_prepared(
+    embedder: Embedder | None,
+    prepared: list[PreparedCandidate],
+    known: Mapping[str, np.ndarray] | None = None,
+) -> None:
+    """Give each prepared candidate its vector (content plus category), in one batch.
+
+    A text embedded already in this space (``known``: the statement head's clause vectors of
+    the same call) is reused, and a text twice in the batch is embedded once, so the gate
+    never computes a sentence embedding this call has.
+    """
+    if embedder is None or not prepared:
+        return
+    texts = [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    vectors: dict[str, np.ndarray] = {t: known[t] for t in texts if known and t in known}
+    missing = list(dict.fromkeys(t for t in texts if t not in vectors))
+    if missing:
+        vectors.update(zip(missing, embedder.embed(missing), strict=True))
+    for item, text in zip(prepared, texts, strict=True):
+        item.embedding = np.asarray(vectors[text], dtype=np.float32).tobytes()
+        item.embedding_model = embedder.name
+        item.embedding_dim = embedder.dim
+
+
+@dataclass(frozen=True)
+class Captured:
+    """One message's capture, ready for its gate write.
+
+    Attributes:
+        candidates: The turn's batch (:func:`turn_batch`), in order.
+        known: Sentence vectors this capture computed, by text (the clause vectors, when
+            they are in the memory's space): ``float32[dim]`` each.
+    """
+
+    candidates: list[PreferenceCandidate]
+    known: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+
+__all__ = ["Captured", "ClauseReader", "embed_prepared", "reader_for", "shared_use_embedder"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import UserSnapshot
@@ -44,6 +44,8 @@ from .steps import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..backends import Backend, EmbeddedRedis
     from ..core import (
         Observation,
@@ -226,10 +228,7 @@ class Memory(InProcessDoor, SyncCoordination, BaseMemory):
     # -- writes ---------------------------------------------------------------------------------
 
     def remember(
-        self,
-        user_id: str,
-        candidates: PreferenceCandidate | Sequence[PreferenceCandidate],
-        *,
+        self, user_id: str, candidates: PreferenceCandidate | Sequence[PreferenceCandidate], *,
         idempotency_key: str | None = None,
     ) -> GateResult:
         """Store preferences through the gate and report exactly what happened.
@@ -250,12 +249,17 @@ class Memory(InProcessDoor, SyncCoordination, BaseMemory):
             StorageUnavailableError: Redis failed; nothing was stored.
             ConcurrencyError: Other writers kept winning for the whole retry budget.
         """
-        batch = self._batch(candidates)
+        return self._remember(user_id, self._batch(candidates), idempotency_key)
+
+    def _remember(self, user_id: str, batch: list[PreferenceCandidate],
+                  idempotency_key: str | None, known: Mapping[str, np.ndarray] | None = None,
+                  ) -> GateResult:  # fmt: skip
+        """:meth:`remember` of a checked batch; ``known``: vectors computed already."""
         validate_user_id(user_id)
         self.replay_spool()
+        steps = self._remember_steps(user_id, batch, idempotency_key=idempotency_key, known=known)
         try:
-            result = self._run(
-                self._remember_steps(user_id, batch, idempotency_key=idempotency_key))
+            result = self._run(steps)
         except StorageFullError:
             raise
         except StorageUnavailableError:
@@ -268,19 +272,21 @@ class Memory(InProcessDoor, SyncCoordination, BaseMemory):
     def capture(
         self, user_id: str, text: str, *, idempotency_key: str | None = None,
         also: Sequence[PreferenceCandidate] = (), stored: Sequence[Preference] = (),
+        queued: Sequence[PreferenceCandidate] = (),
     ) -> GateResult:
-        """Rule capture of one user message (en + zh), through the gate.
+        """Rule capture of one user message (en + zh), through the gate, in one write.
 
-        Injected blocks are stripped first; a message with no first-person preference
-        stores nothing. ``also`` (a summary model's candidates) joins in one gate write, each
-        statement once, less what ``stored`` (this turn's tool calls) already wrote
-        (:func:`~penchant.memory.core.turn_batch`). ``idempotency_key``: the turn's key
-        (``capture:<thread>:<message id>``), so a retried node counts no mention twice.
+        Injected blocks are stripped first; a message with no first-person preference stores
+        nothing. ``queued`` (this turn's ``remember_preference`` calls that queued) leads the
+        batch, then the rule capture, then ``also`` (a summary model's): each statement once,
+        less what ``stored`` (tool calls that wrote already) holds (:func:`~..core.turn_batch`);
+        a candidate text the statement head embedded is not embedded again.
+        ``idempotency_key``: the turn's (``capture:<thread>:<message id>``).
         """
-        candidates = self._captured(user_id, text, also, stored)
-        if not candidates:
+        captured = self._captured(user_id, text, also, stored, queued)
+        if not captured.candidates:
             return GateResult()
-        return self.remember(user_id, candidates, idempotency_key=idempotency_key)
+        return self._remember(user_id, captured.candidates, idempotency_key, captured.known)
 
     def import_preferences(
         self, user_id: str, candidates: Sequence[PreferenceCandidate]

@@ -24,9 +24,14 @@ from pydantic import Field
 from penchant.agent.embed import PenchantMemory, PenchantState
 from penchant.agent.graph import MODEL_UNAVAILABLE_PREFIX, build_chat_graph
 from penchant.agent.summary import PreferenceSummary
-from penchant.memory import InvalidInputError, Memory, PreferenceCandidate
+from penchant.memory import (
+    InvalidInputError,
+    Memory,
+    PreferenceCandidate,
+    StorageUnavailableError,
+)
 from penchant.memory.core.blocks import wrap_block
-from penchant.tools.preference_tools import make_preference_tools
+from penchant.tools.preference_tools import make_preference_tools, tool_error_message
 
 USER = "alice"
 
@@ -123,7 +128,10 @@ def test_remember_tool_call_lands_in_redis_through_the_gate(memory: Memory) -> N
     prefs = memory.preferences(USER)
     assert [(p.polarity, p.keywords, p.source) for p in prefs] == [("dislike", ["plastic"], "tool")]
     [tool_message] = tool_messages(state)
-    assert str(tool_message.content).startswith('stored new dislike: "I don\'t like plastic"')
+    # the tool queued it; the end-of-turn write stored it and recorded that in the message
+    queued, outcome = str(tool_message.content).split("\nAt the end of the turn: ")
+    assert queued.startswith("queued for the end of the turn, NOT stored yet")
+    assert 'stored new dislike: "I don\'t like plastic"' in outcome
     assert [p["id"] for p in state["memory_changes"]["created"]] == [prefs[0].id]
 
 
@@ -204,6 +212,26 @@ def test_tool_error_comes_back_as_a_tool_message(memory: Memory) -> None:
 
 
 def test_storage_failure_in_a_tool_is_reported_not_raised(memory: Memory) -> None:
+    remember = make_preference_tools(memory)[0]  # on its own, the tool writes at once
+    original = memory.remember
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise StorageUnavailableError("Redis at test does not answer")
+
+    memory.remember = broken  # type: ignore[method-assign]
+    try:
+        call = {**remember_call("I like tea", "like", ["tea"]), "type": "tool_call"}
+        with pytest.raises(StorageUnavailableError) as caught:
+            remember.invoke(call, config())
+    finally:
+        memory.remember = original  # type: ignore[method-assign]
+    assert "memory storage is unavailable" in tool_error_message(caught.value)
+    assert memory.preferences(USER) == []
+
+
+def test_a_failed_end_of_turn_write_tells_the_queued_call_nothing_was_stored(
+    memory: Memory,
+) -> None:
     model = ScriptedChatModel(
         script=[
             AIMessage(content="", tool_calls=[remember_call("I like tea", "like", ["tea"])]),
@@ -211,20 +239,24 @@ def test_storage_failure_in_a_tool_is_reported_not_raised(memory: Memory) -> Non
         ]
     )
     graph = build_chat_graph(memory, model)
-    original = memory.remember
+    original = memory.capture
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         from penchant.memory import StorageUnavailableError
 
         raise StorageUnavailableError("Redis at test does not answer")
 
-    memory.remember = broken  # type: ignore[method-assign]
+    memory.capture = broken  # type: ignore[method-assign]
     try:
         state = run_turn(graph, "hello")
     finally:
-        memory.remember = original  # type: ignore[method-assign]
+        memory.capture = original  # type: ignore[method-assign]
     [message] = tool_messages(state)
-    assert message.status == "error" and "memory storage is unavailable" in str(message.content)
+    assert "At the end of the turn: NOT stored" in str(message.content)
+    assert "Redis at test does not answer" in str(message.content)
+    assert "written" not in message.artifact and "failed" in message.artifact
+    assert state["memory_changes"]["errors"] and not state["memory_changes"]["created"]
+    assert memory.preferences(USER) == []
 
 
 def test_a_retried_tool_call_is_stored_once(memory: Memory) -> None:

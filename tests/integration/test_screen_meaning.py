@@ -17,7 +17,7 @@ import pytest
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
-from penchant.memory.client.base import embed_prepared
+from penchant.memory.client.reading import embed_prepared
 from penchant.memory.core import PersistenceGate, bank_texts, build_bank
 from penchant.memory.embeddings import USEEmbedder, embedding_text
 from penchant.memory.embeddings.use import USE_INJECTION_COSINE

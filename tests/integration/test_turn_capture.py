@@ -2,7 +2,9 @@
 
 ``remember_preference(content, polarity)`` stores with derived objects and category (sync and
 async tools); a tool call for one clause of a message never suppresses the capture of the
-others: the tool's write and the end-of-turn capture together hold each statement once."""
+others. Inside the chat graph the tool call queues its candidate and the end-of-turn capture
+writes it with the rule capture of the message in one gate write (one commit in the user's
+revision log), each statement once; on its own the tool writes at once."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from test_agent_graph import ScriptedChatModel
 
 from penchant.agent.graph import build_chat_graph
-from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings
+from penchant.memory import AsyncMemory, Memory, PreferenceCandidate, Settings, UserKeys
 from penchant.memory.embeddings import HashEmbedder
 from penchant.tools.preference_tools import make_preference_tools
 
@@ -125,3 +127,103 @@ def test_the_cli_takes_no_keywords_or_category(
     assert proc.returncode == 0, proc.stderr
     (pref,) = memory.preferences(USER)
     assert pref.keywords == ["anchovy"] and pref.category == "food"
+
+
+def _commits(client: Any, user: str = USER) -> int:
+    """Gate writes committed for ``user``: entries of the revision log (one per commit)."""
+    return int(client.llen(UserKeys.for_user(user).revlog))
+
+
+def _stored(memory: Memory) -> set[tuple[str, tuple[str, ...], str, int]]:
+    return {(p.polarity, tuple(p.keywords), p.source, p.mention_count)
+            for p in memory.preferences(USER)}
+
+
+SUSHI = "I love sushi, I hate plastic and I'm allergic to peanuts"
+EVERYTHING = {("like", ("sushi",), "tool", 1), ("dislike", ("plastic",), "rule", 1),
+              ("dislike", ("peanut",), "rule", 1)}
+
+
+def test_a_turn_with_a_tool_call_is_one_gate_write(memory: Memory, redis_client: Any) -> None:
+    assert _commits(redis_client) == 0
+    state = _turn(memory, SUSHI, [_bare_call("I love sushi", "like")])
+    assert _commits(redis_client) == 1
+    assert _stored(memory) == EVERYTHING
+    assert [q["tool_call_id"] for q in state["memory_changes"]["queued"]] == ["call_bare"]
+    assert state["queued_preferences"][0]["candidate"]["content"] == "I love sushi"
+
+
+def test_a_turn_with_two_tool_calls_is_still_one_write(memory: Memory, redis_client: Any) -> None:
+    _turn(memory, "I like green tea and I dislike coffee", [
+        _bare_call("I like green tea", "like", "c1"),
+        _bare_call("I dislike coffee", "dislike", "c2"),
+    ])
+    assert _commits(redis_client) == 1
+    assert len(memory.preferences(USER)) == 2
+
+
+class _Watching(ScriptedChatModel):
+    """A scripted model that notes, at each call, how many preferences Redis holds."""
+
+    memory: Any = None
+    seen: list[int] = []
+
+    def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None,
+                  **kw: Any) -> Any:
+        self.seen.append(len(self.memory.preferences(USER)))
+        return super()._generate(messages, stop, run_manager, **kw)
+
+
+def test_the_tool_tells_the_model_queued_and_nothing_is_stored_before_the_end(
+    memory: Memory,
+) -> None:
+    model = _Watching(memory=memory, seen=[], script=[
+        AIMessage(content="", tool_calls=[_bare_call("I love sushi", "like")]),
+        AIMessage(content="I'll remember that."),
+    ])
+    state = build_chat_graph(memory, model).invoke(
+        {"messages": [HumanMessage("I love sushi", id="h1")]}, CONFIG)
+    assert model.seen == [0, 0]  # the model answered the queued call before any write
+    answer = model.inputs[1][-1]
+    assert answer.content.startswith("queued for the end of the turn, NOT stored yet")
+    [tool_message] = [m for m in state["messages"] if m.type == "tool"]
+    assert tool_message.id == answer.id  # the same message, its outcome recorded after
+    assert "At the end of the turn: written" in tool_message.content
+    assert "stored new like: 'I love sushi'" in tool_message.content
+    assert tool_message.artifact["written"]["created"][0]["content"] == "I love sushi"
+    assert len(memory.preferences(USER)) == 1
+
+
+def test_the_next_turn_starts_with_an_empty_queue(memory: Memory, redis_client: Any) -> None:
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[_bare_call("I love sushi", "like")]),
+        AIMessage(content="Noted."),
+        AIMessage(content="Hello again."),
+    ])
+    graph = build_chat_graph(memory, model)
+    graph.invoke({"messages": [HumanMessage("I love sushi", id="h1")]}, CONFIG)
+    state = graph.invoke({"messages": [HumanMessage("What should I cook tonight?", id="h2")]}, CONFIG)
+    assert state["queued_preferences"] == [] and state["memory_changes"]["queued"] == []
+    assert _commits(redis_client) == 1  # the second turn states nothing: no write
+    assert _stored(memory) == {("like", ("sushi",), "tool", 1)}
+
+
+def test_a_standalone_tool_writes_at_once(memory: Memory, redis_client: Any) -> None:
+    remember = make_preference_tools(memory)[0]
+    message = remember.invoke({**_bare_call("I love sushi", "like"), "type": "tool_call"},
+                              config=CONFIG)
+    assert str(message.content).startswith("stored new like")
+    assert _commits(redis_client) == 1 and len(memory.preferences(USER)) == 1
+
+
+async def test_an_async_turn_with_a_tool_call_is_one_gate_write(
+    amemory: AsyncMemory, redis_client: Any, memory: Memory
+) -> None:
+    model = ScriptedChatModel(script=[
+        AIMessage(content="", tool_calls=[_bare_call("I love sushi", "like")]),
+        AIMessage(content="Noted."),
+    ])
+    graph = build_chat_graph(amemory, model)
+    await graph.ainvoke({"messages": [HumanMessage(SUSHI, id="h1")]}, CONFIG)
+    assert _commits(redis_client) == 1
+    assert _stored(memory) == EVERYTHING
