@@ -76,7 +76,10 @@ class PenchantMemory:
         token_budget: Recall's token budget (``None``: recall's default).
 
     Attributes:
-        tools: ``remember_preference``, ``forget_preference``, ``recall_memory``.
+        tools: ``remember_preference``, ``forget_preference``, ``recall_memory``; they write
+            at once (a host graph may have no end-of-turn node), and :attr:`capture_node`
+            leaves out what they stored. :meth:`subgraph`'s turn queues ``remember_preference``
+            for its one end-of-turn write instead (:mod:`penchant.tools.turn_queue`).
         hooks: The underlying :class:`MemoryHooks`.
         inject_node: Node or ``pre_model_hook`` (a :class:`DualNode`): recall for the last
             user message; returns ``{"llm_input_messages": [system message with the memory

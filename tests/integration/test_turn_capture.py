@@ -202,7 +202,8 @@ def test_the_next_turn_starts_with_an_empty_queue(memory: Memory, redis_client: 
     ])
     graph = build_chat_graph(memory, model)
     graph.invoke({"messages": [HumanMessage("I love sushi", id="h1")]}, CONFIG)
-    state = graph.invoke({"messages": [HumanMessage("What should I cook tonight?", id="h2")]}, CONFIG)
+    question = HumanMessage("What should I cook tonight?", id="h2")
+    state = graph.invoke({"messages": [question]}, CONFIG)
     assert state["queued_preferences"] == [] and state["memory_changes"]["queued"] == []
     assert _commits(redis_client) == 1  # the second turn states nothing: no write
     assert _stored(memory) == {("like", ("sushi",), "tool", 1)}
