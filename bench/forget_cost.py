@@ -1,6 +1,10 @@
 """Forget against remember, at a full change log (issue 19: forget took 1.6–2.6 s at the default
 1,000-event change log, a remember 0.01 s; target: forget p50 at most 10× a remember's).
 
+A forget's scrub finds the change events to remove through the erasure index (a hash of
+per-event terms, no text) and removes each alone; before that it rewrote the whole stream
+(15–20× a remember here) and, earlier still, matched every event's text (100×+).
+
 The user's change log is filled to ``Settings.change_log_max`` (1,000 by default) with the
 events of real writes (created, merged, rejected, superseded), and the user holds a few hundred
 preferences; then each round remembers a new preference and forgets it again, timing both.
