@@ -385,9 +385,21 @@ def commit_commands(memory: Memory, call: inspect.BoundArguments) -> list[list[A
     for start in range(6, 16):  # … and whatever the script's head grows to after it
         commands = _triples(script_keys, argv, start, count)
         if commands is not None:
-            return commands
+            return [c for command in commands for c in _plain(script_keys, command)]
     raise RuntimeError("cannot decode encode_commit's ARGV: has its layout changed? "
                        "update bench/scale.py's commit_commands")  # fmt: skip
+
+
+def _plain(keys: list[str], command: list[Any]) -> list[list[Any]]:
+    """A commit command as plain Redis commands: the script's ``LOGADD`` (one change event,
+    :data:`~penchant.memory.backends.wire.COMMIT_SCRIPT`) is what a hand-written transaction
+    would run for it, ``XADD`` of the token and ``HSET`` of the event and its index terms."""
+    if command[0] != "LOGADD":
+        return [command]
+    log, events, index, cap, token, event, terms = command[1:8]
+    return [["XADD", log, "MAXLEN", cap, "*", "ek", token],
+            ["HSET", keys[int(events) - 1], token, event],
+            ["HSET", keys[int(index) - 1], token, terms]]  # fmt: skip
 
 
 def _triples(keys: list[str], argv: list[Any], i: int, count: int) -> list[list[Any]] | None:

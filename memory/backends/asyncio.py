@@ -132,7 +132,10 @@ class AsyncRedisBackend:
         self._commit = AsyncReloadingScript(client, wire.COMMIT_SCRIPT)
         self._read = AsyncReloadingScript(client, wire.READ_SCRIPT)
         self._candidates = AsyncReloadingScript(client, wire.ERASE_CANDIDATES_SCRIPT)
+        self._drop_events = AsyncReloadingScript(client, wire.DROP_EVENTS_SCRIPT)
+        self._legacy_candidates = AsyncReloadingScript(client, wire.LEGACY_ERASE_CANDIDATES_SCRIPT)
         self._rewrite = AsyncReloadingScript(client, wire.REWRITE_STREAM_SCRIPT)
+        self._changes = AsyncReloadingScript(client, wire.CHANGES_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
         self.cluster = clusters.is_cluster_client(client)
@@ -330,14 +333,24 @@ class AsyncRedisBackend:
         """See :meth:`.sync.SyncBackend._erase_events`."""
         if erasure.keep_history:
             return 0
+        log = wire.event_keys(keys)
+        legacy, flat = await self._candidates(keys=log, args=wire.index_args(erasure))
+        tokens = wire.events_to_erase(wire.candidate_entries(flat), erasure)
+        removed = int(await self._drop_events(keys=log, args=tokens)) if tokens else 0
+        if int(legacy):
+            removed += await self._erase_legacy_events(keys, erasure)
+        return removed
+
+    async def _erase_legacy_events(self, keys: UserKeys, erasure: Erasure) -> int:
+        """See :meth:`.sync.SyncBackend._erase_legacy_events`."""
         query = wire.erasure_query(erasure)
         if query is None:
             entries = wire.xrange_entries(await self.client.xrange(keys.changes))
         else:
             entries = wire.candidate_entries(
-                await self._candidates(keys=[keys.changes], args=query))
+                await self._legacy_candidates(keys=[keys.changes], args=query))
         ids = wire.events_to_erase(entries, erasure)
-        return int(await self._rewrite(keys=[keys.changes], args=ids))
+        return int(await self._rewrite(keys=[keys.changes], args=ids)) if ids else 0
 
     async def drop_cached_embeddings(self, texts: list[str]) -> int:
         """See :meth:`.sync.SyncBackend.drop_cached_embeddings`."""
@@ -381,9 +394,9 @@ class AsyncRedisBackend:
 
     async def changes(self, keys: UserKeys, limit: int = 50) -> list[ChangeEvent]:
         """Recent change events, newest first."""
-        entries = await self._run("read the change log",
-                                  self.client.xrevrange(keys.changes, count=limit))
-        return wire.decode_changes(entries)
+        raw = await self._run("read the change log", self._changes(
+            keys=wire.event_keys(keys)[:2], args=[max(0, limit)]))
+        return wire.decode_changes(raw)
 
     async def transcript(
         self, keys: UserKeys, thread_id: str, limit: int = 200

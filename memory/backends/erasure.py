@@ -48,8 +48,33 @@ def erasure_query(erasure: Erasure) -> list[str] | None:
 
 
 def candidate_entries(reply: list[Any]) -> list[tuple[Any, bytes]]:
-    """``[(id, event JSON)]`` of an :data:`ERASE_CANDIDATES_SCRIPT` reply."""
+    """``[(id or token, event JSON)]`` of a flat ``[id, event JSON, …]`` reply (of
+    :data:`LEGACY_ERASE_CANDIDATES_SCRIPT`, or the second part of
+    :data:`ERASE_CANDIDATES_SCRIPT`'s)."""
     return [(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)]
+
+
+def event_keys(keys: UserKeys) -> list[str]:
+    """KEYS of the change-log scripts: the stream, the events hash, the erasure index."""
+    return [keys.changes, keys.change_events, keys.change_index]
+
+
+def index_args(erasure: Erasure) -> list[str]:
+    """ARGV of :data:`ERASE_CANDIDATES_SCRIPT`: the clauses, or ``["*"]`` (every event)."""
+    query = erasure_query(erasure)
+    return ["*"] if query is None else query
+
+
+def index_satisfies(terms: str, query: list[str]) -> bool:
+    """Whether index terms (``" t1 t2 … "``) satisfy one clause of an :func:`index_args`
+    query: the script's test, for the in-process backend."""
+    if query == ["*"]:
+        return True
+    for clause in query:
+        groups = [[f" {t} " for t in part.split("\t") if t] for part in clause.split("\n") if part]
+        if all(any(t in terms for t in alts) for alts in groups):
+            return True
+    return False
 
 
 def xrange_entries(entries: Any) -> list[tuple[Any, bytes]]:
@@ -131,6 +156,9 @@ __all__ = [
     "TEXT_KEYS_COMPLETE",
     "candidate_entries",
     "erasure_query",
+    "event_keys",
+    "index_args",
+    "index_satisfies",
     "text_key_kinds",
     "xrange_entries",
     "erasure_texts",

@@ -142,13 +142,7 @@ class InProcessBackend:
         store = self.store
         removed = 0
         with store._call("erase"):
-            stream = store._get(keys.changes, _Stream) or _Stream()
-            entries = [] if erasure.keep_history else wire.xrange_entries(list(stream))
-            gone = set(wire.events_to_erase(entries, erasure))
-            if gone:
-                stream[:] = [e for e in stream if e[0] not in gone]
-                removed += len(gone)
-                store._tidy(keys.changes)
+            removed += self._erase_events(keys, erasure)
             for key in store._keys(wire.user_pattern(keys)):
                 if key.startswith(f"{keys.tag}:idem:"):
                     record = store._get(key)
@@ -169,6 +163,31 @@ class InProcessBackend:
                 removed += 1
             store._tidy(keys.history_last)
         return removed
+
+    def _erase_events(self, keys: UserKeys, erasure: Erasure) -> int:
+        """The change events that copy the forgotten text, as the scripts of
+        :meth:`.sync.SyncBackend._erase_events`: candidates from the erasure index, the
+        exact rules on those, each picked event removed (older inline events too)."""
+        if erasure.keep_history:
+            return 0
+        store = self.store
+        stream = store._get(keys.changes, _Stream) or _Stream()
+        events = store._get(keys.change_events, _Hash) or {}
+        index = store._get(keys.change_index, _Hash) or {}
+        query = wire.index_args(erasure)
+        tokens = [t for t, ix in index.items() if wire.index_satisfies(ix.decode(), query)]
+        entries = [(t, events[t]) for t in tokens if t in events]
+        entries += [e for e in wire.xrange_entries(list(stream)) if e[1]]  # inline (older)
+        gone = set(wire.events_to_erase(entries, erasure))
+        if not gone:
+            return 0
+        stream[:] = [e for e in stream if e[0] not in gone and e[1].get(b"ek") not in gone]
+        for token in gone:
+            index.pop(token, None)
+            events.pop(token, None)
+        for key in wire.event_keys(keys):
+            store._tidy(key)
+        return len(gone)
 
     def drop_cached_embeddings(self, texts: list[str]) -> int:
         """Delete the embeddings cache's entries of ``texts``, under every cached model."""
@@ -215,7 +234,10 @@ class InProcessBackend:
         """Recent change events, newest first."""
         with self.store._call("changes"):
             stream = list(self.store._get(keys.changes, _Stream) or [])
-        return wire.decode_changes(stream[::-1][: max(0, limit)])
+            events = self.store._get(keys.change_events, _Hash) or {}
+            raw = [events.get(f[b"ek"]) if b"ek" in f else f.get(b"event")
+                   for _id, f in stream[::-1][: max(0, limit)]]  # fmt: skip
+        return wire.decode_changes([r for r in raw if r is not None])
 
     def change_count(self, keys: UserKeys) -> int:
         """Number of change events kept (bounded by ``settings.change_log_max``)."""

@@ -231,6 +231,11 @@ class InProcessStore:
             items = self._get(key, list) or []
             return [items[i] for i in _span(len(items), start, stop)]
 
+    def xrange(self, key: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """A stream's entries, oldest first, as ``(id, {field: value})``."""
+        with self._lock:
+            return [(entry_id, dict(fields)) for entry_id, fields in self._get(key, _Stream) or []]
+
     def smembers(self, key: str) -> set[bytes]:
         """A set's members."""
         with self._lock:
@@ -288,6 +293,23 @@ class InProcessStore:
             raise StorageUnavailableError(f"the in-process store has no command {name}")
         self._tidy(key)
 
+    def _log_add(
+        self, log: str, events: str, index: str, cap: int, token: Any, event: Any, terms: Any
+    ) -> None:
+        """The commit script's ``LOGADD``: the token onto the stream, the event into the
+        events hash, ``"<stream id><terms>"`` into the erasure index, all three capped."""
+        self._command("XADD", log, ["MAXLEN", 2**62, "*", "ek", token])
+        stream = self._get(log, _Stream) or _Stream()
+        entry_id = stream[-1][0]
+        self._command("HSET", events, [token, event])
+        self._command("HSET", index, [token, entry_id + _b(terms)])
+        for _id, fields in stream[: max(0, len(stream) - cap)]:
+            if b"ek" in fields:
+                self._command("HDEL", events, [fields[b"ek"]])
+                self._command("HDEL", index, [fields[b"ek"]])
+        del stream[: max(0, len(stream) - cap)]
+        self._tidy(log)
+
     def _run_commit(self, keys: list[str], argv: list[Any]) -> list[bytes]:
         """:data:`.wire.COMMIT_SCRIPT`, in Python (same KEYS, ARGV and reply)."""
         idem_ttl = str(argv[3])
@@ -301,7 +323,12 @@ class InProcessStore:
         i = 8
         for _ in range(int(argv[5])):
             count = int(argv[i + 2])
-            self._command(argv[i], keys[int(argv[i + 1]) - 1], list(argv[i + 3 : i + 3 + count]))
+            args = list(argv[i + 3 : i + 3 + count])
+            if argv[i] == "LOGADD":  # events hash index, erasure index index, cap, token, …
+                self._log_add(keys[int(argv[i + 1]) - 1], keys[int(args[0]) - 1],
+                              keys[int(args[1]) - 1], int(args[2]), *args[3:6])  # fmt: skip
+            else:
+                self._command(argv[i], keys[int(argv[i + 1]) - 1], args)
             i += 3 + count
         if argv[2]:
             new = _b(argv[2])

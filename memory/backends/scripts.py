@@ -6,6 +6,24 @@ lease and check-up schedule scripts. Their arguments and replies are encoded and
 from __future__ import annotations
 
 COMMIT_SCRIPT = """
+local function log_add(log, events, index, cap, token, event, terms)
+  local id = redis.call('XADD', log, '*', 'ek', token)
+  redis.call('HSET', events, token, event)
+  redis.call('HSET', index, token, id .. terms)
+  local excess = redis.call('XLEN', log) - cap
+  if excess > 0 then
+    for _, entry in ipairs(redis.call('XRANGE', log, '-', '+', 'COUNT', excess)) do
+      local f = entry[2]
+      for j = 1, #f, 2 do
+        if f[j] == 'ek' then
+          redis.call('HDEL', events, f[j + 1])
+          redis.call('HDEL', index, f[j + 1])
+        end
+      end
+    end
+    redis.call('XTRIM', log, 'MAXLEN', cap)
+  end
+end
 local idem_ttl = ARGV[4]
 if idem_ttl ~= '' then
   local prev = redis.call('GET', KEYS[2])
@@ -17,7 +35,12 @@ local i = 9
 for _ = 1, tonumber(ARGV[6]) do
   local key = KEYS[tonumber(ARGV[i + 1])]
   local n = tonumber(ARGV[i + 2])
-  redis.call(ARGV[i], key, unpack(ARGV, i + 3, i + 2 + n))
+  if ARGV[i] == 'LOGADD' then
+    log_add(key, KEYS[tonumber(ARGV[i + 3])], KEYS[tonumber(ARGV[i + 4])], tonumber(ARGV[i + 5]),
+            ARGV[i + 6], ARGV[i + 7], ARGV[i + 8])
+  else
+    redis.call(ARGV[i], key, unpack(ARGV, i + 3, i + 2 + n))
+  end
   i = i + 3 + n
 end
 if ARGV[3] ~= '' then
@@ -31,7 +54,13 @@ return {'committed', cur}
 """
 """KEYS: revision, idempotency record, revision log, then the commands' keys. ARGV: guard
 mode, expected revision, new revision (``""``: none), idempotency TTL and result, command
-count, log entry body (:func:`changed_fields`), log cap, then the commands."""
+count, log entry body (:func:`changed_fields`), log cap, then the commands.
+
+A command is ``name, key index, n, n arguments``: a Redis command on that key, or ``LOGADD``
+(one change event: arguments ``events hash index, erasure index hash index, cap, token,
+event JSON, index terms``), which appends the token to the change log's stream, the event to
+the events hash and ``"<stream id><terms>"`` to the erasure index, and trims all three to the
+cap together, so that an event pushed out of the log leaves no text behind (issue 19)."""
 
 READ_SCRIPT = """
 local cur = redis.call('GET', KEYS[1]) or ''
@@ -121,7 +150,7 @@ return 0
 remove-if-unchanged (the coordination keys are global, outside any commit)."""
 
 
-ERASE_CANDIDATES_SCRIPT = """
+LEGACY_ERASE_CANDIDATES_SCRIPT = """
 local clauses = {}
 for i = 1, #ARGV do
   local groups = {}
@@ -156,7 +185,8 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
 end
 return out
 """
-"""The change events a forget may scrub (issue 19): those whose index terms (the ``ix`` field,
+"""The inline change events (an older release's, field ``event`` of the stream) a forget may
+scrub (issue 19): those whose index terms (the ``ix`` field,
 :func:`~..tombstones.event_terms`) satisfy one clause of :meth:`~..tombstones.Erasure
 .index_query`, and every event stored without terms (an older release's). KEYS: the change
 log. ARGV: one clause each (groups split by newlines, a group's terms by tabs). Returns
@@ -190,8 +220,110 @@ from a node still in use); a stream built again from its live entries holds none
 entries keep their ids and the stream its last id, so ids stay increasing. Returns how many
 entries were dropped."""
 
+
+_CLAUSES_LUA = """
+local function parse_clauses(argv)
+  local clauses = {}
+  for i = 1, #argv do
+    local groups = {}
+    for part in string.gmatch(argv[i], '[^\\n]+') do
+      local alts = {}
+      for t in string.gmatch(part, '[^\\t]+') do alts[#alts + 1] = ' ' .. t .. ' ' end
+      groups[#groups + 1] = alts
+    end
+    clauses[#clauses + 1] = groups
+  end
+  return clauses
+end
+local function satisfies(ix, clauses)
+  for _, groups in ipairs(clauses) do
+    local all = true
+    for _, alts in ipairs(groups) do
+      local any = false
+      for _, t in ipairs(alts) do
+        if string.find(ix, t, 1, true) then any = true; break end
+      end
+      if not any then all = false; break end
+    end
+    if all then return true end
+  end
+  return false
+end
+"""
+
+ERASE_CANDIDATES_SCRIPT = _CLAUSES_LUA + """
+local every = ARGV[1] == '*'
+local clauses = every and {} or parse_clauses(ARGV)
+local tokens = {}
+local index = redis.call('HGETALL', KEYS[3])
+for k = 1, #index, 2 do
+  if every or satisfies(index[k + 1], clauses) then tokens[#tokens + 1] = index[k] end
+end
+local out = {}
+if #tokens > 0 then
+  local events = redis.call('HMGET', KEYS[2], unpack(tokens))
+  for k = 1, #tokens do
+    if events[k] then out[#out + 1] = tokens[k]; out[#out + 1] = events[k] end
+  end
+end
+local legacy = 0
+local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+if #first > 0 then
+  local f = first[1][2]
+  for j = 1, #f, 2 do if f[j] == 'event' then legacy = 1 end end
+end
+return {legacy, out}
+"""
+"""The change events a forget may scrub (issue 19), found in the erasure index alone: the
+tokens whose terms (:func:`~..core.erasure_index.event_terms`) satisfy one clause of
+:meth:`~..core.tombstones.Erasure.index_query`. The index holds ~150 bytes per event, no
+text; only the candidates' event JSON is read. KEYS: the change log's stream, events hash,
+erasure index. ARGV: one clause each (groups split by newlines, a group's terms by tabs), or
+``*``: every event. Returns ``{legacy, [token, event JSON, …]}``, ``legacy`` 1 when the
+stream still holds an older release's inline events (its oldest entry does; new entries go
+after them), which :data:`LEGACY_ERASE_CANDIDATES_SCRIPT` then searches."""
+
+DROP_EVENTS_SCRIPT = """
+local removed = 0
+for i = 1, #ARGV do
+  local ix = redis.call('HGET', KEYS[3], ARGV[i])
+  if ix then
+    local id = string.match(ix, '^[^ ]+')
+    if id then redis.call('XDEL', KEYS[1], id) end
+    redis.call('HDEL', KEYS[3], ARGV[i])
+  end
+  removed = removed + redis.call('HDEL', KEYS[2], ARGV[i])
+end
+return removed
+"""
+"""Remove change events by token: the event (``HDEL``: a hash keeps no byte of a deleted
+field), its index entry and its stream entry (``XDEL``; the stream holds only the token).
+KEYS: stream, events hash, erasure index. ARGV: tokens. Returns how many events were
+removed. Each event is touched alone: O(events removed)."""
+
+CHANGES_SCRIPT = """
+local out = {}
+for _, entry in ipairs(redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', tonumber(ARGV[1]))) do
+  local f = entry[2]
+  for j = 1, #f, 2 do
+    if f[j] == 'ek' then
+      local event = redis.call('HGET', KEYS[2], f[j + 1])
+      if event then out[#out + 1] = event end
+    elseif f[j] == 'event' then
+      out[#out + 1] = f[j + 1]
+    end
+  end
+end
+return out
+"""
+"""The newest ``ARGV[1]`` change events' JSON, newest first: each stream entry's token looked
+up in the events hash (or an older release's inline event). KEYS: stream, events hash."""
+
 __all__ = [
+    "CHANGES_SCRIPT",
+    "DROP_EVENTS_SCRIPT",
     "ERASE_CANDIDATES_SCRIPT",
+    "LEGACY_ERASE_CANDIDATES_SCRIPT",
     "REWRITE_STREAM_SCRIPT",
     "COMMIT_SCRIPT",
     "READ_SCRIPT",

@@ -77,7 +77,10 @@ class SyncBackend:
         self._commit = ReloadingScript(client, wire.COMMIT_SCRIPT)
         self._read = ReloadingScript(client, wire.READ_SCRIPT)
         self._candidates = ReloadingScript(client, wire.ERASE_CANDIDATES_SCRIPT)
+        self._drop_events = ReloadingScript(client, wire.DROP_EVENTS_SCRIPT)
+        self._legacy_candidates = ReloadingScript(client, wire.LEGACY_ERASE_CANDIDATES_SCRIPT)
         self._rewrite = ReloadingScript(client, wire.REWRITE_STREAM_SCRIPT)
+        self._changes = ReloadingScript(client, wire.CHANGES_SCRIPT)
         self.page_fields = wire.PAGE_FIELDS
         self.inline_fields = wire.INLINE_READ_FIELDS
         self.cluster = clusters.is_cluster_client(client)
@@ -293,18 +296,35 @@ class SyncBackend:
         return [*records, *threads]
 
     def _erase_events(self, keys: UserKeys, erasure: Erasure) -> int:
-        """Drop the change events that copy the forgotten text, found through the log's index
-        (:data:`.wire.ERASE_CANDIDATES_SCRIPT`), and rewrite the log so that its serialized
-        form holds none of their bytes (:data:`.wire.REWRITE_STREAM_SCRIPT`)."""
+        """Drop the change events that copy the forgotten text: the candidates come from the
+        erasure index (:data:`.wire.ERASE_CANDIDATES_SCRIPT`, no event text read but theirs),
+        the exact rules pick among them, and each picked event is removed alone
+        (:data:`.wire.DROP_EVENTS_SCRIPT`): O(events removed), whatever the log's length.
+        An older release's inline events are searched and the stream rewritten without them
+        (:meth:`_erase_legacy_events`), as long as the stream holds any."""
         if erasure.keep_history:
             return 0
+        log = wire.event_keys(keys)
+        legacy, flat = self._candidates(keys=log, args=wire.index_args(erasure))
+        tokens = wire.events_to_erase(wire.candidate_entries(flat), erasure)
+        removed = int(self._drop_events(keys=log, args=tokens)) if tokens else 0
+        if int(legacy):
+            removed += self._erase_legacy_events(keys, erasure)
+        return removed
+
+    def _erase_legacy_events(self, keys: UserKeys, erasure: Erasure) -> int:
+        """Inline events of an older release (the stream's field ``event``): found through
+        their ``ix`` field (:data:`.wire.LEGACY_ERASE_CANDIDATES_SCRIPT`), and the stream
+        rewritten so that its serialized form holds none of their bytes
+        (:data:`.wire.REWRITE_STREAM_SCRIPT`; ``XDEL`` leaves them in ``DUMP``)."""
         query = wire.erasure_query(erasure)
         if query is None:
             entries = wire.xrange_entries(self.client.xrange(keys.changes))
         else:
-            entries = wire.candidate_entries(self._candidates(keys=[keys.changes], args=query))
+            entries = wire.candidate_entries(
+                self._legacy_candidates(keys=[keys.changes], args=query))
         ids = wire.events_to_erase(entries, erasure)
-        return int(self._rewrite(keys=[keys.changes], args=ids))
+        return int(self._rewrite(keys=[keys.changes], args=ids)) if ids else 0
 
     def drop_cached_embeddings(self, texts: list[str]) -> int:
         """Delete the embeddings cache's entries of ``texts``, under every cached model."""
@@ -349,8 +369,8 @@ class SyncBackend:
     def changes(self, keys: UserKeys, limit: int = 50) -> list[ChangeEvent]:
         """Recent change events, newest first."""
         with storage_errors("read the change log"):
-            entries: Any = self.client.xrevrange(keys.changes, count=limit)
-        return wire.decode_changes(entries)
+            raw: Any = self._changes(keys=wire.event_keys(keys)[:2], args=[max(0, limit)])
+        return wire.decode_changes(raw)
 
     def change_count(self, keys: UserKeys) -> int:
         """Number of change events kept (bounded by ``settings.change_log_max``)."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -62,7 +63,10 @@ from .erasure import (
     candidate_entries,
     erasure_query,
     erasure_texts,
+    event_keys,
     events_to_erase,
+    index_args,
+    index_satisfies,
     messages_to_erase,
     record_names,
     snapshots_to_erase,
@@ -71,9 +75,12 @@ from .erasure import (
     xrange_entries,
 )
 from .scripts import (
+    CHANGES_SCRIPT,
     COMMIT_SCRIPT,
     COMPLETE_DUE_SCRIPT,
+    DROP_EVENTS_SCRIPT,
     ERASE_CANDIDATES_SCRIPT,
+    LEGACY_ERASE_CANDIDATES_SCRIPT,
     READ_SCRIPT,
     RELEASE_LEASE_SCRIPT,
     RENEW_LEASE_SCRIPT,
@@ -121,11 +128,27 @@ class _Commands:
         self.argv: list[Any] = []
         self.count = 0
 
-    def add(self, name: str, key: str, *args: Any) -> None:
+    def index(self, key: str) -> int:
+        """The 1-based ``KEYS`` index of ``key``, declared on first use."""
         if key not in self.keys:
             self.keys.append(key)
-        self.argv += [name, self.keys.index(key) + 1, len(args), *args]
+        return self.keys.index(key) + 1
+
+    def add(self, name: str, key: str, *args: Any) -> None:
+        self.argv += [name, self.index(key), len(args), *args]
         self.count += 1
+
+    def log(self, keys: UserKeys, cap: int, event: ChangeEvent) -> None:
+        """One change event: the script's ``LOGADD`` (:data:`COMMIT_SCRIPT`) under a fresh
+        token (64 random bits, unique within a log of at most ``cap`` events)."""
+        events, index = self.index(keys.change_events), self.index(keys.change_index)
+        self.add("LOGADD", keys.changes, events, index, cap, event_token(),
+                 event.model_dump_json(), event_terms(event))  # fmt: skip
+
+
+def event_token() -> str:
+    """A change event's token: its field in the events hash and the erasure index."""
+    return secrets.token_hex(8)
 
 
 def encode_commit(
@@ -213,8 +236,7 @@ def _encode(cmds: _Commands, keys: UserKeys, op: Op, settings: Settings) -> None
         cmds.add("HDEL", keys.prefs, op.preference_id)
         cmds.add("HDEL", keys.vectors, op.preference_id)
     elif isinstance(op, AppendEvent):
-        cmds.add("XADD", keys.changes, "MAXLEN", settings.change_log_max, "*", "event",
-                 op.event.model_dump_json(), "ix", event_terms(op.event))
+        cmds.log(keys, settings.change_log_max, op.event)
     elif isinstance(op, PutObservation):
         cmds.add("HSET", keys.observations, op.observation.id, op.observation.to_json())
     elif isinstance(op, DeleteObservation):
@@ -406,9 +428,9 @@ def decode_commit(reply: list[Any]) -> tuple[str, str]:
     return text(reply[0]), text(reply[1])
 
 
-def decode_changes(entries: list[Any]) -> list[ChangeEvent]:
-    """Change events of an ``XREVRANGE`` reply."""
-    return [ChangeEvent.model_validate_json(fields[b"event"]) for _id, fields in entries]
+def decode_changes(raw: list[Any]) -> list[ChangeEvent]:
+    """Change events of a :data:`CHANGES_SCRIPT` reply (event JSON, newest first)."""
+    return [ChangeEvent.model_validate_json(r) for r in raw]
 
 
 def decode_transcript(raw: list[Any]) -> list[dict[str, Any]]:
@@ -422,7 +444,14 @@ def text(value: bytes | str) -> str:
 
 
 __all__ = [
+    "CHANGES_SCRIPT",
     "COMMIT_SCRIPT",
+    "DROP_EVENTS_SCRIPT",
+    "LEGACY_ERASE_CANDIDATES_SCRIPT",
+    "event_keys",
+    "event_token",
+    "index_args",
+    "index_satisfies",
     "COMPLETE_DUE_SCRIPT",
     "ERASE_CANDIDATES_SCRIPT",
     "REWRITE_STREAM_SCRIPT",

@@ -77,11 +77,18 @@ def may_forget(text: str, keywords: list[str], content: str) -> bool:
     """A sound, cheap pre-test of :func:`~.matching.forget_matches`: False only when the
     forget request cannot match (no phrase has its words' first-two-character forms)."""
     terms = record_terms(content, tuple(keywords))
-    for phrase in forget_phrases(text):
-        clause = phrase_clause(phrase)
-        if all(any(t in terms for t in group) for group in clause):
-            return True
-    return False
+    return any(
+        all(any(t in terms for t in group) for group in clause) for clause in _clauses(text)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _clauses(text: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """:func:`phrase_clause` of each of ``text``'s forget phrases (cached: a forget tests
+    every active preference against the same text)."""
+    return tuple(
+        tuple(tuple(group) for group in phrase_clause(phrase)) for phrase in forget_phrases(text)
+    )
 
 
 def event_terms(event: ChangeEvent) -> str:
@@ -91,7 +98,7 @@ def event_terms(event: ChangeEvent) -> str:
     """
     if event.digest is not None:
         return " "
-    texts: list[str] = [event.content or "", event.reason]
+    texts: list[str] = [event.content or ""]  # not the reason: names_event never reads it
     ids: set[str] = {event.replaced_by} if event.replaced_by else set()
     for part in (event.before, event.after):
         if part is not None:
@@ -121,8 +128,24 @@ def content_clause(content: str) -> list[list[str]]:
     return clause[:6]
 
 
+def minimal_clauses(clauses: list[list[list[str]]]) -> list[list[list[str]]]:
+    """The same query (an event is a candidate when it satisfies one clause) with fewer
+    tests: a repeated clause once, and no clause that implies another one kept (each of the
+    other's groups holds every term of one of its groups), e.g. ``^li ^th ^tr`` under
+    ``^tr``."""
+    keyed = {tuple(sorted(tuple(sorted(set(g))) for g in c)): c for c in clauses}
+
+    def implies(a: tuple[tuple[str, ...], ...], b: tuple[tuple[str, ...], ...]) -> bool:
+        return all(any(set(ga) <= set(gb) for ga in a) for gb in b)
+
+    def weaker(o: tuple[tuple[str, ...], ...], k: tuple[tuple[str, ...], ...]) -> bool:
+        return o != k and implies(k, o) and (not implies(o, k) or o < k)  # ties: keep one
+
+    kept = [k for k in keyed if not any(weaker(o, k) for o in keyed)]
+    return [keyed[k] for k in kept]
+
 
 __all__ = [
-    "content_clause", "event_terms", "may_forget", "phrase_clause", "record_terms",
-    "text_terms",
+    "content_clause", "event_terms", "may_forget", "minimal_clauses", "phrase_clause",
+    "record_terms", "text_terms",
 ]

@@ -58,7 +58,7 @@ from ..model import (
     normalise_keyword,
     singular,
 )
-from .erasure_index import content_clause, phrase_clause
+from .erasure_index import content_clause, minimal_clauses, phrase_clause
 from .matching import (
     categories_compatible,
     changes_head,
@@ -446,7 +446,7 @@ class Erasure:
             clauses += [phrase_clause(p) for p in forget_phrases(query)]
         if any(not clause for clause in clauses):
             return None
-        return clauses
+        return minimal_clauses(clauses)
 
     def names_text(self, text: str) -> bool:
         """Whether free text (a message, a summary, a rejected content) names the forgotten."""

@@ -87,7 +87,13 @@ class UserKeys:
         prefs: HASH preference id → preference JSON (the active set).
         vectors: HASH preference id → float32 embedding bytes.
         rev: STRING counter bumped by every write; gate transactions WATCH it.
-        changes: STREAM of change events, capped.
+        changes: STREAM of the change log's order, capped: one entry per event, whose field
+            ``ek`` is the event's token (no text; an older release's entries hold the event
+            JSON inline, field ``event``).
+        change_events: HASH event token → change event JSON (its text lives here, so that a
+            forget's ``HDEL`` leaves no byte of it behind, unlike ``XDEL`` on a stream).
+        change_index: HASH event token → ``"<stream id> <index terms>"`` (the erasure
+            index, :func:`~..core.erasure_index.event_terms`; no text).
         history: LIST of recent history snapshots (newest first), capped.
         history_last: HASH snapshot kind → latest snapshot JSON.
         transcripts: prefix of per-thread LIST keys.
@@ -122,6 +128,14 @@ class UserKeys:
     @property
     def changes(self) -> str:
         return f"{self.tag}:changes"
+
+    @property
+    def change_events(self) -> str:
+        return f"{self.tag}:changes:events"
+
+    @property
+    def change_index(self) -> str:
+        return f"{self.tag}:changes:ix"
 
     @property
     def history(self) -> str:
@@ -182,6 +196,8 @@ class UserKeys:
             self.vectors,
             self.rev,
             self.changes,
+            self.change_events,
+            self.change_index,
             self.history,
             self.history_last,
             self.observations,

@@ -176,6 +176,61 @@ async def test_forget_removes_exactly_what_it_names(door: Door) -> None:
     assert [p.content for p in await door.preferences(USER)] == ["I like steak"]
 
 
+def change_log(keyspace: Any) -> tuple[list[bytes], dict[bytes, bytes], dict[bytes, bytes]]:
+    """The change log's three keys: the stream's tokens (oldest first), the events hash and
+    the erasure index."""
+    keys = UserKeys.for_user(USER)
+    tokens = [fields[b"ek"] for _id, fields in keyspace.xrange(keys.changes)]
+    return tokens, keyspace.hgetall(keys.change_events), keyspace.hgetall(keys.change_index)
+
+
+async def test_a_forget_leaves_nothing_of_what_it_removed_in_the_erasure_index(
+    door: Door, keyspace: Any
+) -> None:
+    """Issue 19: the scrub finds a forget's events through the erasure index (token →
+    stream id and terms) and removes each alone; afterwards no key of the log names them."""
+    made = await door.remember(USER, [like("I like cloudberry jam", "cloudberry jam"),
+                                      like("I like steak", "steak")])  # fmt: skip
+    await door.remember(USER, like("I really like cloudberry jam", "cloudberry jam"))  # merged
+    jam = next(p for p in made.created if "cloudberry" in p.content)
+    tokens, events, index = change_log(keyspace)
+    named = [t for t, e in events.items() if b"cloudberry" in e]
+    assert len(named) == 2 and all(f"#{jam.id}".encode() in index[t] for t in named)
+    (removed,) = (await door.forget(USER, "cloudberry jam")).removed
+    assert removed.id == jam.id
+    tokens, events, index = change_log(keyspace)
+    assert not set(named) & (set(tokens) | set(events) | set(index))
+    assert not any(f"#{jam.id}".encode() in ix for ix in index.values())
+    assert not any(b"cloudberry" in e for e in events.values())
+    assert set(tokens) == set(events) == set(index)  # in step: one token per event
+    stream_ids = {i for i, _f in keyspace.xrange(UserKeys.for_user(USER).changes)}
+    assert {ix.split(b" ")[0] for ix in index.values()} == stream_ids
+    assert [e.op for e in await door.changes(USER)] == ["forgotten", "created"]  # steak's stays
+
+
+async def test_a_capped_change_log_drops_the_text_it_pushes_out_and_still_erases(
+    backing: Backing,
+) -> None:
+    """The log's cap trims the stream, the events and the index together (no text outlives
+    the cap), and a forget still erases the events left after some were trimmed."""
+    door = backing.door(backing.settings.model_copy(update={"change_log_max": 10}),
+                        embedder=HashEmbedder())  # fmt: skip
+    await door.remember(USER, like("I like cloudberry jam", "cloudberry jam"))  # trimmed later
+    for i in range(12):
+        await door.remember(USER, like(f"I like board game {i}", f"board game {i}"))
+    await door.remember(USER, like("I really like cloudberry jam", "cloudberry jam"))  # kept
+    tokens, events, index = change_log(backing.keyspace)
+    assert len(tokens) == len(events) == len(index) == 10 and set(tokens) == set(events)
+    assert sum(b"cloudberry" in e for e in events.values()) == 1
+    (removed,) = (await door.forget(USER, "cloudberry")).removed
+    assert "cloudberry" in removed.content
+    tokens, events, index = change_log(backing.keyspace)  # + its tombstone, - the merge
+    assert len(tokens) == len(events) == len(index) == 9 and set(tokens) == set(index)
+    assert not any(b"cloudberry" in e for e in events.values())
+    assert not any(f"#{removed.id}".encode() in ix for ix in index.values())
+    assert [e.op for e in await door.changes(USER, 100)] == ["forgotten"] + ["created"] * 8
+
+
 async def test_forget_with_empty_text_is_invalid(door: Door) -> None:
     with pytest.raises(InvalidInputError):
         await door.forget(USER, "  ")

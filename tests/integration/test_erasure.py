@@ -288,6 +288,7 @@ def serialized_hits(client: Any, *needles: str) -> list[str]:
     """``key: needle`` for every key whose ``DUMP`` (what an RDB or an AOF rewrite writes)
     holds a needle's bytes: deleted-but-kept bytes count, unlike what commands return."""
     hits = []
+    client.config_set("rdbcompression", "no")  # LZF would hide a needle inside a DUMP
     for key in client.scan_iter(count=1000):
         blob = (client.dump(key) or b"").lower()
         hits += [f"{key.decode(errors='replace')}: {n}" for n in needles
@@ -322,3 +323,54 @@ async def test_no_serialized_key_holds_the_forgotten_text_after_a_forget(
     assert len(await door.preferences(USER)) == 31  # the rest stays
     assert any("board game 7" in (e.after or {}).get("content", "")
                for e in await door.changes(USER, 100))  # the log's other events stay
+
+
+async def test_no_serialized_key_holds_the_text_a_capped_change_log_pushed_out_or_forgot(
+    doors: Callable[[Settings], Door], settings: Settings, redis_client: redis.Redis
+) -> None:
+    """Issue 19: the cap trims the change log's stream, events and erasure index together,
+    and a forget removes its events one by one (``HDEL``): no ``DUMP`` holds either text."""
+    door = doors(settings.model_copy(update={"change_log_max": 10}))
+    await door.remember(USER, PreferenceCandidate(
+        content="I like cloudberry jam", polarity="like", keywords=["cloudberry jam"]))
+    superseded = await door.remember(USER, PreferenceCandidate(
+        content="I dislike quince paste now", polarity="dislike", keywords=["quince paste"]))
+    await door.remember(USER, PreferenceCandidate(
+        content="I like quince paste again", polarity="like", keywords=["quince paste"]))
+    for i in range(12):  # pushes both out of the log
+        await door.remember(USER, PreferenceCandidate(
+            content=f"I like board game {i}", polarity="like", keywords=[f"board game {i}"]))
+    assert superseded.created and serialized_hits(redis_client, "dislike quince") == []
+    await door.remember(USER, PreferenceCandidate(
+        content="I really like cloudberry jam", polarity="like", keywords=["cloudberry jam"]))
+    assert serialized_hits(redis_client, "cloudberry")
+    (removed,) = (await door.forget(USER, "cloudberry jam")).removed
+    assert serialized_hits(redis_client, "cloudberry") == []
+    keys = UserKeys.for_user(USER)
+    assert not any(removed.id.encode() in v for v in redis_client.hvals(keys.change_index))
+    assert redis_client.xlen(keys.changes) == redis_client.hlen(keys.change_events) == 9
+
+
+async def test_an_older_releases_inline_change_events_are_read_and_erased(
+    door: Door, redis_client: redis.Redis
+) -> None:
+    """A stream written by an older release holds the events inline (field ``event``):
+    ``changes`` still reads them, and a forget finds them through their ``ix`` terms and
+    rewrites the stream without their bytes, beside the new events it removes alone."""
+    from penchant.memory.core import event_terms
+    from penchant.memory.model import ChangeEvent
+
+    keys = UserKeys.for_user(USER)
+    old = [ChangeEvent(op="rejected", reason="screened", content=text)
+           for text in ("I like cloudberry jam", "I like rye bread")]  # fmt: skip
+    for event in old:
+        redis_client.xadd(keys.changes, {"event": event.model_dump_json(),
+                                         "ix": event_terms(event)})  # fmt: skip
+    await door.remember(USER, PreferenceCandidate(
+        content="I like cloudberry jam on toast", polarity="like", keywords=["cloudberry jam"]))
+    assert [e.op for e in await door.changes(USER)] == ["created", "rejected", "rejected"]
+    (removed,) = (await door.forget(USER, "cloudberry jam")).removed
+    assert serialized_hits(redis_client, "cloudberry") == []
+    assert [e.content for e in await door.changes(USER) if e.op == "rejected"] == [
+        "I like rye bread"]
+    assert serialized_hits(redis_client, "rye bread")

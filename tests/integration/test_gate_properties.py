@@ -23,6 +23,8 @@ def _snapshot(client: redis.Redis) -> dict[bytes, object]:
     for key in client.scan_iter("penchant:{*"):
         if b":idem:" in key:  # a write's idempotency record: its receipt, not memory
             continue
+        if b":changes" in key:  # the change log, which records the rejection by design
+            continue
         kind = client.type(key)
         if kind == b"hash":
             out[key] = client.hgetall(key)
