@@ -81,6 +81,7 @@ def test_post_then_get_shows_the_preference_at_once(
     assert created["id"] in [p["id"] for p in listed.json()]
     assert created["id"] in [p.id for p in stored.preferences("ana")]
     assert "embedding" not in listed.json()[0]
+    assert listed.json() == [p.public_dict() for p in stored.preferences("ana")]  # prefs --json
 
 
 def test_a_token_for_ana_gets_403_on_bob_for_reads_and_writes(
