@@ -322,7 +322,7 @@ def main() -> int:
 
         import service_overhead
 
-        figures.update(asyncio.run(service_overhead.run(calls=100 if args.quick else 300)))
+        figures.update(asyncio.run(service_overhead.run(calls=20 if args.quick else 40)))
     _print_table(figures)
     if not args.no_service:
         service_overhead.print_table(figures)

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from mcp.server.mcpserver import Context
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
@@ -52,7 +52,7 @@ from .guard import DEFAULT_MAX_BODY_BYTES, Guard, host_name
 from .inputs import MAX_LIMIT, MAX_RECALL_K, history_snapshot, preference_candidate, whole
 from .mcp_server import build_mcp
 from .start_context import start_context
-from .tokens import AsyncTokenStore
+from .tokens import DEFAULT_TOKEN_CACHE_SECONDS, AsyncTokenStore
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +121,7 @@ def create_app(
     allowed_hosts: list[str],
     allowed_origins: list[str] | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    token_cache_seconds: float = DEFAULT_TOKEN_CACHE_SECONDS,
 ) -> Guard:
     """The ASGI app of ``penchant serve``.
 
@@ -129,11 +130,13 @@ def create_app(
         allowed_hosts: Host names requests may name (:func:`allowed_hosts_for`).
         allowed_origins: Browser origins allowed besides those of the allowed hosts.
         max_body_bytes: The request body bound.
+        token_cache_seconds: How long a verified token is trusted without asking Redis
+            again (:class:`~.tokens.AsyncTokenStore`); the most a revocation waits.
 
     Returns:
         The FastAPI app behind the Host/Origin/body :class:`~.guard.Guard`.
     """
-    store = AsyncTokenStore(memory.client)
+    store = AsyncTokenStore(memory.client, cache_seconds=token_cache_seconds)
 
     def user_of(ctx: Context) -> str:
         request = ctx.request_context.request
@@ -192,10 +195,12 @@ def create_app(
         return _gate(await memory.remember(user_id, candidate))
 
     @app.get(API_PREFIX + "/preferences", tags=["preferences"])
-    async def preferences(user_id: User) -> JSONResponse:
+    async def preferences(user_id: User) -> Response:
         """The active preferences (as ``penchant prefs --json``): a list of preference
         objects."""
-        return JSONResponse([p.public_dict() for p in await memory.preferences(user_id)])
+        prefs = await memory.preferences(user_id)  # each serialised by pydantic-core at once
+        body = "[" + ",".join(p.to_json() for p in prefs) + "]"
+        return Response(body, media_type="application/json")
 
     @app.post(API_PREFIX + "/capture", tags=["preferences"])
     async def capture(user_id: User, body: CaptureBody) -> JSONResponse:

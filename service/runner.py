@@ -6,18 +6,35 @@ server) before taking any request, so a storage problem stops the start with its
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from penchant.memory import AsyncMemory, InvalidInputError, Settings, validate_user_id
 
 from .guard import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
 from .http_app import allowed_hosts_for, create_app
 from .mcp_server import build_mcp, fixed_user
-from .tokens import AsyncTokenStore
+from .tokens import DEFAULT_TOKEN_CACHE_SECONDS, AsyncTokenStore
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def run_on_fast_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` to completion on uvloop's event loop where it is installed (a dependency
+    on CPython off Windows), else on asyncio's own: what ``uvicorn.run`` would pick, for the
+    two commands that run their own loop (``penchant serve`` and ``penchant mcp``)."""
+    try:
+        import uvloop
+    except ImportError:  # Windows, PyPy: the standard loop
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
 
 def is_loopback(host: str) -> bool:
@@ -51,8 +68,12 @@ async def serve(
     allow_hosts: list[str] | None = None,
     allow_origins: list[str] | None = None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    token_cache_seconds: float = DEFAULT_TOKEN_CACHE_SECONDS,
 ) -> None:
     """Serve the REST API and ``/mcp`` on ``host:port`` until stopped (SIGINT/SIGTERM).
+
+    ``token_cache_seconds`` is how long a verified token is trusted before Redis is asked
+    again: the longest a revoked token keeps working (``0``: refused from the next request).
 
     Raises:
         InvalidInputError: ``host`` is beyond loopback and no token exists (refused before
@@ -75,6 +96,7 @@ async def serve(
         app = create_app(
             memory, allowed_hosts=allowed_hosts_for(host, allow_hosts or []),
             allowed_origins=allow_origins or [], max_body_bytes=max_body_bytes,
+            token_cache_seconds=token_cache_seconds,
         )  # fmt: skip
         config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                                 lifespan="on", access_log=False, server_header=False)

@@ -8,8 +8,13 @@ value a small JSON record; a global key, outside every user's hash tag, so no us
 ``delete-user`` touches it. A plain digest suffices (no salt, no slow hash): the secret is
 256 random bits, not a password, so no dictionary exists to try against a leaked digest.
 
-Verification is one ``HGET`` per request and no cache, so a revoked token is refused from the
-next request on.
+Verification is one ``HGET``; the server keeps a token it verified for
+:data:`DEFAULT_TOKEN_CACHE_SECONDS` (``penchant serve --token-cache-ms``), so a burst of calls
+costs one ``HGET`` rather than one each. An entry's life runs from the moment its ``HGET`` was
+sent and is never extended by a hit, so a revoked token is refused at most that long after
+``penchant token revoke`` returns (``--token-cache-ms 0``: from the next request). Only valid
+tokens are kept, by digest; an unknown or malformed token asks Redis every time, so a token
+created a moment ago works at once.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import hmac
 import json
 import re
 import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +36,11 @@ from penchant.memory import InvalidInputError, StorageUnavailableError, validate
 TOKENS_KEY = "penchant:service:tokens"
 """Redis hash of every token: field = token id, value = JSON record (digest, scope, time)."""
 TOKEN_PREFIX = "pen_"
+DEFAULT_TOKEN_CACHE_SECONDS = 1.0
+"""How long the server trusts a token it verified before asking Redis again, in seconds: the
+longest a revoked token keeps working after ``penchant token revoke`` returns."""
+MAX_CACHED_TOKENS = 4_096
+"""Verified tokens kept at once (the oldest entry goes first)."""
 MAX_SCOPE_CHARS = 256
 """Longest user id or tenant prefix a token may be bound to."""
 
@@ -220,17 +233,30 @@ class TokenStore:
 
 
 class AsyncTokenStore:
-    """The server's view of the tokens, over a ``redis.asyncio`` client.
+    """The server's view of the tokens, over a ``redis.asyncio`` client, with the short cache
+    of verified tokens the module docstring describes.
 
     Args:
         client: A ``redis.asyncio`` client (borrowed), e.g. ``AsyncMemory.client``.
+        cache_seconds: How long a verified token is trusted without asking Redis again
+            (:data:`DEFAULT_TOKEN_CACHE_SECONDS`); ``0`` asks on every request.
+        clock: Monotonic seconds (tests pass a fake one).
+
+    Raises:
+        InvalidInputError: ``cache_seconds`` is negative or not finite.
     """
 
-    def __init__(self, client: Any) -> None:
-        self.client = client
+    def __init__(self, client: Any, *, cache_seconds: float = DEFAULT_TOKEN_CACHE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if not 0 <= cache_seconds < float("inf"):
+            raise InvalidInputError(
+                f"token cache = {cache_seconds} s is out of range; use 0 (no cache) or more")
+        self.client, self.cache_seconds, self._clock = client, cache_seconds, clock
+        self._verified: OrderedDict[str, tuple[TokenScope, float]] = OrderedDict()
 
     async def scope_of(self, token: str) -> TokenScope | None:
-        """The scope of a presented token, or ``None`` if it is malformed, unknown or revoked.
+        """The scope of a presented token, or ``None`` if it is malformed, unknown or revoked
+        (revoked at most :attr:`cache_seconds` ago: a cached verification still stands).
 
         Raises:
             StorageUnavailableError: Redis did not answer (the request gets 503, not 401).
@@ -238,11 +264,23 @@ class AsyncTokenStore:
         token_id = token_id_of(token)
         if token_id is None:
             return None
+        digest = _digest(token)
+        asked = self._clock()
+        cached = self._verified.get(digest)
+        if cached is not None:
+            if asked < cached[1]:
+                return cached[0]
+            del self._verified[digest]
         try:
             raw = await self.client.hget(TOKENS_KEY, token_id)
         except Exception as exc:
             raise _unavailable(exc) from exc
-        return verified(token, raw)
+        scope = verified(token, raw)
+        if scope is not None and self.cache_seconds > 0:
+            self._verified[digest] = (scope, asked + self.cache_seconds)
+            if len(self._verified) > MAX_CACHED_TOKENS:
+                self._verified.popitem(last=False)
+        return scope
 
     async def count(self) -> int:
         """How many tokens exist."""
@@ -253,6 +291,7 @@ class AsyncTokenStore:
 
 
 __all__ = [
+    "DEFAULT_TOKEN_CACHE_SECONDS",
     "TOKENS_KEY",
     "AsyncTokenStore",
     "TokenInfo",

@@ -320,27 +320,26 @@ def _replay_text(document: dict[str, Any]) -> str:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve MCP over stdio for one user (``--user`` or ``PENCHANT_USER``)."""
-    import asyncio
     import os
 
-    from penchant.service.runner import run_stdio
+    from penchant.service.runner import run_on_fast_loop, run_stdio
 
     user = args.user or os.environ.get("PENCHANT_USER", "")
     if not user.strip():
         raise InvalidInputError("no user: pass --user ID or set PENCHANT_USER; over MCP the "
                                 "user is fixed by the server, never a tool argument")
-    asyncio.run(run_stdio(user, Settings()))
+    run_on_fast_loop(run_stdio(user, Settings()))
     return EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the REST API and MCP over streamable HTTP (loopback by default)."""
-    import asyncio
+    from penchant.service.runner import run_on_fast_loop, serve
 
-    from penchant.service.runner import serve
-
-    asyncio.run(serve(Settings(), host=args.host, port=args.port, allow_hosts=args.allow_host,
-                      allow_origins=args.allow_origin, max_body_bytes=args.max_body_bytes))
+    run_on_fast_loop(serve(
+        Settings(), host=args.host, port=args.port, allow_hosts=args.allow_host,
+        allow_origins=args.allow_origin, max_body_bytes=args.max_body_bytes,
+        token_cache_seconds=args.token_cache_ms / 1000.0))
     return EXIT_OK
 
 
@@ -475,6 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _service_commands(sub: Any) -> None:
     """``mcp``, ``serve`` and ``token …`` (the service face; see README)."""
     from penchant.service.guard import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
+    from penchant.service.tokens import DEFAULT_TOKEN_CACHE_SECONDS
 
     p = sub.add_parser("mcp", help="Serve MCP over stdio for one user.",
                        description="Serve MCP over stdio for one user.")
@@ -496,6 +496,11 @@ def _service_commands(sub: Any) -> None:
                    help="a browser origin allowed to call (https://app.example); repeatable")
     p.add_argument("--max-body-bytes", type=_whole(1_024, 64 * 1024 * 1024),
                    default=DEFAULT_MAX_BODY_BYTES, help="largest request body")
+    p.add_argument("--token-cache-ms", type=_whole(0, 60_000),
+                   default=round(DEFAULT_TOKEN_CACHE_SECONDS * 1000),
+                   help="how long a verified token is trusted before Redis is asked again, "
+                   "the longest a revoked token keeps working (default %(default)s; 0: "
+                   "refused from the next request)")
 
     token = sub.add_parser("token", help="Create, revoke or list bearer tokens.",
                            description="Create, revoke or list the service's bearer tokens.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from penchant.memory import Memory, export_user
 from penchant.service import TokenScope, TokenStore
+from penchant.service.tokens import DEFAULT_TOKEN_CACHE_SECONDS, TOKENS_KEY
 
 from service_process import (
     ServiceProcess,
@@ -79,6 +81,7 @@ def test_post_then_get_shows_the_preference_at_once(
     assert created["id"] in [p["id"] for p in listed.json()]
     assert created["id"] in [p.id for p in stored.preferences("ana")]
     assert "embedding" not in listed.json()[0]
+    assert listed.json() == [p.public_dict() for p in stored.preferences("ana")]  # prefs --json
 
 
 def test_a_token_for_ana_gets_403_on_bob_for_reads_and_writes(
@@ -133,15 +136,23 @@ def test_a_foreign_browser_origin_is_refused(http: httpx.Client, service: Servic
     assert same.status_code == 200
 
 
-def test_a_revoked_token_is_refused_from_the_next_request(
-    http: httpx.Client, service: ServiceProcess, redis_handle: Any
+def test_a_revoked_token_is_refused_once_the_token_cache_time_has_passed(
+    http: httpx.Client, redis_handle: Any, stored: Memory
 ) -> None:
     store = TokenStore(redis_handle)
     token, info = store.create(TokenScope(user="dora"))
     headers = {"Authorization": f"Bearer {token}"}
     assert http.get("/v1/users/dora/preferences", headers=headers).status_code == 200
     assert store.revoke(info.id)
-    assert http.get("/v1/users/dora/preferences", headers=headers).status_code == 401
+    assert redis_handle.hget(TOKENS_KEY, info.id) is None
+    # The server trusts a verified token for DEFAULT_TOKEN_CACHE_SECONDS from its HGET, which
+    # came before the revoke; past that it asks Redis again and the token is gone.
+    time.sleep(DEFAULT_TOKEN_CACHE_SECONDS + 0.05)
+    refused = http.get("/v1/users/dora/preferences", headers=headers)
+    assert refused.status_code == 401 and refused.json()["error"] == "unauthorized"
+    assert http.post("/v1/users/dora/preferences", headers=headers, json={
+        "content": "I like tea", "polarity": "like"}).status_code == 401
+    assert stored.preferences("dora") == []
 
 
 # -- errors and limits ----------------------------------------------------------------------------

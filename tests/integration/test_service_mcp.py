@@ -143,10 +143,14 @@ def test_token_create_list_revoke(env: dict[str, str], redis_handle: Any) -> Non
 @pytest.mark.parametrize("args", [["token", "create", "--json"],
                                   ["token", "create", "--user", "a", "--tenant", "b"],
                                   ["token", "create", "--tenant", ""],
-                                  ["token", "revoke", "not-an-id"]])
+                                  ["token", "revoke", "not-an-id"],
+                                  ["serve", "--token-cache-ms", "-1"],
+                                  ["serve", "--token-cache-ms", "60001"]])
 def test_bad_token_commands_exit_2_with_one_line(env: dict[str, str], args: list[str]) -> None:
     proc = run_cli(args, env)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    if "--token-cache-ms" in args:
+        assert "use 0 to 60000" in proc.stderr
 
 
 def test_serve_beyond_loopback_without_a_token_refuses_and_says_why(
