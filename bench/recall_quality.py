@@ -111,19 +111,24 @@ TUNING_TOPICS, HELD_OUT_TOPICS = SPLIT
 """Topics that constants were tuned on (``USE_RELEVANT_SCORE``, the generic-request weight)
 and the held-out topics reported beside them, never used to choose anything."""
 
-UNRELATED = (
-    "What's the time in Tokyo?", "What is 17 times 23?", "Translate 'good morning' into French.",
-    "Who wrote Hamlet?", "How many days are there in a leap year?",
-    "What's the capital of Australia?", "Convert 5 miles to kilometres.",
-    "Spell 'necessary' backwards.", "What year did the Berlin Wall fall?",
-    "Set a timer for ten minutes.", "What does HTTP stand for?",
-    "How do I reverse a list in Python?", "What's the weather like today?",
-    "Summarise this paragraph for me.", "Tell me a fun fact about octopuses.",
-    "What's the square root of 144?", "How far is the Moon from the Earth?",
-    "Define the word 'ephemeral'.", "东京现在几点？", "一加一等于几？",
-)  # fmt: skip
-"""Requests no stored preference bears on, written for this bench (not from PrefEval): an
-injection that selects sends none of a user's preferences for them (protected ones aside)."""
+UNRELATED_FILE = REPO_ROOT / "bench" / "data" / "unrelated_requests.jsonl"
+"""Requests no stored preference of PrefEval's kind bears on, written for this bench (not
+from PrefEval), English and Chinese: the time, the weather, arithmetic, conversions,
+greetings, small talk, coding, translation, trivia, language, tasks, science, tech support.
+Each kind's requests alternate between a ``tune`` half (what
+:data:`~penchant.memory.embeddings.use.USE_REQUEST_MARGIN` was chosen on) and a
+``held_out`` half. An injection that selects sends none of a user's preferences for them
+(protected ones aside)."""
+
+
+def load_unrelated(path: Path = UNRELATED_FILE) -> dict[str, list[str]]:
+    """Split (``tune`` / ``held_out``) → requests of :data:`UNRELATED_FILE`."""
+    out: dict[str, list[str]] = {"tune": [], "held_out": []}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out[row["split"]].append(row["text"])
+    return out
 
 
 @dataclass(frozen=True)
@@ -259,15 +264,18 @@ def _split_of(topic: str) -> str:
     return "tuning" if topic in TUNING_TOPICS else "held_out"
 
 
-class _BeforeFloor:
-    """An embedder seen as before issue 18: relevance by its raw ``relevant_cosine`` only."""
+class _Without:
+    """An embedder seen without some of its measured constants: without ``relevant_score``
+    as before issue 18 (relevance by its raw ``relevant_cosine`` only), without
+    ``request_slope`` as before the request floor
+    (:func:`~penchant.memory.recall.relevance.request_floor`)."""
 
-    def __init__(self, embedder: Embedder) -> None:
-        self.inner = embedder
+    def __init__(self, embedder: Embedder, *hidden: str) -> None:
+        self.inner, self.hidden = embedder, hidden
         self.name, self.dim = embedder.name, embedder.dim
 
     def __getattr__(self, attribute: str) -> Any:
-        if attribute == "relevant_score":
+        if attribute in self.hidden:
             raise AttributeError(attribute)
         return getattr(self.inner, attribute)
 
@@ -313,8 +321,10 @@ def evaluate(
         ``"bm25"``, with ``sweep`` ``"<default> <variant>"``; metrics ``recall@1/3/5``,
         ``mrr``), plus ``"injection"``: per split, ``{"after", "before"}`` →
         ``{"precision", "recall", "mean_injected"}`` of the default embedder, and
-        ``"unrelated"``: for :data:`UNRELATED` requests, ``mean_injected`` and
-        ``share_any`` (share of them that inject any preference) besides the protected ones.
+        ``"unrelated"``: per half of :data:`UNRELATED_FILE` and mode, ``mean_injected`` and
+        ``share_any`` (share of requests that inject any preference) besides the protected
+        ones; modes ``after``, ``no request floor`` (the floor not raised for a request that
+        asks for no choice) and ``before`` (issue 18's starting point).
     """
     runs: dict[str, tuple[Embedder, Recaller]] = {}
     for label, embedder in embedders.items():
@@ -330,12 +340,19 @@ def evaluate(
     ranks: dict[str, dict[str, list[int | None]]] = {
         part: {name: [] for name in runs} for part in ("all", "tuning", "held_out")
     }
-    after, before = Recaller(first, DEFAULT_FUSION), Recaller(_BeforeFloor(first), DEFAULT_FUSION)
+    modes = {
+        "after": Recaller(first, DEFAULT_FUSION),
+        "no request floor": Recaller(_Without(first, "request_slope"), DEFAULT_FUSION),
+        "before": Recaller(_Without(first, "relevant_score"), DEFAULT_FUSION),
+    }
     inject: dict[str, dict[str, list[set[str]]]] = {
-        part: {"after": [], "before": []} for part in ("all", "tuning", "held_out")
+        part: {mode: [] for mode in modes} for part in ("all", "tuning", "held_out")
     }
     own: dict[str, list[str]] = {part: [] for part in ("all", "tuning", "held_out")}
-    unrelated: dict[str, list[set[str]]] = {"after": [], "before": []}
+    unrelated_requests = load_unrelated()
+    unrelated: dict[str, dict[str, list[set[str]]]] = {
+        half: {mode: [] for mode in modes} for half in unrelated_requests
+    }
     for u, held in enumerate(users):
         stores = {label: _build_prefs(u, held, e, seed) for label, e in embedders.items()}
         by_space = {embedders[label].name: prefs for label, prefs in stores.items()}
@@ -349,14 +366,15 @@ def evaluate(
         for t, record in enumerate(held):
             for part in ("all", _split_of(record.topic)):
                 own[part].append(prefs[t].id)
-                for mode, recaller in (("after", after), ("before", before)):
+                for mode, recaller in modes.items():
                     ids = _inject_sets(recaller, prefs, record.question, mode == "before")
                     inject[part][mode].append(ids)
         protected = {p.id for p in prefs if p.protected}  # always injected, as they must be
-        for query in UNRELATED:
-            for mode, recaller in (("after", after), ("before", before)):
-                ids = _inject_sets(recaller, prefs, query, mode == "before")
-                unrelated[mode].append(ids - protected)
+        for half, queries in unrelated_requests.items():
+            for query in queries:
+                for mode, recaller in modes.items():
+                    ids = _inject_sets(recaller, prefs, query, mode == "before")
+                    unrelated[half][mode].append(ids - protected)
     out: dict[str, Any] = {
         part: {name: _metrics(r) for name, r in by_name.items() if r}
         for part, by_name in ranks.items()
@@ -366,11 +384,14 @@ def evaluate(
         for part, modes in inject.items() if own[part]
     }  # fmt: skip
     out["unrelated"] = {
-        mode: {
-            "mean_injected": round(sum(map(len, sets)) / len(sets), 3),
-            "share_any": round(sum(1 for s in sets if s) / len(sets), 4),
+        half: {
+            mode: {
+                "mean_injected": round(sum(map(len, sets)) / len(sets), 3),
+                "share_any": round(sum(1 for s in sets if s) / len(sets), 4),
+            }
+            for mode, sets in by_mode.items()
         }
-        for mode, sets in unrelated.items()
+        for half, by_mode in unrelated.items()
     }
     return out
 
@@ -504,9 +525,10 @@ def _print_injection(report: dict[str, Any]) -> None:
         for mode, m in modes.items():
             print(f"{part + ', ' + mode:<44} {m['precision']:>6.3f} {m['recall']:>6.3f} "
                   f"{m['mean_injected']:>6.2f}")  # fmt: skip
-    for mode, m in report["unrelated"].items():
-        print(f"{'unrelated requests, ' + mode:<44} {'any':>6} {m['share_any']:>6.3f} "
-              f"{m['mean_injected']:>6.2f}")  # fmt: skip
+    for half, by_mode in report["unrelated"].items():
+        for mode, m in by_mode.items():
+            print(f"{'unrelated ' + half + ', ' + mode:<44} {'any':>6} {m['share_any']:>6.3f} "
+                  f"{m['mean_injected']:>6.2f}")  # fmt: skip
 
 
 def _mean_over(reports: list[dict[str, Any]], key: str) -> dict[str, dict[str, float]]:
@@ -548,6 +570,11 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("results_tuning", "results_held_out"):
             print(f"\n-- mean over seeds {args.seeds}: {key}")
             _print(_mean_over(reports, key))
+        print(f"\n-- mean over seeds {args.seeds}: injection")
+        _print_injection({
+            key: {part: _mean_over([r[key] for r in reports], part) for part in reports[0][key]}
+            for key in ("injection", "unrelated")
+        })  # fmt: skip
     first = next(iter(embedders_for(list(args.embedders or default_selectors())).values()))
     summary: dict[str, Any] = {"cross_language": cross_language(first)}
     print(f"\ncross-language (recall-k2.jsonl): {summary['cross_language']}")
