@@ -223,7 +223,7 @@ requests ("book me a flight to Berlin") 0.054, "放点音乐吧" −0.022."""
 USE_REQUEST_SLOPE = 2.0
 """``a`` of :func:`~penchant.memory.recall.relevance.request_floor` for USE (see
 :data:`USE_REQUEST_MARGIN`): each 0.01 that a request's ``d`` falls short of the margin
-raises the floor by 0.02 ("What's the time in Tokyo?": d ≈ −0.13, floor 0.42)."""
+raises the floor by 0.02 ("What's the time in Tokyo?": d = −0.15, floor 0.47)."""
 
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19
