@@ -51,8 +51,8 @@ protected ones, seeds 1 / 2 / 7, after the request floor
 (:func:`~penchant.memory.recall.relevance.request_floor`, chosen on the tune half and the
 tuning topics) / with the floor alone (``no request floor``)::
 
-    tune half                      .046 .049 .045 / .276 .252 .257   (0.09 / 0.41 a request)
-    held-out half                  .049 .048 .048 / .271 .267 .264   (0.09 / 0.42 a request)
+    tune half                      .041 .046 .038 / .276 .252 .257   (0.08 / 0.41 a request)
+    held-out half                  .048 .047 .048 / .271 .267 .264   (0.09 / 0.42 a request)
     before issue 18                1.000 (all of them, always)
 
 Own preference and mean injected are the same with and without the request floor on both

@@ -216,14 +216,14 @@ topics of PrefEval-dev, seeds 1 / 2 / 7, and the ``tune`` half of
 still injected for ≥ 99 % of tuning-topic requests, and every relevant pair of the recall
 cases (``recall.jsonl``, ``recall-k2.jsonl``) still labelled as before. Share of tune-half
 unrelated requests that inject a preference besides protected ones (before: 26.2 %): c 0 /
-0.03 with a 1: 8.2 / 6.2 %; with a 2: 6.7 / 4.7 %; with a 4: 5.4 / 2.9 % (the last loses
-"Plan an active weekend" / "喜欢骑自行车"). Own preference on the tuning topics 99.3 % for all
-of these. PrefEval's requests have d ≥ 0.094 for 98 % of them; the recall cases' imperative
-requests ("book me a flight to Berlin") 0.054, "放点音乐吧" −0.022."""
+0.03 with a 1: 8.1 / 6.1 %; with a 2: 6.5 / 4.2 %; with a 4: 4.9 / 2.9 % (a 4 loses "Plan an
+active weekend" / "喜欢骑自行车"). Own preference on the tuning topics 99.3 % for all of
+these. PrefEval's requests have d ≥ 0.095 for 98 % of them; the recall cases' imperative
+requests ("book me a flight to Berlin") 0.053, "放点音乐吧" −0.025."""
 USE_REQUEST_SLOPE = 2.0
 """``a`` of :func:`~penchant.memory.recall.relevance.request_floor` for USE (see
 :data:`USE_REQUEST_MARGIN`): each 0.01 that a request's ``d`` falls short of the margin
-raises the floor by 0.02 ("What's the time in Tokyo?": d = −0.15, floor 0.47)."""
+raises the floor by 0.02 ("What's the time in Tokyo?": d = −0.156, floor 0.47)."""
 
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19

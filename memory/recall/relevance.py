@@ -47,7 +47,7 @@ NEUTRAL_REQUESTS = (
     "Set a reminder.", "Hello!", "Thank you.", "How are you?", "Tell me a fact.",
     "How do I fix this error?", "Who was it?", "When did it happen?", "Where is it?",
     "现在几点？", "这个等于多少？", "这句话怎么翻译？", "这个词是什么意思？", "为什么会这样？",
-    "你好！", "谢谢。", "这是谁？",
+    "您好。", "谢谢。", "这是谁？",
 )  # fmt: skip
 """Requests that ask for no choice (a fact, a sum, a translation, a greeting), naming no
 object: the other background of :func:`request_floor`. English and Chinese; written for the

@@ -149,3 +149,17 @@ def test_the_request_floor_rises_by_the_slope_below_the_margin() -> None:
     from penchant.memory.embeddings import HashEmbedder
 
     assert request_floor(HashEmbedder(), q) == 0.0  # no calibrated floor: never raised
+
+
+def test_the_neutral_background_is_not_the_benchs_unrelated_set() -> None:
+    """The request floor is calibrated on the bench's unrelated requests, so its background
+    must not contain them (the held-out half would be measured on its own background)."""
+    import json
+    from pathlib import Path
+
+    from penchant.memory.recall import NEUTRAL_REQUESTS
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "data" / "unrelated_requests.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert {r["split"] for r in rows} == {"tune", "held_out"}
+    assert not {r["text"].casefold() for r in rows} & {t.casefold() for t in NEUTRAL_REQUESTS}
