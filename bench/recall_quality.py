@@ -45,10 +45,21 @@ requests whose own preference is injected, protected ones counted; seeds 1 / 2 /
     after, held-out topics       .263 .243 .278     .922 .927 .958     3.51 3.81 3.45
     before (all 20 went in)      .050               1.000              20.0
 
-The hand-written :data:`UNRELATED` requests inject some preference besides the protected
-ones 31 / 25 / 28 % of the time (0.59 / 0.51 / 0.55 a request; before: all of them, always).
-Cross-language (``recall-k2.jsonl``): 8 of 8. Recall p50 at 10k preferences, one run,
-interleaved: before (recall alone) 14.4 ms, after (recall + selection) 16.7 ms, 1.16×.
+Unrelated requests (:data:`UNRELATED_FILE`, 111 requests of thirteen kinds, English and
+Chinese, in a tune and a held-out half): share that inject some preference besides the
+protected ones, seeds 1 / 2 / 7, after the request floor
+(:func:`~penchant.memory.recall.relevance.request_floor`, chosen on the tune half and the
+tuning topics) / with the floor alone (``no request floor``)::
+
+    tune half                      .041 .046 .038 / .276 .252 .257   (0.08 / 0.41 a request)
+    held-out half                  .048 .047 .048 / .271 .267 .264   (0.09 / 0.42 a request)
+    before issue 18                1.000 (all of them, always)
+
+Own preference and mean injected are the same with and without the request floor on both
+splits. Cross-language (``recall-k2.jsonl``): 8 of 8. Recall p50 at 10k preferences, one
+run, interleaved: before (recall alone) 14.4 ms, after (recall + selection) 16.7 ms, 1.16×
+(before the request floor); recall with / without the request floor 17.8 / 18.1 ms and
+18.7 / 20.3 ms in two runs on a loaded machine (no measurable cost).
 
 Usage::
 
@@ -111,19 +122,24 @@ TUNING_TOPICS, HELD_OUT_TOPICS = SPLIT
 """Topics that constants were tuned on (``USE_RELEVANT_SCORE``, the generic-request weight)
 and the held-out topics reported beside them, never used to choose anything."""
 
-UNRELATED = (
-    "What's the time in Tokyo?", "What is 17 times 23?", "Translate 'good morning' into French.",
-    "Who wrote Hamlet?", "How many days are there in a leap year?",
-    "What's the capital of Australia?", "Convert 5 miles to kilometres.",
-    "Spell 'necessary' backwards.", "What year did the Berlin Wall fall?",
-    "Set a timer for ten minutes.", "What does HTTP stand for?",
-    "How do I reverse a list in Python?", "What's the weather like today?",
-    "Summarise this paragraph for me.", "Tell me a fun fact about octopuses.",
-    "What's the square root of 144?", "How far is the Moon from the Earth?",
-    "Define the word 'ephemeral'.", "东京现在几点？", "一加一等于几？",
-)  # fmt: skip
-"""Requests no stored preference bears on, written for this bench (not from PrefEval): an
-injection that selects sends none of a user's preferences for them (protected ones aside)."""
+UNRELATED_FILE = REPO_ROOT / "bench" / "data" / "unrelated_requests.jsonl"
+"""Requests no stored preference of PrefEval's kind bears on, written for this bench (not
+from PrefEval), English and Chinese: the time, the weather, arithmetic, conversions,
+greetings, small talk, coding, translation, trivia, language, tasks, science, tech support.
+Each kind's requests alternate between a ``tune`` half (what
+:data:`~penchant.memory.embeddings.use.USE_REQUEST_MARGIN` was chosen on) and a
+``held_out`` half. An injection that selects sends none of a user's preferences for them
+(protected ones aside)."""
+
+
+def load_unrelated(path: Path = UNRELATED_FILE) -> dict[str, list[str]]:
+    """Split (``tune`` / ``held_out``) → requests of :data:`UNRELATED_FILE`."""
+    out: dict[str, list[str]] = {"tune": [], "held_out": []}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out[row["split"]].append(row["text"])
+    return out
 
 
 @dataclass(frozen=True)
@@ -259,15 +275,18 @@ def _split_of(topic: str) -> str:
     return "tuning" if topic in TUNING_TOPICS else "held_out"
 
 
-class _BeforeFloor:
-    """An embedder seen as before issue 18: relevance by its raw ``relevant_cosine`` only."""
+class _Without:
+    """An embedder seen without some of its measured constants: without ``relevant_score``
+    as before issue 18 (relevance by its raw ``relevant_cosine`` only), without
+    ``request_slope`` as before the request floor
+    (:func:`~penchant.memory.recall.relevance.request_floor`)."""
 
-    def __init__(self, embedder: Embedder) -> None:
-        self.inner = embedder
+    def __init__(self, embedder: Embedder, *hidden: str) -> None:
+        self.inner, self.hidden = embedder, hidden
         self.name, self.dim = embedder.name, embedder.dim
 
     def __getattr__(self, attribute: str) -> Any:
-        if attribute == "relevant_score":
+        if attribute in self.hidden:
             raise AttributeError(attribute)
         return getattr(self.inner, attribute)
 
@@ -313,8 +332,10 @@ def evaluate(
         ``"bm25"``, with ``sweep`` ``"<default> <variant>"``; metrics ``recall@1/3/5``,
         ``mrr``), plus ``"injection"``: per split, ``{"after", "before"}`` →
         ``{"precision", "recall", "mean_injected"}`` of the default embedder, and
-        ``"unrelated"``: for :data:`UNRELATED` requests, ``mean_injected`` and
-        ``share_any`` (share of them that inject any preference) besides the protected ones.
+        ``"unrelated"``: per half of :data:`UNRELATED_FILE` and mode, ``mean_injected`` and
+        ``share_any`` (share of requests that inject any preference) besides the protected
+        ones; modes ``after``, ``no request floor`` (the floor not raised for a request that
+        asks for no choice) and ``before`` (issue 18's starting point).
     """
     runs: dict[str, tuple[Embedder, Recaller]] = {}
     for label, embedder in embedders.items():
@@ -330,12 +351,19 @@ def evaluate(
     ranks: dict[str, dict[str, list[int | None]]] = {
         part: {name: [] for name in runs} for part in ("all", "tuning", "held_out")
     }
-    after, before = Recaller(first, DEFAULT_FUSION), Recaller(_BeforeFloor(first), DEFAULT_FUSION)
+    modes = {
+        "after": Recaller(first, DEFAULT_FUSION),
+        "no request floor": Recaller(_Without(first, "request_slope"), DEFAULT_FUSION),
+        "before": Recaller(_Without(first, "relevant_score"), DEFAULT_FUSION),
+    }
     inject: dict[str, dict[str, list[set[str]]]] = {
-        part: {"after": [], "before": []} for part in ("all", "tuning", "held_out")
+        part: {mode: [] for mode in modes} for part in ("all", "tuning", "held_out")
     }
     own: dict[str, list[str]] = {part: [] for part in ("all", "tuning", "held_out")}
-    unrelated: dict[str, list[set[str]]] = {"after": [], "before": []}
+    unrelated_requests = load_unrelated()
+    unrelated: dict[str, dict[str, list[set[str]]]] = {
+        half: {mode: [] for mode in modes} for half in unrelated_requests
+    }
     for u, held in enumerate(users):
         stores = {label: _build_prefs(u, held, e, seed) for label, e in embedders.items()}
         by_space = {embedders[label].name: prefs for label, prefs in stores.items()}
@@ -349,14 +377,15 @@ def evaluate(
         for t, record in enumerate(held):
             for part in ("all", _split_of(record.topic)):
                 own[part].append(prefs[t].id)
-                for mode, recaller in (("after", after), ("before", before)):
+                for mode, recaller in modes.items():
                     ids = _inject_sets(recaller, prefs, record.question, mode == "before")
                     inject[part][mode].append(ids)
         protected = {p.id for p in prefs if p.protected}  # always injected, as they must be
-        for query in UNRELATED:
-            for mode, recaller in (("after", after), ("before", before)):
-                ids = _inject_sets(recaller, prefs, query, mode == "before")
-                unrelated[mode].append(ids - protected)
+        for half, queries in unrelated_requests.items():
+            for query in queries:
+                for mode, recaller in modes.items():
+                    ids = _inject_sets(recaller, prefs, query, mode == "before")
+                    unrelated[half][mode].append(ids - protected)
     out: dict[str, Any] = {
         part: {name: _metrics(r) for name, r in by_name.items() if r}
         for part, by_name in ranks.items()
@@ -366,11 +395,14 @@ def evaluate(
         for part, modes in inject.items() if own[part]
     }  # fmt: skip
     out["unrelated"] = {
-        mode: {
-            "mean_injected": round(sum(map(len, sets)) / len(sets), 3),
-            "share_any": round(sum(1 for s in sets if s) / len(sets), 4),
+        half: {
+            mode: {
+                "mean_injected": round(sum(map(len, sets)) / len(sets), 3),
+                "share_any": round(sum(1 for s in sets if s) / len(sets), 4),
+            }
+            for mode, sets in by_mode.items()
         }
-        for mode, sets in unrelated.items()
+        for half, by_mode in unrelated.items()
     }
     return out
 
@@ -413,25 +445,34 @@ def cross_language(embedder: Embedder, path: Path | None = None) -> dict[str, fl
 
 
 def latency(embedder: Embedder, n_prefs: int = 10_000, calls: int = 60) -> dict[str, float]:
-    """p50 ms at ``n_prefs`` preferences of one user, both in this run, calls interleaved:
+    """p50 ms at ``n_prefs`` preferences of one user, all in this run, calls interleaved:
     ``before``, recall alone (k = 5, warm cache, query embedded), what inject did before
-    issue 18; ``after``, the same recall plus :func:`select_injection`."""
+    issue 18; ``after``, the same recall plus :func:`select_injection`; ``no_floor``, recall
+    alone with the request floor off (:func:`~penchant.memory.recall.relevance.request_floor`:
+    the cost of that floor is ``before`` over ``no_floor``)."""
     from recall_latency import QUERIES, synthetic_prefs
 
     prefs = tuple(synthetic_prefs(n_prefs, embedder))  # a snapshot's ordered_preferences()
-    recaller = Recaller(embedder, DEFAULT_FUSION)
-    recaller.recall(prefs, "warm up", k=5, cache_key="bench")
-    times: dict[str, list[float]] = {"before": [], "after": []}
+    recallers = {
+        "before": Recaller(embedder, DEFAULT_FUSION),
+        "after": Recaller(embedder, DEFAULT_FUSION),
+        "no_floor": Recaller(_Without(embedder, "request_slope"), DEFAULT_FUSION),
+    }
+    for recaller in recallers.values():
+        recaller.recall(prefs, "warm up", k=5, cache_key="bench")
+    times: dict[str, list[float]] = {mode: [] for mode in recallers}
     for i in range(calls):
         query = QUERIES[i % len(QUERIES)]
-        for mode in ("before", "after") if i % 2 else ("after", "before"):
+        modes = list(recallers)
+        for mode in modes[i % 3 :] + modes[: i % 3]:
             start = time.perf_counter()
-            result = recaller.recall(prefs, query, k=5, cache_key="bench")
+            result = recallers[mode].recall(prefs, query, k=5, cache_key="bench")
             if mode == "after":
                 select_injection(result, prefs, query)
             times[mode].append((time.perf_counter() - start) * 1000.0)
     out = {f"{mode}_ms_p50": round(statistics.median(t), 3) for mode, t in times.items()}
     out["ratio"] = round(out["after_ms_p50"] / out["before_ms_p50"], 3)
+    out["floor_ratio"] = round(out["before_ms_p50"] / out["no_floor_ms_p50"], 3)
     return out
 
 
@@ -504,9 +545,10 @@ def _print_injection(report: dict[str, Any]) -> None:
         for mode, m in modes.items():
             print(f"{part + ', ' + mode:<44} {m['precision']:>6.3f} {m['recall']:>6.3f} "
                   f"{m['mean_injected']:>6.2f}")  # fmt: skip
-    for mode, m in report["unrelated"].items():
-        print(f"{'unrelated requests, ' + mode:<44} {'any':>6} {m['share_any']:>6.3f} "
-              f"{m['mean_injected']:>6.2f}")  # fmt: skip
+    for half, by_mode in report["unrelated"].items():
+        for mode, m in by_mode.items():
+            print(f"{'unrelated ' + half + ', ' + mode:<44} {'any':>6} {m['share_any']:>6.3f} "
+                  f"{m['mean_injected']:>6.2f}")  # fmt: skip
 
 
 def _mean_over(reports: list[dict[str, Any]], key: str) -> dict[str, dict[str, float]]:
@@ -548,6 +590,11 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("results_tuning", "results_held_out"):
             print(f"\n-- mean over seeds {args.seeds}: {key}")
             _print(_mean_over(reports, key))
+        print(f"\n-- mean over seeds {args.seeds}: injection")
+        _print_injection({
+            key: {part: _mean_over([r[key] for r in reports], part) for part in reports[0][key]}
+            for key in ("injection", "unrelated")
+        })  # fmt: skip
     first = next(iter(embedders_for(list(args.embedders or default_selectors())).values()))
     summary: dict[str, Any] = {"cross_language": cross_language(first)}
     print(f"\ncross-language (recall-k2.jsonl): {summary['cross_language']}")

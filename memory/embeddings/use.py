@@ -89,6 +89,10 @@ class USEEmbedder:
             :data:`USE_CROSS_FLAG_COSINE`).
         generic_penalty: Recall's weight of the generic-request correction,
             :data:`USE_GENERIC_PENALTY`.
+        relevant_score: Recall's relevance floor on the generic-corrected score,
+            :data:`USE_RELEVANT_SCORE`.
+        request_margin / request_slope: How that floor rises for a request that asks for
+            no choice (:data:`USE_REQUEST_MARGIN`, :data:`USE_REQUEST_SLOPE`).
         injection_cosine: The gate's screening-by-meaning threshold,
             :data:`USE_INJECTION_COSINE` (calibrated in
             ``bench/intent_calibration.py``).
@@ -117,6 +121,8 @@ class USEEmbedder:
         self.generic_penalty = USE_GENERIC_PENALTY
         self.injection_cosine = USE_INJECTION_COSINE
         self.relevant_score = USE_RELEVANT_SCORE
+        self.request_margin = USE_REQUEST_MARGIN
+        self.request_slope = USE_REQUEST_SLOPE
 
     @property
     def name(self) -> str:
@@ -200,6 +206,24 @@ request's own preference relevant for ≥ 99 % of tuning-topic requests with few
 (floors 0.08 / 0.10 / 0.12 / 0.14: own 99.3 / 99.2 / 97.0 / 95.5 %, injected per request
 3.8 / 3.5 / 3.0 / 2.6 at most 4; on the held-out topics own 93.4 / 92.5 / 89.0 / 84.3 %;
 an unrelated request labels any preference 41 / 29 / 21 / 16 % of the time)."""
+
+USE_REQUEST_MARGIN = 0.03
+"""``c`` of :func:`~penchant.memory.recall.relevance.request_floor` for USE: a request whose
+``cos(q, generic) − cos(q, neutral)`` is below it has its relevance floor raised. Chosen with
+:data:`USE_REQUEST_SLOPE` on the tuning halves only (``bench/recall_quality.py``: the tuning
+topics of PrefEval-dev, seeds 1 / 2 / 7, and the ``tune`` half of
+``bench/data/unrelated_requests.jsonl``), under two constraints: the request's own preference
+still injected for ≥ 99 % of tuning-topic requests, and every relevant pair of the recall
+cases (``recall.jsonl``, ``recall-k2.jsonl``) still labelled as before. Share of tune-half
+unrelated requests that inject a preference besides protected ones (before: 26.2 %): c 0 /
+0.03 with a 1: 8.1 / 6.1 %; with a 2: 6.5 / 4.2 %; with a 4: 4.9 / 2.9 % (a 4 loses "Plan an
+active weekend" / "喜欢骑自行车"). Own preference on the tuning topics 99.3 % for all of
+these. PrefEval's requests have d ≥ 0.095 for 98 % of them; the recall cases' imperative
+requests ("book me a flight to Berlin") 0.053, "放点音乐吧" −0.025."""
+USE_REQUEST_SLOPE = 2.0
+"""``a`` of :func:`~penchant.memory.recall.relevance.request_floor` for USE (see
+:data:`USE_REQUEST_MARGIN`): each 0.01 that a request's ``d`` falls short of the margin
+raises the floor by 0.02 ("What's the time in Tokyo?": d = −0.156, floor 0.47)."""
 
 USE_RELEVANT_COSINE = 0.06
 """Recall's relevance floor for USE (``python bench/thresholds.py``): Youden's J on 19

@@ -9,12 +9,15 @@ from .engine import Recaller
 from .fusion import CHANNELS, DEFAULT_FUSION, FusionConfig
 from .relevance import (
     GENERIC_REQUESTS,
+    NEUTRAL_REQUESTS,
     RELEVANT_COSINE,
     cjk_dominant,
     generic_prior,
     generic_vector,
+    neutral_vector,
     readable_by,
     relevant_mask,
+    request_floor,
 )
 from .results import NO_VECTOR, RecallItem, RecallResult, estimate_tokens
 from .selection import (
@@ -32,6 +35,7 @@ __all__ = [
     "GENERIC_REQUESTS",
     "INJECTION_TOKEN_BUDGET",
     "MAX_INJECTED",
+    "NEUTRAL_REQUESTS",
     "NO_VECTOR",
     "RELEVANT_COSINE",
     "FusionConfig",
@@ -44,8 +48,10 @@ __all__ = [
     "estimate_tokens",
     "generic_prior",
     "generic_vector",
+    "neutral_vector",
     "readable_by",
     "relevant_mask",
+    "request_floor",
     "select_injection",
     "select_turns",
 ]

@@ -271,7 +271,7 @@ class Recaller:
                 fused = fused - prior[rows]
             keep = sims >= self.fusion.min_similarity
             cosine[pos] = sims
-            relevant[pos] = relevant_mask(space.embedder, sims, fused, prior is not None)
+            relevant[pos] = relevant_mask(space.embedder, sims, fused, prior is not None, q)
             score[pos[keep]] = fused[keep]
             used.append(s)
         if not used:

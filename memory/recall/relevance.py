@@ -7,7 +7,8 @@ relevance labels, and which texts an embedder can be trusted on.
   translation without parallel data", ICLR, with a fixed background of generic requests;
   hubs: Radovanović et al. 2010, "Hubs in space", JMLR).
 * :func:`relevant_mask`: the calibrated per-embedder relevance label that injection selects
-  by (:mod:`.selection`).
+  by (:mod:`.selection`), its floor raised for a request that asks for no choice
+  (:func:`request_floor`: the time, a sum, a translation, a greeting).
 * :func:`readable_by`: an English-only model is not trusted on CJK text.
 """
 
@@ -39,8 +40,34 @@ GENERIC_REQUESTS = (
 the purpose, not taken from any benchmark; other sets (one sentence, other wording) move
 PrefEval-dev MRR by under a point (:data:`~.embeddings.use.USE_GENERIC_PENALTY`)."""
 
-_GENERIC_VECTORS: dict[tuple[str, int], np.ndarray] = {}
-_GENERIC_LOCK = threading.Lock()
+NEUTRAL_REQUESTS = (
+    "What time is it?", "What is the answer?", "Calculate this for me.",
+    "How much is that in other units?", "Translate this sentence.", "What does this word mean?",
+    "Explain how this works.", "Why does this happen?", "Summarise this text.",
+    "Set a reminder.", "Hello!", "Thank you.", "How are you?", "Tell me a fact.",
+    "How do I fix this error?", "Who was it?", "When did it happen?", "Where is it?",
+    "现在几点？", "这个等于多少？", "这句话怎么翻译？", "这个词是什么意思？", "为什么会这样？",
+    "您好。", "谢谢。", "这是谁？",
+)  # fmt: skip
+"""Requests that ask for no choice (a fact, a sum, a translation, a greeting), naming no
+object: the other background of :func:`request_floor`. English and Chinese; written for the
+purpose, not taken from any benchmark, and none of them is a request of the bench's
+``bench/data/unrelated_requests.jsonl``."""
+
+_BACKGROUNDS: dict[tuple[str, int, str], np.ndarray] = {}
+_BACKGROUND_LOCK = threading.Lock()
+
+
+def _background(embedder: Embedder, name: str, texts: tuple[str, ...]) -> np.ndarray:
+    key = (embedder.name, embedder.dim, name)
+    with _BACKGROUND_LOCK:
+        found = _BACKGROUNDS.get(key)
+    if found is None:
+        mean = l2_normalise(np.asarray(embedder.embed(list(texts)))).mean(axis=0)
+        found = l2_normalise(mean[None, :])[0]
+        with _BACKGROUND_LOCK:
+            _BACKGROUNDS[key] = found
+    return found
 
 
 def generic_vector(embedder: Embedder) -> np.ndarray:
@@ -50,15 +77,45 @@ def generic_vector(embedder: Embedder) -> np.ndarray:
     Returns:
         ``float32[dim]``.
     """
-    key = (embedder.name, embedder.dim)
-    with _GENERIC_LOCK:
-        found = _GENERIC_VECTORS.get(key)
-    if found is None:
-        mean = l2_normalise(np.asarray(embedder.embed(list(GENERIC_REQUESTS)))).mean(axis=0)
-        found = l2_normalise(mean[None, :])[0]
-        with _GENERIC_LOCK:
-            _GENERIC_VECTORS[key] = found
-    return found
+    return _background(embedder, "generic", GENERIC_REQUESTS)
+
+
+def neutral_vector(embedder: Embedder) -> np.ndarray:
+    """Unit mean vector of :data:`NEUTRAL_REQUESTS` in ``embedder``'s space (cached per
+    vector space).
+
+    Returns:
+        ``float32[dim]``.
+    """
+    return _background(embedder, "neutral", NEUTRAL_REQUESTS)
+
+
+def request_floor(embedder: Embedder, query_vector: np.ndarray) -> float:
+    """How much higher the relevance floor is for this request: ``a·max(0, c − d)``.
+
+    ``d = cos(q, g) − cos(q, n)``, ``g`` the mean of :data:`GENERIC_REQUESTS` (requests for
+    a choice: "what would you suggest?") and ``n`` that of :data:`NEUTRAL_REQUESTS` (requests
+    for a fact, a sum, a greeting): a nearest-centroid reading of whether the request asks for
+    something a taste bears on. A request nearer the neutral background needs a stronger
+    match before a preference counts as relevant, so "what's the time in Tokyo?" injects no
+    preference that merely happens to score above the floor, while a request of either kind
+    that names a preference's subject still reaches it. ``c`` and ``a`` are the embedder's
+    ``request_margin`` and ``request_slope`` (USE: :data:`~.embeddings.use.USE_REQUEST_MARGIN`,
+    :data:`~.embeddings.use.USE_REQUEST_SLOPE`).
+
+    Args:
+        embedder: A single (not fused) embedder.
+        query_vector: ``float32[dim]`` of the request in that embedder's space.
+
+    Returns:
+        The raise, ≥ 0; 0.0 for an embedder that declares no ``request_slope``.
+    """
+    slope = float(getattr(embedder, "request_slope", 0.0))
+    if slope <= 0.0:
+        return 0.0
+    q = l2_normalise(np.asarray(query_vector, dtype=np.float32)[None, :])[0]
+    d = float(q @ generic_vector(embedder)) - float(q @ neutral_vector(embedder))
+    return slope * max(0.0, float(getattr(embedder, "request_margin", 0.0)) - d)
 
 
 def generic_prior(embedder: Embedder, matrix: np.ndarray) -> np.ndarray | None:
@@ -90,14 +147,19 @@ It labels, it does not rank."""
 
 
 def relevant_mask(
-    embedder: Embedder, cosine: np.ndarray, score: np.ndarray, corrected: bool
+    embedder: Embedder,
+    cosine: np.ndarray,
+    score: np.ndarray,
+    corrected: bool,
+    query_vector: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which preferences of one vector space bear on the query (labels, never ranks).
 
     An embedder that declares ``relevant_score`` (USE:
     :data:`~penchant.memory.embeddings.use.USE_RELEVANT_SCORE`) is judged on its
     generic-corrected ranking score ``cos(q, p) − λ·cos(g, p)``, which demotes the
-    preferences close to every request (:func:`generic_prior`); other embedders on
+    preferences close to every request (:func:`generic_prior`), against that floor raised
+    by :func:`request_floor` for a request that asks for no choice; other embedders on
     ``cosine ≥ relevant_cosine``. A margin over the median score of the user's preferences
     was measured too and dropped: it cut every preference of a user whose preferences share
     the request's topic (four food preferences and "suggest a soup recipe").
@@ -107,6 +169,8 @@ def relevant_mask(
         cosine: ``float32[m]`` cosines of the space's preferences with the query.
         score: ``float64[m]`` their ranking scores (corrected when ``corrected``).
         corrected: Whether the generic-request correction was applied to ``score``.
+        query_vector: The request's ``float32[dim]`` vector in the embedder's space (for
+            :func:`request_floor`); ``None``: the floor is not raised.
 
     Returns:
         ``bool[m]``.
@@ -114,8 +178,8 @@ def relevant_mask(
     floor = getattr(embedder, "relevant_score", None)
     if floor is None or not corrected or is_fused(embedder):
         return np.asarray(cosine >= threshold(embedder, "relevant_cosine"))
-    mask = score >= float(floor)
-    return np.asarray(mask)
+    raise_by = request_floor(embedder, query_vector) if query_vector is not None else 0.0
+    return np.asarray(score >= float(floor) + raise_by)
 
 
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
@@ -135,10 +199,13 @@ def readable_by(embedder: Any, text: str) -> bool:
 
 __all__ = [
     "GENERIC_REQUESTS",
+    "NEUTRAL_REQUESTS",
     "RELEVANT_COSINE",
     "cjk_dominant",
     "generic_prior",
     "generic_vector",
+    "neutral_vector",
     "readable_by",
     "relevant_mask",
+    "request_floor",
 ]

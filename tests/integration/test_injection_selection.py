@@ -118,3 +118,34 @@ def test_a_request_about_the_user_injects_every_preference(real_memory: Memory) 
 def test_a_request_naming_a_disliked_object_injects_that_dislike(real_memory: Memory) -> None:
     contents = [p.content for p in injected(real_memory, "Is there cilantro in pho?").preferences]
     assert "hates cilantro" in contents
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "What is 15% of 240?",
+        "How do I undo the last git commit?",
+        "Translate 'where is the station' into German.",
+        "Good morning!",
+        "Who painted the Mona Lisa?",
+        "Convert 30 degrees Celsius to Fahrenheit.",
+        "北京现在几点？",
+        "把“谢谢”翻译成英文。",
+        "三百六十除以十二是多少？",
+    ],
+)
+def test_a_request_that_asks_for_no_choice_injects_only_the_protected_ones(
+    real_memory: Memory, request_text: str
+) -> None:
+    contents = [p.content for p in injected(real_memory, request_text).preferences]
+    assert contents == ["allergic to peanuts"]
+
+
+def test_a_factual_request_about_a_preferences_subject_still_injects_it(
+    real_memory: Memory,
+) -> None:
+    """The request floor rises for a request that asks for no choice, but a strong match
+    still passes it: a question about jazz itself brings the jazz preference."""
+    chosen = injected(real_memory, "Who are the great jazz pianists?")
+    contents = [p.content for p in chosen.preferences]
+    assert "loves jazz" in contents

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from penchant.agent.hooks import recent_turns
 from penchant.memory import Preference, select_injection
-from penchant.memory.recall import RecallItem, RecallResult, dislike_applies, select_turns
+from penchant.memory.recall import (
+    RecallItem,
+    RecallResult,
+    dislike_applies,
+    generic_vector,
+    neutral_vector,
+    request_floor,
+    select_turns,
+)
 
 
 def pref(content: str, polarity: str = "dislike", category: str = "other", *keywords: str,
@@ -112,3 +123,43 @@ def test_the_model_sees_alternating_turns_after_a_forget() -> None:
     seen = recent_turns(messages)
     assert [m.type for m in seen] == ["human", "ai", "human", "ai", "tool"]
     assert seen[1].content == "Noted."
+
+
+class _Gated:
+    """A hash embedder that declares a request floor (as USE does)."""
+
+    def __init__(self, margin: float, slope: float) -> None:
+        from penchant.memory.embeddings import HashEmbedder
+
+        self.inner = HashEmbedder()
+        self.name, self.dim = "gated-hash", self.inner.dim
+        self.request_margin, self.request_slope = margin, slope
+
+    def embed(self, texts: list[str]) -> Any:
+        return self.inner.embed(texts)
+
+
+def test_the_request_floor_rises_by_the_slope_below_the_margin() -> None:
+    gated = _Gated(margin=0.03, slope=2.0)
+    q = gated.embed(["what is the time"])[0]
+    d = float(q @ generic_vector(gated)) - float(q @ neutral_vector(gated))
+    assert request_floor(gated, q) == pytest.approx(2.0 * max(0.0, 0.03 - d))
+    assert request_floor(_Gated(margin=0.03, slope=0.0), q) == 0.0
+    assert request_floor(_Gated(margin=d - 0.01, slope=2.0), q) == 0.0  # above the margin
+    from penchant.memory.embeddings import HashEmbedder
+
+    assert request_floor(HashEmbedder(), q) == 0.0  # no calibrated floor: never raised
+
+
+def test_the_neutral_background_is_not_the_benchs_unrelated_set() -> None:
+    """The request floor is calibrated on the bench's unrelated requests, so its background
+    must not contain them (the held-out half would be measured on its own background)."""
+    import json
+    from pathlib import Path
+
+    from penchant.memory.recall import NEUTRAL_REQUESTS
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "data" / "unrelated_requests.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert {r["split"] for r in rows} == {"tune", "held_out"}
+    assert not {r["text"].casefold() for r in rows} & {t.casefold() for t in NEUTRAL_REQUESTS}
