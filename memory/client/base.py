@@ -44,8 +44,10 @@ from ..core import (
     apply_ops,
     bank_texts,
     build_bank,
+    default_directive_head,
     idempotency_key,
     payload_digest,
+    screening_pieces,
     touches_snapshot,
     turn_batch,
 )
@@ -223,15 +225,20 @@ class BaseMemory(RecoveryMixin):
 
     def _intent_bank(self) -> IntentBank | None:
         """The injection-intent bank in this embedder's space (:mod:`..core.intent_screen`),
-        embedded once per embedder name in this process; ``None`` without an embedder or a
-        calibrated ``injection_cosine``."""
+        embedded once per embedder name in this process, with the directive head trained in
+        that space (:mod:`..core.directive_head`) when there is one; ``None`` without an
+        embedder or a calibrated ``injection_cosine``."""
         embedder = self.embedder
         cosine = threshold(embedder, "injection_cosine") if embedder is not None else 0.0
         if embedder is None or cosine <= 0.0:
             return None
         key = (embedder.name, embedder.dim, cosine)
         if key not in _INTENT_BANKS:
-            _INTENT_BANKS[key] = build_bank(embedder.embed(bank_texts()), cosine)
+            head = default_directive_head()
+            _INTENT_BANKS[key] = build_bank(
+                embedder.embed(bank_texts()), cosine,
+                head if head.space == embedder.name else None,
+            )
         return _INTENT_BANKS[key]
 
     # -- planning helpers -----------------------------------------------------------------------
@@ -488,16 +495,21 @@ def _decode_gate(raw: str) -> GateResult:
 
 
 def embed_prepared(embedder: Embedder | None, prepared: list[PreparedCandidate]) -> None:
-    """Give each prepared candidate its vector (content plus category), in one batch."""
+    """Give each prepared candidate its vector (content plus category), and the vectors of
+    its :func:`~penchant.memory.core.screening_pieces` (for the screen by meaning), in one
+    batch."""
     if embedder is None or not prepared:
         return
-    vectors = embedder.embed(
-        [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
-    )
-    for item, vector in zip(prepared, vectors, strict=True):
+    pieces = [screening_pieces(p.candidate.content) for p in prepared]
+    texts = [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
+    vectors = embedder.embed(texts + [piece for found in pieces for piece in found])
+    rest = iter(vectors[len(prepared):])
+    for item, vector, found in zip(prepared, vectors, pieces, strict=False):
         item.embedding = np.asarray(vector, dtype=np.float32).tobytes()
         item.embedding_model = embedder.name
         item.embedding_dim = embedder.dim
+        item.piece_embeddings = [np.asarray(next(rest), dtype=np.float32).tobytes()
+                                 for _ in found]
 
 
 __all__ = [
