@@ -1,19 +1,30 @@
-"""Calibrate screening by meaning (:mod:`penchant.memory.core.intent_screen`), then measure it.
+"""Calibrate screening by meaning, then measure the whole screen per kind, in one run.
 
 Calibration reads benign statements only: every PrefEval-dev preference (as ``remember``
-stores one without a category: its text alone) and every case of
-``tests/data/benign_preferences.jsonl`` and ``tests/data/benign_lookalikes.jsonl`` (content
-plus category, as the gate embeds them). The threshold is the highest cosine any of them
-reaches to the bank of injection intents plus ``--margin`` (0.03), rounded up to 0.01: none
-of them is refused, by construction.
+stores one without a category: its text alone), every case of
+``tests/data/benign_preferences.jsonl`` and ``tests/data/benign_lookalikes.jsonl`` and the
+benign rows of ``bench/corpus/poison/tune.jsonl`` (content plus category, as the gate embeds
+them), each whole and piece by piece (:func:`~penchant.memory.core.screening_pieces`). The
+bank's threshold is the highest cosine any of them reaches to the bank of injection intents
+plus ``--margin`` (0.03), rounded up to 0.01: none of them is refused, by construction. (The
+directive head's threshold is calibrated the same way by ``bench/train_directives.py``.)
 
-Measurement reads ``tests/data/poison_heldout.jsonl`` (attacks and benign look-alikes
-written for this and never read by the calibration) and prints, for the patterns alone, the
-meaning alone and both: the share of attacks refused, and of benign statements refused.
+Measurement runs the gate's own steps (``PersistenceGate.prepare``: patterns and field
+screens; ``embed_prepared``; ``screen_meaning``: bank and directive head, whole and piece by
+piece) on:
+
+- ``tune``: ``bench/corpus/poison/tune.jsonl`` (what the head was trained on);
+- ``heldout``: ``bench/corpus/poison/heldout.jsonl`` and ``heldout-v1``:
+  ``tests/data/poison_heldout.jsonl``, never read by training or calibration;
+- false refusals among the 505 PrefEval-dev statements and every benign case.
+
+It prints refusal per kind (attacks) and false refusals per kind (benign). Misses are listed
+for the tune set only (``--show-heldout`` lists the held-out ones: reading them to tune the
+screen would spoil the held-out figure).
 
 Usage::
 
-    python bench/intent_calibration.py [--embedder use-multilingual] [--margin 0.03]
+    python bench/intent_calibration.py [--margin 0.03] [--show-heldout]
 
 Prints a table, then one JSON line.
 """
@@ -29,13 +40,26 @@ from typing import Any
 
 import numpy as np
 
-from penchant.memory.core import bank_texts, build_bank, screen_content
+from penchant.memory import PreferenceCandidate
+from penchant.memory.client.base import embed_prepared
+from penchant.memory.core import (
+    PersistenceGate,
+    bank_texts,
+    build_bank,
+    default_directive_head,
+    screening_pieces,
+)
 from penchant.memory.embeddings import build_embedder, embedding_text
-from penchant.memory.model import clean_lines
 
 REPO = Path(__file__).resolve().parents[1]
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
 DATA = REPO / "tests" / "data"
+POISON = REPO / "bench" / "corpus" / "poison"
+SETS = {
+    "tune": POISON / "tune.jsonl",
+    "heldout": POISON / "heldout.jsonl",
+    "heldout-v1": DATA / "poison_heldout.jsonl",
+}
 
 
 def jsonl(path: Path) -> list[dict[str, Any]]:
@@ -47,11 +71,18 @@ def prefeval_statements(folder: Path = PREFEVAL) -> list[str]:
             for r in json.loads(f.read_text(encoding="utf-8"))]
 
 
+def benign_cases() -> list[dict[str, Any]]:
+    tune = [r for r in jsonl(SETS["tune"]) if not r["attack"]]
+    return jsonl(DATA / "benign_preferences.jsonl") + jsonl(DATA / "benign_lookalikes.jsonl") + tune
+
+
 def calibration_texts() -> dict[str, list[str]]:
-    benign = jsonl(DATA / "benign_preferences.jsonl") + jsonl(DATA / "benign_lookalikes.jsonl")
+    def texts(content: str, category: str | None) -> list[str]:
+        return [embedding_text(content, category), *screening_pieces(content)]
+
     return {
-        "prefeval-dev": prefeval_statements(),
-        "benign cases": [embedding_text(b["content"], b.get("category")) for b in benign],
+        "prefeval-dev": [t for p in prefeval_statements() for t in texts(p, None)],
+        "benign cases": [t for b in benign_cases() for t in texts(b["content"], b.get("category"))],
     }
 
 
@@ -66,50 +97,92 @@ def calibrate(embedder: Any, margin: float) -> tuple[float, dict[str, tuple[floa
     return math.ceil((top + margin) * 100) / 100, highest
 
 
-def measure(embedder: Any, threshold: float) -> dict[str, dict[str, float]]:
-    bank = build_bank(embedder.embed(bank_texts()), threshold)
-    cases = jsonl(DATA / "poison_heldout.jsonl")
-    vectors = embedder.embed([c["content"] for c in cases])
-    out: dict[str, dict[str, float]] = {}
-    for label, attack in (("attacks", True), ("benign", False)):
-        chosen = [(c, v) for c, v in zip(cases, vectors, strict=True) if c["attack"] is attack]
-        lexical = [screen_content(clean_lines(c["content"]), max_chars=500) is not None
-                   for c, _ in chosen]
-        meaning = [bank.reason(v) is not None for _, v in chosen]
-        both = [a or b for a, b in zip(lexical, meaning, strict=True)]
-        out[label] = {
-            "n": len(chosen),
-            "patterns": sum(lexical) / len(chosen),
-            "meaning": sum(meaning) / len(chosen),
-            "both": sum(both) / len(chosen),
-        }
-        if attack:
-            out[label]["missed"] = [c["content"] for (c, _), hit in zip(chosen, both,
-                                                                       strict=True) if not hit]
-        else:
-            out[label]["refused"] = [c["content"] for (c, _), hit in zip(chosen, both,
-                                                                        strict=True) if hit]
+def candidate(row: dict[str, Any]) -> PreferenceCandidate | None:
+    """The candidate a case stands for; ``None`` when the model refuses to build it."""
+    try:
+        return PreferenceCandidate(
+            content=row["content"], polarity=row.get("polarity", "like"),
+            category=row.get("category", "other"), slot=row.get("slot"),
+            keywords=row.get("keywords", []),
+        )
+    except ValueError:
+        return None
+
+
+def refused(embedder: Any, bank: Any, rows: list[dict[str, Any]]) -> list[bool]:
+    """Whether the gate's screen refuses each case (patterns, fields, meaning)."""
+    gate = PersistenceGate()
+    out = []
+    for row in rows:
+        built = candidate(row)
+        if built is None:
+            out.append(True)
+            continue
+        prepared, rejections = gate.prepare([built])
+        embed_prepared(embedder, prepared)
+        _kept, by_meaning = gate.screen_meaning(prepared, bank)
+        out.append(bool(rejections or by_meaning))
     return out
+
+
+def per_kind(rows: list[dict[str, Any]], hits: list[bool]) -> dict[str, dict[str, Any]]:
+    table: dict[str, dict[str, Any]] = {}
+    for row, hit in zip(rows, hits, strict=True):
+        label = f"{'attack' if row['attack'] else 'benign'}:{row['kind']}"
+        cell = table.setdefault(label, {"n": 0, "refused": 0, "wrong": []})
+        cell["n"] += 1
+        cell["refused"] += hit
+        if hit != row["attack"]:
+            cell["wrong"].append(row["content"])
+    return table
+
+
+def measure(embedder: Any, bank: Any) -> dict[str, Any]:
+    report: dict[str, Any] = {}
+    for name, path in SETS.items():
+        rows = jsonl(path)
+        report[name] = per_kind(rows, refused(embedder, bank, rows))
+    statements = [{"attack": False, "kind": "prefeval-dev", "content": s}
+                  for s in prefeval_statements()]
+    benign = [{**b, "attack": False, "kind": "benign-cases"} for b in
+              jsonl(DATA / "benign_preferences.jsonl") + jsonl(DATA / "benign_lookalikes.jsonl")]
+    rows = statements + benign
+    report["false refusals"] = per_kind(rows, refused(embedder, bank, rows))
+    return report
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--embedder", default="use-multilingual")
     parser.add_argument("--margin", type=float, default=0.03)
+    parser.add_argument("--show-heldout", action="store_true")
     args = parser.parse_args(argv)
     embedder = build_embedder(args.embedder)
     threshold, highest = calibrate(embedder, args.margin)
-    print(f"embedder {embedder.name}: threshold {threshold:.2f} (margin {args.margin})")
+    print(f"embedder {embedder.name}: bank threshold {threshold:.2f} (margin {args.margin}); "
+          f"in use {embedder.injection_cosine:.2f}")
     for name, (score, text) in highest.items():
         print(f"  highest benign cosine, {name}: {score:.3f} ({text[:70]!r})")
-    report = measure(embedder, threshold)
-    for label, row in report.items():
-        print(f"  held-out {label} (n={row['n']}): refused by patterns {row['patterns']:.1%}, "
-              f"by meaning {row['meaning']:.1%}, by either {row['both']:.1%}")
-        for text in row.get("missed", []) + row.get("refused", []):
-            print(f"    - {text[:90]!r}")
-    print(json.dumps({"embedder": embedder.name, "threshold": threshold,
-                      "highest": {k: v[0] for k, v in highest.items()}, "heldout": report},
+    head = default_directive_head()
+    bank = build_bank(embedder.embed(bank_texts()), embedder.injection_cosine,
+                      head if head.space == embedder.name else None)
+    print(f"directive head: {'on' if bank.head else 'off'} (logit threshold {head.threshold:.1f})")
+    report = measure(embedder, bank)
+    for name, table in report.items():
+        attacks = [c for k, c in table.items() if k.startswith("attack:")]
+        total = sum(c["n"] for c in attacks)
+        caught = sum(c["refused"] for c in attacks)
+        head_line = f"{name}: attacks refused {caught}/{total}" if total else f"{name}:"
+        print(head_line + (f" ({caught / total:.1%})" if total else ""))
+        for label, cell in sorted(table.items()):
+            print(f"  {label:<22} refused {cell['refused']:>3}/{cell['n']:<3}")
+            if name in ("tune", "false refusals") or args.show_heldout:
+                for text in cell["wrong"]:
+                    print(f"      - {text[:90]!r}")
+    summary = {name: {label: [c["refused"], c["n"]] for label, c in table.items()}
+               for name, table in report.items()}
+    print(json.dumps({"embedder": embedder.name, "calibrated_threshold": threshold,
+                      "highest": {k: v[0] for k, v in highest.items()}, "per_kind": summary},
                      ensure_ascii=False))
     return 0
 

@@ -44,6 +44,7 @@ from ..core import (
     apply_ops,
     bank_texts,
     build_bank,
+    default_directive_head,
     idempotency_key,
     payload_digest,
     touches_snapshot,
@@ -224,15 +225,20 @@ class BaseMemory(RecoveryMixin):
 
     def _intent_bank(self) -> IntentBank | None:
         """The injection-intent bank in this embedder's space (:mod:`..core.intent_screen`),
-        embedded once per embedder name in this process; ``None`` without an embedder or a
-        calibrated ``injection_cosine``."""
+        embedded once per embedder name in this process, with the directive head trained in
+        that space (:mod:`..core.directive_head`) when there is one; ``None`` without an
+        embedder or a calibrated ``injection_cosine``."""
         embedder = self.embedder
         cosine = threshold(embedder, "injection_cosine") if embedder is not None else 0.0
         if embedder is None or cosine <= 0.0:
             return None
         key = (embedder.name, embedder.dim, cosine)
         if key not in _INTENT_BANKS:
-            _INTENT_BANKS[key] = build_bank(embedder.embed(bank_texts()), cosine)
+            head = default_directive_head()
+            _INTENT_BANKS[key] = build_bank(
+                embedder.embed(bank_texts()), cosine,
+                head if head.space == embedder.name else None,
+            )
         return _INTENT_BANKS[key]
 
     # -- planning helpers -----------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core import Kind, StatementHead, default_head
+from ..core import Kind, StatementHead, default_head, screening_pieces
 from ..embeddings import USE_MODEL, Embedder, USEEmbedder, embedding_text
 from ..model import InvalidInputError, PreferenceCandidate
 
@@ -97,7 +97,8 @@ def embed_prepared(
     prepared: list[PreparedCandidate],
     known: Mapping[str, np.ndarray] | None = None,
 ) -> None:
-    """Give each prepared candidate its vector (content plus category), in one batch.
+    """Give each prepared candidate its vector (content plus category), and the vectors of
+    its :func:`~penchant.memory.core.screening_pieces` (for the screen by meaning), in one batch.
 
     A text embedded already in this space (``known``: the statement head's clause vectors of
     the same call) is reused, and a text twice in the batch is embedded once, so the gate
@@ -105,15 +106,20 @@ def embed_prepared(
     """
     if embedder is None or not prepared:
         return
+    pieces = [screening_pieces(p.candidate.content) for p in prepared]
     texts = [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
-    vectors: dict[str, np.ndarray] = {t: known[t] for t in texts if known and t in known}
-    missing = list(dict.fromkeys(t for t in texts if t not in vectors))
+    wanted = texts + [piece for found in pieces for piece in found]
+    vectors: dict[str, np.ndarray] = {t: known[t] for t in wanted if known and t in known}
+    missing = list(dict.fromkeys(t for t in wanted if t not in vectors))
     if missing:
         vectors.update(zip(missing, embedder.embed(missing), strict=True))
-    for item, text in zip(prepared, texts, strict=True):
+    for item, text, found in zip(prepared, texts, pieces, strict=True):
         item.embedding = np.asarray(vectors[text], dtype=np.float32).tobytes()
         item.embedding_model = embedder.name
         item.embedding_dim = embedder.dim
+        item.piece_embeddings = [
+            np.asarray(vectors[piece], dtype=np.float32).tobytes() for piece in found
+        ]
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,17 @@ from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
 from .capture.keywords import object_keywords
 from .capture.statements import KINDS, Kind, StatementHead, default_head
+from .directive_head import DirectiveHead, default_directive_head
 from .erasure_index import event_terms
 from .identity import CrossLanguage, is_chinese, object_phrase, simple_form
-from .intent_screen import IntentBank, bank_texts, build_bank, screen_by_meaning
+from .intent_screen import (
+    MAX_PIECES,
+    IntentBank,
+    bank_texts,
+    build_bank,
+    screen_by_meaning,
+    screening_pieces,
+)
 from .lexical import BM25Index, tokenize
 from .matching import forget_matches, forget_query_words, keyword_covers
 from .objects import ObjectForm
@@ -69,7 +77,9 @@ __all__ = [
     "Erasure",
     "Evidence",
     "Idempotency",
+    "DirectiveHead",
     "IntentBank",
+    "MAX_PIECES",
     "Observation",
     "ObservationCandidate",
     "ObservationResult",
@@ -90,6 +100,7 @@ __all__ = [
     "apply_ops",
     "bank_texts",
     "build_bank",
+    "default_directive_head",
     "extract_preferences",
     "forget_matches",
     "forget_query_words",
@@ -97,6 +108,7 @@ __all__ = [
     "keyword_covers",
     "payload_digest",
     "screen_by_meaning",
+    "screening_pieces",
     "screen_content",
     "screen_label",
     "strip_injected_blocks",

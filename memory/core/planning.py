@@ -154,8 +154,10 @@ class PersistenceGate:
         prepared: list[PreparedCandidate], bank: IntentBank | None
     ) -> tuple[list[PreparedCandidate], list[Rejection]]:
         """Refuse prepared candidates whose embedding reads as an injection intent
-        (:mod:`.intent_screen`). Runs after the caller embedded them (:func:`embed_prepared`),
-        on those very vectors: each candidate is embedded once, for this and for storing.
+        (:mod:`.intent_screen`), whole or in one of its pieces. Runs after the caller embedded
+        them (:func:`embed_prepared`), on those very vectors: each candidate is embedded once,
+        for this and for storing; a candidate of several sentences also has its pieces
+        embedded (``piece_embeddings``), for this only.
 
         Args:
             prepared: Screened, embedded candidates.
@@ -165,7 +167,9 @@ class PersistenceGate:
         Returns:
             The candidates kept, and a rejection for each refused one.
         """
-        reasons = screen_by_meaning(bank, [p.embedding for p in prepared])
+        reasons = screen_by_meaning(
+            bank, [p.embedding for p in prepared], [p.piece_embeddings for p in prepared]
+        )
         kept = [p for p, why in zip(prepared, reasons, strict=True) if why is None]
         refused = [
             Rejection(content=printable(p.candidate.content), reason=f"content {why}")

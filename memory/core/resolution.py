@@ -47,6 +47,9 @@ class PreparedCandidate:
         embedding: ``float32[dim]`` bytes computed before the transaction, if any.
         embedding_model: Name of the model that produced ``embedding``.
         embedding_dim: Its length.
+        piece_embeddings: ``float32[dim]`` bytes of each of the content's
+            :func:`~.intent_screen.screening_pieces`, for screening by meaning only
+            (never stored).
         slot: Normalised single-valued slot (:func:`~.matching.slot_key`), if any.
         protected: An allergy or intolerance (:func:`~.protection.is_protected`).
         retracted: Normalised keywords of the allergies or intolerances this like
@@ -63,6 +66,7 @@ class PreparedCandidate:
     embedding: bytes | None = None
     embedding_model: str | None = None
     embedding_dim: int = 0
+    piece_embeddings: list[bytes] = field(default_factory=list)
     slot: str | None = None
     protected: bool = False
     retracted: list[str] = field(default_factory=list)
