@@ -95,8 +95,9 @@ def request_floor(embedder: Embedder, query_vector: np.ndarray) -> float:
 
     ``d = cos(q, g) − cos(q, n)``, ``g`` the mean of :data:`GENERIC_REQUESTS` (requests for
     a choice: "what would you suggest?") and ``n`` that of :data:`NEUTRAL_REQUESTS` (requests
-    for a fact, a sum, a greeting): a nearest-centroid reading of whether the request asks for
-    something a taste bears on. A request nearer the neutral background needs a stronger
+    for a fact, a sum, a greeting): a nearest-centroid reading (the two-class centroid rule
+    of Rocchio's relevance feedback, 1971) of whether the request asks for something a taste
+    bears on. A request nearer the neutral background needs a stronger
     match before a preference counts as relevant, so "what's the time in Tokyo?" injects no
     preference that merely happens to score above the floor, while a request of either kind
     that names a preference's subject still reaches it. ``c`` and ``a`` are the embedder's
