@@ -353,19 +353,25 @@ _ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
 def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[str]:
     """The structural kinds to try on a sentence, most probable first.
 
-    A clause whose probability mass on the structural kinds together reaches
-    :data:`STRUCTURE_MIN_P` says "two objects in a relation"; which relation is then the one
+    A clause read as a structural kind whose probability mass on the structural kinds together
+    reaches :data:`STRUCTURE_MIN_P` says "two objects in a relation"; which relation is the one
     whose connectors fit (``I'm all golf now, no more X`` read 0.3 comparative, 0.25 switch is
-    a switch by its connector). An arrow between two objects is a switch whatever the head says.
+    a switch by its connector). Below :data:`STRUCTURE_MIN_P` the comparative's connectors
+    (``to``, ``than``, ``over``) are too common in plain statements to choose by ("a strong
+    aversion to X"), so only switch, exception and slot connectors are tried there. An arrow
+    between two objects is a switch whatever the head says.
     """
     mass: dict[str, float] = {}
     for kind in kinds:
         if kind is None:
             continue
         probs = {name: kind.of(name) for name in STRUCTURAL_KINDS}
-        if sum(probs.values()) >= STRUCTURE_MIN_P:
+        if kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
+            mass[kind.kind] = max(mass.get(kind.kind, 0.0), kind.p)
+        elif kind.kind in STRUCTURAL_KINDS and sum(probs.values()) >= STRUCTURE_MIN_P:
             for name, p in probs.items():
-                mass[name] = max(mass.get(name, 0.0), p)
+                if name != "comparative":  # "aversion to X", "more than": too loose alone
+                    mass[name] = max(mass.get(name, 0.0), p)
     order = sorted(mass, key=lambda name: -mass[name])
     if _ARROW_RE.search(sentence) and "switch" not in order:
         order.insert(0, "switch")
