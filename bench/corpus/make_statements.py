@@ -687,6 +687,97 @@ CONTRAST_EN_EXTRA = [
     "I like {x}, but not {y}.", "Love {x}, hate {y}.", "I enjoy {x}, but I can't stand {y}.",
 ]
 CONTRAST_ZH_EXTRA = ["我喜欢{x}，不喜欢{y}。", "{x}我爱，{y}我讨厌。", "我爱{v}{x}，讨厌{y}。"]
+
+# Frames added in the third round (branch statements3), likewise train/dev only, drawn with
+# their own random stream: phrasings the head read weakly as kinds (likes said through a
+# negation, "X now, not Y" switches, object-first changes of mind, Chinese fear and quitting
+# words), written fresh; none copies a held-out frame or a shared case sentence.
+EN_EXTRA3: dict[str, list[str]] = {
+    "like": [
+        "I can never have too much {x}.", "I could never say no to {x}.",
+        "I'd never turn down {x}.", "I can't live without {x}.", "{X} never disappoints me.",
+        "There's no such thing as too much {x} for me.", "I'm hooked on {x}.",
+        "I'm stoked about {x}.", "I fancy {x}.", "I relish {x}.", "I go nuts for {x}.",
+        "I'm wild about {x}.", "I totally vibe with {x}.", "{X} hits the spot every time.",
+        "{X} is my guilty pleasure.", "I live for {x}.", "I'm head over heels for {x}.",
+        "I don't think I could ever get enough {x}.",
+    ],
+    "dislike": [
+        "{X} gives me the creeps.", "I'm allergic to the idea of {x}.", "{X} is a hard pass.",
+        "I wouldn't touch {x}.", "{X} puts me off.", "I have no time for {x}.",
+    ],
+    "flip_like": [
+        "I never used to like {x}, but now I do.", "I hated {x} as a kid, but I do like it now.",
+        "Who knew, I actually like {x} now.", "{X} has won me over lately.",
+        "I've had a change of heart about {x}, I love it.",
+    ],
+    "flip_dislike": [
+        "{X} just isn't fun for me anymore.", "{X} got old for me.",
+        "{X} stopped appealing to me.", "{X} bores me these days.",
+        "The novelty of {x} has worn off.", "{X} doesn't excite me anymore.",
+        "{X} leaves me cold now.", "My love for {x} has faded.",
+        "I can't be bothered with {x} anymore.", "{X} has worn thin on me.",
+        "I've moved past {x}.", "{X} feels stale to me now.", "I've outgrown {x}.",
+        "I liked {x} once, but not anymore.", "I loved {x} as a teen, I don't now.",
+    ],
+    "quit": [
+        "I've laid off {x} for good.", "I've stopped {v}ing {x} for good.",
+        "I'm a year clean of {x}.", "I've given {x} the boot.", "I weaned myself off {x}.",
+    ],
+    "switch": [
+        "These days I go for {y}, not {x}.", "It's {y} for me now, no longer {x}.",
+        "I left {x} behind for {y}.", "{X} is out, {y} is in.",
+        "I've given up {x} in favour of {y}.", "I switched over from {x} to {y}.",
+        "Goodbye {x}, hello {y}.", "I'm a {y} person now, not a {x} person.",
+        "Nowadays I pick {y} over {x}.", "I've gone from {x} to {y} this year.",
+    ],
+    "exception": [
+        "I'll eat any {c} except {m}.", "Any {c} at all is fine, just not {m}.",
+        "I'm into every {c} apart from {m}.", "I like all {c} excluding {m}.",
+        "I'm fine with every {c} aside from {m}.",
+    ],
+    "slot": [
+        "My current go-to {s} is {val}.", "My {s} of the moment is {val}.",
+        "{Val} is my top {s} these days.", "My number one {s} right now is {val}.",
+    ],
+    "none": [
+        "My roommate can't get enough of {x}.",
+        "Is {x} any good?", "Should I try {x}?", "We ran out of {x}.",
+        "The store sells {x}.", "I'm out of {x} today.",
+    ],
+}
+ZH_EXTRA3: dict[str, list[str]] = {
+    "like": [
+        "{v}{x}让我很快乐。", "每次{v}{x}我都很开心。", "{x}总能让我心情变好。", "我离不开{x}。",
+        "没有{x}我可不行。", "{x}我永远{v}不腻。", "我对{x}从来不会腻。", "{x}是我的快乐源泉。",
+        "我对{x}爱不释手。", "我好喜欢{x}啊。",
+    ],
+    "dislike": [
+        "我有点害怕{x}。", "{x}让我很头疼。", "{x}我碰都不想碰。", "我对{x}提不起兴趣。",
+        "{x}我真的喜欢不起来。", "我不待见{x}。", "{x}我敬而远之。", "我一点也不想{v}{x}。",
+        "{x}这种东西我不行。",
+    ],
+    "flip_like": ["我以前怕{x}，现在很喜欢。", "{x}我现在越来越爱了。", "我现在对{x}很着迷。"],
+    "flip_dislike": [
+        "我现在对{x}提不起兴趣了。", "{x}我现在{v}不下去了。", "{x}我已经{v}够了。",
+        "我对{x}的热情没了。", "现在{x}我不太感冒了。", "这阵子我不喜欢{x}了。",
+        "{x}现在不合我口味了。", "{x}我以前爱{v}，如今不爱了。",
+    ],
+    "quit": [
+        "{x}我决定不再{v}了。", "我从今年开始不{v}{x}了。", "我和{x}一刀两断了。",
+        "我不再{v}{x}，已经断了。", "我发誓再也不{v}{x}。", "我终于把{x}戒掉了。",
+    ],
+    "switch": ["我现在{v}{y}，不{v}{x}了。", "我把{x}换掉了，改成{y}。", "{x}退出，{y}上位。"],
+    "exception": [
+        "{c}我来者不拒，就是{m}不行。", "任何{c}我都可以，{m}除外。", "{c}我全爱，只有{m}受不了。",
+    ],
+    "slot": ["我眼下的首选{s}是{val}。", "现阶段我最爱的{s}是{val}。"],
+    "none": ["{x}卖完了。", "我家没有{x}了。"],
+}
+CONTRAST_EN_EXTRA3 = [
+    "I like {x}, {y} less so.", "I'm into {x}, not so much {y}.", "I love {x}, {y} not really.",
+]
+CONTRAST_ZH_EXTRA3 = ["{x}我爱{v}，{y}就算了。", "我喜欢{x}，{y}不太行。"]
 DEV_FRACTION = 0.2
 """Share of the train frames (by a second digest) kept aside as the dev split to tune on."""
 
@@ -832,6 +923,12 @@ def build() -> list[dict]:
         for kind, frames in [*table.items(), ("contrast", contrast)]:
             for frame in frames:
                 rows += _rows(lang, kind, frame, "train", extra_rng)
+    third_rng = random.Random(SEED + 2)
+    for lang, table in (("en", EN_EXTRA3), ("zh", ZH_EXTRA3)):
+        contrast = CONTRAST_EN_EXTRA3 if lang == "en" else CONTRAST_ZH_EXTRA3
+        for kind, frames in [*table.items(), ("contrast", contrast)]:
+            for frame in frames:
+                rows += _rows(lang, kind, frame, "train", third_rng)
     for row in rows:
         if row["split"] == "train" and _dev(row["lang"], row["kind"], row["frame"]):
             row["split"] = "dev"

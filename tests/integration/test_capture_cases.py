@@ -14,17 +14,28 @@ from penchant.memory import Memory
 from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
-_OBJECT_IDENTITY = pytest.mark.xfail(strict=True, reason="object identity: branch objects")
-_HEAD_MISREADS = pytest.mark.xfail(
+_CROSS_LANGUAGE = pytest.mark.xfail(
     strict=True,
-    reason="branch statements: the statement head reads 'X is off the menu for me now' below "
-    "the threshold for a new preference",
+    reason="cross-language identity: the gate does not match an object stated in one language "
+    "(pumpkin, 玉米) to the same object in the other (南瓜, corn), so the flip leaves the like "
+    "active",
+)
+_BRAND_OF_PRODUCT = pytest.mark.xfail(
+    strict=True,
+    reason="object identity: a switch away from a brand (佳能) does not retire the like of its "
+    "product (佳能相机, one keyword whose head is 相机): a flip covers the modified forms of a "
+    "head, not of a modifier",
+)
+_HEAD_BELOW_THRESHOLD = pytest.mark.xfail(
+    strict=True,
+    reason="statement head: 'Pad thai is off the menu for me now' reads as a change of mind at "
+    "0.64, below the 0.7 a clause no stance rule reads needs to yield a preference",
 )
 _XFAIL: dict[str, pytest.MarkDecorator] = {
-    "k3-xlang-en-like-zh-retract": _OBJECT_IDENTITY,
-    "k3-xlang-zh-like-en-retract": _OBJECT_IDENTITY,
-    "k3-zh-switch-cong-gaiyong": _OBJECT_IDENTITY,  # 佳能 must cover 佳能相机
-    "k3-en-flip-off-the-menu": _HEAD_MISREADS,
+    "k3-xlang-en-like-zh-retract": _CROSS_LANGUAGE,
+    "k3-xlang-zh-like-en-retract": _CROSS_LANGUAGE,
+    "k3-zh-switch-cong-gaiyong": _BRAND_OF_PRODUCT,
+    "k3-en-flip-off-the-menu": _HEAD_BELOW_THRESHOLD,
 }
 _K3 = [
     pytest.param(case, marks=_XFAIL[case["id"]]) if case["id"] in _XFAIL else case

@@ -74,7 +74,8 @@ _ZH_FILLERS = tuple(
             "并且 另外 还有 然后 但是 可是 不过 对了 请记住 记住 记得 不要忘了 别忘了 不要忘记 "
             "别忘记 你要知道 要知道 你知道 一般 通常 总是 老是 一向 始终 仍然 依然 还 又 所以 "
             "因此 哎 唉 诶 说真的 坦白说 坦白讲 觉得 我觉得 并 一贯 越来越 开始 慢慢 后来 "
-            "但 而 那 本人 好吧 好的 算了 尽量 一定 坚决 今年 这些年 这几年 这阵子 决定 想"
+            "但 而 那 本人 好吧 好的 算了 尽量 一定 坚决 今年 这些年 这几年 这阵子 决定 想 最 "
+            "成功 终于 总算 彻底 果断 早已"
         ).split(),
         key=len,
         reverse=True,
@@ -107,7 +108,7 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
         elif token not in _EN_FILLERS:
             return "other"
     if rule.copula == "required" and not copula:
-        return "other"
+        return "other" if subject else "unknown"  # "…, not into X": the subject is elided
     return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
 
 
@@ -168,7 +169,17 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|,\s*(?=(?:(?:just|but|only|though|and)\s+)?(?:(?:no|not)\s+more\s+than|at\s+most|"
     r"max(?:imum)?\s|up\s+to\s|only\s+(?:once|twice|on)\b|once\s+a\b|twice\s+a\b))"
     r"|\s+(?:says|said|told\s+me|confirmed|thinks|reckons)\s+(?:that\s+)?(?=i(?:'m|\s))"
-    r"|\s+(?=now\s+i\b)",
+    r"|\s+(?=now\s+i\b)"
+    r"|,\s*(?=(?:but\s+)?(?:not|no)\s+(?:(?:so\s+much|really)\s+)?(?:any\s*more|any\s+longer|"
+    r"longer)(?:\s+(?:lol|haha|though|tbh|for\s+sure|to\s+be\s+honest|these\s+days))*\W*$)"
+    r"|,\s*(?=(?:but\s+)?not\s+(?:(?:into|of|a\s+(?:big\s+)?fan\s+of|keen\s+on)\s+)?(?!(?:too|very|so|"
+    r"that|really|quite|at|sure|only|just|even|always|often|ever|again|much|many|more|less|"
+    r"necessarily|exactly|now|today|yet|when|if|because|as|in|on|for|to|with|by|from|about|"
+    r"after|before|during|until|while|since|where|why|how|what|who|every|each|all|alone|late|"
+    r"early|a|an|the|one|bad|my|your|it|this|that|those|these|any|anymore|longer|enough)\b)[a-z])"
+    r"|,\s*(?=(?:but\s+)?[a-z][\w' &-]{0,40}?\s+(?:not\s+(?:so\s+much|really|at\s+all|as\s+much|"
+    r"much)|less\s+so)(?:\s+(?:lol|haha|though|tbh|for\s+sure|to\s+be\s+honest|these\s+days|"
+    r"nowadays|lately|anymore))*\W*$)",
     re.IGNORECASE,
 )
 _EN_DISCOURSE_RE = re.compile(
@@ -197,10 +208,14 @@ _ZH_JOINED_LEADS_RE = re.compile(
     r"^(?:说实话|老实说|对了|跟你说|其实|嗯|哦|好吧)?我?(?:比起|相比|除了|宁愿|宁可)"
 )
 _ZH_JOINED_TAILS_RE = re.compile(
-    r"^(?:除了|除去|只有|唯独|就是|只是)[^，,]{1,14}$|^[^，,]{1,10}除外"
+    r"^(?:除了|除去|只有|唯独|就是|只是)[^，,]{1,14}$|^[^，,]{1,10}(?:除外|例外)"
+    r"|^(?:就|但是?|只是|可是)?(?![我你他她它])[^，,不没]{1,10}"
+    r"(?:不要|不行|不(?:吃|喝|看|玩|用|听|穿|读|打|练|逛|去)|除外|例外)[。！!]?$"
 )
-"""``所有运动我都爱，除了拳击``: the exception joins the clause of the class it is cut from."""
-_ZH_CLASS_RE = re.compile(r"(?:都|全都|来者不拒)")
+"""``所有运动我都爱，除了拳击`` / ``我喜欢所有电影，西部片除外`` /
+``音乐我都可以，就乡村音乐不要`` / ``我吃各种香料，但孜然不吃``: the exception joins the clause
+of the class it is cut from."""
+_ZH_CLASS_RE = re.compile(r"(?:都|全都|来者不拒|所有|各种|一切|任何)")
 _EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
 _EN_QUESTION_WORDS = frozenset(
     "what's whats how's who's where's why's do does did can could would will should shall is "
@@ -221,7 +236,7 @@ _EN_HYPOTHETICAL_RE = re.compile(
     r"(?:just\s+)?for\s+(?:argument's|the\s+sake\s+of\s+argument))\b"
 )
 _ZH_QUESTION_RE = re.compile(
-    r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
+    r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|(?<![不没])怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
     r"多少|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
 )
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ...model import (
     Polarity,
@@ -25,7 +25,6 @@ from ...model import (
 )
 from .categories import category_for, object_category
 from .clauses import (
-    Speaker,
     clause_speaker,
     clauses,
     en_prefix_speaker,
@@ -61,6 +60,7 @@ from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .slots import slot_key
+from .stance import Context, Stance, elliptic, negated_tail, repeated_stance
 from .statements import Kind
 from .structures import structured
 
@@ -81,42 +81,6 @@ _GERUND_RE = re.compile(
 )
 _NEGATOR_START_RE = re.compile(r"^(?:no|not|never|without)\s", re.IGNORECASE)
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
-
-
-@dataclass(frozen=True)
-class Stance:
-    """A matched stance before it becomes candidates.
-
-    Attributes:
-        rule: The rule that matched.
-        words: Words of the match shown in content (``verb``, ``adj``, ``slot``, ``match``).
-        speaker: Who states it, from the words before the verb.
-        obj: What it is about.
-        polarity: Its polarity (a rule's, or flipped by "prefer to avoid").
-        cut: The object's tails (compared-against object, exception).
-        old: The object left for ``obj`` in a switch, if any.
-    """
-
-    rule: Rule
-    words: dict[str, str]
-    speaker: Speaker
-    obj: Object
-    polarity: Polarity
-    cut: Cut
-    old: Object | None = None
-
-
-@dataclass
-class Context:
-    """What one message has established so far (antecedent, current speaker)."""
-
-    antecedent: Object | None = None
-    mentioned: Object | None = None  # the last object named, with or without a stance
-    speaker: Speaker = "user"
-    last_polarity: Polarity | None = None
-    in_sentence: bool = False  # a stance of this sentence came before ("…, avoiding X")
-    wants: bool = False  # the clause before was the user's like or want ("I like X but no Y")
-    found: list[PreferenceCandidate] = field(default_factory=list)
 
 
 def _comparative(rule: Rule, match: re.Match[str]) -> str:
@@ -362,10 +326,10 @@ def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
     """
     if not after_like or has_cjk(clause):
         return None
-    match = _EN_NEGATED_RE.match(clause)
+    match = _EN_NEGATED_RE.match(clause) or negated_tail(clause)
     if match is None:
         return None
-    raw = match.group("obj")
+    raw = repeated_stance(match.group("obj"))
     if re.match(r"(?:more|less|fewer)\s+than\b", raw, re.I):
         return None  # an amount limit ("just no more than one a week"), not an object
     first = re.findall(r"[a-z']+", raw.lower())[:1]
@@ -407,6 +371,22 @@ def _kind_stance(clause: str, context: Context, kind: Kind | None) -> Stance | N
     return Stance(rule, words, "unknown", obj, polarity, Cut(display))
 
 
+def _elliptic_stance(clause: str, context: Context) -> Stance | None:
+    """``…, but I do now`` / ``…, not anymore``: the previous clause's object, turned."""
+    if (polarity := elliptic(clause)) is None:
+        return None
+    obj = context.antecedent if context.in_sentence else None
+    if obj is None and context.previous and (raw := pull_object_en(context.previous)):
+        obj = resolve(lower_sentence_start(raw), False, None, initial=True)
+    obj = obj or context.mentioned
+    if obj is None or obj.zh:
+        return None
+    label = EN_LABELS["flip_like" if polarity == "like" else "flip_dislike"]
+    words = {"verb": "", "adj": "", "slot": "", "match": clause}
+    rule = Rule(re.compile(r"^"), polarity, label)
+    return Stance(rule, words, "user", obj, polarity, Cut(obj.display))
+
+
 def _overturned(stance: Stance, kind: Kind | None) -> Stance:
     """The rules' stance with the polarity a confident kind puts in its place (and content
     that reads as it); a switch, comparison or exception keeps the rules' structure."""
@@ -428,6 +408,8 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         return
     if stance is not None:
         stance = _overturned(stance, kind)
+    elif (again := _elliptic_stance(clause, context)) is not None:
+        stance = again
     elif (from_kind := _kind_stance(clause, context, kind)) is not None:
         stance = from_kind
     if stance is None and (negated := _negated(clause, context, wants)):
@@ -504,8 +486,10 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     for sentence, parts in zip(kept, split, strict=True):
         context.speaker, context.in_sentence, context.wants = "user", False, False
         start = len(context.found)
+        context.previous = ""
         for clause in parts:
             _read_clause(clause, context, kinds[position])
+            context.previous = clause
             position += 1
         sentence_kinds = kinds[position - len(parts) : position]
         found = context.found[start:]

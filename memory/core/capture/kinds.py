@@ -88,6 +88,11 @@ _EN_REACTIONS = frozenset(
 )
 _EN_TOKEN_RE = re.compile(r"[A-Za-z][\w'&.-]*|\d+")
 _EN_LY_RE = re.compile(r"^[a-z]+ly$")
+_EN_LY_NOUNS = frozenset(
+    "jelly belly family lily rally ally holly folly bully fly butterfly dragonfly firefly "
+    "monopoly anomaly assembly italy july curly bubbly chilly".split()
+)
+"""Words in -ly that name things (an adverb in -ly is no part of an object; these are)."""
 
 
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
@@ -98,10 +103,12 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
-    for token in _EN_TOKEN_RE.findall(clause.replace("’", "'")):
+    for i, token in enumerate(_EN_TOKEN_RE.findall(clause.replace("’", "'"))):
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
-        if word in _EN_STOP or base in _EN_STOP or _EN_LY_RE.match(word) or word.isdigit():
+        named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
+        adverb = bool(_EN_LY_RE.match(word)) and word not in _EN_LY_NOUNS and not named
+        if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit():
             runs.append([])
         else:
             runs[-1].append(token.rstrip("."))
@@ -133,7 +140,9 @@ _ZH_STANCE_RE = re.compile(
 )
 
 
-_ZH_REACTIONS = frozenset("好的 不错 太棒 好主意 谢谢 厉害 可以 行吧 没问题 主意".split())
+_ZH_REACTIONS = frozenset(
+    "好的 不错 太棒 好主意 谢谢 厉害 可以 行吧 没问题 主意 恐怕 也许 可能 大概 应该".split()
+)
 
 
 def pull_object_zh(clause: str) -> str | None:

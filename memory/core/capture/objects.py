@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
 from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, STOP_WORDS
+from .segment import words as zh_words
 
 MAX_OBJECT_CHARS = 80
 """A longer object is cut at its first qualifier ("that …", "with …"); one that cannot
@@ -64,7 +65,8 @@ _EN_TRAILING_RE = re.compile(
     r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
     r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
     r"whenever\s+possible|if\s+possible|where\s+possible|for\s+me|recently|at\s+all\s+costs|"
-    r"in\s+summer|in\s+winter|in\s+my\s+life))+\s*$",
+    r"in\s+summer|in\s+winter|in\s+my\s+life|before|earlier|back\s+then|in\s+the\s+past|"
+    r"as\s+a\s+(?:kid|child|teen(?:ager)?)))+\s*$",
     re.IGNORECASE,
 )
 _EN_EDGE_SYMBOLS_RE = re.compile(r"^[^\w$£€]++|(?<![^\w)%])[^\w)%]++$")
@@ -105,6 +107,11 @@ _EN_NOT_TO_RE = re.compile(
 _ZH_STOP_RE = re.compile(r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且")
 _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过|多于)(?P<rest>.*)$")
 _ZH_TRAILING_RE = re.compile(rf"(?:{ZH_TRAILING_PARTICLE}|\s)+$")
+_ZH_DURATION_RE = re.compile(
+    r"(?:已经|都|快|有|好)?(?:[一二三四五六七八九十两几半\d]+|好几)(?:个)?(?:多)?(?:年|月|周|星期|礼拜|天)"
+    r"(?:多|了|啦)*$"
+)
+"""``戒咖啡三个月了``: how long since, not part of the object."""
 _ZH_PRONOUN_OBJECTS = frozenset("它 它们 这个 那个 这些 那些 这 那 这种 那种".split())
 _COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
 _COORDINATION_SPLIT_RE = re.compile(f"({_COORDINATION_RE.pattern})", re.IGNORECASE)
@@ -246,6 +253,7 @@ def cut_zh(raw: str, comparative: bool = False) -> Cut:
     if comparative and (found := _ZH_COMPARATIVE_RE.search(text)):
         contrast, word = _ZH_TRAILING_RE.sub("", found.group("rest")).strip(), found.group("word")
         text = text[: found.start()]
+    text = _ZH_DURATION_RE.sub("", _ZH_TRAILING_RE.sub("", text)).strip()
     return Cut(_ZH_TRAILING_RE.sub("", text).strip(), contrast, word)
 
 
@@ -336,7 +344,16 @@ def items(obj: Object) -> list[str]:
     in-person classes`` is one object).
     """
     if obj.zh:
-        parts = [p for p in _ZH_COORDINATION_RE.split(obj.display) if p.strip()]
+        # Cut only where the segmenter finds a coordinator word: ``跟`` in ``高跟鞋`` is no
+        # "and", ``和`` in ``和服`` is none either.
+        parts, current = [], ""
+        for word in zh_words(obj.display):
+            if _ZH_COORDINATION_RE.fullmatch(word):
+                parts.append(current)
+                current = ""
+            else:
+                current += word
+        parts = [p for p in [*parts, current] if p.strip()]
         return parts if len(parts) > 1 else [obj.display]
     text = _AND_COMPOUND_RE.sub(lambda m: m.group(0).replace(" ", "\x00"), obj.display)
     found = _NEGATED_RELATIVE_RE.search(text)

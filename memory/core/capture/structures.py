@@ -60,6 +60,20 @@ _EN_SWITCH = [
         re.I,
     ),
     re.compile(r"\bout\s+with\s+(?P<old>.+?)\s*[,;]?\s+in\s+with\s+(?P<new>.+)", re.I),
+    re.compile(r"(?P<old>.+?)\s+is\s+out\s*[,;]\s*(?P<new>.+?)\s+is\s+in\b", re.I),
+    re.compile(r"\b(?:good)?bye\s+(?P<old>.+?)\s*[,;]\s*hello\s+(?P<new>.+)", re.I),
+    re.compile(r"\b(?:gave\s+up|given\s+up|dropped|left)\s+(?P<old>.+?)\s+(?:in\s+favou?r\s+of|"
+               r"behind\s+for)\s+(?P<new>.+)", re.I),
+    re.compile(
+        r"(?P<new>.+?)\s+(?:(?:for\s+me\s+)?now|these\s+days|nowadays)\s*[,;]?\s*(?:and\s+|but\s+)?"
+        r"(?:not|no\s+longer|no\s+more|never)\s+(?:an?\s+)?(?P<old>.+)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:these\s+days|nowadays|now)\s*,?\s+i\s+(?:go\s+for|pick|choose|get|have|take)\s+"
+        r"(?P<new>.+?)\s*,?\s+(?:not|over|rather\s+than)\s+(?P<old>.+)",
+        re.I,
+    ),
 ]
 _EN_COMPARE = [
     re.compile(
@@ -320,19 +334,48 @@ def structured(
 ) -> list[PreferenceCandidate] | None:
     """A switch, comparison, exception or slot the head reads in a sentence and the rules
     did not structure: its parts by connector rules (:mod:`.structures`), else None."""
-    best: Kind | None = None
+    for name in _structural_reading(sentence, kinds):
+        if _has_structure(name, found):
+            return None
+        if name != "slot" and any(clause_speaker(clause) == "other" for clause in parts[:1]):
+            continue  # a slot's connectors name the user's own slot ("my S of choice is V")
+        read = read_structure(sentence, name)
+        if not read:
+            continue
+        made = [c for p in read if (c := _part_candidate(p, confidence)) is not None]
+        return made if len(made) == len(read) else None
+    return None
+
+
+_ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
+
+
+def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[str]:
+    """The structural kinds to try on a sentence, most probable first.
+
+    A clause read as a structural kind whose probability mass on the structural kinds together
+    reaches :data:`STRUCTURE_MIN_P` says "two objects in a relation"; which relation is the one
+    whose connectors fit (``I'm all golf now, no more X`` read 0.3 comparative, 0.25 switch is
+    a switch by its connector). Below :data:`STRUCTURE_MIN_P` the comparative's connectors
+    (``to``, ``than``, ``over``) are too common in plain statements to choose by ("a strong
+    aversion to X"), so only switch, exception and slot connectors are tried there. An arrow
+    between two objects is a switch whatever the head says.
+    """
+    mass: dict[str, float] = {}
     for kind in kinds:
-        if kind is not None and kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
-            best = kind if best is None or kind.p > best.p else best
-    if best is None or _has_structure(best.kind, found):
-        return None
-    if any(clause_speaker(clause) == "other" for clause in parts[:1]):
-        return None
-    read = read_structure(sentence, best.kind)
-    if not read:
-        return None
-    made = [c for p in read if (c := _part_candidate(p, confidence)) is not None]
-    return made if len(made) == len(read) else None
+        if kind is None:
+            continue
+        probs = {name: kind.of(name) for name in STRUCTURAL_KINDS}
+        if kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
+            mass[kind.kind] = max(mass.get(kind.kind, 0.0), kind.p)
+        elif kind.kind in STRUCTURAL_KINDS and sum(probs.values()) >= STRUCTURE_MIN_P:
+            for name, p in probs.items():
+                if name != "comparative":  # "aversion to X", "more than": too loose alone
+                    mass[name] = max(mass.get(name, 0.0), p)
+    order = sorted(mass, key=lambda name: -mass[name])
+    if _ARROW_RE.search(sentence) and "switch" not in order:
+        order.insert(0, "switch")
+    return order
 
 
 __all__ = ["STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "read_structure", "structured"]

@@ -1,0 +1,137 @@
+"""Rules for clause connectors, ellipsis, negation scope and Chinese words that the statement
+head relies on: each yields the right (polarity, keyword) on phrasings of its kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.clauses import clauses, is_question_or_hypothetical
+from penchant.memory.core.capture.stance import elliptic, negated_tail
+from penchant.memory.core.capture.statements import KINDS, Kind
+
+
+def _pairs(text: str, reader: object = None) -> set[tuple[str, str]]:
+    found = extract_preferences(text, reader=reader)  # type: ignore[arg-type]
+    return {(c.polarity, k) for c in found for k in c.keywords}
+
+
+@pytest.mark.parametrize(
+    ("clause", "polarity"),
+    [
+        ("I do now.", "like"),
+        ("but now I do", "like"),
+        ("I really do these days lol", "like"),
+        ("not anymore.", "dislike"),
+        ("but I don't these days", "dislike"),
+        ("no longer.", "dislike"),
+        ("I do", None),  # no word of time: may answer anything
+        ("I don't like it anymore", None),  # names its verb and object: the rules read it
+    ],
+)
+def test_an_elliptic_clause_reads_as_its_polarity(clause: str, polarity: str | None) -> None:
+    assert elliptic(clause) == polarity
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I didn't care for kale before, but I do now.", {("like", "kale")}),
+        ("I used to adore opera, not anymore.", {("dislike", "opera")}),
+        ("I loved sitcoms as a teen, but I don't these days.", {("dislike", "sitcom")}),
+    ],
+)
+def test_an_elliptic_clause_turns_the_previous_object(text: str, expected: set) -> None:
+    assert _pairs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I like tofu, not golf.", {("like", "tofu"), ("dislike", "golf")}),
+        ("I'm into opera, not into musicals.", {("like", "opera"), ("dislike", "musical")}),
+        ("I enjoy chess, poker not so much lol.", {("like", "chess"), ("dislike", "poker")}),
+        ("I love rain, snow not really.", {("like", "rain"), ("dislike", "snow")}),
+    ],
+)
+def test_a_contrast_after_a_comma_yields_both(text: str, expected: set) -> None:
+    assert _pairs(text) == expected
+
+
+def test_a_negated_tail_names_its_object() -> None:
+    match = negated_tail("poker not so much these days.")
+    assert match is not None and match["obj"] == "poker"
+    assert negated_tail("not really sure why") is None
+
+
+def test_a_comma_before_a_manner_or_idiom_is_no_contrast() -> None:
+    assert clauses("I like coffee, not too strong.") == ["I like coffee, not too strong."]
+    assert clauses("I like it, not really sure why.") == ["I like it, not really sure why."]
+
+
+def test_chinese_coordination_is_cut_at_segmenter_words_only() -> None:
+    assert _pairs("我不爱高跟鞋。") == {("dislike", "高跟鞋")}  # 跟 inside a word is no "and"
+    assert _pairs("我喜欢苹果和香蕉。") == {("like", "苹果"), ("like", "香蕉")}
+
+
+def test_a_chinese_degree_negation_is_no_question() -> None:
+    assert not is_question_or_hypothetical("我最近不怎么喜欢生蚝了。")
+    assert is_question_or_hypothetical("你怎么看")
+    assert _pairs("我最近不怎么喜欢生蚝了。") == {("dislike", "生蚝")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我戒咖啡三个月了。", {("dislike", "咖啡")}),  # how long since is no part of the object
+        ("我终于戒掉了奶茶。", {("dislike", "奶茶")}),
+        ("我放弃芹菜了。", {("dislike", "芹菜")}),
+        ("我对生蚝无感。", {("dislike", "生蚝")}),
+        ("我最怕蟑螂了。", {("dislike", "蟑螂")}),
+    ],
+)
+def test_chinese_quitting_and_aversion_words(text: str, expected: set) -> None:
+    assert _pairs(text) == expected
+
+
+def test_a_negated_give_up_is_no_dislike() -> None:
+    assert _pairs("我不会放弃咖啡。") == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我喜欢所有水果，榴莲除外。", "水果我都可以，就榴莲不要。", "我吃各种水果，但榴莲不吃。"],
+)
+def test_a_chinese_exception_joins_the_clause_of_its_class(text: str) -> None:
+    assert len(clauses(text)) == 1
+
+
+def _scripted(kind: str, p: float) -> object:
+    rest = (1 - p) / (len(KINDS) - 1)
+    probs = tuple(p if k == kind else rest for k in KINDS)
+    return lambda cs: [Kind(kind, p, probs) for _ in cs]
+
+
+def test_an_arrow_is_a_switch_whatever_the_head_reads() -> None:
+    found = _pairs("咖啡→奶茶，这是我今年的变化。", _scripted("none", 0.9))
+    assert found == {("like", "奶茶"), ("dislike", "咖啡")}
+
+
+def test_the_structural_mass_decides_and_the_connector_picks_the_relation() -> None:
+    rest = 0.3 / (len(KINDS) - 2)
+    probs = tuple(
+        0.35 if k == "comparative" else 0.35 if k == "switch" else rest for k in KINDS
+    )
+    reader = lambda cs: [Kind("comparative", 0.35, probs) for _ in cs]  # noqa: E731
+    found = _pairs("I'm all tea now, no more coffee.", reader)
+    assert found == {("like", "tea"), ("dislike", "coffee")}
+
+
+def test_a_slot_of_choice_is_the_users_own() -> None:
+    reader = _scripted("slot", 0.9)
+    found = extract_preferences("FYI, my city of choice now is Kyoto.", reader=reader)  # type: ignore[arg-type]
+    assert [(c.polarity, c.keywords, c.slot) for c in found] == [
+        ("like", ["kyoto"], "favorite city")
+    ]
+    other = "My wife's city of choice now is Rome."
+    assert extract_preferences(other, reader=reader) == []  # type: ignore[arg-type]
