@@ -1,8 +1,9 @@
 """Shared fixtures: one real Redis per session, a clean keyspace per test.
 
 By default the session starts Penchant's embedded valkey-server in a temporary
-directory (each pytest-xdist worker of ``make test``'s ``-n 2`` its own). Set ``PENCHANT_TEST_REDIS_URL`` (e.g. ``redis://127.0.0.1:6390/0``)
-to run the same suite against another server; ``.ci/run`` does this with
+directory (each pytest-xdist worker of ``make test``'s ``-n 2`` its own). Set
+``PENCHANT_TEST_REDIS_URL`` (e.g. ``redis://127.0.0.1:6390/0``) to run the same suite
+against another server; ``.ci/run`` does this with
 Debian's redis-server. With ``PENCHANT_TEST_REDIS_CLUSTER=1`` as well, that URL is a
 Redis Cluster (``.ci/run`` starts a 3-master, 3-replica one with
 ``python -m penchant.memory.local_cluster``): ``redis_client`` is a ``RedisCluster``
