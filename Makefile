@@ -26,8 +26,10 @@ test-minilm: setup-minilm
 chat: setup
 	$(VENV)/bin/penchant chat
 
+# Two workers (the dev machine has 2 cores), each with its own embedded server; a test file
+# stays on one worker (module-scoped fixtures such as the failover tests' cluster start once).
 test: setup
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n 2 --dist loadfile
 
 bench: setup
 	$(PY) bench/run.py --quick

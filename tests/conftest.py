@@ -1,13 +1,15 @@
 """Shared fixtures: one real Redis per session, a clean keyspace per test.
 
 By default the session starts Penchant's embedded valkey-server in a temporary
-directory. Set ``PENCHANT_TEST_REDIS_URL`` (e.g. ``redis://127.0.0.1:6390/0``)
-to run the same suite against another server; ``.ci/run`` does this with
+directory (each pytest-xdist worker of ``make test``'s ``-n 2`` its own). Set
+``PENCHANT_TEST_REDIS_URL`` (e.g. ``redis://127.0.0.1:6390/0``) to run the same suite
+against another server; ``.ci/run`` does this with
 Debian's redis-server. With ``PENCHANT_TEST_REDIS_CLUSTER=1`` as well, that URL is a
 Redis Cluster (``.ci/run`` starts a 3-master, 3-replica one with
 ``python -m penchant.memory.local_cluster``): ``redis_client`` is a ``RedisCluster``
 whose primaries are flushed before each test, ``settings`` selects cluster mode, and tests
-marked ``standalone_only`` skip with their reason.
+marked ``standalone_only`` skip with their reason. Under pytest-xdist an external standalone
+URL gets one database per worker (``gw0`` db 1, ``gw1`` db 2, …); a cluster run refuses ``-n``.
 """
 
 from __future__ import annotations
@@ -108,10 +110,26 @@ def use_embedder() -> USEEmbedder:
     return embedder
 
 
+def _with_db(url: str, db: int) -> str:
+    """``url`` with its database number replaced by ``db`` (``redis://h:p/0`` -> ``/db``)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """URL of the session's real Redis server."""
     external = os.environ.get("PENCHANT_TEST_REDIS_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"… under pytest -n
+    if external and worker:
+        if on_cluster():  # a cluster has db 0 only: workers would flush each other's keys
+            raise pytest.UsageError(
+                "PENCHANT_TEST_REDIS_CLUSTER=1 runs one pytest process: add -n 0 (or -p no:xdist)"
+            )
+        yield _with_db(external, int(worker.removeprefix("gw")) + 1)  # each worker its own db
+        return
     if external:
         yield external
         return

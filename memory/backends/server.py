@@ -31,7 +31,8 @@ Lifecycle, safe for several Penchant processes on one data directory:
   ``release``), and a server whose socket was deleted with its data directory
   (nobody can reach it), so an unattended server never stays up for ever; a
   server started again while no reaper runs (the reaper was killed) gets a new
-  one from the next ``connect`` or ``release``.
+  one from the next ``connect`` or ``release``. A server of any linger also has a
+  *watchdog* (:mod:`.watchdog`) that ends it once its socket or directory is deleted.
 
 Persistence is append-only: the AOF (fsynced every second, rewritten with an
 RDB preamble by valkey's automatic rewrite) is the durable copy, so there are
@@ -67,6 +68,7 @@ from .errors import StorageClientError
 from .filelock import exclusive_lock
 from .loading import LoadingProgress, pid_from_server
 from .process import CLIENT_PREFIX, client_name, client_names, probe_socket, server_binary, shutdown
+from .watchdog import start_watchdog
 
 logger = logging.getLogger(__name__)
 
@@ -195,6 +197,9 @@ class EmbeddedRedis:
                 f"see {self.log_path}"
             ) from exc
         self._wait_until_up("did not answer after starting")
+        server = pid_from_server(self.socket_path) or self.pid()  # the file may be stale
+        if server:  # ends it if its directory is deleted, whatever the linger (.watchdog)
+            start_watchdog(self.socket_path, server, self.data_dir / "watchdog.log")
         logger.info("started embedded valkey-server on %s", self.socket_path)
 
     def _wait_until_up(self, what: str) -> None:

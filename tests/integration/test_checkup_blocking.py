@@ -195,6 +195,28 @@ class SlowJudge:
         return []
 
 
+class PastTheFirstLease:
+    """A fake model that answers only once the check-up's lease has outlived a whole TTL:
+    it reads the lease's deadline when called, waits until Redis's clock has passed it with
+    the lease renewed beyond it, then runs ``meanwhile`` (a condition, not a fixed sleep)."""
+
+    def __init__(self, client: Any, key: str, meanwhile: Any) -> None:
+        self.client, self.key, self.meanwhile = client, key, meanwhile
+        self.seen: Any = None
+
+    def _now_ms(self) -> int:
+        seconds, micros = self.client.time()
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    def judge(self, pairs: Sequence[tuple[Preference, Preference]]) -> list[PairVerdict]:
+        first = int(self.client.pexpiretime(self.key))
+        assert first > 0, "the check-up holds no lease with a deadline"
+        wait_until(lambda: self._now_ms() > first and self.client.pexpiretime(self.key) > first,
+                   timeout=60.0, what="the lease outlived its first TTL")  # fmt: skip
+        self.seen = self.meanwhile()
+        return []
+
+
 def test_second_worker_cannot_take_the_user_while_a_long_checkup_runs(memory: Memory) -> None:
     memory.remember(USER, [LEATHER, VEGAN])
     key = UserKeys.for_user(USER).checkup_lease
@@ -202,8 +224,8 @@ def test_second_worker_cannot_take_the_user_while_a_long_checkup_runs(memory: Me
     def second_worker() -> tuple[str, Any]:
         return checkup_job(memory, USER, worker_id="w2").status, memory.backend.lease_holder(key)
 
-    judge = SlowJudge(1.2, second_worker)  # the try lasts 8 leases of 150 ms
-    outcome = checkup_job(memory, USER, judge=judge, worker_id="w1", lease_ms=150)
+    judge = PastTheFirstLease(memory.client, key, second_worker)
+    outcome = checkup_job(memory, USER, judge=judge, worker_id="w1", lease_ms=1500)
     assert judge.seen == ("busy", "w1")  # mid-run, after the first lease TTL ran out
     assert outcome.status == "done" and len(memory.flags(USER)) == 1
     assert memory.backend.lease_holder(key) is None  # given back at the end
@@ -232,10 +254,10 @@ async def test_async_second_worker_cannot_take_the_user_while_a_long_checkup_run
     other = Memory(redis_client, settings=settings, embedder=HashEmbedder())
     await memory.remember(USER, [LEATHER, VEGAN])
     key = UserKeys.for_user(USER).checkup_lease
-    judge = SlowJudge(1.2, lambda: (checkup_job(other, USER, worker_id="w2").status,
-                                    other.backend.lease_holder(key)))
+    judge = PastTheFirstLease(redis_client, key, lambda: (
+        checkup_job(other, USER, worker_id="w2").status, other.backend.lease_holder(key)))
     try:
-        outcome = await acheckup_job(memory, USER, judge=judge, worker_id="w1", lease_ms=150)
+        outcome = await acheckup_job(memory, USER, judge=judge, worker_id="w1", lease_ms=1500)
         assert judge.seen == ("busy", "w1")
         assert outcome.status == "done" and len(await memory.flags(USER)) == 1
         assert other.backend.lease_holder(key) is None
@@ -257,9 +279,18 @@ async def test_event_loop_stays_free_during_a_long_async_checkup(
             await asyncio.sleep(0.02)
             ticks += 1
 
+    class WaitsForTicks:
+        """Answers once the loop has ticked 10 times while the model call runs: a blocked
+        loop never gets there (the call would fail after 60 s)."""
+
+        def judge(self, pairs: Sequence[tuple[Preference, Preference]]) -> list[PairVerdict]:
+            began = ticks
+            wait_until(lambda: ticks >= began + 10, timeout=60.0, what="10 loop ticks")
+            return []
+
     task = asyncio.create_task(ticker())
     try:
-        outcome = await acheckup_job(memory, USER, judge=SlowJudge(0.4), lease_ms=150)
+        outcome = await acheckup_job(memory, USER, judge=WaitsForTicks(), lease_ms=150)
     finally:
         task.cancel()
         await client.aclose()
@@ -327,3 +358,31 @@ def test_a_stuck_sync_checkup_stops_renewing_so_another_worker_takes_the_user(
         judge.release.set()
         stuck.join(30)
     assert outcomes[0].status == "busy" and "nothing was written" in outcomes[0].error
+
+
+async def test_an_async_keeper_stops_when_its_cancel_is_swallowed_inside_a_renewal() -> None:
+    """Issue 19, the hang: the keeper was stopped by cancelling its task only. A cancel that
+    lands inside a renewal can come out of the Redis client as a Redis error (caught as a
+    hiccup), so the keeper renewed for ever and the check-up's ``async with`` never ended
+    (the async lease test above hung this way, its lease renewed 27k times)."""
+    from penchant.memory.services.checkup.jobs import AsyncLeaseKeeper
+
+    in_renewal = asyncio.Event()
+    calls = 0
+
+    async def renew_that_swallows_cancel() -> bool:
+        nonlocal calls
+        calls += 1
+        in_renewal.set()
+        try:
+            await asyncio.sleep(3600)  # a reply that is slow to come
+        except asyncio.CancelledError:
+            raise redis.ConnectionError("connection closed by a cancelled read") from None
+        return True
+
+    keeper = AsyncLeaseKeeper(renew_that_swallows_cancel, every_seconds=0.01)
+    await keeper.__aenter__()
+    await in_renewal.wait()
+    await asyncio.wait_for(keeper.__aexit__(None, None, None), timeout=60)  # hung before
+    assert keeper._task is not None and keeper._task.done()
+    assert calls == 1  # no renewal after the stop

@@ -287,8 +287,34 @@ def test_a_failed_registry_update_leaves_the_write_committed_and_logs_it(
 def test_doctor_reports_the_cluster_after_the_kill_and_counts_users_without_listing_them(
     cluster: LocalCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The report after one node was killed: the kill test's primary (its replica took
+    over) or, when this test runs without it (``-k``, another order), a replica killed here;
+    either way 3 masters, 2 replicas and 1 failed node once every live node flags it."""
     from penchant.memory.services import doctor
 
+    dead = [p for p in cluster.layout.ports if cluster.pid(p) is None]
+    if not dead:  # not after the kill test: kill a replica (no failover, slots stay served)
+        spared = cluster.replicas_of(cluster.layout.primary_ports[2])  # the NOSCRIPT test's
+        victim = next(p for p, role in sorted(cluster.roles().items())
+                      if role == "slave" and p not in spared)  # fmt: skip
+        cluster.kill(victim)
+        dead = [victim]
+    live = [p for p in cluster.layout.ports if p not in dead]
+
+    def flagged_everywhere() -> bool:
+        for port in live:
+            with redis.Redis(host="127.0.0.1", port=port) as node:
+                text = node.execute_command("CLUSTER", "NODES")
+                text = text.decode() if isinstance(text, bytes) else str(text)
+            failed = {int(f[1].split("@")[0].rsplit(":", 1)[1])
+                      for f in (line.split() for line in text.splitlines())
+                      if len(f) > 2 and "fail" in f[2].split(",")}  # fmt: skip
+            if failed != set(dead):
+                return False
+        return True
+
+    cluster.wait_until(flagged_everywhere, 30, f"every live node flags {dead} as failed")
+    cluster.wait_ok(30)
     monkeypatch.setattr(doctor, "VECTOR_SAMPLE_USERS", 2)
     with Memory.from_settings(_settings(cluster, tmp_path), embedder=None) as memory:
         for user in ("doc-a", "doc-b", "doc-c"):  # users in several slots

@@ -326,6 +326,65 @@ def test_a_lingering_server_whose_data_directory_was_deleted_is_ended(tmp_path: 
                what="server ended long before its 30 s linger")  # fmt: skip
 
 
+def _watchdogs_on(folder: Path) -> list[int]:
+    return [p for p in _processes_on(folder)
+            if b"--watch" in Path(f"/proc/{p}/cmdline").read_bytes()]  # fmt: skip
+
+
+@pytest.mark.parametrize("how", ["crashed", "kill -9"])
+def test_a_server_whose_user_died_is_ended_once_its_directory_is_deleted(
+    tmp_path: Path, how: str
+) -> None:
+    """Issue 19: a linger-0 server whose last user never released it (a crash, ``kill -9``)
+    had no reaper; once its temporary directory was deleted it ran on, unreachable, for
+    ever (a crashed bench left a 691 MB one). Its watchdog ends it."""
+    data_dir = tmp_path / "redis"
+    if how == "crashed":  # the user raised before release: nothing stops the server
+        server = EmbeddedRedis(data_dir)
+        server.connect().close()
+    else:  # a process that attached and was killed
+        child = subprocess.Popen([sys.executable, "-c", (
+            "import sys, time\n"
+            "from penchant.memory.backends.server import EmbeddedRedis\n"
+            f"EmbeddedRedis({str(data_dir)!r}).connect()\n"
+            "print('up', flush=True)\n"
+            "time.sleep(600)\n")], stdout=subprocess.PIPE, text=True)  # fmt: skip
+        assert child.stdout is not None and child.stdout.readline() == "up\n"
+        child.kill()
+        child.wait(30)
+        server = EmbeddedRedis(data_dir)
+    pid = server.pid()
+    assert pid is not None and server._probe()[0] == "up"
+    assert len(_watchdogs_on(data_dir)) == 1 and _reapers_on(data_dir) == []  # linger 0
+    shutil.rmtree(data_dir)  # what pytest and TemporaryDirectory do
+    wait_until(lambda: not server._is_our_server(pid), timeout=30.0,
+               what="the server of a deleted directory ended")  # fmt: skip
+    wait_until(lambda: not _watchdogs_on(data_dir), timeout=30.0, what="its watchdog exited")
+
+
+def test_a_watchdog_exits_with_its_server_and_a_new_server_gets_its_own(tmp_path: Path) -> None:
+    data_dir = tmp_path / "redis"
+    with Memory.from_settings(_settings(tmp_path), embedder=None) as memory:
+        memory.remember("u", _like("likes tea", "tea"))
+        (first,) = _watchdogs_on(data_dir)
+        server = EmbeddedRedis(data_dir)
+        old = server.pid()
+        assert old is not None
+        os.kill(old, signal.SIGKILL)  # valkey.pid is left behind, naming the dead server
+        wait_until(lambda: not server._is_our_server(old), what="killed")
+        memory._snapshots.clear()
+        assert [p.content for p in memory.preferences("u")] == ["likes tea"]  # revived
+        wait_until(lambda: first not in _watchdogs_on(data_dir), timeout=30.0,
+                   what="the killed server's watchdog exited")  # fmt: skip
+        (second,) = _watchdogs_on(data_dir)
+        assert second != first
+        new = server.pid()
+        assert new is not None and new != old
+        assert f"--server-pid\0{new}".encode() in Path(f"/proc/{second}/cmdline").read_bytes()
+    assert server._probe()[0] == "down"  # linger 0: stopped with its last user
+    wait_until(lambda: not _watchdogs_on(data_dir), timeout=30.0, what="its watchdog exited")
+
+
 # -- issue 12, the tester's findings ---------------------------------------------------------
 
 

@@ -219,27 +219,36 @@ class AsyncLeaseKeeper(LeaseKeeper):
         super().__init__(lambda: True, every_seconds, limit_seconds)
         self._arenew = renew
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
 
     async def __aenter__(self) -> AsyncLeaseKeeper:
         self._task = asyncio.create_task(self._arun())
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        """Stop renewing. The task is cancelled *and* told to stop: a cancellation that
+        lands inside a renewal can be swallowed on its way out of the Redis client (it came
+        back as a Redis error, caught below), and a keeper that only relied on it renewed
+        the lease for ever while this ``await`` never returned (issue 19: a check-up whose
+        lease was renewed 27k times; reproduced by the async lease test)."""
+        self._closing = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
     async def _arun(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(self._every)
-            if self._overdue():
+            if self._closing or self._overdue():
                 return
             try:
                 if not await self._arenew():
                     self._lost.set()
                     return
             except Exception as exc:  # a Redis hiccup: the lease still runs; retry next tick
+                if self._closing:
+                    return
                 logger.warning("could not renew the check-up lease: %s", exc)
 
 
