@@ -58,6 +58,16 @@ def _stop_what_the_test_started(tmp_path: Path) -> Iterator[None]:
             os.kill(pid, signal.SIGKILL)
 
 
+def _delete_tree(path: Path) -> None:
+    """Delete ``path`` as pytest's cleanup does, until it is gone: a server being ended
+    (its watchdog acts within 0.5 s) may write its log again while the tree is deleted."""
+    def gone() -> bool:
+        shutil.rmtree(path, ignore_errors=True)
+        return not path.exists()
+
+    wait_until(gone, timeout=30.0, what=f"{path} deleted")
+
+
 def _settings(home: Path, linger: float = 0.0) -> Settings:
     return Settings(home=home, redis_url=None, embeddings="hash", embedded_linger_seconds=linger)
 
@@ -321,7 +331,7 @@ def test_a_lingering_server_whose_data_directory_was_deleted_is_ended(tmp_path: 
     Memory.from_settings(_settings(tmp_path, linger=30.0), embedder=None).close()
     pid = server.pid()
     assert pid is not None and server._probe()[0] == "up"
-    shutil.rmtree(tmp_path / "redis")  # what pytest does to old temporary directories
+    _delete_tree(tmp_path / "redis")  # what pytest does to old temporary directories
     wait_until(lambda: not server._is_our_server(pid), timeout=15.0,
                what="server ended long before its 30 s linger")  # fmt: skip
 
@@ -356,7 +366,7 @@ def test_a_server_whose_user_died_is_ended_once_its_directory_is_deleted(
     pid = server.pid()
     assert pid is not None and server._probe()[0] == "up"
     assert len(_watchdogs_on(data_dir)) == 1 and _reapers_on(data_dir) == []  # linger 0
-    shutil.rmtree(data_dir)  # what pytest and TemporaryDirectory do
+    _delete_tree(data_dir)  # what pytest and TemporaryDirectory do
     wait_until(lambda: not server._is_our_server(pid), timeout=30.0,
                what="the server of a deleted directory ended")  # fmt: skip
     wait_until(lambda: not _watchdogs_on(data_dir), timeout=30.0, what="its watchdog exited")
