@@ -69,6 +69,9 @@ def _any(*alternatives: str) -> re.Pattern[str]:
 _ROLE = r"system|assistant|developer|human|user|ai|bot|model|tool"
 _HEADER_ROLE = r"system|assistant|developer|human|user"
 _BRACKET_ROLE = r"system|assistant|developer|sys"
+ROLE_WORDS = frozenset(f"{_ROLE}|{_BRACKET_ROLE}|admin|administrator|root|operator".split("|"))
+"""Words that name a role or an authority in a prompt (``system``, ``admin``): a label that
+only looks like one of them is a disguise (:func:`~.screen.look_alike_reason`)."""
 _SENTENCE_START = r"(?:^|[.!?;:>\])}\"'|*#\-–—,。！？；：，、】）]\s*)"
 _AI_SUBJECT = r"(?:ai\s+)?(?:assistant|chatbot|ai|llm|language model|system|gpt|chatgpt)"
 _MODAL = (
@@ -301,5 +304,6 @@ __all__ = [
     "OVERRIDE",
     "PROMPT_LEAK",
     "ROLE_HEADER",
+    "ROLE_WORDS",
     "InjectionKind",
 ]

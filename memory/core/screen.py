@@ -44,7 +44,7 @@ from disarm import normalize_confusables
 
 from ..model import HAN_CHARS, has_cjk, has_han
 from .blocks import contains_injected_block
-from .injection_patterns import INJECTION_KINDS
+from .injection_patterns import INJECTION_KINDS, ROLE_WORDS
 
 TAG_CHARACTERS = range(0xE0000, 0xE0080)
 """Unicode tag characters: invisible copies of ASCII, used to hide instructions."""
@@ -419,9 +419,12 @@ def look_alike_reason(text: str) -> str | None:
     """Why a label (a category, a slot, a history kind) disguises itself, or ``None``.
 
     Full-width and other compatibility forms (``ｓｙｓｔｅｍ``) and a word mixing Latin,
-    Greek, Cyrillic or Armenian letters (``sуstem`` with a Cyrillic ``у``), or written wholly
-    in letters that pass for Latin ones (``ѕуѕ``), are refused: a label is short, chosen by
-    the caller, and shown to the model, so one that only looks like a word is a disguise.
+    Greek, Cyrillic or Armenian letters (``sуstem`` with a Cyrillic ``у``) are refused: a
+    label is short, chosen by the caller, and shown to the model, so one that only looks like
+    a word is a disguise. A word written wholly in one of those alphabets is a word of its
+    language (``музыка``, ``Москва`` fold to Latin-looking skeletons too), refused only when
+    what it passes for is a role (``ѕуѕ`` for ``sys``, :data:`~.injection_patterns.ROLE_WORDS`)
+    or something the screen refuses.
     """
     if unicodedata.normalize("NFKC", text) != text:
         return f"uses full-width or compatibility characters ({ascii(text)})"
@@ -433,9 +436,14 @@ def look_alike_reason(text: str) -> str | None:
             return f"mixes look-alike letters of {' and '.join(sorted(scripts))} ({ascii(word)})"
         if scripts and scripts != {"LATIN"}:
             skeleton = str(normalize_confusables(word))
-            if skeleton.isascii() and skeleton != word:
+            if skeleton.isascii() and skeleton != word and _disguises(skeleton):
                 return f"is written in letters that pass for Latin ones ({ascii(word)})"
     return None
+
+
+def _disguises(skeleton: str) -> bool:
+    """Whether the Latin word a look-alike word passes for names a role or is refused."""
+    return skeleton.lower() in ROLE_WORDS or _text_reason(skeleton) is not None
 
 
 def screen_label(name: str, value: str | None, *, max_chars: int) -> str | None:

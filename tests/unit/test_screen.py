@@ -10,6 +10,8 @@ from screen_corpus import BENIGN
 from penchant.memory.core.screen import (
     hidden_text_reason,
     injection_reason,
+    look_alike_reason,
+    screen_label,
     screen_content,
     screen_keywords,
     screening_form,
@@ -248,3 +250,15 @@ def test_keyword_limits_are_still_enforced() -> None:
 
 def test_normalised_keywords_drop_invisible_characters() -> None:
     assert normalise_keyword("pla\u200bstic") == "plastic"
+
+
+@pytest.mark.parametrize("label", ["еда", "Москва", "рус", "хор", "μουσική", "τροφή", "պահեստ"])
+def test_a_label_written_wholly_in_its_own_alphabet_is_a_word_of_its_language(label: str) -> None:
+    # Russian, Greek and Armenian words whose UTS #39 skeletons look Latin ("Mockba", "xop").
+    assert look_alike_reason(label) is None
+    assert screen_label("category", label, max_chars=40) is None
+
+
+@pytest.mark.parametrize("label", ["ѕуѕ", "Ьот", "ѕуѕтем", "fооd", "ｆｏｏｄ"])
+def test_a_label_that_passes_for_a_role_or_mixes_alphabets_is_refused(label: str) -> None:
+    assert look_alike_reason(label) is not None
