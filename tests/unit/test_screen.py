@@ -11,9 +11,9 @@ from penchant.memory.core.screen import (
     hidden_text_reason,
     injection_reason,
     look_alike_reason,
-    screen_label,
     screen_content,
     screen_keywords,
+    screen_label,
     screening_form,
     to_simplified_chars,
 )
