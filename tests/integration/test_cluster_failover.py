@@ -22,6 +22,7 @@ import redis
 from redis.crc import key_slot
 
 from penchant.memory import Memory, PenchantError, PreferenceCandidate, Settings
+from penchant.memory.client import coordination
 from penchant.memory.local_cluster import Layout, LocalCluster
 from penchant.memory.model.keys import UserKeys
 
@@ -102,6 +103,34 @@ def _writer(settings: Settings, user: str, stop: threading.Event, tally: Tally) 
             i += 1
     finally:
         memory.close()
+
+
+@dataclass
+class Rides:
+    """The back-off of the writers' and readers' requests that failed over
+    (:func:`failover_delays`, whose body runs from a request's first retry on)."""
+
+    delays: list[list[float]] = field(default_factory=list)
+    """Per request that was retried, the back-off delays it slept, in seconds."""
+    spent: list[float] = field(default_factory=list)
+    """The budget of each request that ran out of back-off: it retried for its whole
+    write budget and then failed."""
+
+
+def _record_rides(monkeypatch: pytest.MonkeyPatch) -> Rides:
+    """Record the back-off the sync client's request loop takes (``_ride``)."""
+    rides, real = Rides(), coordination.failover_delays
+
+    def recorded(budget_seconds: float) -> Iterator[float]:
+        taken: list[float] = []
+        rides.delays.append(taken)  # list.append is atomic: the threads share ``rides``
+        for delay in real(budget_seconds):
+            taken.append(delay)
+            yield delay
+        rides.spent.append(budget_seconds)
+
+    monkeypatch.setattr(coordination, "failover_delays", recorded)
+    return rides
 
 
 def _reader(settings: Settings, user: str, stop: threading.Event, tally: Tally) -> None:
@@ -218,7 +247,8 @@ def test_a_slot_migration_under_writers_follows_ask_and_moved_with_no_failed_wri
 
 
 def test_kill_of_a_primary_loses_no_acknowledged_write_and_fails_none_that_was_stored(
-    cluster: LocalCluster, tmp_path: Path
+    cluster: LocalCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     victim = next(p for p in cluster.layout.ports
                   if cluster.roles().get(p) == "master" and cluster.replicas_of(p))
@@ -232,9 +262,17 @@ def test_kill_of_a_primary_loses_no_acknowledged_write_and_fails_none_that_was_s
         cluster.wait_until(lambda: cluster.primary_of(probe_key) != victim, 30,
                            "a replica took over the killed primary's slots")  # fmt: skip
 
+    rides = _record_rides(monkeypatch)
+    caplog.set_level(logging.INFO, logger=coordination.__name__)
     tally, stored, took = _write_through(cluster, tmp_path, users, kill)
-    figures = _check(tally, stored, f"kill -9 of primary {victim} (failover {took:.1f} s)")
-    assert figures["stall_s"] < 10, "a write waited longer than the write budget"
+    _check(tally, stored, f"kill -9 of primary {victim} (failover {took:.1f} s)")
+    retried = [r.getMessage() for r in caplog.records if r.name == coordination.__name__]
+    print(f"retried: {len(rides.delays)} requests, at most "
+          f"{max(map(len, rides.delays), default=0)} times; {retried[:3]}")
+    assert rides.delays, "no request rode out the failover: the kill was not exercised"
+    assert not rides.spent, "a request retried for its whole write budget"
+    waited = [m for m in retried if "timeout" in m.lower() or "timed out" in m]
+    assert not waited, f"a try waited out a socket timeout on the dead node: {waited[:3]}"
 
 
 def test_a_commit_whose_reply_was_lost_is_reported_committed_and_applied_once(

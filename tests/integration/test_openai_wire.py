@@ -10,6 +10,8 @@ for a server that is not running.
 from __future__ import annotations
 
 import json
+import logging
+import re
 import socket
 import threading
 import time
@@ -331,16 +333,25 @@ def test_a_failing_endpoint_gives_one_clear_reply_and_the_rule_capture_still_sto
     assert state["memory_changes"]["errors"] == []
 
 
-def test_a_closed_port_is_reported_unreachable_within_seconds(memory: Memory) -> None:
+RETRY_LOG = re.compile(r"Retrying request in ([0-9.]+) seconds")
+"""The openai SDK's log line for each back-off it sleeps before a retry."""
+
+
+def test_a_closed_port_is_reported_unreachable_within_seconds(
+    memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
     url = closed_port_url()
     graph = build_chat_graph(memory, chat_model_from_settings(Settings(openai_base_url=url)))
-    started = time.monotonic()
+    caplog.set_level(logging.DEBUG, logger="openai")
     state = turn(graph, "I really dislike plastic packaging.")
-    elapsed = time.monotonic() - started
     text = str(state["messages"][-1].content)
     assert text.startswith(f"{MODEL_UNAVAILABLE_PREFIX}: {url} is unreachable (connection refused)")
     assert "start the server" in text and "unset OPENAI_BASE_URL" in text
-    assert elapsed < 5.0  # one quick retry, no minutes of back-off
+    sdk = [r.getMessage() for r in caplog.records if r.name.startswith("openai")]
+    sent = [m for m in sdk if m.startswith("Sending HTTP Request")]
+    backoffs = [float(m[1]) for m in map(RETRY_LOG.match, sdk) if m]
+    assert len(sent) == 1 + MAX_RETRIES  # one quick retry, no further tries and no summary call
+    assert len(backoffs) == MAX_RETRIES and all(0 < s <= 0.5 for s in backoffs)  # no minutes
     assert [p.polarity for p in memory.preferences(USER)] == ["dislike"]
 
 

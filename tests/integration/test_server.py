@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
 from penchant.memory.backends.server import EmbeddedRedis
@@ -398,7 +399,9 @@ def test_a_watchdog_exits_with_its_server_and_a_new_server_gets_its_own(tmp_path
 # -- issue 12, the tester's findings ---------------------------------------------------------
 
 
-def test_a_probe_of_the_socket_a_killed_server_left_fails_fast(tmp_path: Path) -> None:
+def test_a_probe_of_the_socket_a_killed_server_left_fails_fast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     memory = Memory.from_settings(_settings(tmp_path), embedder=None)
     server = EmbeddedRedis(tmp_path / "redis")
     pid = server.pid()
@@ -407,13 +410,32 @@ def test_a_probe_of_the_socket_a_killed_server_left_fails_fast(tmp_path: Path) -
     wait_until(lambda: not server._is_our_server(pid), what="server gone")
     memory.client.close()
     assert server.socket_path.exists()  # kill -9 leaves the socket file behind
-    began = time.monotonic()
+    events: list[str] = []  # each connection attempt on a unix socket, and each server start
+    connect = redis.connection.UnixDomainSocketConnection._connect
+    start = EmbeddedRedis._start
+
+    def counted_connect(self: redis.connection.UnixDomainSocketConnection) -> object:
+        try:
+            sock = connect(self)
+        except OSError:
+            events.append("refused")
+            raise
+        events.append("connected")
+        return sock
+
+    def counted_start(self: EmbeddedRedis) -> None:
+        events.append("start")
+        start(self)
+
+    monkeypatch.setattr(redis.connection.UnixDomainSocketConnection, "_connect", counted_connect)
+    monkeypatch.setattr(EmbeddedRedis, "_start", counted_start)
     assert server._probe()[0] == "down"
-    assert time.monotonic() - began < 0.5  # redis-py's default retries took 2.5-8 s
-    began = time.monotonic()
+    assert events == ["refused"]  # one try, no retries (redis-py's default retries took 2.5-8 s)
+    events.clear()
     with Memory.from_settings(_settings(tmp_path), embedder=None) as again:
         assert again.preferences("u") == []
-    assert time.monotonic() - began < 2.0  # a fresh start, no stall on the dead socket
+    assert events[:2] == ["refused", "start"]  # a fresh start after one try of the dead socket
+    assert events.count("start") == 1
 
 
 def test_the_last_commands_linger_governs_not_the_first_starters(tmp_path: Path) -> None:
