@@ -200,6 +200,32 @@ def wait_until(condition: Any, timeout: float = 5.0, what: str = "condition") ->
         time.sleep(0.01)
 
 
+class FakeClock:
+    """A clock that moves only when told: stands in for the ``time`` module of a module whose
+    time budget is under test, so the test checks the budget, not how busy the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        """The fake time, seconds."""
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        """Move the clock on by ``seconds`` at once."""
+        self.now += seconds
+
+
+@pytest.fixture
+def retry_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """A :class:`FakeClock` as the clock of the retry policies (``client/retry.py``)."""
+    from penchant.memory.client import retry
+
+    clock = FakeClock()
+    monkeypatch.setattr(retry, "time", clock)
+    return clock
+
+
 def run_cli(args: list[str], env: dict[str, str], stdin: str | None = None) -> Any:
     """Run ``python -m penchant.tui.cli ARGS`` in a new process; returns the CompletedProcess.
 

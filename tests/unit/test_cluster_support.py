@@ -3,7 +3,7 @@ failover causes, the failover backoff, and the launcher's layout checks."""
 
 from __future__ import annotations
 
-import time
+import itertools
 
 import pytest
 import redis
@@ -12,6 +12,8 @@ from penchant.memory.backends.cluster import ack_target, is_transient, shape
 from penchant.memory.backends.errors import translate
 from penchant.memory.client.retry import failover_delays, internal_idempotency_ttl
 from penchant.memory.local_cluster import InvalidClusterLayout, Layout, LocalCluster
+
+from conftest import FakeClock
 
 NODES = """\
 a1 127.0.0.1:7000@17000 myself,master - 0 0 1 connected 0-5460
@@ -59,14 +61,25 @@ def test_redirections_and_dead_nodes_are_transient_but_a_full_server_is_not() ->
     assert not is_transient(redis.ResponseError("WRONGTYPE Operation against a key"))
 
 
-def test_failover_backoff_grows_to_half_a_second_and_stops_at_the_budget() -> None:
-    started = time.monotonic()
+def test_failover_backoff_grows_to_half_a_second_and_stops_at_the_budget(
+    retry_clock: FakeClock,
+) -> None:
     delays = []
-    for delay in failover_delays(1.6):
+    for delay in itertools.islice(failover_delays(1.6), 1000):
         delays.append(delay)
-        time.sleep(delay)
+        retry_clock.sleep(delay)
     assert delays == [0.05, 0.1, 0.2, 0.4, 0.5]  # 1.25 s slept; a further 0.5 s would pass 1.6
-    assert time.monotonic() - started <= 1.6
+    assert retry_clock.now <= 1.6
+
+
+def test_failover_backoff_counts_the_failing_tries_against_the_budget(
+    retry_clock: FakeClock,
+) -> None:
+    delays = []
+    for delay in itertools.islice(failover_delays(1.6), 1000):
+        delays.append(delay)
+        retry_clock.sleep(0.3 + delay)  # each failing try takes 0.3 s
+    assert delays == [0.05, 0.1, 0.2]  # at 1.25 s, a further 0.4 s would pass 1.6
 
 
 def test_internal_idempotency_records_outlive_every_retry_of_their_write() -> None:

@@ -3,7 +3,7 @@ follows committed operations in place."""
 
 from __future__ import annotations
 
-import time
+import itertools
 from datetime import timedelta
 
 import pytest
@@ -24,6 +24,8 @@ from penchant.memory.core.ops import (
 from penchant.memory.core.snapshot import UserSnapshot, apply_ops
 from penchant.memory.model.keys import UserKeys
 from penchant.memory.model.records import utcnow
+
+from conftest import FakeClock
 
 GATE = PersistenceGate(Settings())
 
@@ -139,10 +141,21 @@ def test_retry_policy_backs_off_with_jitter_within_the_ceiling() -> None:
     assert all(0 <= d <= c for d, c in zip(taken, ceilings, strict=True))
 
 
-def test_retry_policy_gives_up_after_its_time_budget() -> None:
+def test_retry_policy_gives_up_after_its_time_budget(retry_clock: FakeClock) -> None:
     delays = RetryPolicy(budget_seconds=0.05, base_seconds=0.05, cap_seconds=0.05).delays("w")
-    start = time.monotonic()
     with pytest.raises(ConcurrencyError, match="nothing was stored"):
-        for delay in delays:
-            time.sleep(delay)
-    assert time.monotonic() - start < 1.0
+        for delay in itertools.islice(delays, 1000):
+            retry_clock.sleep(delay)
+    assert retry_clock.now <= 0.05  # no back-off past the budget
+
+
+def test_retry_policy_counts_the_time_of_the_tries_against_its_budget(
+    retry_clock: FakeClock,
+) -> None:
+    delays = RetryPolicy(budget_seconds=1.0, base_seconds=0.002, cap_seconds=0.002).delays("w")
+    taken = []
+    with pytest.raises(ConcurrencyError, match="nothing was stored"):
+        for delay in itertools.islice(delays, 1000):
+            taken.append(delay)
+            retry_clock.sleep(0.3 + delay)  # each try takes 0.3 s
+    assert len(taken) == 4  # by 1.2 s the budget was spent: 4 back-offs, not 1 s of them
