@@ -16,6 +16,12 @@ from .cluster_nodes import (
     parse_cluster_info,
 )
 from .connect import open_client
+from .embeddings_cache import (
+    LEGACY_CACHE_PATTERN,
+    bound_cache,
+    purge_legacy_cache,
+    redis_embeddings_cache,
+)
 from .filelock import exclusive_lock
 from .inprocess import (
     AsyncInProcessBackend,
@@ -30,6 +36,7 @@ from .server import EmbeddedRedis
 from .sync import SyncBackend
 
 __all__ = [
+    "LEGACY_CACHE_PATTERN",
     "AsyncBackend",
     "AsyncInProcessBackend",
     "AsyncRedisBackend",
@@ -41,6 +48,7 @@ __all__ = [
     "InjectedFailure",
     "NodeError",
     "SyncBackend",
+    "bound_cache",
     "client_name",
     "cluster_nodes",
     "exclusive_lock",
@@ -51,5 +59,7 @@ __all__ = [
     "open_async_client",
     "open_client",
     "parse_cluster_info",
+    "purge_legacy_cache",
+    "redis_embeddings_cache",
     "server_binary",
 ]

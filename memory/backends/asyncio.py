@@ -34,6 +34,7 @@ from ..model import (
 from . import cluster as clusters
 from . import wire
 from .connect import client_options, report
+from .embeddings_cache import redis_embeddings_cache
 from .errors import (
     REDIS_ERRORS,
     bad_url,
@@ -141,6 +142,7 @@ class AsyncRedisBackend:
         self.cluster = clusters.is_cluster_client(client)
         self._nodes: Any = client  # the cluster client's node and slot API (cluster mode)
         self._node_clients: dict[str, aioredis.Redis] = {}
+        self.cache_client: Any = None  # a sync redis-py client for the embeddings cache
 
     async def aclose(self) -> None:
         """Close the client if this backend owns it (and the per-node ``WAIT`` clients)."""
@@ -365,6 +367,12 @@ class AsyncRedisBackend:
             return 0
         await self.client.zrem(CACHE_INDEX_KEY, *found)
         return int(await self.client.unlink(*found))
+
+    def embeddings_cache(self, ttl_seconds: int, max_entries: int) -> Any:
+        """The embeddings cache on :attr:`cache_client` (embedders run sync, in threads), a
+        borrowed sync client the opener sets; ``None`` without one or when ``max_entries``
+        is 0."""
+        return redis_embeddings_cache(self.cache_client, ttl_seconds, max_entries)
 
     async def delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]:
         """See :meth:`.sync.SyncBackend.delete_user`."""

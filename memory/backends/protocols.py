@@ -52,6 +52,15 @@ class Backend(Protocol):
 
     def drop_cached_embeddings(self, texts: list[str]) -> int: ...
 
+    def embeddings_cache(self, ttl_seconds: int, max_entries: int) -> Any:
+        """A ready embeddings cache in this store (Redis: ``None`` when ``max_entries`` is 0).
+
+        On Redis, redisvl's ``EmbeddingsCache`` (what the embedders take as ``cache=``); the
+        in-process backend's :class:`~.inprocess_store.InProcessEmbeddingsCache` answers
+        ``get_many`` / ``set_many`` instead.
+        """
+        ...
+
     def delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]: ...
 
     def history(self, keys: UserKeys, limit: int = 20) -> list[HistorySnapshot]: ...
@@ -110,6 +119,10 @@ class AsyncBackend(Protocol):
     async def erase(self, keys: UserKeys, erasure: Erasure) -> int: ...
 
     async def drop_cached_embeddings(self, texts: list[str]) -> int: ...
+
+    def embeddings_cache(self, ttl_seconds: int, max_entries: int) -> Any:
+        """See :meth:`Backend.embeddings_cache` (sync: the embedders run sync)."""
+        ...
 
     async def delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]: ...
 

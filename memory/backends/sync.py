@@ -35,6 +35,7 @@ from ..model import (
 from . import cluster as clusters
 from . import wire
 from .connect import open_client, report
+from .embeddings_cache import redis_embeddings_cache
 from .errors import (
     REDIS_ERRORS,
     check_decoding,
@@ -337,6 +338,11 @@ class SyncBackend:
                 return 0
             self.client.zrem(CACHE_INDEX_KEY, *found)
             return int(self.client.unlink(*found))
+
+    def embeddings_cache(self, ttl_seconds: int, max_entries: int) -> Any:
+        """The embeddings cache on this client (:func:`.embeddings_cache.redis_embeddings_cache`;
+        ``None`` when ``max_entries`` is 0); nothing is sent to Redis until it is used."""
+        return redis_embeddings_cache(self.client, ttl_seconds, max_entries)
 
     def delete_user(self, keys: UserKeys) -> tuple[int, int, list[str]]:
         """Delete every key of one user (a ``SCAN`` of its hash tag), its registry entry and

@@ -481,6 +481,8 @@ class _AsyncMemoryOpener:
         client = await open_async_client(url, client_name(), cluster=cluster)
         chosen: Embedder | None = None
         cache_client: Any = None
+        backend = AsyncRedisBackend(client, settings)
+        backend.owned = True
         if isinstance(self._embedder, str):
             from ..backends import open_client
             from ..embeddings import embedder_from_settings
@@ -488,18 +490,13 @@ class _AsyncMemoryOpener:
             if server_client is None:  # by URL: the cache gets its own sync client
                 cache_client = await asyncio.to_thread(
                     open_client, url, client_name(), cluster=cluster)
-            from ..embeddings import CacheTarget
-
-            cache = CacheTarget(
-                server_client or cache_client, settings.embeddings_cache_ttl_seconds,
-                settings.embeddings_cache_max,
-            )  # fmt: skip
-            chosen = embedder_from_settings(settings, cache_redis=cache)
+            backend.cache_client = server_client or cache_client
+            cache = backend.embeddings_cache(
+                settings.embeddings_cache_ttl_seconds, settings.embeddings_cache_max)
+            chosen = embedder_from_settings(settings, cache=cache)
         else:
             chosen = self._embedder
         spool = WriteSpool(settings.home / "spool" / "writes.jsonl") if self._spool else None
-        backend = AsyncRedisBackend(client, settings)
-        backend.owned = True
         memory = self._cls(backend, settings=settings, embedder=chosen, spool=spool)
         memory.client = client
         memory._server, memory._server_client = server, server_client

@@ -117,22 +117,18 @@ class Memory(InProcessDoor, SyncCoordination, BaseMemory):
         else:
             server = EmbeddedRedis(settings.redis_dir, settings.embedded_linger_seconds)
             client = server.connect()
-        chosen: Embedder | None
-        if isinstance(embedder, str):
-            from ..embeddings import CacheTarget, embedder_from_settings
-
-            cache = CacheTarget(
-                client, settings.embeddings_cache_ttl_seconds, settings.embeddings_cache_max
-            )
-            chosen = embedder_from_settings(settings, cache_redis=cache)
-        else:
-            chosen = embedder
         memory = cls(
             client,
             settings=settings,
-            embedder=chosen,
+            embedder=None if isinstance(embedder, str) else embedder,
             spool=WriteSpool(settings.home / "spool" / "writes.jsonl") if spool else None,
         )
+        if isinstance(embedder, str):
+            from ..embeddings import embedder_from_settings
+
+            cache = memory.backend.embeddings_cache(
+                settings.embeddings_cache_ttl_seconds, settings.embeddings_cache_max)
+            memory.embedder = embedder_from_settings(settings, cache=cache)
         memory._server, memory._owns_client = server, True
         memory._ride(memory.backend.ensure_schema, "schema check")
         return memory

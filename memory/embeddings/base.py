@@ -8,9 +8,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,9 +27,6 @@ from ..model import (
 
 logger = logging.getLogger(__name__)
 
-LEGACY_CACHE_PATTERN = "penchant:embeddings:*"
-"""Entries of the plaintext cache of earlier releases (redisvl's default layout:
-the text, no TTL); purged once per server (:func:`purge_legacy_cache`)."""
 CACHE_TTL_SECONDS = 86_400
 """Default lifetime of a cached embedding (``Settings.embeddings_cache_ttl_seconds``)."""
 CACHE_MAX_ENTRIES = 10_000
@@ -226,122 +221,32 @@ def passive_openmp() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-@dataclass(frozen=True)
-class CacheTarget:
-    """Where and how embedders cache: a borrowed sync redis-py client, a TTL and a bound.
+@runtime_checkable
+class VectorizerCache(Protocol):
+    """What a redisvl vectorizer takes as ``cache=``: a ready embeddings cache.
 
-    Passed as ``cache_redis`` to the embedders (a bare client still works: the defaults).
+    The backend makes it (``Backend.embeddings_cache(ttl_seconds, max_entries)``: on Redis,
+    redisvl's ``EmbeddingsCache`` without plaintext, bounded; redisvl's vectorizers accept
+    only ``EmbeddingsCache`` instances). The embedders never see the store under it; a
+    failing cache is skipped (:func:`embed_with`).
     """
 
-    client: Any
-    ttl_seconds: int = CACHE_TTL_SECONDS
-    max_entries: int = CACHE_MAX_ENTRIES
+    def get(self, content: Any, model_name: str) -> dict[str, Any] | None:
+        """The cached entry of one text, or ``None``."""
+        ...
 
+    def mget(self, contents: Any, model_name: str) -> list[dict[str, Any] | None]:
+        """The cached entries of texts (``None`` for a miss)."""
+        ...
 
-def _private_cache_class() -> Any:
-    from redisvl.extensions.cache.embeddings import EmbeddingsCache
-    from redisvl.extensions.cache.embeddings.schema import CacheEntry
+    def set(self, content: Any, model_name: str, embedding: list[float],
+            metadata: dict[str, Any] | None = None, ttl: int | None = None) -> str:
+        """Store one vector; returns its key."""
+        ...
 
-    class PrivateEmbeddingsCache(EmbeddingsCache):  # type: ignore[misc]
-        """redisvl's ``EmbeddingsCache`` without plaintext, with a TTL and a bound.
-
-        Keys are :func:`cache_entry_id` digests; an entry stores its own id where redisvl
-        stores the text, and the vector. Every store adds the keys to :data:`CACHE_INDEX_KEY`
-        and trims the cache to ``max_entries`` (oldest first, expired ones dropped).
-        """
-
-        def __init__(self, client: Any, ttl: int, max_entries: int) -> None:
-            super().__init__(name=CACHE_NAME, ttl=ttl, redis_client=client)
-            self.max_entries = max_entries
-
-        def _make_entry_id(self, content: bytes | str, model_name: str) -> str:
-            text = content.hex() if isinstance(content, bytes) else content
-            return cache_entry_id(model_name, text)
-
-        def _prepare_entry_data(
-            self, content: bytes | str, model_name: str, embedding: list[float],
-            metadata: dict[str, Any] | None = None,
-        ) -> tuple[str, dict[str, Any]]:
-            entry_id = self._make_entry_id(content, model_name)
-            entry = CacheEntry(
-                entry_id=entry_id, content=entry_id, model_name=model_name, embedding=embedding
-            )
-            return self._make_key(entry_id), entry.to_dict()
-
-        def set(self, content: Any, model_name: str, embedding: list[float],
-                metadata: dict[str, Any] | None = None, ttl: int | None = None) -> str:
-            key = self.mset([{"content": content, "model_name": model_name,
-                              "embedding": embedding}], ttl=ttl)[0]  # fmt: skip
-            return str(key)
-
-        def mset(self, items: list[dict[str, Any]], ttl: int | None = None) -> list[str]:
-            keys: list[str] = super().mset(items, ttl=ttl)
-            if keys:
-                models = {str(i["model_name"]) for i in items}
-                bound_cache(self._get_redis_client(), keys, models, self.ttl or 0,
-                            self.max_entries)
-            return keys
-
-    return PrivateEmbeddingsCache
-
-
-def bound_cache(client: Any, keys: list[str], models: set[str], ttl: int, limit: int) -> int:
-    """Index newly stored cache keys and trim the cache to ``limit`` entries.
-
-    Returns:
-        How many entries were evicted.
-    """
-    now = time.time()
-    pipe = client.pipeline(transaction=False)
-    pipe.zadd(CACHE_INDEX_KEY, {k: now + i * 1e-6 for i, k in enumerate(keys)})  # batch order
-    pipe.sadd(CACHE_MODELS_KEY, *sorted(models))
-    if ttl:
-        pipe.zremrangebyscore(CACHE_INDEX_KEY, "-inf", now - ttl)  # expired by their TTL
-    pipe.zcard(CACHE_INDEX_KEY)
-    size = int(pipe.execute()[-1])
-    if size <= limit:
-        return 0
-    oldest = client.zpopmin(CACHE_INDEX_KEY, size - limit)
-    victims = [k for k, _score in oldest]
-    for i in range(0, len(victims), 500):
-        client.unlink(*victims[i : i + 500])
-    return len(victims)
-
-
-def purge_legacy_cache(client: Any) -> int:
-    """Delete the plaintext cache entries of earlier releases (``penchant:embeddings:*``),
-    once per server (marked in ``penchant:meta``).
-
-    Returns:
-        How many entries were deleted.
-    """
-    from ..model import META_KEY
-
-    if client.hget(META_KEY, "legacy_embeddings_purged"):
-        return 0
-    found = list(client.scan_iter(match=LEGACY_CACHE_PATTERN, count=1000))
-    for i in range(0, len(found), 500):
-        client.unlink(*found[i : i + 500])
-    client.hset(META_KEY, "legacy_embeddings_purged", "1")
-    if found:
-        logger.info("deleted %d plaintext embedding cache entries of a release before", len(found))
-    return len(found)
-
-
-def make_cache(cache_redis: Any) -> Any:
-    """The embeddings cache on a borrowed client (or a :class:`CacheTarget`), or ``None``
-    if it cannot be built (a cache is an optimisation: embedding goes on without it)."""
-    if cache_redis is None:
-        return None
-    target = cache_redis if isinstance(cache_redis, CacheTarget) else CacheTarget(cache_redis)
-    if target.max_entries <= 0:
-        return None
-    try:
-        purge_legacy_cache(target.client)
-        return _private_cache_class()(target.client, target.ttl_seconds, target.max_entries)
-    except Exception as exc:  # a cache is an optimisation: never fail embedding for it
-        logger.warning("embedding cache disabled: %s", exc)
-        return None
+    def mset(self, items: list[dict[str, Any]], ttl: int | None = None) -> list[str]:
+        """Store vectors (``content``, ``model_name``, ``embedding`` each); returns keys."""
+        ...
 
 
 def embed_with(vectorizer: Any, texts: list[str], dim: int) -> np.ndarray:
@@ -364,20 +269,17 @@ __all__ = [
     "CACHE_MODELS_KEY",
     "CACHE_NAME",
     "CACHE_TTL_SECONDS",
-    "LEGACY_CACHE_PATTERN",
-    "CacheTarget",
     "FALLBACK_CONTRADICTION_COSINE",
     "FALLBACK_DUPLICATE_COSINE",
     "Embedder",
-    "bound_cache",
+    "VectorizerCache",
     "cache_entry_id",
     "cache_keys",
+    "embed_with",
     "embedding_text",
     "from_bytes",
     "l2_normalise",
-    "make_cache",
     "passive_openmp",
-    "purge_legacy_cache",
     "sha256_file",
     "threshold",
     "to_bytes",

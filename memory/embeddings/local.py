@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..model import MissingExtraError, PenchantError
-from .base import embed_with, make_cache, passive_openmp, verify_files
+from .base import VectorizerCache, embed_with, passive_openmp, verify_files
 
 logger = logging.getLogger(__name__)
 
@@ -121,9 +121,9 @@ class LocalEmbedder:
     Args:
         model: ``"minilm"`` / ``"all-MiniLM-L6-v2"`` (the bundled copy), another
             sentence-transformers model name, or a local model directory.
-        cache_redis: A redis-py client (borrowed, never closed) for redisvl's
-            ``EmbeddingsCache`` (kept: a cache hit, 0.3 ms, is far cheaper than a torch
-            forward pass); cache errors are logged and embedding goes on without it.
+        cache: A ready embeddings cache (the backend's ``embeddings_cache``; kept: a cache
+            hit, 0.3 ms, is far cheaper than a torch forward pass); cache errors are logged
+            and embedding goes on without it.
         expected_digests: File name → SHA-256 to verify before loading; defaults to
             :data:`PINNED_DIGESTS` for the bundled model and to no check otherwise.
         local_files_only: Never contact a model hub (also implied by ``HF_HUB_OFFLINE=1``).
@@ -144,7 +144,7 @@ class LocalEmbedder:
         self,
         model: str | os.PathLike[str] = "minilm",
         *,
-        cache_redis: Any = None,
+        cache: VectorizerCache | None = None,
         expected_digests: Mapping[str, str] | None = None,
         local_files_only: bool = False,
         device: str | None = None,
@@ -153,7 +153,7 @@ class LocalEmbedder:
         bundled = str(model).strip().lower() in MINILM_ALIASES
         self._model = None if bundled else model
         self._digests = PINNED_DIGESTS if bundled and expected_digests is None else expected_digests
-        self._cache_redis = cache_redis
+        self._cache = cache
         self._local_files_only = local_files_only
         self._device = device
         self._name = name or (MINILM_MODEL if bundled else str(model))
@@ -233,7 +233,7 @@ class LocalEmbedder:
         try:
             with _quiet_progress_bars():
                 vectorizer = HFTextVectorizer(
-                    model=source, cache=make_cache(self._cache_redis), **kwargs
+                    model=source, cache=self._cache, **kwargs
                 )
         except Exception as exc:
             raise PenchantError(

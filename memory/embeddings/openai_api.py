@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..model import InvalidInputError, PenchantError
-from .base import embed_with, make_cache
+from .base import VectorizerCache, embed_with
 
 _OPENAI_DIMS = {
     "text-embedding-3-small": 1536,
@@ -28,7 +28,7 @@ class OpenAIEmbedder:
         model: e.g. ``"text-embedding-3-small"`` (``float32[1536]``).
         api_key: The key; ``None`` uses ``OPENAI_API_KEY``.
         base_url: An OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8000/v1``.
-        cache_redis: Borrowed redis-py client for redisvl's ``EmbeddingsCache``.
+        cache: A ready embeddings cache (the backend's ``embeddings_cache``), or ``None``.
 
     Attributes:
         multilingual: True.
@@ -44,7 +44,7 @@ class OpenAIEmbedder:
         *,
         api_key: str | None = None,
         base_url: str | None = None,
-        cache_redis: Any = None,
+        cache: VectorizerCache | None = None,
     ) -> None:
         if not model:
             raise InvalidInputError(
@@ -53,7 +53,7 @@ class OpenAIEmbedder:
         self._model = model
         self._api_key = api_key
         self._base_url = base_url
-        self._cache_redis = cache_redis
+        self._cache = cache
         self._dim: int | None = _OPENAI_DIMS.get(model)
         self._vectorizer: Any = None
         self._lock = threading.Lock()
@@ -103,7 +103,7 @@ class OpenAIEmbedder:
                     self._vectorizer = OpenAITextVectorizer(
                         model=self._model,
                         api_config=config or None,
-                        cache=make_cache(self._cache_redis),
+                        cache=self._cache,
                     )
                 except Exception as exc:
                     raise PenchantError(

@@ -20,15 +20,16 @@ from penchant.memory import (
     PreferenceCandidate,
     Settings,
 )
+from penchant.memory.backends import redis_embeddings_cache
 from penchant.memory.core.observations import ObservationCandidate
 from penchant.memory.embeddings import HashEmbedder
 from penchant.memory.embeddings.base import (
     CACHE_INDEX_KEY,
-    CacheTarget,
+    CACHE_MAX_ENTRIES,
+    CACHE_TTL_SECONDS,
     cache_keys,
     embed_with,
     embedding_text,
-    make_cache,
 )
 from penchant.memory.model.keys import CHECKUP_DUE_KEY, USERS_KEY, UserKeys
 
@@ -53,7 +54,7 @@ class CachingEmbedder:
         self.vectorizer = CustomVectorizer(
             embed=lambda text, **_: inner.embed([text])[0].tolist(),
             embed_many=lambda texts, **_: inner.embed(list(texts)).tolist(),
-            cache=make_cache(CacheTarget(client)),
+            cache=redis_embeddings_cache(client, CACHE_TTL_SECONDS, CACHE_MAX_ENTRIES),
         )
         self.vectorizer.model = self.name
 
@@ -265,7 +266,7 @@ def test_the_embeddings_cache_is_bounded_expires_and_holds_no_text(
     redis_client: redis.Redis,
 ) -> None:
     embedder = CachingEmbedder(redis_client)
-    embedder.vectorizer.cache = make_cache(CacheTarget(redis_client, 60, 5))
+    embedder.vectorizer.cache = redis_embeddings_cache(redis_client, 60, 5)
     texts = [f"cached sentence number {i}" for i in range(8)]
     embedder.embed(texts)
     assert redis_client.zcard(CACHE_INDEX_KEY) == 5
@@ -278,9 +279,24 @@ def test_the_embeddings_cache_is_bounded_expires_and_holds_no_text(
     assert np.allclose(again, HashEmbedder().embed(texts[3:]), atol=1e-6)
 
 
+def test_the_backend_gives_the_embeddings_cache_on_its_own_client(
+    redis_client: redis.Redis,
+) -> None:
+    backend = Memory(redis_client).backend
+    cache = backend.embeddings_cache(60, 5)
+    key = cache.set("I like tea", "hash-cached-64", [0.5, 0.5])
+    assert redis_client.zscore(CACHE_INDEX_KEY, key) is not None
+    assert 0 < redis_client.ttl(key) <= 60
+    assert cache.get("I like tea", "hash-cached-64")["embedding"] == [0.5, 0.5]
+    assert plaintext_hits(redis_client, "I like tea") == []
+    assert backend.embeddings_cache(60, 0) is None  # a bound of 0 turns it off
+
+
 def test_the_plaintext_cache_of_an_earlier_release_is_purged(redis_client: redis.Redis) -> None:
     redis_client.hset("penchant:embeddings:abc", mapping={"content": "I like espresso"})
-    make_cache(CacheTarget(redis_client))
+    cache = redis_embeddings_cache(redis_client, CACHE_TTL_SECONDS, CACHE_MAX_ENTRIES)
+    assert redis_client.exists("penchant:embeddings:abc")  # building it sends nothing
+    assert cache.mget(["I like tea"], "hash-cached-64") == [None]  # its first command purges
     assert not redis_client.exists("penchant:embeddings:abc")
 
 

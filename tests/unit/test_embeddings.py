@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from penchant.memory import Settings
+from penchant.memory.backends import redis_embeddings_cache
 from penchant.memory.embeddings import (
     E5_MODEL,
     MINILM_MODEL,
@@ -353,11 +354,33 @@ def test_minilm_loads_torch_with_passive_openmp() -> None:
 @pytest.mark.minilm
 def test_bundled_minilm_embeds_unit_vectors_with_an_unreachable_cache() -> None:
     broken = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
-    embedder = LocalEmbedder(cache_redis=broken)
+    embedder = LocalEmbedder(cache=redis_embeddings_cache(broken, 60, 100))
     vectors = embedder.embed(["allergic to wool", "I need a warm sweater for winter"])
     assert vectors.shape == (2, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert embedder.loaded and embedder.name == MINILM_MODEL
+
+
+def test_a_vectorizer_embeds_the_same_vectors_when_its_cache_cannot_be_reached() -> None:
+    """The backend's cache is built without a command; when it fails, embedding goes on
+    without it (the path MiniLM and OpenAI take, on the torch-free install)."""
+    from redisvl.utils.vectorize import CustomVectorizer
+
+    from penchant.memory.embeddings.base import VectorizerCache, embed_with
+
+    broken = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    cache = redis_embeddings_cache(broken, 60, 100)
+    assert isinstance(cache, VectorizerCache)
+    inner = HashEmbedder()
+    vectorizer = CustomVectorizer(
+        embed=lambda text, **_: inner.embed([text])[0].tolist(),
+        embed_many=lambda texts, **_: inner.embed(list(texts)).tolist(),
+        cache=cache,
+    )
+    texts = ["allergic to wool", "I need a warm sweater for winter"]
+    vectors = embed_with(vectorizer, texts, inner.dim)
+    assert np.allclose(vectors, inner.embed(texts), atol=1e-6)
+    assert redis_embeddings_cache(broken, 60, 0) is None  # a bound of 0 turns it off
 
 
 def test_a_missing_extra_is_invalid_configuration_naming_the_install(monkeypatch) -> None:
