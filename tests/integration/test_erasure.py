@@ -304,7 +304,11 @@ def serialized_hits(client: Any, *needles: str) -> list[str]:
     """``key: needle`` for every key whose ``DUMP`` (what an RDB or an AOF rewrite writes)
     holds a needle's bytes: deleted-but-kept bytes count, unlike what commands return."""
     hits = []
-    client.config_set("rdbcompression", "no")  # LZF would hide a needle inside a DUMP
+    # LZF would hide a needle inside a DUMP; on a cluster, every node dumps its own keys
+    if isinstance(client, redis.cluster.RedisCluster):
+        client.config_set("rdbcompression", "no", target_nodes=client.ALL_NODES)
+    else:
+        client.config_set("rdbcompression", "no")
     for key in client.scan_iter(count=1000):
         blob = (client.dump(key) or b"").lower()
         hits += [f"{key.decode(errors='replace')}: {n}" for n in needles
