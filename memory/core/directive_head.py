@@ -22,7 +22,6 @@ measures it on held-out sets.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..model import ModelIntegrityError
+from .pinned_weights import read_pinned_weights
 
 DIRECTIVE_HEAD_PATH = Path(__file__).resolve().with_name("directives.npz")
 """The shipped weights: ``w`` (512,) float32, ``b`` () float32, ``threshold`` () float32,
@@ -69,22 +69,13 @@ class DirectiveHead:
             ModelIntegrityError: The file is missing, its digest differs from ``sha256``
                 (both named, with the fix), or it does not hold a head.
         """
-        if not path.is_file():
-            raise ModelIntegrityError(
-                f"directive head {path} is missing; reinstall penchant or run "
-                "`python bench/train_directives.py`"
-            )
-        actual = hashlib.sha256(path.read_bytes()).hexdigest()
-        if actual != sha256:
-            raise ModelIntegrityError(
-                f"directive head {path} has SHA-256 {actual}, expected {sha256}; refusing to "
-                "load it. Reinstall penchant or retrain with `python bench/train_directives.py`"
-            )
-        with np.load(path, allow_pickle=False) as data:
-            weights = np.ascontiguousarray(data["w"], dtype=np.float32)
-            if weights.ndim != 1:
-                raise ModelIntegrityError(f"directive head weights have shape {weights.shape}")
-            return cls(weights, float(data["b"]), float(data["threshold"]), str(data["space"]))
+        data = read_pinned_weights(
+            path, sha256, "directive head", "python bench/train_directives.py"
+        )
+        weights = np.ascontiguousarray(data["w"], dtype=np.float32)
+        if weights.ndim != 1:
+            raise ModelIntegrityError(f"directive head weights have shape {weights.shape}")
+        return cls(weights, float(data["b"]), float(data["threshold"]), str(data["space"]))
 
     def logits(self, vectors: np.ndarray) -> np.ndarray:
         """The head's logit for each vector.

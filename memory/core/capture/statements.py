@@ -15,7 +15,6 @@ and deterministic. Retrain with ``python bench/train_statements.py`` (corpus:
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ...model import ModelIntegrityError
+from ..pinned_weights import read_pinned_weights
 
 KINDS: tuple[str, ...] = (
     "like", "dislike", "flip_like", "flip_dislike", "quit", "switch", "exception",
@@ -94,19 +94,10 @@ class StatementHead:
             ModelIntegrityError: The file is missing, its digest differs from ``sha256``
                 (both named, with the fix), or it does not hold a head.
         """
-        if not path.is_file():
-            raise ModelIntegrityError(
-                f"statement head {path} is missing; reinstall penchant or run "
-                "`python bench/train_statements.py`"
-            )
-        actual = hashlib.sha256(path.read_bytes()).hexdigest()
-        if actual != sha256:
-            raise ModelIntegrityError(
-                f"statement head {path} has SHA-256 {actual}, expected {sha256}; refusing to "
-                "load it. Reinstall penchant or retrain with `python bench/train_statements.py`"
-            )
-        with np.load(path, allow_pickle=False) as data:
-            return cls(data["W"], data["b"], [str(k) for k in data["kinds"]])
+        data = read_pinned_weights(
+            path, sha256, "statement head", "python bench/train_statements.py"
+        )
+        return cls(data["W"], data["b"], [str(k) for k in data["kinds"]])
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
         """Kind probabilities of each vector.
