@@ -150,48 +150,6 @@ return 0
 remove-if-unchanged (the coordination keys are global, outside any commit)."""
 
 
-LEGACY_ERASE_CANDIDATES_SCRIPT = """
-local clauses = {}
-for i = 1, #ARGV do
-  local groups = {}
-  for part in string.gmatch(ARGV[i], '[^\\n]+') do
-    local alts = {}
-    for t in string.gmatch(part, '[^\\t]+') do alts[#alts + 1] = ' ' .. t .. ' ' end
-    groups[#groups + 1] = alts
-  end
-  clauses[#clauses + 1] = groups
-end
-local out = {}
-for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
-  local fields, ix, event = entry[2], nil, nil
-  for j = 1, #fields, 2 do
-    if fields[j] == 'ix' then ix = fields[j + 1]
-    elseif fields[j] == 'event' then event = fields[j + 1] end
-  end
-  local hit = ix == nil
-  for _, groups in ipairs(clauses) do
-    if hit then break end
-    local all = true
-    for _, alts in ipairs(groups) do
-      local any = false
-      for _, t in ipairs(alts) do
-        if string.find(ix, t, 1, true) then any = true; break end
-      end
-      if not any then all = false; break end
-    end
-    hit = all
-  end
-  if hit and event then out[#out + 1] = entry[1]; out[#out + 1] = event end
-end
-return out
-"""
-"""The inline change events (an older release's, field ``event`` of the stream) a forget may
-scrub (issue 19): those whose index terms (the ``ix`` field,
-:func:`~..tombstones.event_terms`) satisfy one clause of :meth:`~..tombstones.Erasure
-.index_query`, and every event stored without terms (an older release's). KEYS: the change
-log. ARGV: one clause each (groups split by newlines, a group's terms by tabs). Returns
-``[id, event JSON, …]``; the exact rules run on these alone, in the client."""
-
 REWRITE_STREAM_SCRIPT = """
 local drop = {}
 for i = 1, #ARGV do drop[ARGV[i]] = true end
@@ -250,6 +208,27 @@ local function satisfies(ix, clauses)
   return false
 end
 """
+
+LEGACY_ERASE_CANDIDATES_SCRIPT = _CLAUSES_LUA + """
+local clauses = parse_clauses(ARGV)
+local out = {}
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
+  local fields, ix, event = entry[2], nil, nil
+  for j = 1, #fields, 2 do
+    if fields[j] == 'ix' then ix = fields[j + 1]
+    elseif fields[j] == 'event' then event = fields[j + 1] end
+  end
+  local hit = ix == nil or satisfies(ix, clauses)
+  if hit and event then out[#out + 1] = entry[1]; out[#out + 1] = event end
+end
+return out
+"""
+"""The inline change events (an older release's, field ``event`` of the stream) a forget may
+scrub (issue 19): those whose index terms (the ``ix`` field,
+:func:`~..tombstones.event_terms`) satisfy one clause of :meth:`~..tombstones.Erasure
+.index_query`, and every event stored without terms (an older release's). KEYS: the change
+log. ARGV: one clause each (groups split by newlines, a group's terms by tabs). Returns
+``[id, event JSON, …]``; the exact rules run on these alone, in the client."""
 
 ERASE_CANDIDATES_SCRIPT = _CLAUSES_LUA + """
 local every = ARGV[1] == '*'
