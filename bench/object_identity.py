@@ -24,7 +24,9 @@ Four figures, each on data that is not tuned on where it matters:
    Chinese object of *another* pair of the same category then disliked (and the reverse);
    at least 1,000 pairs, hard ones included (``green tea`` / ``红茶``, ``tomato`` / ``茄子``,
    ``over-ear headphones`` / ``入耳式耳机``). Any supersession is a failure; flags (the
-   middle band) are counted, never deletions.
+   middle band) are counted, never deletions. Figures 2 and 3 are measured again with no
+   category given (``…_uncategorised``; 1,000 unrelated pairs): the category is then the
+   gate's own reading of each object (lexicons, and a Chinese object's dictionary glosses).
 4. **``remember`` p50**: the same PrefEval statements written by today's code and by the
    code of :data:`BASELINE_COMMIT` (the commit this work started from), each in its own
    process on its own embedded server, in this same run; the ratio is what issue 17 bounds
@@ -173,9 +175,21 @@ def _flip(memory: Any, user: str, first: tuple[str, str], second: tuple[str, str
 
 
 def bench_cross_language(
-    memory: Any, pairs: list[dict[str, str]], unrelated: int
+    memory: Any, pairs: list[dict[str, str]], unrelated: int, given: bool = True,
+    prefix: str = "",
 ) -> dict[str, Any]:
-    """Flips on held-out pairs both ways, and supersessions on unrelated pairs."""
+    """Flips on held-out pairs both ways, and supersessions on unrelated pairs.
+
+    ``given``: each write names the pair's category; without it every write comes with
+    none (``other``), as capture's and a ``remember`` without ``--category`` do, and the
+    figures' keys end in ``_uncategorised``.
+    """
+    if not given:
+        pairs = [{**p, "category": "other"} for p in pairs]
+        found = bench_cross_language(memory, pairs, unrelated, prefix="uncategorised-")
+        return {
+            (k if k.startswith("_") else f"{k}_uncategorised"): v for k, v in found.items()
+        }
     held = [p for p in pairs if p["split"] == "held"]
     resolved = {"en_to_zh": 0, "zh_to_en": 0}
     missed: list[str] = []
@@ -184,7 +198,8 @@ def bench_cross_language(
             ("en_to_zh", (f"likes {pair['en']}", "like"), (f"不喜欢{pair['zh']}", "dislike")),
             ("zh_to_en", (f"喜欢{pair['zh']}", "like"), (f"dislikes {pair['en']}", "dislike")),
         ):
-            prefs, _ = _flip(memory, f"flip-{direction}-{i}", first, second, pair["category"])
+            user = f"{prefix}flip-{direction}-{i}"
+            prefs, _ = _flip(memory, user, first, second, pair["category"])
             if [p.content for p in prefs] == [second[0]]:
                 resolved[direction] += 1
             else:
@@ -209,7 +224,7 @@ def bench_cross_language(
             first, second = (f"喜欢{a['zh']}", "like"), (f"dislikes {b['en']}", "dislike")
         else:
             first, second = (f"likes {a['en']}", "like"), (f"不喜欢{b['zh']}", "dislike")
-        prefs, flags = _flip(memory, f"unrelated-{i}", first, second, a["category"])
+        prefs, flags = _flip(memory, f"{prefix}unrelated-{i}", first, second, a["category"])
         flagged += bool(flags)
         if len(prefs) != 2:
             false.append(f"{first[0]!r} superseded by {second[0]!r}")
@@ -356,6 +371,10 @@ def run(quick: bool = False, data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
         try:
             figures.update(bench_prefeval(memory, statements))
             figures.update(bench_cross_language(memory, pairs, 1_000 if quick else 3_000))
+            uncategorised = bench_cross_language(memory, pairs, 1_000, given=False)
+            figures.update({k: v for k, v in uncategorised.items() if not k.startswith("_")})
+            figures["_missed_uncategorised"] = uncategorised["_missed"]
+            figures["_false_uncategorised"] = uncategorised["_false"]
         finally:
             memory.close()
             server.release(client)
@@ -373,6 +392,8 @@ def print_report(figures: dict[str, Any]) -> None:
         ("supersessions of one object by the opposite polarity (labelled)", "_right_supersessions"),
         ("cross-language flips not resolved (held-out pairs)", "_missed"),
         ("false supersessions on unrelated cross-language pairs", "_false"),
+        ("the same flips, no category given: not resolved", "_missed_uncategorised"),
+        ("unrelated pairs, no category given: false supersessions", "_false_uncategorised"),
     ):
         items = figures.get(key, [])
         print(f"{title}: {len(items)}")

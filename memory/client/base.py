@@ -50,7 +50,7 @@ from ..core import (
     touches_snapshot,
     turn_batch,
 )
-from ..embeddings import Embedder, embedding_text, threshold
+from ..embeddings import Embedder, embedding_text, glosses, threshold
 from ..model import (
     ForgetResult,
     GateResult,
@@ -132,7 +132,7 @@ class BaseMemory(RecoveryMixin):
         self.settings = settings or Settings()
         self.embedder = embedder
         self.spool = spool
-        self.gate = PersistenceGate(self.settings)
+        self.gate = PersistenceGate(self.settings, glosses=glosses)
         self.retry = RetryPolicy(budget_seconds=self.settings.write_retry_seconds)
         self._snapshots: OrderedDict[str, UserSnapshot] = OrderedDict()
         self._registered: set[str] = set()

@@ -105,8 +105,14 @@ class ActiveSet:
 
 
     def in_language(self, category: str, zh: bool) -> list[Preference]:
-        """Preferences of one category whose keywords are Chinese (``zh``) or not."""
-        ids = self._by_language.get(f"{'zh' if zh else 'en'}:{category}") or frozenset()
+        """Preferences whose keywords are Chinese (``zh``) or not, of ``category`` or of
+        ``other``: an unknown category may be any (:func:`~.matching.categories_compatible`).
+        An ``other`` object meets only the other language's ``other`` ones, so a write never
+        compares against every preference of a store."""
+        language = "zh" if zh else "en"
+        ids = self._by_language.get(f"{language}:{category}") or frozenset()
+        if category != "other":
+            ids = ids | (self._by_language.get(f"{language}:other") or frozenset())
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
 

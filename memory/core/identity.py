@@ -6,11 +6,13 @@ either of two signals says so, and the second confirms:
 * the **dictionary**: an English gloss of the Chinese object (CC-CEDICT, read outside
   the core by :mod:`~penchant.memory.embeddings.glossary`) is the English object,
   keyword for keyword with the merge rule of one language
-  (:func:`~.matching.same_object`: ``绿茶`` = ``green tea``, ``郁金香`` = ``tulip``),
-  and the multilingual embeddings of the two object phrases agree at least
-  ``gloss_cosine`` (a guard against a gloss of another sense). A gloss that only
+  (:func:`~.matching.same_object`: ``绿茶`` = ``green tea``, ``郁金香`` = ``tulip``,
+  ``榴莲`` = ``durian``), and the multilingual embeddings of the two object phrases agree at
+  least ``gloss_cosine`` (a guard against a gloss of another sense). A gloss that only
   shares a head (``豆腐`` = ``tofu`` against ``stinky tofu``, ``薯条`` = ``french
-  fried potato`` against ``potato``) is no match: only the same object counts;
+  fried potato`` against ``potato``) is no match: only the same object counts (covering a
+  modified form, as a flip does within one language, was measured: 2 false supersessions
+  in 3,000 unrelated pairs, exactly these two);
 * the **embedding** alone: the two object phrases' cosine is at least ``same_cosine``.
 
 A flip between two such objects supersedes; a pair whose cosine is at least

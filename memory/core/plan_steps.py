@@ -14,7 +14,7 @@ from ..model import (
     is_protected,
     normalise_keywords,
 )
-from .capture.categories import category_for
+from .capture.categories import Glosses, category_for, glossed_category
 from .matching import slot_key
 from .objects import derive_objects, only_retracts, retracted_objects
 from .observations import (
@@ -135,13 +135,17 @@ _SLOT_HINT_RE = re.compile(
 """Cheap test for a sentence that may fill a single-valued slot; only those are parsed."""
 
 
-def objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
+def objects_of(
+    candidate: PreferenceCandidate, glosses: Glosses | None = None
+) -> PreparedCandidate:
     """Normalised objects of a screened candidate, derived from content where missing.
 
     Keywords come from the candidate, or from its content (:func:`~.objects.derive_objects`,
     the extractor capture uses) when it has none; the slot likewise; a category of
     ``"other"`` (none given) becomes the objects' category as capture names it
-    (:func:`~.capture.categories.category_for`: ``sushi`` → ``food``); ``protected`` and
+    (:func:`~.capture.categories.category_for`: ``sushi`` → ``food``), and, for Chinese
+    objects the lexicons lack, as their English ``glosses`` name it
+    (:func:`~.capture.categories.glossed_category`: ``南瓜`` → ``food``); ``protected`` and
     the retracted objects from the retraction's own clause (:func:`~.objects.retracted_objects`),
     and whether the candidate does nothing but retract (:func:`~.objects.only_retracts`).
     """
@@ -158,6 +162,8 @@ def objects_of(candidate: PreferenceCandidate) -> PreparedCandidate:
     )
     if candidate.category == "other" and keywords:  # none given: the objects' own category
         category = category_for(keywords)
+        if category == "other" and glosses is not None:
+            category = glossed_category(keywords, glosses)
         if category != "other":
             candidate = candidate.model_copy(update={"category": category})
     retracted = retracted_objects(candidate.content) if candidate.polarity == "like" else []

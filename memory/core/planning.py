@@ -41,6 +41,7 @@ from ..model import (
     clean_text,
 )
 from .blocks import strip_injected_blocks
+from .capture.categories import Glosses
 from .erasure_index import may_forget
 from .flag_plans import cross_language_flag_ops, scrubbed_flags
 from .identity import CrossLanguage
@@ -114,10 +115,15 @@ class PersistenceGate:
 
     Args:
         settings: Limits (content length, keyword count, caps, α).
+        glosses: English dictionary glosses of a Chinese word, read by the client
+            (:func:`penchant.memory.embeddings.glosses`); with them a Chinese object the
+            lexicons lack gets the category its English names have
+            (:func:`~.capture.categories.glossed_category`). ``None``: lexicons only.
     """
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, glosses: Glosses | None = None) -> None:
         self.settings = settings or Settings()
+        self.glosses = glosses
 
     # -- preferences ----------------------------------------------------------------------------
 
@@ -146,7 +152,7 @@ class PersistenceGate:
                 rejections.append(Rejection(content=printable(candidate.content), reason=reason))
                 continue
             cleaned = candidate.model_copy(update={"content": content})
-            prepared.append(objects_of(cleaned))
+            prepared.append(objects_of(cleaned, self.glosses))
         return prepared, rejections
 
     @staticmethod

@@ -10,7 +10,9 @@ Definitions split at ``/`` and ``;``; a definition's first comma part is its glo
 is kept when, with parentheses and classifier notes removed, it is at most
 :data:`MAX_GLOSS_WORDS` words and is not a cross-reference (``variant of …``, ``see …``),
 a surname, an abbreviation note or a usage label (``(slang) …``, ``(old) …``): ``绿茶`` →
-``green tea`` (its slang sense is dropped), ``蚕豆`` → ``broad bean``, ``fava bean``.
+``green tea`` (its slang sense is dropped), ``蚕豆`` → ``broad bean``, ``fava bean``. A gloss
+that ends in a class noun (:data:`GLOSS_CLASS_NOUNS`) is also kept without it: ``榴莲`` →
+``durian fruit``, ``durian``.
 """
 
 from __future__ import annotations
@@ -88,9 +90,23 @@ def glosses(word: str) -> tuple[str, ...]:
         gloss = " ".join(_PARENS_RE.sub(" ", definition).split(",")[0].split())
         if not gloss or _SKIP_RE.match(gloss) or len(gloss.split()) > MAX_GLOSS_WORDS:
             continue
-        if gloss not in kept:
-            kept.append(gloss)
+        for name in (gloss, _without_class_noun(gloss)):
+            if name and name not in kept:
+                kept.append(name)
     return tuple(kept)
 
 
-__all__ = ["MAX_GLOSS_WORDS", "glosses"]
+GLOSS_CLASS_NOUNS = frozenset({"fruit", "meat"})
+"""Class nouns CC-CEDICT puts after the name of a food (``榴莲`` → ``durian fruit``, ``鸡肉``
+→ ``chicken meat``), where English names the food by the bare word."""
+
+
+def _without_class_noun(gloss: str) -> str:
+    """``durian fruit`` → ``durian``; ``""`` when the gloss ends in no class noun."""
+    words = gloss.split()
+    if len(words) > 1 and words[-1].lower() in GLOSS_CLASS_NOUNS:
+        return " ".join(words[:-1])
+    return ""
+
+
+__all__ = ["GLOSS_CLASS_NOUNS", "MAX_GLOSS_WORDS", "glosses"]

@@ -157,6 +157,38 @@ def test_a_chinese_like_is_superseded_by_an_english_dislike(real: Memory) -> Non
 
 
 @pytest.mark.model
+@pytest.mark.parametrize(
+    ("older", "newer", "winner"),
+    [
+        ("I like strawberries.", "我不再喜欢草莓了。", "草莓"),
+        ("我喜欢吃茄子。", "I don't like eggplant anymore.", "eggplant"),
+        ("I love mangoes.", "我现在不吃芒果了。", "芒果"),
+        ("我很喜欢蘑菇。", "I've stopped eating mushrooms.", "mushroom"),
+        ("我喜欢羊毛。", "I don't want wool anymore.", "wool"),
+        ("I enjoy jazz.", "我不再听爵士乐了。", "爵士乐"),
+    ],
+)
+def test_a_captured_flip_in_the_other_language_supersedes_when_no_category_is_given(
+    real: Memory, older: str, newer: str, winner: str
+) -> None:
+    """Capture gives no category to Chinese objects its lexicon lacks (草莓, 蘑菇); the gate
+    names them by their dictionary glosses, so they meet their English twins."""
+    real.capture("u", older)
+    real.capture("u", newer)
+    stored = real.preferences("u")
+    assert [(p.polarity, p.keywords) for p in stored] == [("dislike", [winner])]
+
+
+@pytest.mark.model
+def test_an_unrelated_object_of_the_same_glossed_category_is_untouched(real: Memory) -> None:
+    real.capture("u", "I love pumpkin.")
+    real.capture("u", "我不喜欢西瓜。")
+    assert [(p.polarity, p.keywords, p.category) for p in real.preferences("u")] == [
+        ("like", ["pumpkin"], "food"), ("dislike", ["西瓜"], "food")
+    ]
+
+
+@pytest.mark.model
 def test_a_sibling_in_the_other_language_is_flagged_never_deleted(real: Memory) -> None:
     real.remember("u", like("likes green tea"))
     real.remember("u", dislike("不喝红茶"))

@@ -91,3 +91,16 @@ def test_removed_preference_leaves_no_trace_in_lookups() -> None:
     active.remove("p00001")
     assert active.related(["tea"], "likes green tea", "favorite drink") == []
     assert len(active.prefs) == 0
+
+
+def test_the_other_language_is_searched_in_the_same_and_the_unknown_category() -> None:
+    def pref(i: str, keyword: str, category: str) -> Preference:
+        return Preference(id=i, user_id="u", content=f"likes {keyword}", polarity="like",
+                          category=category, keywords=[keyword])
+
+    active = ActiveSet.build([
+        pref("1", "南瓜", "food"), pref("2", "蜡烛", "other"), pref("3", "羊毛", "material"),
+    ])
+    assert [p.id for p in active.in_language("food", zh=True)] == ["1", "2"]
+    assert [p.id for p in active.in_language("other", zh=True)] == ["2"]
+    assert active.in_language("food", zh=False) == []

@@ -159,3 +159,26 @@ def test_retry_policy_counts_the_time_of_the_tries_against_its_budget(
             taken.append(delay)
             retry_clock.sleep(0.3 + delay)  # each try takes 0.3 s
     assert len(taken) == 4  # by 1.2 s the budget was spent: 4 back-offs, not 1 s of them
+
+
+def _gloss(word: str) -> tuple[str, ...]:
+    return {"南瓜": ("pumpkin",), "蜡烛": ("candle",), "佳能": ("Canon",)}.get(word, ())
+
+
+def test_a_chinese_object_the_lexicons_lack_takes_its_glosses_category() -> None:
+    gate = PersistenceGate(Settings(), glosses=_gloss)
+    prepared, _ = gate.prepare([PreferenceCandidate(content="不喜欢南瓜", polarity="dislike")])
+    assert prepared[0].candidate.category == "food"
+
+
+def test_a_given_category_and_an_unglossed_object_keep_their_category() -> None:
+    gate = PersistenceGate(Settings(), glosses=_gloss)
+    given = PreferenceCandidate(content="不喜欢南瓜", polarity="dislike", category="garden")
+    unknown = PreferenceCandidate(content="不喜欢螺蛳粉", polarity="dislike")
+    prepared, _ = gate.prepare([given, unknown])
+    assert [p.candidate.category for p in prepared] == ["garden", "other"]
+
+
+def test_without_a_dictionary_the_gate_reads_lexicons_only() -> None:
+    prepared, _ = GATE.prepare([PreferenceCandidate(content="不喜欢南瓜", polarity="dislike")])
+    assert prepared[0].candidate.category == "other"

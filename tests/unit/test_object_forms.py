@@ -66,6 +66,12 @@ def test_a_gloss_keeps_the_object_sense_and_drops_usage_labels() -> None:
     assert glosses("绿茶") == ("green tea",)
 
 
+def test_a_gloss_ending_in_a_class_noun_also_names_the_bare_food() -> None:
+    assert glosses("榴莲")[:2] == ("durian fruit", "durian")
+    assert "chicken" in glosses("鸡肉")
+    assert glosses("水果") == ("fruit",)  # a one-word gloss is kept whole
+
+
 def test_a_word_the_dictionary_lacks_has_no_gloss() -> None:
     assert glosses("螺蛳粉") == ()
 

@@ -8,8 +8,9 @@ category for "I love apples" and "I'm sick of apples".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
-from ...model import has_cjk
+from ...model import has_cjk, normalise_keywords
 from .lexicons import (
     ATTRIBUTE_MODIFIERS,
     BRAND_CONTEXT,
@@ -126,4 +127,27 @@ def category_for(keywords: list[str]) -> str:
     return next((cat for cat in CATEGORY_PRIORITY if cat in found), "other")
 
 
-__all__ = ["category_for", "object_category"]
+Glosses = Callable[[str], Sequence[str]]
+"""Chinese word → its English dictionary glosses (``南瓜`` → ``("pumpkin",)``)."""
+
+
+def glossed_category(keywords: list[str], glosses: Glosses) -> str:
+    """The category of Chinese objects named by their English glosses.
+
+    The Chinese lexicon lists far fewer words than the English one, so an object such as
+    ``南瓜`` or ``玉米`` would stay ``other`` while ``pumpkin`` and ``corn`` are ``food``;
+    the gate compares objects across languages within compatible categories (issue 17),
+    so the dictionary's English names decide instead (:func:`category_for` over them).
+
+    Args:
+        keywords: Normalised keywords; only the Chinese ones are looked up.
+        glosses: The dictionary (:func:`penchant.memory.embeddings.glosses`, CC-CEDICT).
+
+    Returns:
+        One of :data:`CATEGORY_PRIORITY`, or ``"other"`` when no gloss names a known kind.
+    """
+    english = [g for keyword in keywords if has_cjk(keyword) for g in glosses(keyword)]
+    return category_for(normalise_keywords(english)) if english else "other"
+
+
+__all__ = ["Glosses", "category_for", "glossed_category", "object_category"]
