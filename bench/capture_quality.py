@@ -38,6 +38,12 @@ on), a message is right when every expected (polarity, keyword) is captured and 
 forbidden one is; printed per kind and language, with the head's own accuracy on the
 clause and the p50 cost per message of both paths.
 
+**Chat turns.** ``bench/data/chat_turns_heldout.jsonl``: natural chat messages written blind
+(by someone who never saw the corpus frames, the shared cases or the code), never trained or
+tuned on: for each language, the share of non-statements that store nothing and of
+preference statements captured right, and the groups of the non-statements that stored
+something.
+
 Usage::
 
     python bench/capture_quality.py [--quick] [--data DIR]
@@ -281,6 +287,57 @@ def corpus_figures(
     return figures
 
 
+CHAT_TURNS = REPO_ROOT / "bench" / "data" / "chat_turns_heldout.jsonl"
+"""Natural chat messages, en and zh, written blind by someone who never saw the corpus frames
+or the shared cases: non-statements (greetings, small talk, events, plans, purchases,
+questions, other people's tastes…) and preferences in natural phrasing. Never trained or
+tuned on."""
+
+
+def chat_turn_figures(extractors: dict[str, Extract], path: Path = CHAT_TURNS) -> dict[str, Any]:
+    """Per extractor, language and kind (``none`` / ``preference``): messages right, as
+    :func:`corpus_right` judges them (a non-statement stores nothing; a preference stores
+    each expected (polarity, keyword) and not its opposite). Each non-statement that stores
+    something is listed under ``chat|<name>|false``, by its group."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    opposite = {"like": "dislike", "dislike": "like"}
+    figures: dict[str, Any] = {"chat_turns": len(rows)}
+    for name, extract in extractors.items():
+        false: list[str] = []
+        for row in rows:
+            judged = {
+                "text": row["text"], "kind": row["kind"], "active": row["expect"],
+                "absent": [[opposite[p], k] for p, k in row["expect"]],
+            }
+            key = f"chat|{name}|{row['lang']}|{row['kind']}"
+            right = corpus_right(extract, judged)
+            tally = figures.setdefault(key, [0, 0])
+            tally[0] += right
+            tally[1] += 1
+            if row["kind"] == "none" and not right:
+                false.append(f"{row['lang']}/{row.get('group', '')}")
+        figures[f"chat|{name}|false"] = sorted(false)
+    return figures
+
+
+def _print_chat(figures: dict[str, Any], names: Sequence[str]) -> None:
+    print(f"\nChat turns ({figures['chat_turns']} messages, written blind): share right")
+    print(f"{'lang':<5}{'kind':<12}" + "".join(f"{n:>16}" for n in names))
+    for lang in ("en", "zh"):
+        for kind in ("none", "preference"):
+            cells = []
+            for name in names:
+                right, total = figures.get(f"chat|{name}|{lang}|{kind}", [0, 0])
+                cells.append(f"{right / total:.3f} ({total:>3})" if total else "")
+            print(f"{lang:<5}{kind:<12}" + "".join(f"{c:>16}" for c in cells))
+    for name in names:
+        false = figures.get(f"chat|{name}|false", [])
+        groups: dict[str, int] = {}
+        for group in false:
+            groups[group] = groups.get(group, 0) + 1
+        print(f"{name}: non-statements that store something, by group: {groups}")
+
+
 def _print_corpus(figures: dict[str, Any], names: Sequence[str]) -> None:
     print(f"\nStatement corpus, {figures['corpus_split']} split: "
           f"{figures['corpus_test_messages']} messages")
@@ -352,6 +409,9 @@ def run(
     if corpus.exists():
         figures.update(corpus_figures(
             {"capture": with_head, "capture_rules": extract_preferences}, reader, corpus))
+    if CHAT_TURNS.exists():
+        figures.update(chat_turn_figures(
+            {"capture": with_head, "capture_rules": extract_preferences}))
     if note:
         figures["capture_baseline_note"] = note
     return figures
@@ -380,6 +440,8 @@ def _print_table(figures: dict[str, Any]) -> None:
         print(figures["capture_baseline_note"])
     if "corpus_test_messages" in figures:
         _print_corpus(figures, ["capture", "capture_rules"])
+    if "chat_turns" in figures:
+        _print_chat(figures, ["capture", "capture_rules"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -399,6 +461,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             {"capture": lambda t: extract_preferences(t, reader=reader),
              "capture_rules": extract_preferences}, reader, corpus)
         _print_corpus(figures, ["capture", "capture_rules"])
+        if CHAT_TURNS.exists():
+            figures.update(chat_turn_figures(
+                {"capture": lambda t: extract_preferences(t, reader=reader),
+                 "capture_rules": extract_preferences}))
+            _print_chat(figures, ["capture", "capture_rules"])
         print(json.dumps(figures))
         return 0
     figures = run(args.quick, args.data, corpus)

@@ -5,7 +5,8 @@ Data: ``bench/corpus/statements/train.jsonl`` and ``dev.jsonl`` (regenerate with
 like and a dislike), plus PrefEval-dev clauses from the five topic files the rules were
 developed on (:data:`capture_quality.DEV_TOPICS`): a preference's clause that rule
 capture reads as a like or a dislike is learned as that, every clause of a request as
-``none``. The held-out split and PrefEval's other five topics are never read here.
+``none``. Every example is learned in its written form and as chat often types it (lower
+case, no final punctuation: :func:`with_casual_forms`). The held-out split and PrefEval's other five topics are never read here.
 
 Model: multinomial logistic regression (softmax over :data:`KINDS`) on the clause's
 USE-multilingual v3 vector, class-balanced cross-entropy with L2, full-batch Adam from
@@ -79,6 +80,30 @@ def prefeval_examples(data: Path = PREFEVAL) -> list[tuple[str, str]]:
     return found
 
 
+_FINAL_PUNCTUATION = ".!?。！？…~"
+
+
+def casual(text: str) -> str:
+    """``text`` as chat is often typed: lower case, no final punctuation (``Hello there!``
+    → ``hello there``)."""
+    return text.rstrip().rstrip(_FINAL_PUNCTUATION).rstrip().lower()
+
+
+def with_casual_forms(examples: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each example, then its :func:`casual` form with the same kind where that differs.
+
+    The corpus is written in full sentences, and the sentence embedding reads case and
+    punctuation: trained on those alone, the head read ``hello there`` as a like (0.83)
+    while ``Hello there!`` was ``none`` (0.96).
+    """
+    found: list[tuple[str, str]] = []
+    for text, kind in examples:
+        found.append((text, kind))
+        if (plain := casual(text)) and plain != text:
+            found.append((plain, kind))
+    return found
+
+
 def train(
     x: np.ndarray, y: np.ndarray, steps: int, l2: float, lr: float = 0.05
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -141,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tune", action="store_true", help="leave the dev split out")
     args = parser.parse_args(argv)
     dev = [] if args.tune else corpus_examples("dev")
-    examples = corpus_examples("train") + dev + prefeval_examples()
+    examples = with_casual_forms(corpus_examples("train") + dev + prefeval_examples())
     texts = [t for t, _ in examples]
     y = np.array([KINDS.index(k) for _, k in examples])
     x = embed(texts)

@@ -778,6 +778,66 @@ CONTRAST_EN_EXTRA3 = [
     "I like {x}, {y} less so.", "I'm into {x}, not so much {y}.", "I love {x}, {y} not really.",
 ]
 CONTRAST_ZH_EXTRA3 = ["{x}我爱{v}，{y}就算了。", "我喜欢{x}，{y}不太行。"]
+# Fourth round (issue 17, non-statements): everyday chat that states no preference, the kind
+# the head read as a like or a quit when no rule matched ("likes night" from a goodnight,
+# "has given up report" from a finished report). Greetings, thanks and acknowledgements,
+# events, plans, errands, feelings, finished tasks, weather, purchases and mentions of a thing
+# without a stance on it; train/dev only, drawn with their own random stream, written fresh
+# (no held-out frame, no shared case sentence, no line of the held-out chat turns of
+# ``bench/data/chat_turns_heldout.jsonl``, which were written blind by someone else).
+EN_EXTRA4: dict[str, list[str]] = {
+    "none": [
+        "Hey, how's it going?", "Good evening!", "Morning!", "Hi again.", "Yo, what's up?",
+        "Bye for now.", "Talk to you later.", "Catch you later!", "Night night!",
+        "Hello, anyone there?", "Hiya.", "Good afternoon to you.",
+        "Thanks so much!", "Cheers for that.", "Got it.", "Okay, makes sense.", "Alright, cool.",
+        "Perfect, thanks.", "Fair enough.", "Noted.", "Right, I see.", "Yep.", "Sure thing.",
+        "Okay, will do.", "Sounds like a plan.", "That works.", "Cool cool.", "Gotcha.",
+        "I just had {x} for lunch.", "We had {x} at the party last night.",
+        "I picked up some {x} on the way home.", "I ordered {x} for the team today.",
+        "My neighbour brought over some {x}.", "There was {x} at the office today.",
+        "I'm making {x} for dinner tonight.", "I saw an ad for {x} on the bus.",
+        "The café was out of {x} this morning.", "{X} was on sale at the mall.",
+        "There's a documentary about {x} on TV tonight.", "I read an article about {x}.",
+        "My coworker brought up {x} at lunch.", "I'm writing a blog post about {x}.",
+        "Someone asked me about {x} today.", "I have to buy {x} for the trip.",
+        "I need to return the {x} I bought.", "I'm going to {v} {x} with friends tonight.",
+        "We're out of {x} again.", "I forgot to pack {x}.", "The shop had no {x} left.",
+        "I got some {x} as a gift.", "I found {x} in the back of the cupboard.",
+        "I'm heading to the shops later.", "I'm visiting my parents this weekend.",
+        "I have a dentist appointment tomorrow.", "My train leaves at noon.",
+        "I'm working late tonight.", "We're moving house next month.",
+        "I'm exhausted.", "I'm starving.", "I feel great today.", "My back hurts a bit.",
+        "I'm a bit stressed about work.", "I slept badly last night.", "I'm in a good mood.",
+        "Just wrapped up a long meeting.", "Done with my workout.", "I finished the book.",
+        "I finally sent the email.", "I just got home.", "Just landed in Berlin.",
+        "It's freezing outside.", "It's so humid today.", "The sun is finally out.",
+        "I bought a new kettle.", "I got a haircut today.", "I renewed my passport.",
+        "Wow, that was quick.", "Oh no!", "Haha, fair.", "Whoa, really?", "Oops, my bad.",
+        "Let's talk about something else.", "Give me a second.", "Hold on a minute.",
+    ],
+}
+ZH_EXTRA4: dict[str, list[str]] = {
+    "none": [
+        "嗨，最近怎么样？", "晚上好！", "回头聊。", "拜拜啦。", "早啊。", "在吗？", "下午好。",
+        "收到。", "明白了，谢谢。", "行，就这样吧。", "好嘞。", "懂了。", "辛苦了！", "谢啦。",
+        "没问题。", "好的好的。", "知道了。", "可以的。", "就这么定了。",
+        "我中午{v}了{x}。", "我昨天{v}了{x}。", "我刚买了{x}。", "今天公司发了{x}。",
+        "我在超市看到{x}打折。", "朋友送了我一些{x}。", "我晚饭准备做{x}。",
+        "我今晚要和朋友去{v}{x}。", "我在网上看到一篇关于{x}的文章。", "同事今天聊起了{x}。",
+        "孩子们整天在说{x}。", "我得去买点{x}。", "我忘了带{x}。", "店里的{x}卖光了。",
+        "我把{x}落在公司了。", "快递把{x}送错了。", "我在写一篇关于{x}的文章。",
+        "我周末要回老家。", "明天要早起。", "我下午去趟银行。", "我下个月搬家。",
+        "我今天要加班。", "我的航班晚点了。",
+        "我今天好累。", "我饿死了。", "头有点疼。", "今天心情不错。", "工作压力好大。",
+        "昨晚没睡好。", "我有点感冒。",
+        "终于把报告写完了。", "我刚健完身回来。", "我刚到公司。", "作业做完了。", "刚开完会。",
+        "外面好冷啊。", "今天太阳好大。", "又下雪了。",
+        "我剪头发了。", "我换了个新手机壳。", "我办好护照了。",
+        "哇，这么快！", "哎呀，糟了。", "哈哈，有道理。", "真的假的？", "等我一下。",
+        "我们聊点别的吧。",
+    ],
+}
 DEV_FRACTION = 0.2
 """Share of the train frames (by a second digest) kept aside as the dev split to tune on."""
 
@@ -929,6 +989,11 @@ def build() -> list[dict]:
         for kind, frames in [*table.items(), ("contrast", contrast)]:
             for frame in frames:
                 rows += _rows(lang, kind, frame, "train", third_rng)
+    fourth_rng = random.Random(SEED + 3)
+    for lang, table in (("en", EN_EXTRA4), ("zh", ZH_EXTRA4)):
+        for kind, frames in table.items():
+            for frame in frames:
+                rows += _rows(lang, kind, frame, "train", fourth_rng)
     for row in rows:
         if row["split"] == "train" and _dev(row["lang"], row["kind"], row["frame"]):
             row["split"] = "dev"

@@ -117,6 +117,8 @@ def test_only_a_confident_change_of_mind_overturns_the_rules() -> None:
         ("Wow", None),
         ("I'm stuck in traffic again.", None),
         ("I'm a big foodie.", None),
+        ("Loud music gives me a headache.", "Loud music"),
+        ("Cilantro makes my tongue tingle", "Cilantro"),
     ],
 )
 def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
@@ -125,7 +127,10 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
 
 @pytest.mark.parametrize(
     ("clause", "obj"),
-    [("武侠小说我已经不看了。", "武侠小说"), ("我对奶茶已经没兴趣了", "奶茶"), ("太棒了", None)],
+    [
+        ("武侠小说我已经不看了。", "武侠小说"), ("我对奶茶已经没兴趣了", "奶茶"), ("太棒了", None),
+        ("羊肉串百吃不腻", "羊肉串"), ("臭豆腐那股味儿我一闻就头疼", "臭豆腐"), ("离谱", None),
+    ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
     assert pull_object_zh(clause) == obj
@@ -152,6 +157,32 @@ def test_a_kind_with_no_rule_match_maps_to_its_polarity(
     found = extract_preferences(text, reader=_scripted(kind))
     assert [(c.polarity, c.content) for c in found] == expected
     assert extract_preferences(text) == [] or kind == "flip_like"
+
+
+def _by_clause(*kinds: str):  # type: ignore[no-untyped-def]
+    return lambda clauses: [_kind(k, 0.95) for k in kinds[: len(clauses)]]
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds", "expected"),
+    [
+        ("榴莲闻着臭，我超爱", ("none", "like"), [("like", ["榴莲"])]),
+        ("摇滚乐太吵了，真心欣赏不来", ("none", "dislike"), [("dislike", ["摇滚乐"])]),
+        ("Jazz records, I just cannot get enough.", ("none", "like"), [("like", ["jazz record"])]),
+    ],
+)
+def test_a_stance_with_no_object_of_its_own_takes_the_topic_of_the_clause_before(
+    text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
+) -> None:
+    found = extract_preferences(text, reader=_by_clause(*kinds))
+    assert [(c.polarity, c.keywords) for c in found] == expected
+
+
+def test_a_topic_does_not_reach_into_the_next_sentence_or_past_another_person() -> None:
+    assert extract_preferences("榴莲很臭。我超爱。", reader=_by_clause("none", "like")) == []
+    text = "My brother bought durian, loves it."
+    found = extract_preferences(text, reader=_by_clause("none", "like"))
+    assert [c.keywords for c in found if c.polarity == "like"] != [["durian"]]
 
 
 def test_a_confident_flip_overturns_a_rule_like_and_reads_as_a_dislike() -> None:

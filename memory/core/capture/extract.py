@@ -349,8 +349,11 @@ def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
     return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
 
 
-def _kind_stance(clause: str, context: Context, kind: Kind | None) -> Stance | None:
-    """A stance the rules did not read, from the clause's kind and the object rules pull."""
+def _kind_stance(
+    clause: str, context: Context, kind: Kind | None, topic: Object | None = None
+) -> Stance | None:
+    """A stance the rules did not read, from the clause's kind and the object rules pull, or,
+    when the clause names none, the ``topic`` the clause before named."""
     read = polarity_of(kind) if kind is not None else None
     if read is None:
         return None
@@ -359,10 +362,13 @@ def _kind_stance(clause: str, context: Context, kind: Kind | None) -> Stance | N
         return None
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
-    if not raw:
+    if raw:
+        display = raw if zh else lower_sentence_start(raw)
+        obj = resolve(display, zh, context.antecedent, initial=not zh)
+    elif topic is not None:
+        obj, display, zh = topic, topic.display, topic.zh
+    else:
         return None
-    display = raw if zh else lower_sentence_start(raw)
-    obj = resolve(display, zh, context.antecedent, initial=not zh)
     if obj is None or is_pronoun(obj.display):
         return None
     label = (ZH_LABELS if zh else EN_LABELS)[label_kind]
@@ -400,8 +406,18 @@ def _overturned(stance: Stance, kind: Kind | None) -> Stance:
     return replace(stance, rule=rule, polarity=polarity)
 
 
+def _topic(clause: str) -> Object | None:
+    """What a clause with no stance names, for a stance without an object in the next clause
+    of its sentence (``臭豆腐闻着臭吃着香，我超爱``, ``Sushi, can't get enough``)."""
+    if not has_cjk(clause):
+        return mentioned(clause, False)  # only a noun phrase ("Sushi, can't get enough")
+    raw = pull_object_zh(clause)
+    return Object(raw, zh=True) if raw and not is_pronoun(raw) else None
+
+
 def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> None:
     wants, context.wants = context.wants, False
+    topic, context.topic = context.topic, None
     stance = _stance(clause, context)
     if is_limit(kind) and (stance is None or stance.polarity == "dislike"):
         context.wants = wants  # "I like doughnuts, just no more than one a week": no dislike
@@ -410,7 +426,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         stance = _overturned(stance, kind)
     elif (again := _elliptic_stance(clause, context)) is not None:
         stance = again
-    elif (from_kind := _kind_stance(clause, context, kind)) is not None:
+    elif (from_kind := _kind_stance(clause, context, kind, topic)) is not None:
         stance = from_kind
     if stance is None and (negated := _negated(clause, context, wants)):
         context.antecedent = context.mentioned = negated.obj
@@ -421,6 +437,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         speaker = clause_speaker(clause)
         if speaker != "unknown":
             context.speaker = speaker
+        context.topic = _topic(clause) if speaker != "other" else None
         context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
         context.mentioned = mentioned(clause, has_cjk(clause)) or context.mentioned
         return
@@ -486,7 +503,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     for sentence, parts in zip(kept, split, strict=True):
         context.speaker, context.in_sentence, context.wants = "user", False, False
         start = len(context.found)
-        context.previous = ""
+        context.previous, context.topic = "", None
         for clause in parts:
             _read_clause(clause, context, kinds[position])
             context.previous = clause

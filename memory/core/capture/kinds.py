@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity
+from .segment import noun_runs
 from .statements import Kind
 
 POLAR_KINDS: dict[str, Polarity] = {
@@ -79,7 +80,7 @@ _EN_STOP = frozenset(
     doing touch touching buy buying order ordering have having care mind miss dropped drop
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
-    definitely absolutely officially basically literally works work know
+    definitely absolutely officially basically literally works work know enough
     """.split()
 )
 _EN_REACTIONS = frozenset(
@@ -95,11 +96,18 @@ _EN_LY_NOUNS = frozenset(
 """Words in -ly that name things (an adverb in -ly is no part of an object; these are)."""
 
 
+_EN_OBJECT_PRONOUNS = frozenset("me my us our".split())
+"""After a subject noun phrase, the word before one of these is its verb (``Shellfish makes
+me…``, ``Strawberries make my mouth itch``): the phrase ends before it."""
+
+
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     """The noun phrase of an English clause once stance, time and degree words are out.
 
     The first maximal run of other words is the object (``Pad thai is off the menu for
-    me now`` → ``Pad thai``; ``I've gone off olives lately`` → ``olives``). With
+    me now`` → ``Pad thai``; ``I've gone off olives lately`` → ``olives``), without the verb
+    of a subject that acts on the speaker (``Reality TV drives me up the wall`` →
+    ``Reality TV``). With
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
@@ -109,6 +117,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = bool(_EN_LY_RE.match(word)) and word not in _EN_LY_NOUNS and not named
         if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit():
+            if word in _EN_OBJECT_PRONOUNS and len(runs[-1]) > 1:
+                runs[-1].pop()  # "Reality TV drives me up the wall": the verb before "me"
             runs.append([])
         else:
             runs[-1].append(token.rstrip("."))
@@ -136,7 +146,7 @@ _ZH_STANCE_RE = re.compile(
     r"我|已经|早就|再也|不再|一点也|一点都|越来越|现在|最近|如今|开始|慢慢|终于|彻底|完全|根本|"
     r"不想|不要|不爱|不喜欢|喜欢上|喜欢|爱上|爱|讨厌|受不了|厌倦|腻|戒掉|戒|放弃|告别|失去|兴趣|"
     r"没有|没|不|了|的|很|挺|太|都|就|也|还|真的|真|对|把|被|和|说再见|再见|碰|吃|喝|看|玩|用|听|"
-    r"穿|读|打|练|逛|去|再|又|吗|呢|吧|啊|呀|[，。！？,.!?、\s]"
+    r"穿|读|打|练|逛|去|再|又|吗|呢|吧|啊|呀|欣赏|实在|真心|简直|[，。！？,.!?、\s]"
 )
 
 
@@ -146,9 +156,17 @@ _ZH_REACTIONS = frozenset(
 
 
 def pull_object_zh(clause: str) -> str | None:
-    """The object of a Chinese clause: the fronted topic (``武侠小说我已经不看了``), else
-    what is left when the words of stance, time and degree are taken out."""
+    """The object of a Chinese clause: its first noun phrase of two characters or more, as
+    the segmenter tags it (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐`` →
+    ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
+    the words of stance, time and degree are taken out."""
     text = _ZH_FILLER_RE.sub("", clause).strip()
+    nouns = [
+        run for run in noun_runs(text)
+        if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and not _ZH_STANCE_RE.match(run)
+    ]  # fmt: skip
+    if nouns and len(text) > len(nouns[0]) + 1:  # a stance word besides the noun ("离谱")
+        return nouns[0]
     if (topic := _ZH_TOPIC_RE.match(text)) and not _ZH_STANCE_RE.fullmatch(topic.group("obj")):
         obj = topic.group("obj")
         if not re.match(r"^(?:不|没|再|已经|很|都|也|就)", obj):
