@@ -41,8 +41,9 @@ clause and the p50 cost per message of both paths.
 **Chat turns.** ``bench/data/chat_turns_heldout.jsonl``: natural chat messages written blind
 (by someone who never saw the corpus frames, the shared cases or the code), never trained or
 tuned on: for each language, the share of non-statements that store nothing and of
-preference statements captured right, and the groups of the non-statements that stored
-something.
+preference statements captured right (also per half: the statement head's size and mixture
+were chosen on half 0, half 1 was never looked at), and the groups of the non-statements
+that stored something.
 
 Usage::
 
@@ -54,6 +55,7 @@ The last line of output is one JSON object (the dict :func:`run` returns).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import re
@@ -294,6 +296,12 @@ questions, other people's tastes…) and preferences in natural phrasing. Never 
 tuned on."""
 
 
+def chat_half(text: str) -> int:
+    """0 or 1, by the first byte of the text's SHA-256: the statement head's size and mixture
+    were chosen on half 0 (``bench/train_statements.py``); half 1 was never looked at."""
+    return hashlib.sha256(text.encode("utf-8")).digest()[0] % 2
+
+
 def chat_turn_figures(extractors: dict[str, Extract], path: Path = CHAT_TURNS) -> dict[str, Any]:
     """Per extractor, language and kind (``none`` / ``preference``): messages right, as
     :func:`corpus_right` judges them (a non-statement stores nothing; a preference stores
@@ -309,11 +317,12 @@ def chat_turn_figures(extractors: dict[str, Extract], path: Path = CHAT_TURNS) -
                 "text": row["text"], "kind": row["kind"], "active": row["expect"],
                 "absent": [[opposite[p], k] for p, k in row["expect"]],
             }
-            key = f"chat|{name}|{row['lang']}|{row['kind']}"
             right = corpus_right(extract, judged)
-            tally = figures.setdefault(key, [0, 0])
-            tally[0] += right
-            tally[1] += 1
+            base = f"chat|{name}|{row['lang']}|{row['kind']}"
+            for key in (base, f"{base}|half{chat_half(row['text'])}"):
+                tally = figures.setdefault(key, [0, 0])
+                tally[0] += right
+                tally[1] += 1
             if row["kind"] == "none" and not right:
                 false.append(f"{row['lang']}/{row.get('group', '')}")
         figures[f"chat|{name}|false"] = sorted(false)
@@ -322,14 +331,15 @@ def chat_turn_figures(extractors: dict[str, Extract], path: Path = CHAT_TURNS) -
 
 def _print_chat(figures: dict[str, Any], names: Sequence[str]) -> None:
     print(f"\nChat turns ({figures['chat_turns']} messages, written blind): share right")
-    print(f"{'lang':<5}{'kind':<12}" + "".join(f"{n:>16}" for n in names))
+    print(f"{'lang':<5}{'kind':<12}{'half':<6}" + "".join(f"{n:>16}" for n in names))
     for lang in ("en", "zh"):
         for kind in ("none", "preference"):
-            cells = []
-            for name in names:
-                right, total = figures.get(f"chat|{name}|{lang}|{kind}", [0, 0])
-                cells.append(f"{right / total:.3f} ({total:>3})" if total else "")
-            print(f"{lang:<5}{kind:<12}" + "".join(f"{c:>16}" for c in cells))
+            for half, label in (("", "both"), ("|half0", "0"), ("|half1", "1")):
+                cells = []
+                for name in names:
+                    right, total = figures.get(f"chat|{name}|{lang}|{kind}{half}", [0, 0])
+                    cells.append(f"{right / total:.3f} ({total:>3})" if total else "")
+                print(f"{lang:<5}{kind:<12}{label:<6}" + "".join(f"{c:>16}" for c in cells))
     for name in names:
         false = figures.get(f"chat|{name}|false", [])
         groups: dict[str, int] = {}

@@ -20,14 +20,8 @@ _BRAND_OF_PRODUCT = pytest.mark.xfail(
     "product (佳能相机, one keyword whose head is 相机): a flip covers the modified forms of a "
     "head, not of a modifier",
 )
-_HEAD_BELOW_THRESHOLD = pytest.mark.xfail(
-    strict=True,
-    reason="statement head: 'Pad thai is off the menu for me now' reads as a change of mind at "
-    "0.64, below the 0.7 a clause no stance rule reads needs to yield a preference",
-)
 _XFAIL: dict[str, pytest.MarkDecorator] = {
     "k3-zh-switch-cong-gaiyong": _BRAND_OF_PRODUCT,
-    "k3-en-flip-off-the-menu": _HEAD_BELOW_THRESHOLD,
 }
 _K3 = [
     pytest.param(case, marks=_XFAIL[case["id"]]) if case["id"] in _XFAIL else case

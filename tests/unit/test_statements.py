@@ -37,6 +37,8 @@ def test_shipped_head_matches_its_pinned_digest() -> None:
     assert sha256_file(HEAD_PATH) == HEAD_SHA256
     head = StatementHead.load()
     assert head.dim == 512 and head.weights.shape == (512, len(KINDS))
+    assert head.hidden is not None and head.hidden[2].shape[1] == len(KINDS)
+    assert 0.0 < head.mix < 1.0
 
 
 def test_a_tampered_head_is_refused_with_both_digests(tmp_path: Path) -> None:
@@ -60,6 +62,12 @@ def test_wrong_shapes_and_kinds_are_refused() -> None:
         StatementHead(np.zeros((4, len(KINDS))), np.zeros(len(KINDS)), ["like"])
     with pytest.raises(ModelIntegrityError, match="shapes"):
         StatementHead(np.zeros((4, 3)), np.zeros(3), KINDS)
+    k = len(KINDS)
+    w, b = np.zeros((4, k)), np.zeros(k)
+    with pytest.raises(ModelIntegrityError, match="hidden layer"):
+        StatementHead(w, b, KINDS, (np.zeros((4, 8)), np.zeros(8), np.zeros((7, k)), b), 0.5)
+    with pytest.raises(ModelIntegrityError, match="share"):
+        StatementHead(w, b, KINDS, (np.zeros((4, 8)), np.zeros(8), np.zeros((8, k)), b), 1.5)
     head = StatementHead.load()
     with pytest.raises(ValueError, match=r"expected \(n, 512\)"):
         head.probabilities(np.zeros((2, 10)))
@@ -225,3 +233,18 @@ def test_a_slot_with_now_fills_the_same_slot() -> None:
     before = extract_preferences("My favourite cuisine is Thai.")
     after = extract_preferences("Ethiopian is my favourite cuisine now.")
     assert before[0].slot == after[0].slot == "favorite cuisine"
+
+
+def test_the_hidden_layer_is_mixed_in_by_its_share() -> None:
+    k = len(KINDS)
+    rng = np.random.default_rng(1)
+    w, b = rng.normal(size=(4, k)), rng.normal(size=k)
+    hidden = (
+        rng.normal(size=(4, 3)), rng.normal(size=3), rng.normal(size=(3, k)), rng.normal(size=k)
+    )
+    x = rng.normal(size=(2, 4)).astype(np.float32)
+    linear = StatementHead(w, b, KINDS).probabilities(x)
+    net = StatementHead(np.zeros((4, k)), np.zeros(k), KINDS, hidden, 0.0).probabilities(x)
+    mixed = StatementHead(w, b, KINDS, hidden, 0.25).probabilities(x)
+    assert np.allclose(mixed, 0.25 * linear + 0.75 * net, atol=1e-6)
+    assert not np.allclose(linear, net)

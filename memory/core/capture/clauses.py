@@ -16,6 +16,7 @@ from typing import Literal
 
 from ...model import HAN_CHARS, has_cjk
 from .rules import Rule
+from .segment import FUNCTION_TAGS, tag
 
 Speaker = Literal["user", "other", "stale", "unknown"]
 """Who states a clause: the user now, someone else, the user in the past, or not said."""
@@ -119,10 +120,25 @@ def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     stale = bool(_ZH_STALE_RE.search(prefix))
     rest = _ZH_FILLER_RE.sub("", _ZH_STALE_RE.sub("", prefix))
     subject = "我" in rest or "本人" in prefix
-    rest = re.sub(r"[我\W_]", "", rest)
-    if rest:
-        return "other"
+    if re.sub(r"[我\W_]", "", rest) and _names_a_subject(
+        re.sub(r"[\W_]", "", _ZH_STALE_RE.sub("", prefix))
+    ):
+        return "other"  # words besides the user and fillers: what they are decides
     return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
+
+
+_ZH_NEGATORS = frozenset("不 没 没有 别 未 非 无 不会 不能 不要 不想 从不 从没 从来".split())
+
+
+def _names_a_subject(text: str) -> bool:
+    """Whether the words before a Chinese verb (besides 我 and fillers) keep the clause
+    from being the user's plain stance: anything but function words (``反而挺``, ``一直都``),
+    such as another subject (``我妈``, ``他``), a modal or a negation (``不会放弃``)."""
+    return any(
+        word in _ZH_NEGATORS
+        or not (word == "我" or flag.startswith(FUNCTION_TAGS) or _ZH_FILLER_RE.fullmatch(word))
+        for word, flag in tag(text)
+    )
 
 
 def clause_speaker(clause: str) -> Speaker:

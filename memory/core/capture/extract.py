@@ -408,7 +408,9 @@ def _overturned(stance: Stance, kind: Kind | None) -> Stance:
 
 def _topic(clause: str) -> Object | None:
     """What a clause with no stance names, for a stance without an object in the next clause
-    of its sentence (``臭豆腐闻着臭吃着香，我超爱``, ``Sushi, can't get enough``)."""
+    of its sentence (``臭豆腐闻着臭吃着香，我超爱``, ``Sushi, can't get enough``); a clause
+    with a stance passes on its object (``我以前讨厌香菜，现在反而挺喜欢的``: Chinese drops
+    the object a clause shares with the one before)."""
     if not has_cjk(clause):
         return mentioned(clause, False)  # only a noun phrase ("Sushi, can't get enough")
     raw = pull_object_zh(clause)
@@ -441,7 +443,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
         context.mentioned = mentioned(clause, has_cjk(clause)) or context.mentioned
         return
-    context.antecedent = context.mentioned = stance.obj
+    context.antecedent = context.mentioned = context.topic = stance.obj
     speaker = stance.speaker
     if speaker == "unknown":
         speaker = context.speaker if context.speaker != "stale" else "user"

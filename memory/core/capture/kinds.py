@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity
-from .segment import noun_runs
-from .statements import Kind
+from .segment import FUNCTION_TAGS, noun_runs, tag
+from .statements import KINDS, Kind
 
 POLAR_KINDS: dict[str, Polarity] = {
     "like": "like",
@@ -139,6 +139,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
 
 _ZH_FILLER_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|顺便说一下|顺便说|好吧|现在|最近|如今|目前|我|对|"
+    r"没想到|想不到|没料到|"
     r"[，,、\s])+"
 )
 _ZH_TOPIC_RE = re.compile(r"^(?P<obj>[^我，。！？,!?\s]{1,12}?)(?:我|对我|已经|早就|现在)")
@@ -177,6 +178,8 @@ def pull_object_zh(clause: str) -> str | None:
     best = max(parts, key=len)
     if len(best) < 2 or len(best) > 12 or len(text) <= len(best) + 1 or best in _ZH_REACTIONS:
         return None
+    if all(flag.startswith((*FUNCTION_TAGS, "r", "a")) for _, flag in tag(best)):
+        return None  # adverbs, pronouns, particles left over ("反而", "以前那么", "得少")
     return best
 
 
@@ -198,7 +201,11 @@ def polarity_of(kind: Kind) -> tuple[Polarity, str] | None:
 
 
 def overturns(kind: Kind | None, polarity: Polarity) -> Polarity | None:
-    """The polarity the head puts in place of the rules' ``polarity``, or None to keep it."""
+    """The polarity the head puts in place of the rules' ``polarity``, or None to keep it; read
+    from the linear part alone when the head has a hidden layer (:attr:`Kind.linear`)."""
+    if kind is not None and kind.linear is not None:  # the linear part alone (see Kind)
+        best = max(range(len(kind.linear)), key=kind.linear.__getitem__)
+        kind = Kind(KINDS[best], kind.linear[best], kind.linear)
     if kind is None or kind.p < FLIP_MIN_P:
         return None
     if polarity == "like" and kind.kind in ("flip_dislike", "quit"):

@@ -254,6 +254,8 @@ def cut_zh(raw: str, comparative: bool = False) -> Cut:
         contrast, word = _ZH_TRAILING_RE.sub("", found.group("rest")).strip(), found.group("word")
         text = text[: found.start()]
     text = _ZH_DURATION_RE.sub("", _ZH_TRAILING_RE.sub("", text)).strip()
+    if text.startswith("上") and len(text) > 1 and zh_words(text)[0] == "上":
+        text = text[1:]  # 爱上动漫: the verb's complement 上; 爱上海 keeps 上海, one word
     return Cut(_ZH_TRAILING_RE.sub("", text).strip(), contrast, word)
 
 
@@ -285,6 +287,10 @@ def avoidance(display: str) -> str | None:
     return found.group("rest") if found else None
 
 
+_ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
+"""Sentence-final particles: a clause that names nothing else names no object."""
+
+
 def resolve(
     display: str, zh: bool, antecedent: Object | None, initial: bool = False
 ) -> Object | None:
@@ -292,8 +298,8 @@ def resolve(
     if len(display) > MAX_OBJECT_CHARS:
         return None
     if zh:
-        if not display or display in _ZH_PRONOUN_OBJECTS:
-            return antecedent
+        if not display.strip(_ZH_PARTICLES) or display in _ZH_PRONOUN_OBJECTS:
+            return antecedent  # nothing named but particles ("挺喜欢的"): the object before
         if ZH_BAD_OBJECT_RE.match(display):
             return None
         return Object(display, zh=True)

@@ -19,6 +19,10 @@ NOUN_TAGS = frozenset("n nr nrt nrfg ns nt nz ng vn an eng j b".split())
 nouns (``vn``, ``an``), Latin words (``eng``), abbreviations (``j``) and distinguishing
 words (``b``). Set phrases (``l``: ``受不了``) are not: they are mostly stances."""
 
+FUNCTION_TAGS = ("c", "d", "u", "y", "e", "p", "t", "f", "m", "q")
+"""ICTCLAS tag prefixes of words that name no one and nothing: conjunctions, adverbs,
+particles, interjections, prepositions, time and place words, numerals and classifiers."""
+
 
 @lru_cache(maxsize=8192)
 def tag(text: str) -> tuple[tuple[str, str], ...]:
@@ -68,4 +72,4 @@ def noun_runs(text: str) -> list[str]:
     return runs
 
 
-__all__ = ["NOUN_TAGS", "is_word", "noun_runs", "tag", "words"]
+__all__ = ["FUNCTION_TAGS", "NOUN_TAGS", "is_word", "noun_runs", "tag", "words"]

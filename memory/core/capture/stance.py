@@ -54,7 +54,7 @@ class Context:
     wants: bool = False  # the clause before was the user's like or want ("I like X but no Y")
     found: list[PreferenceCandidate] = field(default_factory=list)
     previous: str = ""  # the clause before, in this sentence ("" at a sentence's start)
-    topic: Object | None = None  # named by the clause before, with no stance ("X闻着香，我超爱")
+    topic: Object | None = None  # what the clause before is about ("X闻着香，我超爱")
 
 
 _TIME = r"(?:now|these\s+days|nowadays|today|lately|again|any\s*more|any\s+longer)"
