@@ -15,6 +15,7 @@ from .matching import (
     TYPO_MIN_LEN,
     ZH_MATERIALS,
     is_transposition_typo,
+    leading_word,
     spelling_key,
     transposition_variants,
 )
@@ -44,6 +45,7 @@ class ActiveSet:
         self._by_content: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_language: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_lead: LayeredMap[str, frozenset[str]] = LayeredMap()
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -61,6 +63,7 @@ class ActiveSet:
         other._by_content = self._by_content.copy()
         other._by_slot = self._by_slot.copy()
         other._by_language = self._by_language.copy()
+        other._by_lead = self._by_lead.copy()
         return other
 
     def add(self, pref: Preference) -> None:
@@ -75,6 +78,8 @@ class ActiveSet:
             _bucket_add(self._by_slot, pref.slot, pref.id)
         if pref.keywords:
             _bucket_add(self._by_language, _language_key(pref), pref.id)
+        for lead in {lead for k in pref.keywords if (lead := leading_word(k))}:
+            _bucket_add(self._by_lead, lead, pref.id)
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
@@ -89,18 +94,22 @@ class ActiveSet:
             _bucket_drop(self._by_slot, pref.slot, pref_id)
         if pref.keywords:
             _bucket_drop(self._by_language, _language_key(pref), pref_id)
+        for lead in {lead for k in pref.keywords if (lead := leading_word(k))}:
+            _bucket_drop(self._by_lead, lead, pref_id)
 
     def related(
         self, keywords: list[str], content: str, slot: str | None = None
     ) -> list[Preference]:
         """Preferences that could be the same object as (or covered by) these keywords,
-        or that fill the same slot."""
+        or that fill the same slot, or whose keywords these name first (a brand's products:
+        ``canon`` for ``canon camera``, ``佳能`` for ``佳能相机``)."""
         ids: set[str] = set(self._by_content.get(content_key(content)) or ())
         if slot:
             ids |= self._by_slot.get(slot) or frozenset()
         for keyword in keywords:
             for head in _heads_like(_head(keyword), self._by_head):
                 ids |= self._by_head[head]
+            ids |= self._by_lead.get(normalise_keyword(keyword).replace(" ", "")) or frozenset()
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
 

@@ -45,6 +45,7 @@ from .capture.lexicons import (
     ZH_CATEGORY_TERMS,
     ZH_SUBSTITUTE_PREFIXES,
 )
+from .capture.segment import words as zh_words
 
 ZH_MATERIALS = frozenset(ZH_CATEGORY_TERMS["material"])
 """Chinese materials: ``不要玻璃`` covers ``玻璃瓶``, a compound the segmenter keeps whole."""
@@ -217,6 +218,30 @@ def slot_key(slot: str | None) -> str | None:
     text = normalise_keyword(slot or "").replace("-", " ")
     named = capture_slot_name(text) or text
     return " ".join(spelling_key(w) for w in named.split()) or None
+
+
+def leading_word(keyword: str) -> str:
+    """The word a keyword of two or more words opens with, as :func:`brand_covers` compares
+    it (``canon camera`` → ``canon``; ``佳能相机`` → ``佳能``, cut by the segmenter), or
+    ``""`` for a keyword of one word."""
+    if has_cjk(keyword):
+        words = zh_words(keyword)
+        return words[0] if len(words) > 1 else ""
+    words = keyword.split(" ")
+    return words[0] if len(words) > 1 else ""
+
+
+def brand_covers(brand_keywords: list[str], old_keywords: list[str]) -> bool:
+    """Whether a statement about a brand covers an older one about products named after it:
+    each of ``old_keywords`` opens with one of the brand's keywords as a whole word
+    (``canon`` covers ``canon camera``, ``佳能`` covers ``佳能相机``; ``canon`` never covers
+    ``canonical texts``). Only a statement whose category is ``brand`` uses this: a brand is
+    what its products are about, while a modifier in general is not (``red`` never covers
+    ``red wine``)."""
+    brands = {k.replace(" ", "") for k in brand_keywords}
+    return bool(brands) and bool(old_keywords) and all(
+        leading_word(o).replace(" ", "") in brands for o in old_keywords
+    )
 
 
 def categories_compatible(a: str, b: str) -> bool:

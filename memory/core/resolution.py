@@ -26,6 +26,7 @@ from .identity import (
     simple_form,
 )
 from .matching import (
+    brand_covers,
     categories_compatible,
     keyword_covers,
     same_object,
@@ -125,6 +126,8 @@ def _contradicts(pref: Preference, prepared: PreparedCandidate) -> bool:
         return False
     if pref.protected:
         return _retracts(prepared.retracted, pref.keywords)
+    if cand.category == "brand" and brand_covers(prepared.keywords, pref.keywords):
+        return True  # "switched from Canon" covers "likes my Canon camera"
     new_objects = object_forms(cand.content, cand.polarity, tuple(prepared.keywords))
     old_objects = object_forms(pref.content, pref.polarity, tuple(pref.keywords))
     return all(any(form_supersedes(new, old) for new in new_objects) for old in old_objects)

@@ -14,33 +14,16 @@ from penchant.memory import Memory, Settings
 from conftest import CliRunner, load_cases
 from expectations import check_expectations
 
-_BRAND_OF_PRODUCT = pytest.mark.xfail(
-    strict=True,
-    reason="object identity: a switch away from a brand (佳能) does not retire the like of its "
-    "product (佳能相机, one keyword whose head is 相机): a flip covers the modified forms of a "
-    "head, not of a modifier",
+CAPTURE_CASES = (
+    load_cases("capture.jsonl") + load_cases("capture-k2.jsonl") + load_cases("capture-k3.jsonl")
 )
-_XFAIL: dict[str, pytest.MarkDecorator] = {
-    "k3-zh-switch-cong-gaiyong": _BRAND_OF_PRODUCT,
-}
-_K3 = [
-    pytest.param(case, marks=_XFAIL[case["id"]]) if case["id"] in _XFAIL else case
-    for case in load_cases("capture-k3.jsonl")
-]
-CAPTURE_CASES = load_cases("capture.jsonl") + load_cases("capture-k2.jsonl") + _K3
-CROSS_LANGUAGE = {
-    _case["id"] for _case in load_cases("capture-k3.jsonl") if _case["id"].startswith("k3-xlang")
-}
+CROSS_LANGUAGE = {case["id"] for case in CAPTURE_CASES if case["id"].startswith("k3-xlang")}
 """Cases whose flip is stated in the other language: they need an embedder that places both
 languages in one space (the default, USE multilingual); the hash fake has none, so these
 run on the real one."""
 
 
-def _case_id(case: Any) -> str:
-    return str(case["id"] if isinstance(case, dict) else case.values[0]["id"])
-
-
-@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[_case_id(c) for c in CAPTURE_CASES])
+@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[c["id"] for c in CAPTURE_CASES])
 def test_capture_case_library(
     memory: Memory, redis_client: Any, settings: Settings, request: pytest.FixtureRequest,
     case: dict[str, Any],
@@ -54,7 +37,7 @@ def test_capture_case_library(
     check_expectations(memory.preferences(user), case["expect"], 0)
 
 
-@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[_case_id(c) for c in CAPTURE_CASES])
+@pytest.mark.parametrize("case", CAPTURE_CASES, ids=[c["id"] for c in CAPTURE_CASES])
 def test_capture_case_cli(
     cli: CliRunner, memory: Memory, cli_env: dict[str, str], case: dict[str, Any]
 ) -> None:

@@ -29,6 +29,31 @@ def active(memory: Memory, user: str = "u") -> list[tuple[str, str]]:
 # -- heads and modifiers ---------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("older", "newer", "likes_after"),
+    [
+        ("I love my Canon camera.", "I switched from Canon to Sony.", [["sony"]]),
+        ("I love Nike running shoes.", "I'm done with Nike.", []),
+        ("我喜欢用佳能相机。", "我从佳能改用索尼了。", [["索尼"]]),
+    ],
+)
+def test_turning_from_a_brand_retires_the_liked_products_named_after_it(
+    memory: Memory, older: str, newer: str, likes_after: list[list[str]]
+) -> None:
+    memory.capture("u", older)
+    memory.capture("u", newer)
+    assert [p.keywords for p in memory.preferences("u") if p.polarity == "like"] == likes_after
+
+
+def test_a_brand_leaves_a_different_kind_of_thing_of_the_same_word(memory: Memory) -> None:
+    memory.capture("u", "I love apple pie.")
+    memory.capture("u", "I hate Apple.")
+    assert sorted((p.polarity, p.category) for p in memory.preferences("u")) == [
+        ("dislike", "brand"), ("like", "food")
+    ]
+
+
+
 def test_a_flip_about_the_head_supersedes_the_modified_form(memory: Memory) -> None:
     memory.remember("u", like("likes red wine with dinner"))
     assert active(memory) == [("like", "likes red wine with dinner")]

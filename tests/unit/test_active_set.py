@@ -12,7 +12,9 @@ from rapidfuzz.distance import OSA
 from penchant.memory.core.active_set import ActiveSet, _head, content_key
 from penchant.memory.core.matching import (
     TYPO_MIN_LEN,
+    brand_covers,
     is_transposition_typo,
+    leading_word,
     transposition_variants,
 )
 from penchant.memory.model.records import Preference
@@ -104,3 +106,25 @@ def test_the_other_language_is_searched_in_the_same_and_the_unknown_category() -
     assert [p.id for p in active.in_language("food", zh=True)] == ["1", "2"]
     assert [p.id for p in active.in_language("other", zh=True)] == ["2"]
     assert active.in_language("food", zh=False) == []
+
+
+def test_a_keyword_is_found_by_the_word_it_opens_with() -> None:
+    camera = Preference(id="1", user_id="u", content="likes my Canon camera", polarity="like",
+                        category="brand", keywords=["canon camera"])
+    zh = Preference(id="2", user_id="u", content="喜欢用佳能相机", polarity="like",
+                    keywords=["佳能相机"])
+    active = ActiveSet.build([camera, zh])
+    assert [p.id for p in active.related(["canon"], "switched from Canon")] == ["1"]
+    assert [p.id for p in active.related(["佳能"], "从佳能换成索尼")] == ["2"]
+    active.remove("1")
+    assert active.related(["canon"], "switched from Canon") == []
+
+
+def test_a_brand_covers_the_products_named_after_it_and_nothing_else() -> None:
+    assert leading_word("canon camera") == "canon" and leading_word("canon") == ""
+    assert leading_word("佳能相机") == "佳能"
+    assert brand_covers(["canon"], ["canon camera"])
+    assert brand_covers(["佳能"], ["佳能相机"])
+    assert not brand_covers(["canon"], ["camera"])
+    assert not brand_covers(["apple"], ["pineapple juice"])
+    assert not brand_covers(["canon"], ["canon camera", "tripod"])  # every object, or none
