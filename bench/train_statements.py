@@ -41,6 +41,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
@@ -113,33 +114,53 @@ def with_casual_forms(examples: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return found
 
 
+def _balanced_targets(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One-hot targets and per-example weights that give every kind the same total weight."""
+    n, k = len(y), len(KINDS)
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    weight = np.where(counts > 0, n / (k * np.maximum(counts, 1)), 0.0)[y]
+    return np.eye(k)[y], weight
+
+
+def _softmax_gradient(logits: np.ndarray, onehot: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """d(weighted mean cross-entropy)/d(logits)."""
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    return (p - onehot) * weight[:, None] / weight.sum()
+
+
+def _adam(
+    params: list[np.ndarray],
+    gradients: Callable[[list[np.ndarray]], list[np.ndarray]],
+    steps: int,
+    lr: float,
+) -> None:
+    """Full-batch Adam (Kingma & Ba 2015, default betas), in place: ``gradients(params)``
+    gives each parameter's gradient at the current point."""
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for t in range(1, steps + 1):
+        for i, grad in enumerate(gradients(params)):
+            m[i] = beta1 * m[i] + (1 - beta1) * grad
+            v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
+            params[i] -= lr * (m[i] / (1 - beta1**t)) / (np.sqrt(v[i] / (1 - beta2**t)) + eps)
+
+
 def train(
     x: np.ndarray, y: np.ndarray, steps: int, l2: float, lr: float = 0.05
 ) -> tuple[np.ndarray, np.ndarray]:
     """Class-balanced softmax regression by full-batch Adam from zeros (deterministic)."""
-    n, d = x.shape
-    k = len(KINDS)
-    counts = np.bincount(y, minlength=k).astype(np.float64)
-    weight = np.where(counts > 0, n / (k * np.maximum(counts, 1)), 0.0)[y]
-    onehot = np.eye(k)[y]
-    w = np.zeros((d, k))
-    b = np.zeros(k)
-    m = [np.zeros_like(w), np.zeros_like(b)]
-    v = [np.zeros_like(w), np.zeros_like(b)]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    for t in range(1, steps + 1):
-        logits = x @ w + b
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        g = (p - onehot) * weight[:, None] / weight.sum()
-        grads = [x.T @ g + l2 * w, g.sum(axis=0)]
-        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
-            m[i] = beta1 * m[i] + (1 - beta1) * grad
-            v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
-            step = lr * (m[i] / (1 - beta1**t)) / (np.sqrt(v[i] / (1 - beta2**t)) + eps)
-            param -= step
-    return w.astype(np.float32), b.astype(np.float32)
+    onehot, weight = _balanced_targets(y)
+    params = [np.zeros((x.shape[1], len(KINDS))), np.zeros(len(KINDS))]
+
+    def gradients(p: list[np.ndarray]) -> list[np.ndarray]:
+        g = _softmax_gradient(x @ p[0] + p[1], onehot, weight)
+        return [x.T @ g + l2 * p[0], g.sum(axis=0)]
+
+    _adam(params, gradients, steps, lr)
+    return params[0].astype(np.float32), params[1].astype(np.float32)
 
 
 def train_hidden(
@@ -148,35 +169,23 @@ def train_hidden(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A one-hidden-layer ReLU network (He-initialised from ``seed``), class-balanced
     cross-entropy with L2, full-batch Adam: deterministic for a given corpus and embedder."""
-    n, d = x.shape
-    k = len(KINDS)
-    counts = np.bincount(y, minlength=k).astype(np.float64)
-    weight = np.where(counts > 0, n / (k * np.maximum(counts, 1)), 0.0)[y]
-    onehot = np.eye(k)[y]
+    onehot, weight = _balanced_targets(y)
+    d, k = x.shape[1], len(KINDS)
     rng = np.random.default_rng(seed)
     params = [
         rng.normal(0.0, np.sqrt(2.0 / d), (d, hidden)), np.zeros(hidden),
         rng.normal(0.0, np.sqrt(1.0 / hidden), (hidden, k)), np.zeros(k),
     ]  # fmt: skip
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    for t in range(1, steps + 1):
-        z = x @ params[0] + params[1]
+
+    def gradients(p: list[np.ndarray]) -> list[np.ndarray]:
+        z = x @ p[0] + p[1]
         a = np.maximum(z, 0.0)
-        logits = a @ params[2] + params[3]
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        g = (p - onehot) * weight[:, None] / weight.sum()
-        back = g @ params[2].T
+        g = _softmax_gradient(a @ p[2] + p[3], onehot, weight)
+        back = g @ p[2].T
         back[z <= 0] = 0.0
-        grads = [x.T @ back + l2 * params[0], back.sum(axis=0), a.T @ g + l2 * params[2],
-                 g.sum(axis=0)]  # fmt: skip
-        for i, grad in enumerate(grads):
-            m[i] = beta1 * m[i] + (1 - beta1) * grad
-            v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
-            params[i] -= lr * (m[i] / (1 - beta1**t)) / (np.sqrt(v[i] / (1 - beta2**t)) + eps)
+        return [x.T @ back + l2 * p[0], back.sum(axis=0), a.T @ g + l2 * p[2], g.sum(axis=0)]
+
+    _adam(params, gradients, steps, lr)
     w1, b1, w2, b2 = (p.astype(np.float32) for p in params)
     return w1, b1, w2, b2
 
