@@ -224,10 +224,7 @@ def leading_word(keyword: str) -> str:
     """The word a keyword of two or more words opens with, as :func:`brand_covers` compares
     it (``canon camera`` → ``canon``; ``佳能相机`` → ``佳能``, cut by the segmenter), or
     ``""`` for a keyword of one word."""
-    if has_cjk(keyword):
-        words = zh_words(keyword)
-        return words[0] if len(words) > 1 else ""
-    words = keyword.split(" ")
+    words = list(zh_words(keyword)) if has_cjk(keyword) else keyword.split(" ")
     return words[0] if len(words) > 1 else ""
 
 
