@@ -408,9 +408,9 @@ def _overturned(stance: Stance, kind: Kind | None) -> Stance:
 
 def _topic(clause: str) -> Object | None:
     """What a clause with no stance names, for a stance without an object in the next clause
-    of its sentence (``臭豆腐闻着臭吃着香，我超爱``, ``Sushi, can't get enough``); a clause
-    with a stance passes on its object (``我以前讨厌香菜，现在反而挺喜欢的``: Chinese drops
-    the object a clause shares with the one before)."""
+    of its sentence (``臭豆腐闻着臭吃着香，我超爱``, ``Sushi, can't get enough``). A clause
+    with a stance passes on its own object instead (:func:`_read_clause`:
+    ``我以前讨厌香菜，现在反而挺喜欢的``, Chinese drops the object two clauses share)."""
     if not has_cjk(clause):
         return mentioned(clause, False)  # only a noun phrase ("Sushi, can't get enough")
     raw = pull_object_zh(clause)
