@@ -214,6 +214,9 @@ def test_broader_like_never_supersedes_a_protected_allergy(memory: Memory) -> No
     [
         ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts."),
         ("我对花生过敏。", "我对花生不再过敏了。"),
+        # issue 17: a clause after the retraction (a new subject) is no part of its object
+        ("I'm allergic to sesame.", "I'm not allergic to sesame anymore, the clinic retested me."),
+        ("I'm allergic to walnuts.", "I'm no longer allergic to walnuts, my GP checked us both."),
     ],
 )
 def test_explicit_retraction_supersedes_the_allergy(

@@ -49,6 +49,7 @@ _EN_SEGMENT_AUX = frozenset(
     "i you we they he she it is are was were 's 're do does did can will would has have had "
     "am be been my me his her our their your".split()
 )
+_EN_SEGMENT_PERSONS = frozenset("i me we us you he him she her they them".split())
 _EN_CLAUSE_STARTERS = frozenset(
     "they it it's its which that because since so but especially as though although if when "
     "please thanks thank lol haha i i'm you we he she too either anymore really honestly "
@@ -183,8 +184,11 @@ def _shorten(text: str) -> str:
 
 
 def _continues_object(words: list[str]) -> bool:
-    """Whether the words after a comma go on naming the object (a list, stacked adjectives)."""
+    """Whether the words after a comma go on naming the object (a list, stacked adjectives);
+    a segment with a person in it is a clause of its own (``…, the doctor cleared me``)."""
     if not words or words[0] in _EN_CLAUSE_STARTERS or set(words[:3]) & _EN_SEGMENT_AUX:
+        return False
+    if {w.strip(".!?;:") for w in words} & _EN_SEGMENT_PERSONS:
         return False
     return len(words) <= (12 if words[0] in ("and", "or") else 10)
 
