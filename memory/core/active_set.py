@@ -109,7 +109,7 @@ class ActiveSet:
         for keyword in keywords:
             for head in _heads_like(_head(keyword), self._by_head):
                 ids |= self._by_head[head]
-            ids |= self._by_lead.get(normalise_keyword(keyword).replace(" ", "")) or frozenset()
+            ids |= self._by_lead.get(keyword) or frozenset()
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
 

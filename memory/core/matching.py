@@ -235,9 +235,9 @@ def brand_covers(brand_keywords: list[str], old_keywords: list[str]) -> bool:
     ``canonical texts``). Only a statement whose category is ``brand`` uses this: a brand is
     what its products are about, while a modifier in general is not (``red`` never covers
     ``red wine``)."""
-    brands = {k.replace(" ", "") for k in brand_keywords}
+    brands = set(brand_keywords)
     return bool(brands) and bool(old_keywords) and all(
-        leading_word(o).replace(" ", "") in brands for o in old_keywords
+        leading_word(o) in brands for o in old_keywords
     )
 
 

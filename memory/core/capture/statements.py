@@ -159,25 +159,28 @@ class StatementHead:
         Raises:
             ValueError: ``vectors`` is not ``(n, dim)``.
         """
+        alone, mixed = self._parts(vectors)
+        return alone if linear else mixed
+
+    def _parts(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The linear part's probabilities and the mixture's (the same array when linear)."""
         x = np.asarray(vectors, dtype=np.float32)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise ValueError(f"vectors have shape {x.shape}, expected (n, {self.dim})")
-        found = _softmax(x @ self.weights + self.bias)
-        if self.hidden is not None and not linear:
-            w1, b1, w2, b2 = self.hidden
-            found = self.mix * found + (1.0 - self.mix) * _softmax(
-                np.maximum(x @ w1 + b1, 0.0) @ w2 + b2
-            )
-        return found
+        alone = _softmax(x @ self.weights + self.bias)
+        if self.hidden is None:
+            return alone, alone
+        w1, b1, w2, b2 = self.hidden
+        net = _softmax(np.maximum(x @ w1 + b1, 0.0) @ w2 + b2)
+        return alone, self.mix * alone + (1.0 - self.mix) * net
 
     def read(self, vectors: np.ndarray) -> list[Kind]:
         """The most probable kind of each vector (see :meth:`probabilities`)."""
         found = []
-        mixed = self.probabilities(vectors)
-        alone = self.probabilities(vectors, linear=True) if self.hidden is not None else None
+        alone, mixed = self._parts(vectors)
         for i, row in enumerate(mixed):
             best = int(np.argmax(row))
-            linear = None if alone is None else tuple(float(p) for p in alone[i])
+            linear = None if self.hidden is None else tuple(float(p) for p in alone[i])
             found.append(Kind(KINDS[best], float(row[best]), tuple(float(p) for p in row), linear))
         return found
 
