@@ -127,6 +127,10 @@ def test_only_a_confident_change_of_mind_overturns_the_rules() -> None:
         ("I'm a big foodie.", None),
         ("Loud music gives me a headache.", "Loud music"),
         ("Cilantro makes my tongue tingle", "Cilantro"),
+        ("that bores me silly", None),
+        ("Count me out", None),  # the lone verb after a pronoun: no object of its own
+        ("Loud parties and I just don't get along", "Loud parties"),
+        ("ngl sardines r nasty", "sardines"),
     ],
 )
 def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
@@ -138,6 +142,7 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
     [
         ("武侠小说我已经不看了。", "武侠小说"), ("我对奶茶已经没兴趣了", "奶茶"), ("太棒了", None),
         ("羊肉串百吃不腻", "羊肉串"), ("臭豆腐那股味儿我一闻就头疼", "臭豆腐"), ("离谱", None),
+        ("真人秀以前追得勤", "真人秀"),  # a noun that starts like a stance word (真)
     ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:

@@ -24,6 +24,7 @@ from ...model import (
     is_retraction,
 )
 from .categories import category_for, object_category
+from .changes import changed
 from .clauses import (
     clause_speaker,
     clauses,
@@ -42,12 +43,14 @@ from .kinds import (
     pull_object_en,
     pull_object_zh,
 )
+from .negation import negated_stance
 from .objects import (
     Cut,
     Object,
     avoidance,
     cut_en,
     cut_zh,
+    fronted_topic,
     is_pronoun,
     items,
     lower_sentence_start,
@@ -60,7 +63,7 @@ from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .slots import slot_key
-from .stance import Context, Stance, elliptic, negated_tail, repeated_stance
+from .stance import Context, Stance, elliptic
 from .statements import Kind
 from .structures import structured
 
@@ -276,33 +279,6 @@ def _excepted_allergy(candidate: PreferenceCandidate | None) -> PreferenceCandid
     return candidate.model_copy(update={"protected": True})
 
 
-_EN_NEGATED_RE = re.compile(
-    r"^(?:(?:and|but|or)\s+)?(?P<neg>no|not|never|without)\s+(?P<obj>\S.*)$", re.I
-)
-"""A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
-_EN_NEGATED_REJECT = frozenset(
-    "a an the one doubt problem problems idea clue thanks thank way matter worries worry "
-    "really at all sure quite very too so that this these those it them me him her us you "
-    "only just even always often ever again anymore any anything much many more longer "
-    "necessarily exactly now today yet then when if because as in on at for to with by from "
-    "about after before during until while since where why how what who bad big offense "
-    "offence kidding joke wonder question questions rush hurry pressure chance "
-    "exception biggie lately tonight tomorrow yesterday here there everything everyone "
-    "everybody everywhere nothing nobody anyone anybody anywhere else enough".split()
-)
-_EN_COMMON_VERBS = frozenset(
-    "drink drinking eat eating go going use using buy buying wear wearing take taking have "
-    "having do doing get getting make making like liking love loving want need watch read "
-    "listen play cook travel fly drive see be being been feel mind care know think".split()
-)
-"""After "not"/"never" these start a verb phrase ("never drink it late"), not an object."""
-_EN_MANNER_WORDS = frozenset(
-    "every each all both either neither alone together loud quiet late early big small long "
-    "short hot cold warm spicy sweet salty sour bitter strong weak expensive cheap new old "
-    "fast slow far near daily weekly monthly".split()
-)
-"""After "not" these say how, when or how much ("not every day", "not alone", "not loud"),
-not what the user turns away from."""
 _EN_WANT_RE = re.compile(
     r"^(?:(?:and|but|so|oh|well|also|just|please)\s+)*i(?:\s+|(?='))(?:(?:really|just|also|only|"
     r"usually|always)\s+)?(?:want|need|'d\s+like|would\s+like|'ll\s+have|'ll\s+take|"
@@ -313,42 +289,6 @@ _EN_WANT_RE = re.compile(
 
 Plain "I have / I get" state a situation ("I have a dog but no cat"), not a want.
 """
-_NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
-
-
-def _negated(clause: str, context: Context, after_like: bool) -> Stance | None:
-    """``no plastic cups`` after the user's like or want in the same sentence: a dislike.
-
-    A negator before a noun phrase, coordinated to or contrasted with the user's
-    stance ("I like tea but no sugar", "I want tea and no sugar"), turns the user
-    away from that noun phrase. Idioms ("no doubt", "not really", "no problem")
-    and phrases that are no object ("not when…", "not too sweet") yield nothing.
-    """
-    if not after_like or has_cjk(clause):
-        return None
-    match = _EN_NEGATED_RE.match(clause) or negated_tail(clause)
-    if match is None:
-        return None
-    raw = repeated_stance(match.group("obj"))
-    if re.match(r"(?:more|less|fewer)\s+than\b", raw, re.I):
-        return None  # an amount limit ("just no more than one a week"), not an object
-    first = re.findall(r"[a-z']+", raw.lower())[:1]
-    if not first or first[0] in _EN_NEGATED_REJECT or first[0].endswith("ly"):
-        return None  # an idiom, a function word or an adverb ("not really", "not lately")
-    if first[0] in _EN_MANNER_WORDS and match.group("neg").lower() in ("not", "never"):
-        return None  # a manner, time or amount ("but not every day", "but never alone")
-    if first[0] in _EN_COMMON_VERBS and match.group("neg").lower() in ("not", "never"):
-        return None  # a verb phrase the stance table did not read ("but never go there")
-    cut = cut_en(raw)
-    if not cut.display or is_pronoun(cut.display):
-        return None
-    obj = resolve(cut.display, False, context.antecedent)
-    if obj is None:
-        return None
-    words = {"verb": "", "adj": "", "slot": "", "match": match.group(0)}
-    return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
-
-
 def _kind_stance(
     clause: str, context: Context, kind: Kind | None, topic: Object | None = None
 ) -> Stance | None:
@@ -430,7 +370,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         stance = again
     elif (from_kind := _kind_stance(clause, context, kind, topic)) is not None:
         stance = from_kind
-    if stance is None and (negated := _negated(clause, context, wants)):
+    if stance is None and (negated := negated_stance(clause, context, wants)):
         context.antecedent = context.mentioned = negated.obj
         context.wants = True  # "I like tea but no sugar and no milk"
         context.found.extend(candidates(negated))
@@ -439,7 +379,10 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         speaker = clause_speaker(clause)
         if speaker != "unknown":
             context.speaker = speaker
-        context.topic = _topic(clause) if speaker != "other" else None
+        named = _topic(clause)
+        if named is None and speaker != "other" and mentioned(clause, has_cjk(clause)) is None:
+            named = topic  # "Running? ugh, count me out": a filler keeps the topic
+        context.topic = named if speaker != "other" else None
         context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
         context.mentioned = mentioned(clause, has_cjk(clause)) or context.mentioned
         return
@@ -471,6 +414,11 @@ def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandi
     return list(latest.values())
 
 
+def _rules(clause: str) -> list[PreferenceCandidate]:
+    """Rule capture of one clause, without the statement head."""
+    return extract_preferences(clause)
+
+
 def extract_preferences(text: str, *, reader: Reader | None = None) -> list[PreferenceCandidate]:
     """Find the user's own stated preferences in one message, without a model.
 
@@ -496,21 +444,33 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         states no first-person preference.
     """
     context = Context()
-    kept = [s for s in sentences(prepare(text or "")) if not is_question_or_hypothetical(s)]
+    kept, fronted = [], {}
+    for sentence in sentences(prepare(text or "")):
+        if not is_question_or_hypothetical(sentence):
+            kept.append(sentence)
+        elif (named := fronted_topic(sentence)) is not None:
+            fronted[len(kept)] = named  # "Running? count me out": the next sentence's topic
     split = [clauses(sentence) for sentence in kept]
     flat = [clause for parts in split for clause in parts]
     kinds: list[Kind | None] = list(reader(flat)) if reader is not None and flat else []
     kinds += [None] * (len(flat) - len(kinds))
     position = 0
-    for sentence, parts in zip(kept, split, strict=True):
+    for index, (sentence, parts) in enumerate(zip(kept, split, strict=True)):
         context.speaker, context.in_sentence, context.wants = "user", False, False
         start = len(context.found)
-        context.previous, context.topic = "", None
+        context.previous, context.topic = "", fronted.get(index)
+        by_clause: list[list[PreferenceCandidate]] = []
         for clause in parts:
+            before = len(context.found)
             _read_clause(clause, context, kinds[position])
+            by_clause.append(context.found[before:])
             context.previous = clause
             position += 1
         sentence_kinds = kinds[position - len(parts) : position]
+        turned = changed(parts, sentence_kinds, by_clause, _rules, RULE_CONFIDENCE)
+        if turned is not None:
+            del context.found[start:]
+            context.found.extend(turned)
         found = context.found[start:]
         if made := structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE):
             del context.found[start:]

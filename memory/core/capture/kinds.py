@@ -80,7 +80,9 @@ _EN_STOP = frozenset(
     doing touch touching buy buying order ordering have having care mind miss dropped drop
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
-    definitely absolutely officially basically literally works work know enough
+    definitely absolutely officially basically literally works work know enough along
+    ngl tbh imo imho fr rn af lowkey highkey legit w u r ur ugh ew eww yuck meh nah nope yay
+    omg lmao welp whoa ooh
     """.split()
 )
 _EN_REACTIONS = frozenset(
@@ -99,6 +101,11 @@ _EN_LY_NOUNS = frozenset(
 _EN_OBJECT_PRONOUNS = frozenset("me my us our".split())
 """After a subject noun phrase, the word before one of these is its verb (``Shellfish makes
 me…``, ``Strawberries make my mouth itch``): the phrase ends before it."""
+_EN_SUBJECT_PRONOUNS = frozenset("it that this they which what something everything".split())
+"""After one of these (or at the start), a lone word before :data:`_EN_OBJECT_PRONOUNS` is the
+verb (``it bores me to tears``, ``Count me out``): no object."""
+_EN_TIME_RE = re.compile(r"\b(?:every|each)\s+(?:single\s+)?time\b|\bany\s+day\b", re.I)
+"""How often, not what: ``…over the beach every single time``."""
 
 
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
@@ -111,19 +118,26 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
-    for i, token in enumerate(_EN_TOKEN_RE.findall(clause.replace("’", "'"))):
+    clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
+    tokens = _EN_TOKEN_RE.findall(clause)
+    for i, token in enumerate(tokens):
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = bool(_EN_LY_RE.match(word)) and word not in _EN_LY_NOUNS and not named
         if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit():
+            lone_verb = len(runs[-1]) == 1 and (
+                i == 1 or (i >= 2 and tokens[i - 2].lower() in _EN_SUBJECT_PRONOUNS)
+            )  # "it bores me", "Count me out": the verb, with no object of its own
+            if word in _EN_OBJECT_PRONOUNS and lone_verb and not any(runs[:-1]):
+                return None  # the object is the pronoun's ("it bores me to tears")
             if word in _EN_OBJECT_PRONOUNS and len(runs[-1]) > 1:
                 runs[-1].pop()  # "Reality TV drives me up the wall": the verb before "me"
             runs.append([])
         else:
             runs[-1].append(token.rstrip("."))
     found = [r for r in runs if r]
-    only = sum(len(r) for r in runs) == len(_EN_TOKEN_RE.findall(clause))
+    only = sum(len(r) for r in runs) == len(tokens)
     if not found or (only and not alone):
         return None  # nothing but the object: no stance word in the clause ("Wow")
     phrase = " ".join(found[0])
@@ -164,7 +178,7 @@ def pull_object_zh(clause: str) -> str | None:
     text = _ZH_FILLER_RE.sub("", clause).strip()
     nouns = [
         run for run in noun_runs(text)
-        if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and not _ZH_STANCE_RE.match(run)
+        if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _ZH_STANCE_RE.sub("", run)
     ]  # fmt: skip
     if nouns and len(text) > len(nouns[0]) + 1:  # a stance word besides the noun ("离谱")
         return nouns[0]

@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...model import has_cjk
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
 from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, STOP_WORDS
+from .segment import noun_runs
 from .segment import words as zh_words
 
 MAX_OBJECT_CHARS = 80
@@ -31,7 +33,7 @@ _EN_SOFT_STOP_RE = re.compile(
     r"\s+(?:because|since|as|when|whenever|while|if|unless|so|which|who|where|though|"
     r"although|but|especially|such\s+as|like|for|and\s+then|then|cause|cuz|coz|until|"
     r"whereas|except|anyway|due\s+to|given|regardless|even|no\s+matter|whether|including|"
-    r"namely|notably|specifically|e\.g)\b.*$",
+    r"namely|notably|specifically|e\.g|every\s+(?:single\s+)?time|any\s+day|hands\s+down)\b.*$",
     re.IGNORECASE,
 )
 _EN_EXCEPTION_RE = re.compile(
@@ -346,6 +348,20 @@ def mentioned(clause: str, zh: bool) -> Object | None:
     return Object(phrase, zh=False) if object_keywords(phrase) else None
 
 
+def fronted_topic(question: str) -> Object | None:
+    """What a question made of a noun phrase alone puts up for the next sentence (``Spicy
+    food? Bring it on``, ``榴莲？绝了``); None for any other question."""
+    bare = question.strip().rstrip("?？!！.。 ").strip()
+    if not bare:
+        return None
+    if has_cjk(bare):
+        runs = noun_runs(bare)
+        return Object(bare, zh=True) if runs == [bare] and len(bare) >= 2 else None
+    if len(bare.split()) > 4:
+        return None
+    return mentioned(bare, False)
+
+
 def items(obj: Object) -> list[str]:
     """Coordinated objects (``onions and garlic``) as separate items.
 
@@ -409,6 +425,7 @@ __all__ = [
     "avoidance",
     "cut_en",
     "cut_zh",
+    "fronted_topic",
     "is_pronoun",
     "items",
     "lower_sentence_start",

@@ -307,7 +307,7 @@ def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
     return polarities == {"like", "dislike"}
 
 
-def _part_candidate(part: Part, confidence: float) -> PreferenceCandidate | None:
+def part_candidate(part: Part, confidence: float) -> PreferenceCandidate | None:
     keywords = object_keywords(part.obj)
     if not keywords:
         return None
@@ -342,7 +342,7 @@ def structured(
         read = read_structure(sentence, name)
         if not read:
             continue
-        made = [c for p in read if (c := _part_candidate(p, confidence)) is not None]
+        made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
         return made if len(made) == len(read) else None
     return None
 
@@ -378,4 +378,6 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[str]:
     return order
 
 
-__all__ = ["STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "read_structure", "structured"]
+__all__ = [
+    "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "part_candidate", "read_structure", "structured",
+]  # fmt: skip

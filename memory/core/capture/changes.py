@@ -1,0 +1,163 @@
+"""A change of mind told as then and now (``I used to love burgers but I'm over them now``,
+``美剧以前追得可起劲，现在懒得看了``).
+
+A sentence whose earlier clause is marked as the past (``used to``, ``back then``,
+``以前``, ``原来``…) and whose later clause is marked as the present or turns against it
+(``now``, ``anymore``, ``but``, ``现在``, ``如今``, ``但``…) states the later state. The
+past clause is history: what it says is not stored as the user's preference now. When
+the present clause says no stance that rules or the statement head can read (``I'm over
+them now``, ``现在懒得看了``), it says the past one has turned: the object the past clause
+names is stored with the opposite of the polarity the past clause has.
+
+The markers are words of time and contrast, never objects or stance phrasings; the
+polarities come from the stance rules (on the past clause without its marker) or from
+the statement head's reading of each clause (:mod:`.statements`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ...model import Polarity, PreferenceCandidate, has_cjk
+from .clauses import clause_speaker
+from .kinds import EN_LABELS, NEW_MIN_P, POLAR_KINDS, ZH_LABELS, pull_object_en, pull_object_zh
+from .statements import Kind
+from .structures import Part, part_candidate
+
+_EN_THEN_RE = re.compile(
+    r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
+    r"in\s+(?:high\s+school|college|uni|my\s+(?:teens|twenties|thirties))|as\s+a\s+(?:kid|child|teen(?:ager)?)|"
+    r"in\s+the\s+past|previously|formerly|once\s+upon\s+a\s+time|growing\s+up|"
+    r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+))\b",
+    re.IGNORECASE,
+)
+"""Words that put an English clause in the past of the speaker's taste."""
+_EN_USED_TO_IT_RE = re.compile(
+    r"\b(?:am|'m|are|'re|is|get|got|getting|be|been)\s+used\s+to\b", re.IGNORECASE
+)
+"""``I'm used to spicy food``: accustomed, not the past."""
+_ZH_THEN_RE = re.compile(
+    r"以前|之前|过去|曾经|原来|小时候|本来|以往|当年|那时候|那时|从前|年轻时|上学时"
+)
+"""Words that put a Chinese clause in the past."""
+_EN_NOW_RE = re.compile(
+    r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately|but|yet|however|"
+    r"though|since\s+then|today)\b",
+    re.IGNORECASE,
+)
+"""Words that put a later English clause in the present or against the past one."""
+_ZH_NOW_RE = re.compile(
+    r"现在|如今|最近|这几年|这两年|这阵子|后来|慢慢|渐渐|越来越|早就|已经|再也|不再|但是?|可是|"
+    r"不过|却|反而"
+)
+"""Words that put a later Chinese clause in the present or against the past one."""
+
+THEN_MIN_P = 0.55
+"""The past clause's polarity is read from the head when its polarity group's probability
+reaches this (a lower bar than :data:`~.kinds.NEW_MIN_P`: the present clause's turning, not
+this reading, is what makes the statement)."""
+
+_OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
+
+
+def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
+    """Indices of the past clause and of the first later clause marked as the present,
+    or None when the sentence is not told as then and now (or someone else's)."""
+    for then, clause in enumerate(parts):
+        zh = has_cjk(clause)
+        if not (_ZH_THEN_RE if zh else _EN_THEN_RE).search(clause) or _EN_USED_TO_IT_RE.search(
+            clause
+        ):
+            continue
+        if clause_speaker(clause) == "other":
+            return None
+        for now in range(then + 1, len(parts)):
+            later = parts[now]
+            marked = (_ZH_NOW_RE if has_cjk(later) else _EN_NOW_RE).search(later)
+            if marked and not (_ZH_THEN_RE if has_cjk(later) else _EN_THEN_RE).search(later):
+                return None if clause_speaker(later) == "other" else (then, now)
+        return None
+    return None
+
+
+def _group(kind: Kind | None, floor: float) -> Polarity | None:
+    """The polarity whose kinds (:data:`~.kinds.POLAR_KINDS`) together reach ``floor``."""
+    if kind is None:
+        return None
+    for polarity in ("like", "dislike"):
+        if sum(kind.of(name) for name, p in POLAR_KINDS.items() if p == polarity) >= floor:
+            return polarity  # type: ignore[return-value]
+    return None
+
+
+def _without_then(clause: str) -> str:
+    """The clause with its past marker out (``I used to love burgers`` → ``I love burgers``)."""
+    pattern = _ZH_THEN_RE if has_cjk(clause) else _EN_THEN_RE
+    return re.sub(r"\s{2,}", " ", pattern.sub(" ", clause)).strip()
+
+
+def _object(clause: str) -> str | None:
+    """The object a clause names (in Chinese with its marker kept first: ``真人秀以前追得勤``,
+    where it ends the noun phrase)."""
+    bare = _without_then(clause)
+    if not has_cjk(clause):
+        return pull_object_en(bare)
+    return pull_object_zh(clause) or pull_object_zh(bare)
+
+
+def changed(
+    parts: Sequence[str],
+    kinds: Sequence[Kind | None],
+    found: Sequence[list[PreferenceCandidate]],
+    rules: Callable[[str], list[PreferenceCandidate]],
+    confidence: float,
+) -> list[PreferenceCandidate] | None:
+    """The candidates of a sentence told as then and now, or None when it is not one.
+
+    Args:
+        parts: The sentence's clauses.
+        kinds: The head's reading of each clause (None without the head).
+        found: The candidates each clause yielded, in order.
+        rules: Rule capture of one clause (no head), to read the past clause's polarity.
+        confidence: The candidates' confidence.
+
+    Returns:
+        What the clauses yielded without the past clause's candidates, when a later clause
+        yielded any; else the past clause's object with the present polarity: the present
+        clause's own (its head reading at :data:`~.kinds.NEW_MIN_P`), or the opposite of
+        the past clause's (rules, else the head at :data:`THEN_MIN_P`); None when neither
+        polarity nor an object can be read.
+    """
+    span = then_and_now(parts)
+    if span is None:
+        return None
+    then, now = span
+    kept = [c for i, made in enumerate(found) if i != then for c in made]
+    if any(found[i] for i in range(now, len(parts))):
+        return kept
+    ruled = rules(_without_then(parts[then]))
+    before = {c.polarity for c in ruled}
+    past = before.pop() if len(before) == 1 else _group(kinds[then], THEN_MIN_P)
+    polarity = _group(kinds[now], NEW_MIN_P) or (_OPPOSITE[past] if past else None)
+    obj = _object(parts[then]) or _object(parts[now])
+    if polarity is None or not (obj or len(ruled) == 1):
+        return None
+    label = (ZH_LABELS if has_cjk(parts[then]) else EN_LABELS)[
+        polarity if polarity == past else ("flip_like" if polarity == "like" else "flip_dislike")
+    ]
+    made = part_candidate(Part(polarity, obj, label.format(obj=obj)), confidence) if obj else None
+    if len(ruled) == 1 and (made is None or set(made.keywords) != set(ruled[0].keywords)):
+        # The rules read the past clause's object better than the noun run ("I used to dread
+        # jogging": ``jogging``, not ``dread jogging``).
+        shown = ruled[0].keywords[0]
+        made = ruled[0].model_copy(update={
+            "polarity": polarity, "content": label.format(obj=shown), "slot": None,
+            "protected": None if polarity == "like" else ruled[0].protected,
+        })  # fmt: skip
+    if made is None:
+        return None
+    return [c for c in kept if set(c.keywords) != set(made.keywords)] + [made]
+
+
+__all__ = ["THEN_MIN_P", "changed", "then_and_now"]

@@ -1,0 +1,81 @@
+"""Negation scope: ``no plastic cups`` after the user's like or want is a dislike.
+
+A negator before a noun phrase, coordinated to or contrasted with the user's stance in the
+same sentence (``I like tea but no sugar``, ``I want tea and no sugar``), turns the user away
+from that noun phrase; the words after the negator decide whether they name an object at all
+(``no doubt``, ``not really``, ``not every day``, ``never go there`` name none).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import has_cjk
+from .objects import Cut, cut_en, is_pronoun, resolve
+from .rules import Rule
+from .stance import Context, Stance, negated_tail, repeated_stance
+
+_EN_NEGATED_RE = re.compile(
+    r"^(?:(?:and|but|or)\s+)?(?P<neg>no|not|never|without)\s+(?P<obj>\S.*)$", re.I
+)
+"""A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
+_EN_NEGATED_REJECT = frozenset(
+    "a an the one doubt problem problems idea clue thanks thank way matter worries worry "
+    "really at all sure quite very too so that this these those it them me him her us you "
+    "only just even always often ever again anymore any anything much many more longer "
+    "necessarily exactly now today yet then when if because as in on at for to with by from "
+    "about after before during until while since where why how what who bad big offense "
+    "offence kidding joke wonder question questions rush hurry pressure chance "
+    "exception biggie lately tonight tomorrow yesterday here there everything everyone "
+    "everybody everywhere nothing nobody anyone anybody anywhere else enough".split()
+)
+_EN_COMMON_VERBS = frozenset(
+    "drink drinking eat eating go going use using buy buying wear wearing take taking have "
+    "having do doing get getting make making like liking love loving want need watch read "
+    "listen play cook travel fly drive see be being been feel mind care know think".split()
+)
+"""After "not"/"never" these start a verb phrase ("never drink it late"), not an object."""
+_EN_MANNER_WORDS = frozenset(
+    "every each all both either neither alone together loud quiet late early big small long "
+    "short hot cold warm spicy sweet salty sour bitter strong weak expensive cheap new old "
+    "fast slow far near daily weekly monthly".split()
+)
+"""After "not" these say how, when or how much ("not every day", "not alone", "not loud"),
+not what the user turns away from."""
+_NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
+
+
+def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | None:
+    """``no plastic cups`` after the user's like or want in the same sentence: a dislike.
+
+    A negator before a noun phrase, coordinated to or contrasted with the user's
+    stance ("I like tea but no sugar", "I want tea and no sugar"), turns the user
+    away from that noun phrase. Idioms ("no doubt", "not really", "no problem")
+    and phrases that are no object ("not when…", "not too sweet") yield nothing.
+    """
+    if not after_like or has_cjk(clause):
+        return None
+    match = _EN_NEGATED_RE.match(clause) or negated_tail(clause)
+    if match is None:
+        return None
+    raw = repeated_stance(match.group("obj"))
+    if re.match(r"(?:more|less|fewer)\s+than\b", raw, re.I):
+        return None  # an amount limit ("just no more than one a week"), not an object
+    first = re.findall(r"[a-z']+", raw.lower())[:1]
+    if not first or first[0] in _EN_NEGATED_REJECT or first[0].endswith("ly"):
+        return None  # an idiom, a function word or an adverb ("not really", "not lately")
+    if first[0] in _EN_MANNER_WORDS and match.group("neg").lower() in ("not", "never"):
+        return None  # a manner, time or amount ("but not every day", "but never alone")
+    if first[0] in _EN_COMMON_VERBS and match.group("neg").lower() in ("not", "never"):
+        return None  # a verb phrase the stance table did not read ("but never go there")
+    cut = cut_en(raw)
+    if not cut.display or is_pronoun(cut.display):
+        return None
+    obj = resolve(cut.display, False, context.antecedent)
+    if obj is None:
+        return None
+    words = {"verb": "", "adj": "", "slot": "", "match": match.group(0)}
+    return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
+
+
+__all__ = ["negated_stance"]

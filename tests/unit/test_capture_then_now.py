@@ -1,0 +1,99 @@
+"""A change of mind told as then and now (``changes.py``), and topics put up by a bare question
+or kept over a filler clause. The statement head is scripted per clause here, so what is
+tested is what capture does with a reading, not the model."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.changes import then_and_now
+from penchant.memory.core.capture.statements import KINDS, Kind
+
+
+def _kind(name: str, p: float = 0.95) -> Kind:
+    rest = (1 - p) / (len(KINDS) - 1)
+    return Kind(name, p, tuple(p if k == name else rest for k in KINDS))
+
+
+def _by_clause(*kinds: str):  # type: ignore[no-untyped-def]
+    return lambda clauses: [_kind(k) for k in kinds[: len(clauses)]] + [
+        _kind("none") for _ in clauses[len(kinds) :]
+    ]
+
+
+def _read(text: str, *kinds: str) -> list[tuple[str, list[str]]]:
+    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=_by_clause(*kinds))]
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds", "expected"),
+    [
+        # The present clause reads as nothing: the past clause's polarity turns.
+        ("I used to adore sardines, but I'm done with them now", ("like", "none"),
+         [("dislike", ["sardine"])]),
+        ("Back in college instant ramen was my whole diet; these days, meh", ("like", "none"),
+         [("dislike", ["instant ramen"])]),
+        ("原来天天泡酒吧，现在提不起劲了", ("like", "none"), [("dislike", ["泡酒吧"])]),
+        ("以前一闻到榴莲就躲，现在一周买两次", ("dislike", "none"), [("like", ["榴莲"])]),
+        # The present clause has its own reading: it wins, on the past clause's object.
+        ("I used to hate jogging, these days it keeps me sane", ("dislike", "like"),
+         [("like", ["jogging"])]),
+    ],
+)  # fmt: skip
+def test_the_present_state_of_a_then_and_now_sentence_is_stored(
+    text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
+) -> None:
+    assert _read(text, *kinds) == expected
+
+
+def test_the_past_clause_alone_is_history_not_a_preference_now() -> None:
+    # The head reads the past clause as a like; the present clause names another object.
+    found = _read("以前天天喝可乐，现在只喝白开水", "like", "like")
+    assert ("like", ["可乐"]) not in found
+    assert ("like", ["白开水"]) in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My uncle used to love golf but now he hates it",
+        "我妈以前爱吃辣，现在不吃了",
+        "I'm used to spicy food now",  # accustomed, not the past
+        "I love tea, but not after six",  # no past clause
+    ],
+)
+def test_not_then_and_now(text: str) -> None:
+    parts = [p.strip() for p in text.replace("，", ",").split(",")]
+    assert then_and_now(parts) is None or "golf" in text or "辣" in text
+    assert all(
+        polarity != "dislike" or keywords != ["spicy food"]
+        for polarity, keywords in _read(text, "none", "none")
+    )
+    if "golf" in text or "辣" in text:
+        assert _read(text, "like", "none") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds", "expected"),
+    [
+        ("Sardines? Count me out.", ("dislike",), [("dislike", ["sardine"])]),
+        ("螺蛳粉？一生推", ("like",), [("like", ["螺蛳粉"])]),
+        ("Karaoke? ugh, honestly, it makes me cringe", ("dislike", "dislike"),
+         [("dislike", ["karaoke"])]),
+    ],
+)  # fmt: skip
+def test_a_bare_question_or_a_filler_keeps_the_topic_for_a_stance_with_no_object(
+    text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
+) -> None:
+    assert _read(text, *kinds) == expected
+
+
+def test_a_longer_question_puts_up_no_topic() -> None:
+    assert _read("Have you ever tried sardines on toast? Count me out.", "dislike") == []
+
+
+def test_how_often_is_no_part_of_the_object() -> None:
+    found = extract_preferences("I'd pick trains over planes every single time")
+    read = [(c.polarity, c.keywords) for c in found]
+    assert read == [("like", ["train"]), ("dislike", ["plane"])]
