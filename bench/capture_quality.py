@@ -38,6 +38,11 @@ on), a message is right when every expected (polarity, keyword) is captured and 
 forbidden one is; printed per kind and language, with the head's own accuracy on the
 clause and the p50 cost per message of both paths.
 
+**Blind statements.** ``bench/data/statements_blind.jsonl`` (:data:`STATEMENTS_BLIND`):
+3,642 single messages, preferences in idiom and slang with their object, and look-alike
+non-statements; a preference is right only when its object as written is in what is stored.
+Half 1 is never trained on.
+
 **Chat turns.** ``bench/data/chat_turns_heldout.jsonl``: natural chat messages written blind
 (by someone who never saw the corpus frames, the shared cases or the code), never trained or
 tuned on: for each language, the share of non-statements that store nothing and of
@@ -302,14 +307,28 @@ def chat_half(text: str) -> int:
     return hashlib.sha256(text.encode("utf-8")).digest()[0] % 2
 
 
-def chat_turn_figures(extractors: dict[str, Extract], path: Path = CHAT_TURNS) -> dict[str, Any]:
+STATEMENTS_BLIND = REPO_ROOT / "bench" / "data" / "statements_blind.jsonl"
+"""3,642 single chat messages, en and zh in equal parts, written by four helpers who saw no
+file of the repository (so neither the corpus nor the evaluation sets): preferences in
+idiomatic, figurative and slang phrasing, each with its polarity and its object as written
+(``group`` names the kind: like, dislike, flip_like, flip_dislike, quit), and as many
+non-statements that look like them (figurative one-off events, other people's tastes,
+questions and requests with taste words, temporary states, reactions…). Split in halves as
+the chat turns are (:func:`chat_half`): the statement head learns half 0
+(``bench/train_statements.py``); half 1 is never trained or tuned on, so the gap between the
+halves is what learning these phrasings does not carry to others like them."""
+
+
+def chat_turn_figures(
+    extractors: dict[str, Extract], path: Path = CHAT_TURNS, prefix: str = "chat"
+) -> dict[str, Any]:
     """Per extractor, language and kind (``none`` / ``preference``): messages right, as
     :func:`corpus_right` judges them (a non-statement stores nothing; a preference stores
     each expected (polarity, keyword) and not its opposite). Each non-statement that stores
-    something is listed under ``chat|<name>|false``, by its group."""
+    something is listed under ``<prefix>|<name>|false``, by its group."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     opposite = {"like": "dislike", "dislike": "like"}
-    figures: dict[str, Any] = {"chat_turns": len(rows)}
+    figures: dict[str, Any] = {f"{prefix}_turns": len(rows)}
     for name, extract in extractors.items():
         false: list[str] = []
         for row in rows:
@@ -318,30 +337,31 @@ def chat_turn_figures(extractors: dict[str, Extract], path: Path = CHAT_TURNS) -
                 "absent": [[opposite[p], k] for p, k in row["expect"]],
             }
             right = corpus_right(extract, judged)
-            base = f"chat|{name}|{row['lang']}|{row['kind']}"
+            base = f"{prefix}|{name}|{row['lang']}|{row['kind']}"
             for key in (base, f"{base}|half{chat_half(row['text'])}"):
                 tally = figures.setdefault(key, [0, 0])
                 tally[0] += right
                 tally[1] += 1
             if row["kind"] == "none" and not right:
                 false.append(f"{row['lang']}/{row.get('group', '')}")
-        figures[f"chat|{name}|false"] = sorted(false)
+        figures[f"{prefix}|{name}|false"] = sorted(false)
     return figures
 
 
-def _print_chat(figures: dict[str, Any], names: Sequence[str]) -> None:
-    print(f"\nChat turns ({figures['chat_turns']} messages, written blind): share right")
+def _print_chat(figures: dict[str, Any], names: Sequence[str], prefix: str = "chat") -> None:
+    title = "Chat turns" if prefix == "chat" else "Blind statements"
+    print(f"\n{title} ({figures[f'{prefix}_turns']} messages, written blind): share right")
     print(f"{'lang':<5}{'kind':<12}{'half':<6}" + "".join(f"{n:>16}" for n in names))
     for lang in ("en", "zh"):
         for kind in ("none", "preference"):
             for half, label in (("", "both"), ("|half0", "0"), ("|half1", "1")):
                 cells = []
                 for name in names:
-                    right, total = figures.get(f"chat|{name}|{lang}|{kind}{half}", [0, 0])
+                    right, total = figures.get(f"{prefix}|{name}|{lang}|{kind}{half}", [0, 0])
                     cells.append(f"{right / total:.3f} ({total:>3})" if total else "")
                 print(f"{lang:<5}{kind:<12}{label:<6}" + "".join(f"{c:>16}" for c in cells))
     for name in names:
-        false = figures.get(f"chat|{name}|false", [])
+        false = figures.get(f"{prefix}|{name}|false", [])
         groups: dict[str, int] = {}
         for group in false:
             groups[group] = groups.get(group, 0) + 1
@@ -422,6 +442,10 @@ def run(
     if CHAT_TURNS.exists():
         figures.update(chat_turn_figures(
             {"capture": with_head, "capture_rules": extract_preferences}))
+    if STATEMENTS_BLIND.exists():
+        figures.update(chat_turn_figures(
+            {"capture": with_head, "capture_rules": extract_preferences}, STATEMENTS_BLIND,
+            "blind"))
     if note:
         figures["capture_baseline_note"] = note
     return figures
@@ -452,6 +476,8 @@ def _print_table(figures: dict[str, Any]) -> None:
         _print_corpus(figures, ["capture", "capture_rules"])
     if "chat_turns" in figures:
         _print_chat(figures, ["capture", "capture_rules"])
+    if "blind_turns" in figures:
+        _print_chat(figures, ["capture", "capture_rules"], "blind")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -476,6 +502,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 {"capture": lambda t: extract_preferences(t, reader=reader),
                  "capture_rules": extract_preferences}))
             _print_chat(figures, ["capture", "capture_rules"])
+        if STATEMENTS_BLIND.exists():
+            figures.update(chat_turn_figures(
+                {"capture": lambda t: extract_preferences(t, reader=reader),
+                 "capture_rules": extract_preferences}, STATEMENTS_BLIND, "blind"))
+            _print_chat(figures, ["capture", "capture_rules"], "blind")
         print(json.dumps(figures))
         return 0
     figures = run(args.quick, args.data, corpus)

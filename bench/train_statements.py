@@ -5,11 +5,17 @@ Data: ``bench/corpus/statements/train.jsonl`` and ``dev.jsonl`` (regenerate with
 like and a dislike), plus PrefEval-dev clauses from the five topic files the rules were
 developed on (:data:`capture_quality.DEV_TOPICS`): a preference's clause that rule
 capture reads as a like or a dislike is learned as that, every clause of a request as
-``none``; and ``bench/corpus/statements/written.jsonl``, single clauses in natural, idiomatic
-phrasing written by hand (not from frames), every line for training. Every example is
+``none``; ``bench/corpus/statements/written.jsonl``, single clauses in natural, idiomatic
+phrasing written by hand (not from frames), every line for training; and half 0 of
+``bench/data/statements_blind.jsonl`` (by a SHA-256 of each text, as
+:func:`capture_quality.chat_half` splits it): idiomatic preferences with their kind and as
+many look-alike non-statements, written by helpers who saw no file of the repository
+(:func:`blind_examples`; half 1 is never read here, so ``bench/capture_quality.py`` reports
+what the head does on phrasings like them that it never saw). Every example is
 learned in its written form and as chat often types it (lower case, no final punctuation:
-:func:`with_casual_forms`). The held-out split, PrefEval's other five topics and the chat
-turns of ``bench/data/chat_turns_heldout.jsonl`` are never read here.
+:func:`with_casual_forms`). The held-out split, PrefEval's other five topics, half 1 of
+the blind statements and the chat turns of ``bench/data/chat_turns_heldout.jsonl`` are never
+read here.
 
 Model: multinomial logistic regression (softmax over :data:`KINDS`) on the clause's
 USE-multilingual v3 vector, mixed (``--mix`` 0.3 of the linear part) with a network of one
@@ -57,7 +63,7 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "bench" / "corpus" / "statements"
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
 sys.path.insert(0, str(REPO / "bench"))
-from capture_quality import DEV_TOPICS  # noqa: E402
+from capture_quality import DEV_TOPICS, STATEMENTS_BLIND, chat_half  # noqa: E402
 
 
 def corpus_examples(split: str) -> list[tuple[str, str]]:
@@ -87,6 +93,17 @@ def prefeval_examples(data: Path = PREFEVAL) -> list[tuple[str, str]]:
                         found.append((clause, polarities.pop()))
             for sentence in sentences(item["question"]):
                 found += [(clause, "none") for clause in clauses(sentence)]
+    return found
+
+
+def blind_examples(path: Path = STATEMENTS_BLIND) -> list[tuple[str, str]]:
+    """(text, kind) of half 0 of the blind statements: a preference as its ``group`` (like,
+    dislike, flip_like, flip_dislike, quit), a non-statement as ``none``."""
+    found: list[tuple[str, str]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if chat_half(row["text"]) == 0:
+            found.append((row["text"], "none" if row["kind"] == "none" else row["group"]))
     return found
 
 
@@ -233,6 +250,7 @@ def main(argv: list[str] | None = None) -> None:
     dev = [] if args.tune else corpus_examples("dev")
     examples = with_casual_forms(
         corpus_examples("train") + dev + corpus_examples("written") + prefeval_examples()
+        + blind_examples()
     )
     texts = [t for t, _ in examples]
     y = np.array([KINDS.index(k) for _, k in examples])

@@ -97,3 +97,27 @@ def test_how_often_is_no_part_of_the_object() -> None:
     found = extract_preferences("I'd pick trains over planes every single time")
     read = [(c.polarity, c.keywords) for c in found]
     assert read == [("like", ["train"]), ("dislike", ["plane"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds", "expected"),
+    [
+        # The present clause has a stance of its own but points back with a pronoun: its object
+        # is the past clause's ("look forward", "put" were stored before).
+        ("Parsnips used to be my least favourite, now I actually crave them", ("none", "like"),
+         [("like", ["parsnip"])]),
+        ("Myspace was my whole world once, now I cringe at it", ("like", "dislike"),
+         [("dislike", ["myspace"])]),
+        # Its own object stays its own.
+        ("I used to hate coffee, now I love tea", ("dislike", "like"), [("like", ["tea"])]),
+    ],
+)  # fmt: skip
+def test_a_present_stance_that_points_back_is_about_the_past_object(
+    text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
+) -> None:
+    assert _read(text, *kinds) == expected
+
+
+def test_once_as_a_frequency_is_no_past() -> None:
+    assert then_and_now(["I go bowling once a month", "now it's my thing"]) is None
+    assert then_and_now(["bowling was my thing once", "now it bores me"]) == (0, 1)

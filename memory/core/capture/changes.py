@@ -22,13 +22,14 @@ from collections.abc import Callable, Sequence
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from .clauses import clause_speaker
 from .kinds import EN_LABELS, NEW_MIN_P, POLAR_KINDS, ZH_LABELS, pull_object_en, pull_object_zh
+from .segment import noun_runs
 from .statements import Kind
 from .structures import Part, part_candidate
 
 _EN_THEN_RE = re.compile(
     r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
     r"in\s+(?:high\s+school|college|uni|my\s+(?:teens|twenties|thirties))|as\s+a\s+(?:kid|child|teen(?:ager)?)|"
-    r"in\s+the\s+past|previously|formerly|once\s+upon\s+a\s+time|growing\s+up|"
+    r"in\s+the\s+past|previously|formerly|once(?!\s+(?:a|an|or|every|per|in|more)\b)|growing\s+up|"
     r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+))\b",
     re.IGNORECASE,
 )
@@ -91,6 +92,30 @@ def _group(kind: Kind | None, floor: float) -> Polarity | None:
     return None
 
 
+def _past(clause: str, reader: Callable[[list[str]], list[Kind]] | None) -> Polarity | None:
+    """The polarity the head reads in a past clause once its marker is out: its plain like
+    or dislike only (a change of mind or quitting says nothing of which way the past went)."""
+    if reader is None or not clause:
+        return None
+    kind = reader([clause])[0]
+    like, dislike = kind.of("like"), kind.of("dislike")
+    if max(like, dislike) < THEN_MIN_P * (like + dislike + kind.of("none")):
+        return None
+    return "like" if like > dislike else "dislike"
+
+
+_EN_BACK_RE = re.compile(r"\b(?:it|them|that|those|this|one|ones|they)\b", re.IGNORECASE)
+_ZH_BACK_RE = re.compile(r"它|这个|那个|这玩意|那玩意|这东西|那东西")
+
+
+def _refers_back(clause: str) -> bool:
+    """Whether a present clause's object is the past clause's: a pronoun (``now I put it on
+    everything``), or in Chinese no noun of its own (``现在倒挺享受``)."""
+    if has_cjk(clause):
+        return bool(_ZH_BACK_RE.search(clause)) or not noun_runs(_ZH_NOW_RE.sub("", clause))
+    return bool(_EN_BACK_RE.search(clause))
+
+
 def _without_then(clause: str) -> str:
     """The clause with its past marker out (``I used to love burgers`` → ``I love burgers``)."""
     pattern = _ZH_THEN_RE if has_cjk(clause) else _EN_THEN_RE
@@ -112,6 +137,7 @@ def changed(
     found: Sequence[list[PreferenceCandidate]],
     rules: Callable[[str], list[PreferenceCandidate]],
     confidence: float,
+    reader: Callable[[list[str]], list[Kind]] | None = None,
 ) -> list[PreferenceCandidate] | None:
     """The candidates of a sentence told as then and now, or None when it is not one.
 
@@ -121,12 +147,16 @@ def changed(
         found: The candidates each clause yielded, in order.
         rules: Rule capture of one clause (no head), to read the past clause's polarity.
         confidence: The candidates' confidence.
+        reader: The statement head, to read the past clause without its marker when the
+            rules do not (one more embedding, for such sentences only): with the marker, the
+            head reads a past like as a change of mind (``厦门以前很喜欢``: went off it).
 
     Returns:
         What the clauses yielded without the past clause's candidates, when a later clause
         yielded any; else the past clause's object with the present polarity: the present
         clause's own (its head reading at :data:`~.kinds.NEW_MIN_P`), or the opposite of
-        the past clause's (rules, else the head at :data:`THEN_MIN_P`); None when neither
+        the past clause's (rules, else the head on the clause without its marker, at
+        :data:`THEN_MIN_P`, with only the plain like and dislike counted); None when neither
         polarity nor an object can be read.
     """
     span = then_and_now(parts)
@@ -134,13 +164,21 @@ def changed(
         return None
     then, now = span
     kept = [c for i, made in enumerate(found) if i != then for c in made]
-    if any(found[i] for i in range(now, len(parts))):
+    stated = any(found[i] for i in range(now, len(parts)))
+    if stated and not (found[now] and _refers_back(parts[now])):
         return kept
     ruled = rules(_without_then(parts[then]))
     before = {c.polarity for c in ruled}
-    past = before.pop() if len(before) == 1 else _group(kinds[then], THEN_MIN_P)
-    polarity = _group(kinds[now], NEW_MIN_P) or (_OPPOSITE[past] if past else None)
-    obj = _object(parts[then]) or _object(parts[now])
+    past = before.pop() if len(before) == 1 else _past(_without_then(parts[then]), reader)
+    if stated:  # "…; now I actually look forward to it": the present stance, on the past object
+        polarity: Polarity | None = found[now][-1].polarity
+        obj = _object(parts[then])
+        if not (obj or len(ruled) == 1):
+            return kept
+        kept = [c for i, made in enumerate(found) if i not in (then, now) for c in made]
+    else:
+        polarity = _group(kinds[now], NEW_MIN_P) or (_OPPOSITE[past] if past else None)
+        obj = _object(parts[then]) or _object(parts[now])
     if polarity is None or not (obj or len(ruled) == 1):
         return None
     label = (ZH_LABELS if has_cjk(parts[then]) else EN_LABELS)[

@@ -104,6 +104,8 @@ me…``, ``Strawberries make my mouth itch``): the phrase ends before it."""
 _EN_SUBJECT_PRONOUNS = frozenset("it that this they which what something everything".split())
 """After one of these (or at the start), a lone word before :data:`_EN_OBJECT_PRONOUNS` is the
 verb (``it bores me to tears``, ``Count me out``): no object."""
+_EN_PERFECT = frozenset("i've we've i'd we'd i'll we'll".split())
+"""After one of these the next word is a verb (``I've heard great things about…``)."""
 _EN_TIME_RE = re.compile(r"\b(?:every|each)\s+(?:single\s+)?time\b|\bany\s+day\b", re.I)
 """How often, not what: ``…over the beach every single time``."""
 
@@ -125,7 +127,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = bool(_EN_LY_RE.match(word)) and word not in _EN_LY_NOUNS and not named
-        if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit():
+        perfect = not runs[-1] and i > 0 and tokens[i - 1].lower() in _EN_PERFECT
+        if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit() or perfect:
             lone_verb = len(runs[-1]) == 1 and (
                 i == 1 or (i >= 2 and tokens[i - 2].lower() in _EN_SUBJECT_PRONOUNS)
             )  # "it bores me", "Count me out": the verb, with no object of its own
