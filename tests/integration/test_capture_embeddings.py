@@ -1,7 +1,8 @@
 """Issue 17, the cost of understanding: what a capture embeds, counted.
 
-A capture of an N-clause message embeds each clause once for the statement head (one batch)
-and each candidate's stored text (content plus category) for the gate (one batch). No text
+A capture of an N-clause message embeds each clause once for the statement head, and each
+sentence of more than one clause once more whole (one batch), and each candidate's stored
+text (content plus category) for the gate (one batch). No text
 is embedded twice in one capture: the gate reuses the head's vector of a text it embedded
 already, so a queued tool call in the user's own words costs no second embedding.
 Counted on the real default embedder (USE multilingual v3) and real Redis."""
@@ -66,7 +67,8 @@ def test_an_n_clause_capture_embeds_each_clause_once_and_each_stored_text_once(
     memory, embedder = counted
     result = memory.capture(USER, "I love sushi, I hate plastic and I'm allergic to peanuts")
     clauses, stored = embedder.batches
-    assert clauses == ["I love sushi", "I hate plastic", "I'm allergic to peanuts"]
+    assert clauses == ["I love sushi", "I hate plastic", "I'm allergic to peanuts",
+                       "I love sushi, I hate plastic and I'm allergic to peanuts"]
     assert stored == ["likes sushi (food)", "dislikes plastic (material)",
                       "allergic to peanuts (food)"]
     assert len(result.created) == 3 and len(memory.preferences(USER)) == 3

@@ -121,3 +121,20 @@ def test_a_present_stance_that_points_back_is_about_the_past_object(
 def test_once_as_a_frequency_is_no_past() -> None:
     assert then_and_now(["I go bowling once a month", "now it's my thing"]) is None
     assert then_and_now(["bowling was my thing once", "now it bores me"]) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds", "expected"),
+    [
+        # Neither clause is sure alone; the head reads the whole sentence (the last reading).
+        ("羊毛衫扎得慌，碰都不想碰", ("none", "none", "dislike"), [("dislike", ["羊毛衫"])]),
+        ("Jigsaw puzzles, I could do them for hours", ("none", "none", "like"),
+         [("like", ["jigsaw puzzle"])]),
+        # Not for another person's taste, nor for a sentence told as then and now.
+        ("我姐说榴莲很香，她天天吃", ("none", "none", "like"), []),
+    ],
+)  # fmt: skip
+def test_a_stance_spread_over_clauses_is_read_from_the_whole_sentence(
+    text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
+) -> None:
+    assert _read(text, *kinds) == expected

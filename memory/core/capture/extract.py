@@ -24,7 +24,7 @@ from ...model import (
     is_retraction,
 )
 from .categories import category_for, object_category
-from .changes import changed
+from .changes import changed, then_and_now
 from .clauses import (
     clause_speaker,
     clauses,
@@ -414,6 +414,21 @@ def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandi
     return list(latest.values())
 
 
+def _whole_sentence(
+    sentence: str, parts: list[str], context: Context, kind: Kind
+) -> list[PreferenceCandidate]:
+    """What the head reads in a sentence whose clauses, one by one, stored nothing: a stance
+    spread over them (``紧身裤勒得难受，不爱穿``: the object in one clause, the stance in the
+    next, neither sure alone), on the sentence's first object. Not for a sentence told as
+    then and now (the head confuses which way it went) or with another person in it."""
+    if context.speaker in ("other", "stale") or then_and_now(parts) is not None:
+        return []
+    stance = _kind_stance(sentence, context, kind)
+    found = candidates(stance) if stance is not None else []
+    context.found.extend(found)
+    return found
+
+
 def _rules(clause: str) -> list[PreferenceCandidate]:
     """Rule capture of one clause, without the statement head."""
     return extract_preferences(clause)
@@ -452,8 +467,11 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             fronted[len(kept)] = named  # "Running? count me out": the next sentence's topic
     split = [clauses(sentence) for sentence in kept]
     flat = [clause for parts in split for clause in parts]
-    kinds: list[Kind | None] = list(reader(flat)) if reader is not None and flat else []
-    kinds += [None] * (len(flat) - len(kinds))
+    multi = [i for i, parts in enumerate(split) if len(parts) > 1]
+    batch = flat + [kept[i] for i in multi]  # and each sentence of clauses, whole (one batch)
+    read: list[Kind | None] = list(reader(batch)) if reader is not None and batch else []
+    kinds = read[: len(flat)] + [None] * (len(flat) - len(read[: len(flat)]))
+    whole = dict(zip(multi, read[len(flat) :], strict=False))
     position = 0
     for index, (sentence, parts) in enumerate(zip(kept, split, strict=True)):
         context.speaker, context.in_sentence, context.wants = "user", False, False
@@ -472,6 +490,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]
             context.found.extend(turned)
         found = context.found[start:]
+        if not found and turned is None and (kind := whole.get(index)) is not None:
+            found = _whole_sentence(sentence, parts, context, kind)
         if made := structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE):
             del context.found[start:]
             context.found.extend(made)
