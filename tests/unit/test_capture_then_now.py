@@ -138,3 +138,39 @@ def test_a_stance_spread_over_clauses_is_read_from_the_whole_sentence(
     text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
 ) -> None:
     assert _read(text, *kinds) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        # Someone else's change of mind, wherever they stand in the sentence.
+        ("以前我姐爱喝奶茶，现在不喝了", ("like", "dislike")),
+        ("老婆以前爱追剧，现在不追了", ("like", "dislike")),
+        ("以前爱吃辣，现在他不吃了", ("like", "dislike")),
+        # No turn: the present goes on with the past, or is unsure.
+        ("I used to love jazz and I still do now", ("like", "none")),
+        ("I used to hate olives, now I'm not sure", ("dislike", "none")),
+        # An allergy that has cleared is no like.
+        ("I used to be allergic to shrimp, now I'm fine", ("dislike", "none")),
+    ],
+)  # fmt: skip
+def test_then_and_now_stores_no_turn_that_was_not_the_users(
+    text: str, kinds: tuple[str, ...]
+) -> None:
+    found = _read(text, *kinds)
+    assert not any(polarity == "like" for polarity, _ in found) or "jazz" in text
+    if "jazz" in text:
+        assert ("dislike", ["jazz"]) not in found
+    if "姐" in text or "老婆" in text or "他" in text:
+        assert found == []
+
+
+def test_a_demonstrative_in_the_present_clause_names_its_own_object() -> None:
+    found = _read("I used to love burgers, now I love this new ramen bar", "like", "like")
+    assert ("like", ["burger"]) not in found
+    assert any(polarity == "like" and "ramen" in " ".join(kw) for polarity, kw in found)
+
+
+def test_a_bare_question_about_a_time_or_anything_puts_up_no_topic() -> None:
+    assert _read("Tomorrow? Can't, sorry.", "dislike") == []
+    assert _read("Anything else? Nope, all good.", "dislike") == []

@@ -129,6 +129,8 @@ def test_only_a_confident_change_of_mind_overturns_the_rules() -> None:
         ("Cilantro makes my tongue tingle", "Cilantro"),
         ("that bores me silly", None),  # the lone verb after a pronoun: no object of its own
         ("Count me out", None),
+        ("Sign me up for karaoke nights", "karaoke nights"),  # the verb goes, the object stays
+        ("I love the W hotel", "W hotel"),  # "w" is chat only in lower case
         ("I've heard great things about yoga", "yoga"),  # after I've: the verb, not the object
         ("Loud parties and I just don't get along", "Loud parties"),
         ("ngl sardines r nasty", "sardines"),
@@ -144,6 +146,7 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
         ("武侠小说我已经不看了。", "武侠小说"), ("我对奶茶已经没兴趣了", "奶茶"), ("太棒了", None),
         ("羊肉串百吃不腻", "羊肉串"), ("臭豆腐那股味儿我一闻就头疼", "臭豆腐"), ("离谱", None),
         ("真人秀以前追得勤", "真人秀"),  # a noun that starts like a stance word (真)
+        ("太棒了 正是我要的", None),  # a stance word and one character is no noun
     ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from .clauses import clause_speaker
 from .kinds import EN_LABELS, NEW_MIN_P, POLAR_KINDS, ZH_LABELS, pull_object_en, pull_object_zh
-from .segment import noun_runs
 from .statements import Kind
 from .structures import Part, part_candidate
 
@@ -35,7 +34,8 @@ _EN_THEN_RE = re.compile(
 )
 """Words that put an English clause in the past of the speaker's taste."""
 _EN_USED_TO_IT_RE = re.compile(
-    r"\b(?:am|'m|are|'re|is|get|got|getting|be|been)\s+used\s+to\b", re.IGNORECASE
+    r"\b(?:am|'m|are|'re|is|get|got|getting|be|been)\s+(?:\w+\s+){0,2}used\s+to\b",
+    re.IGNORECASE,
 )
 """``I'm used to spicy food``: accustomed, not the past."""
 _ZH_THEN_RE = re.compile(
@@ -44,7 +44,7 @@ _ZH_THEN_RE = re.compile(
 """Words that put a Chinese clause in the past."""
 _EN_NOW_RE = re.compile(
     r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately|but|yet|however|"
-    r"though|since\s+then|today)\b",
+    r"though|since\s+then)\b",
     re.IGNORECASE,
 )
 """Words that put a later English clause in the present or against the past one."""
@@ -62,22 +62,37 @@ this reading, is what makes the statement)."""
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 
 
+_ZH_PERSON_RE = re.compile(
+    r"[他她]|(?:老公|老婆|室友|同事|朋友|妈妈|爸爸|孩子|儿子|女儿|男朋友|女朋友|闺蜜|老板|"
+    r"哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|对象|我妈|我爸|我姐|我哥|我弟|我妹)"
+)
+"""Someone else in a Chinese clause of a then-and-now sentence, wherever they stand
+(``以前室友爱吃香菜``, ``现在她不吃了``): the change is theirs, not the user's."""
+
+
+def _someone_else(clause: str) -> bool:
+    if has_cjk(clause):
+        return bool(_ZH_PERSON_RE.search(clause))
+    bare = (_EN_THEN_RE.sub(" ", _EN_NOW_RE.sub(" ", clause))).strip(" ,;")
+    return clause_speaker(clause) == "other" or clause_speaker(bare) == "other"
+
+
 def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
     """Indices of the past clause and of the first later clause marked as the present,
-    or None when the sentence is not told as then and now (or someone else's)."""
+    or None when the sentence is not told as then and now, or another person is in it."""
     for then, clause in enumerate(parts):
         zh = has_cjk(clause)
         if not (_ZH_THEN_RE if zh else _EN_THEN_RE).search(clause) or _EN_USED_TO_IT_RE.search(
             clause
         ):
             continue
-        if clause_speaker(clause) == "other":
-            return None
         for now in range(then + 1, len(parts)):
             later = parts[now]
             marked = (_ZH_NOW_RE if has_cjk(later) else _EN_NOW_RE).search(later)
             if marked and not (_ZH_THEN_RE if has_cjk(later) else _EN_THEN_RE).search(later):
-                return None if clause_speaker(later) == "other" else (then, now)
+                if any(_someone_else(part) for part in parts[then : now + 1]):
+                    return None
+                return then, now
         return None
     return None
 
@@ -92,28 +107,50 @@ def _group(kind: Kind | None, floor: float) -> Polarity | None:
     return None
 
 
-def _past(clause: str, reader: Callable[[list[str]], list[Kind]] | None) -> Polarity | None:
-    """The polarity the head reads in a past clause once its marker is out: its plain like
-    or dislike only (a change of mind or quitting says nothing of which way the past went)."""
+def _past(
+    clause: str, said: Kind | None, reader: Callable[[list[str]], list[Kind]] | None
+) -> Polarity | None:
+    """The polarity the head reads in a past clause once its marker is out (``bare``): its
+    plain like or dislike at :data:`THEN_MIN_P` or more (a change of mind or quitting says
+    nothing of which way the past went), and only when the clause as said (``said``, marker
+    in) does not lean the other way on its plain like and dislike."""
     if reader is None or not clause:
         return None
     kind = reader([clause])[0]
     like, dislike = kind.of("like"), kind.of("dislike")
-    if max(like, dislike) < THEN_MIN_P * (like + dislike + kind.of("none")):
+    if max(like, dislike) < THEN_MIN_P:
         return None
-    return "like" if like > dislike else "dislike"
+    polarity: Polarity = "like" if like > dislike else "dislike"
+    if said is not None:
+        leans = said.of("like") - said.of("dislike")
+        if (leans < -0.2 and polarity == "like") or (leans > 0.2 and polarity == "dislike"):
+            return None
+        went = said.of("quit") + said.of("flip_dislike") - said.of("flip_like")
+        if (went >= 0.5 and polarity == "dislike") or (went <= -0.5 and polarity == "like"):
+            return None  # "I used to smoke" read as quitting: the bare "I smoke" misreads
+    return polarity
 
 
-_EN_BACK_RE = re.compile(r"\b(?:it|them|that|those|this|one|ones|they)\b", re.IGNORECASE)
-_ZH_BACK_RE = re.compile(r"它|这个|那个|这玩意|那玩意|这东西|那东西")
+_EN_BACK_RE = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+_ZH_BACK_RE = re.compile(r"它|这玩意|那玩意")
+_EN_NAME_RE = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z]")
+_ALLERGY_RE = re.compile(r"过敏|不耐受|allerg|intoleran", re.IGNORECASE)
+_NO_TURN_RE = re.compile(
+    r"\b(?:still|more\s+than\s+ever|even\s+more|as\s+much|too|as\s+well|not\s+sure|"
+    r"no\s+idea|don'?t\s+know|maybe)\b|还是|依然|仍然|照样|依旧|更|不确定|说不好|不知道",
+    re.IGNORECASE,
+)
+"""A present clause that goes on with the past (``…and I still do now``) or is unsure
+(``now I'm not sure``): no turn to read."""
 
 
 def _refers_back(clause: str) -> bool:
-    """Whether a present clause's object is the past clause's: a pronoun (``now I put it on
-    everything``), or in Chinese no noun of its own (``现在倒挺享受``)."""
+    """Whether a present clause's object is the past clause's: ``it`` or ``them`` with no
+    name of its own (``now I put it on everything``; not ``now it's all about Pepsi``),
+    ``它`` in Chinese."""
     if has_cjk(clause):
-        return bool(_ZH_BACK_RE.search(clause)) or not noun_runs(_ZH_NOW_RE.sub("", clause))
-    return bool(_EN_BACK_RE.search(clause))
+        return bool(_ZH_BACK_RE.search(clause))
+    return bool(_EN_BACK_RE.search(clause)) and not _EN_NAME_RE.search(clause)
 
 
 def _without_then(clause: str) -> str:
@@ -169,7 +206,12 @@ def changed(
         return kept
     ruled = rules(_without_then(parts[then]))
     before = {c.polarity for c in ruled}
-    past = before.pop() if len(before) == 1 else _past(_without_then(parts[then]), reader)
+    if any(c.protected for c in ruled) or _ALLERGY_RE.search(parts[then]):
+        return None  # an allergy that has cleared is lifted by the retraction rules, not liked
+    if _NO_TURN_RE.search(parts[now]):
+        return None  # "…and I still do now": no change of mind
+    bare = _without_then(parts[then])
+    past = before.pop() if len(before) == 1 else _past(bare, kinds[then], reader)
     if stated:  # "…; now I actually look forward to it": the present stance, on the past object
         polarity: Polarity | None = found[now][-1].polarity
         obj = _object(parts[then])

@@ -81,8 +81,8 @@ _EN_STOP = frozenset(
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
     definitely absolutely officially basically literally works work know enough along
-    ngl tbh imo imho fr rn af lowkey highkey legit w u r ur ugh ew eww yuck meh nah nope yay
-    omg lmao welp whoa ooh
+    ngl tbh imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
+    omg lmao welp whoa ooh him
     """.split()
 )
 _EN_REACTIONS = frozenset(
@@ -106,7 +106,14 @@ _EN_SUBJECT_PRONOUNS = frozenset("it that this they which what something everyth
 verb (``it bores me to tears``, ``Count me out``): no object."""
 _EN_PERFECT = frozenset("i've we've i'd we'd i'll we'll".split())
 """After one of these the next word is a verb (``I've heard great things about…``)."""
-_EN_TIME_RE = re.compile(r"\b(?:every|each)\s+(?:single\s+)?time\b|\bany\s+day\b", re.I)
+_EN_TIME_RE = re.compile(
+    r"\b(?:every|each)\s+(?:single\s+)?(?:time|day|week|morning|night|evening|weekend)\b|"
+    r"\bany\s+day\b",
+    re.IGNORECASE,
+)
+_EN_CHAT_LETTERS = frozenset("w u r ur".split())
+"""Chat spellings (``pickles r gross``, ``w/``), stop words only in lower case (``R`` and
+``W`` may be names)."""
 """How often, not what: ``…over the beach every single time``."""
 
 
@@ -128,14 +135,15 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = bool(_EN_LY_RE.match(word)) and word not in _EN_LY_NOUNS and not named
         perfect = not runs[-1] and i > 0 and tokens[i - 1].lower() in _EN_PERFECT
-        if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit() or perfect:
-            lone_verb = len(runs[-1]) == 1 and (
-                i == 1 or (i >= 2 and tokens[i - 2].lower() in _EN_SUBJECT_PRONOUNS)
-            )  # "it bores me", "Count me out": the verb, with no object of its own
-            if word in _EN_OBJECT_PRONOUNS and lone_verb and not any(runs[:-1]):
+        chat = token in _EN_CHAT_LETTERS
+        if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit() or perfect or chat:
+            lone = len(runs[-1]) == 1 and not any(runs[:-1])
+            if word in _EN_OBJECT_PRONOUNS and lone and i >= 2 and (
+                tokens[i - 2].lower() in _EN_SUBJECT_PRONOUNS
+            ):
                 return None  # the object is the pronoun's ("it bores me to tears")
-            if word in _EN_OBJECT_PRONOUNS and len(runs[-1]) > 1:
-                runs[-1].pop()  # "Reality TV drives me up the wall": the verb before "me"
+            if word in _EN_OBJECT_PRONOUNS and (len(runs[-1]) > 1 or (lone and i == 1)):
+                runs[-1].pop()  # "Reality TV drives me up the wall", "Sign me up for…": the verb
             runs.append([])
         else:
             runs[-1].append(token.rstrip("."))
@@ -173,6 +181,14 @@ _ZH_REACTIONS = frozenset(
 )
 
 
+def _names_more(run: str) -> bool:
+    """Whether a noun run is more than a stance word with a character after it (``太棒``,
+    ``真香``, ``太贵`` are not objects; ``真人秀`` is)."""
+    run = run.rstrip("了的啊呀吧")
+    lead = _ZH_STANCE_RE.match(run)
+    return lead is None or len(run) - lead.end() >= 2
+
+
 def pull_object_zh(clause: str) -> str | None:
     """The object of a Chinese clause: its first noun phrase of two characters or more, as
     the segmenter tags it (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐`` →
@@ -181,13 +197,14 @@ def pull_object_zh(clause: str) -> str | None:
     text = _ZH_FILLER_RE.sub("", clause).strip()
     nouns = [
         run for run in noun_runs(text)
-        if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _ZH_STANCE_RE.sub("", run)
+        if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
     ]  # fmt: skip
     if nouns and len(text) > len(nouns[0]) + 1:  # a stance word besides the noun ("离谱")
         return nouns[0]
     if (topic := _ZH_TOPIC_RE.match(text)) and not _ZH_STANCE_RE.fullmatch(topic.group("obj")):
         obj = topic.group("obj")
-        if not re.match(r"^(?:不|没|再|已经|很|都|也|就)", obj):
+        leading = re.match(r"^(?:不|没|再|已经|很|都|也|就)", obj)
+        if not leading and _names_more(obj):
             return obj
     parts = [p for p in _ZH_STANCE_RE.split(text) if p]
     if not parts:

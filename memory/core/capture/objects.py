@@ -348,6 +348,16 @@ def mentioned(clause: str, zh: bool) -> Object | None:
     return Object(phrase, zh=False) if object_keywords(phrase) else None
 
 
+_NO_TOPIC_RE = re.compile(
+    r"\b(?:anything|something|everything|nothing|else|today|tonight|tomorrow|yesterday|"
+    r"weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|now|later|when|where|why|how|what|who|really|seriously)\b",
+    re.IGNORECASE,
+)
+"""A bare question about a time or an indefinite thing puts up no topic (``Tomorrow? I can't``,
+``Anything else? No thanks``)."""
+
+
 def fronted_topic(question: str) -> Object | None:
     """What a question made of a noun phrase alone puts up for the next sentence (``Spicy
     food? Bring it on``, ``榴莲？绝了``); None for any other question."""
@@ -357,7 +367,7 @@ def fronted_topic(question: str) -> Object | None:
     if has_cjk(bare):
         runs = noun_runs(bare)
         return Object(bare, zh=True) if runs == [bare] and len(bare) >= 2 else None
-    if len(bare.split()) > 4:
+    if len(bare.split()) > 4 or _NO_TOPIC_RE.search(bare):
         return None
     return mentioned(bare, False)
 
