@@ -147,6 +147,7 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
         ("羊肉串百吃不腻", "羊肉串"), ("臭豆腐那股味儿我一闻就头疼", "臭豆腐"), ("离谱", None),
         ("真人秀以前追得勤", "真人秀"),  # a noun that starts like a stance word (真)
         ("太棒了 正是我要的", None),  # a stance word and one character is no noun
+        ("以前天天喝可乐", "可乐"), ("喝得少", None),  # what a verb of use takes (可乐 is tagged a)
     ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
-from .clauses import clause_speaker
+from .clauses import ZH_PAST_RE, clause_speaker
 from .kinds import EN_LABELS, NEW_MIN_P, POLAR_KINDS, ZH_LABELS, pull_object_en, pull_object_zh
 from .statements import Kind
 from .structures import Part, part_candidate
@@ -38,10 +38,7 @@ _EN_USED_TO_IT_RE = re.compile(
     re.IGNORECASE,
 )
 """``I'm used to spicy food``: accustomed, not the past."""
-_ZH_THEN_RE = re.compile(
-    r"以前|之前|过去|曾经|原来|小时候|本来|以往|当年|那时候|那时|从前|年轻时|上学时"
-)
-"""Words that put a Chinese clause in the past."""
+_ZH_THEN_RE = ZH_PAST_RE
 _EN_NOW_RE = re.compile(
     r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately|but|yet|however|"
     r"though|since\s+then)\b",

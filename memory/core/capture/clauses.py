@@ -83,7 +83,11 @@ _ZH_FILLERS = tuple(
     )
 )
 _ZH_FILLER_RE = re.compile("|".join(map(re.escape, _ZH_FILLERS)))
-_ZH_STALE_RE = re.compile(r"以前|之前|过去|曾经|原来|小时候|本来|以往|当年|那时候|那时|从前|年轻时")
+ZH_PAST_RE = re.compile(
+    r"以前|之前|过去|曾经|原来|小时候|本来|以往|当年|那时候|那时|从前|年轻时|上学时"
+)
+"""Words that put a Chinese clause in the past (a stance after them is stale; a then-and-now
+sentence starts with one, :mod:`.changes`)."""
 _ZH_OTHER_SUBJECT_RE = re.compile(
     r"^(?:[^\w]*)(?:我们|咱们|我的?(?:朋友|妈|爸|老婆|老公|女朋友|男朋友|孩子|儿子|女儿|家人|"
     r"同事|室友|姐|哥|弟|妹|爷|奶|外婆|外公|丈夫|妻子|先生|太太|宝宝|老板|领导|闺蜜|对象)|"
@@ -117,11 +121,11 @@ def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the text before the matched verb."""
     if _ZH_OTHER_SUBJECT_RE.search(prefix):
         return "other"
-    stale = bool(_ZH_STALE_RE.search(prefix))
-    rest = _ZH_FILLER_RE.sub("", _ZH_STALE_RE.sub("", prefix))
+    stale = bool(ZH_PAST_RE.search(prefix))
+    rest = _ZH_FILLER_RE.sub("", ZH_PAST_RE.sub("", prefix))
     subject = "我" in rest or "本人" in prefix
     if re.sub(r"[我\W_]", "", rest) and _names_a_subject(
-        re.sub(r"[\W_]", "", _ZH_STALE_RE.sub("", prefix))
+        re.sub(r"[\W_]", "", ZH_PAST_RE.sub("", prefix))
     ):
         return "other"  # words besides the user and fillers: what they are decides
     return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
@@ -319,6 +323,7 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
 
 
 __all__ = [
+    "ZH_PAST_RE",
     "Speaker",
     "clause_speaker",
     "clauses",

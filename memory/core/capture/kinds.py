@@ -181,6 +181,10 @@ _ZH_REACTIONS = frozenset(
 )
 
 
+_ZH_CONSUMED_BY = frozenset("吃 喝 看 玩 用 听 穿 读 逛".split())
+"""Verbs of use: what follows one (up to the next stance word) is the object."""
+
+
 def _names_more(run: str) -> bool:
     """Whether a noun run is more than a stance word with a character after it (``太棒``,
     ``真香``, ``太贵`` are not objects; ``真人秀`` is)."""
@@ -206,6 +210,14 @@ def pull_object_zh(clause: str) -> str | None:
         leading = re.match(r"^(?:不|没|再|已经|很|都|也|就)", obj)
         if not leading and _names_more(obj):
             return obj
+    pieces = re.split(f"({_ZH_STANCE_RE.pattern})", text)
+    for before, part in zip(pieces[1::2], pieces[2::2], strict=True):
+        if (
+            before in _ZH_CONSUMED_BY and 2 <= len(part) <= 12 and part not in _ZH_REACTIONS
+            and not part.startswith(("得", "着", "过", "完", "起", "下", "上"))
+            and not all(flag.startswith((*FUNCTION_TAGS, "r")) for _, flag in tag(part))
+        ):  # fmt: skip
+            return part  # what a verb of use takes, whatever its tag (``天天喝可乐``: 可乐/a)
     parts = [p for p in _ZH_STANCE_RE.split(text) if p]
     if not parts:
         return None
