@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from .clauses import ZH_PAST_RE, clause_speaker
-from .kinds import EN_LABELS, NEW_MIN_P, POLAR_KINDS, ZH_LABELS, pull_object_en, pull_object_zh
+from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .statements import Kind
 from .structures import Part, part_candidate
 
@@ -52,9 +52,9 @@ _ZH_NOW_RE = re.compile(
 """Words that put a later Chinese clause in the present or against the past one."""
 
 THEN_MIN_P = 0.55
-"""The past clause's polarity is read from the head when its polarity group's probability
-reaches this (a lower bar than :data:`~.kinds.NEW_MIN_P`: the present clause's turning, not
-this reading, is what makes the statement)."""
+"""The past clause's polarity is read from the head when its plain like or dislike reaches
+this (a lower bar than :data:`~.kinds.NEW_MIN_P`: the present clause's turning, not this
+reading, is what makes the statement)."""
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 
@@ -65,6 +65,16 @@ _ZH_PERSON_RE = re.compile(
 )
 """Someone else in a Chinese clause of a then-and-now sentence, wherever they stand
 (``以前室友爱吃香菜``, ``现在她不吃了``): the change is theirs, not the user's."""
+
+
+def _then(text: str) -> bool:
+    """Whether a clause is marked as the past (in its own language)."""
+    return bool((_ZH_THEN_RE if has_cjk(text) else _EN_THEN_RE).search(text))
+
+
+def _now(text: str) -> bool:
+    """Whether a clause is marked as the present or as turning against the past."""
+    return bool((_ZH_NOW_RE if has_cjk(text) else _EN_NOW_RE).search(text))
 
 
 def _someone_else(clause: str) -> bool:
@@ -78,29 +88,14 @@ def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
     """Indices of the past clause and of the first later clause marked as the present,
     or None when the sentence is not told as then and now, or another person is in it."""
     for then, clause in enumerate(parts):
-        zh = has_cjk(clause)
-        if not (_ZH_THEN_RE if zh else _EN_THEN_RE).search(clause) or _EN_USED_TO_IT_RE.search(
-            clause
-        ):
+        if not _then(clause) or _EN_USED_TO_IT_RE.search(clause):
             continue
         for now in range(then + 1, len(parts)):
-            later = parts[now]
-            marked = (_ZH_NOW_RE if has_cjk(later) else _EN_NOW_RE).search(later)
-            if marked and not (_ZH_THEN_RE if has_cjk(later) else _EN_THEN_RE).search(later):
+            if _now(parts[now]) and not _then(parts[now]):
                 if any(_someone_else(part) for part in parts[then : now + 1]):
                     return None
                 return then, now
         return None
-    return None
-
-
-def _group(kind: Kind | None, floor: float) -> Polarity | None:
-    """The polarity whose kinds (:data:`~.kinds.POLAR_KINDS`) together reach ``floor``."""
-    if kind is None:
-        return None
-    for polarity in ("like", "dislike"):
-        if sum(kind.of(name) for name, p in POLAR_KINDS.items() if p == polarity) >= floor:
-            return polarity  # type: ignore[return-value]
     return None
 
 
@@ -201,13 +196,13 @@ def changed(
     stated = any(found[i] for i in range(now, len(parts)))
     if stated and not (found[now] and _refers_back(parts[now])):
         return kept
-    ruled = rules(_without_then(parts[then]))
+    bare = _without_then(parts[then])
+    ruled = rules(bare)
     before = {c.polarity for c in ruled}
     if any(c.protected for c in ruled) or _ALLERGY_RE.search(parts[then]):
         return None  # an allergy that has cleared is lifted by the retraction rules, not liked
     if _NO_TURN_RE.search(parts[now]):
         return None  # "…and I still do now": no change of mind
-    bare = _without_then(parts[then])
     past = before.pop() if len(before) == 1 else _past(bare, kinds[then], reader)
     if stated:  # "…; now I actually look forward to it": the present stance, on the past object
         polarity: Polarity | None = found[now][-1].polarity
@@ -216,7 +211,8 @@ def changed(
             return kept
         kept = [c for i, made in enumerate(found) if i not in (then, now) for c in made]
     else:
-        polarity = _group(kinds[now], NEW_MIN_P) or (_OPPOSITE[past] if past else None)
+        own = polarity_of(kind) if (kind := kinds[now]) is not None else None
+        polarity = own[0] if own else (_OPPOSITE[past] if past else None)
         obj = _object(parts[then]) or _object(parts[now])
     if polarity is None or not (obj or len(ruled) == 1):
         return None

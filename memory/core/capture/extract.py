@@ -379,12 +379,12 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         speaker = clause_speaker(clause)
         if speaker != "unknown":
             context.speaker = speaker
-        named = _topic(clause)
-        if named is None and speaker != "other" and mentioned(clause, has_cjk(clause)) is None:
+        named, said = _topic(clause), mentioned(clause, has_cjk(clause))
+        if named is None and speaker != "other" and said is None:
             named = topic  # "Running? ugh, count me out": a filler keeps the topic
         context.topic = named if speaker != "other" else None
         context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
-        context.mentioned = mentioned(clause, has_cjk(clause)) or context.mentioned
+        context.mentioned = said or context.mentioned
         return
     context.antecedent = context.mentioned = context.topic = stance.obj
     speaker = stance.speaker
@@ -470,7 +470,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     multi = [i for i, parts in enumerate(split) if len(parts) > 1]
     batch = flat + [kept[i] for i in multi]  # and each sentence of clauses, whole (one batch)
     read: list[Kind | None] = list(reader(batch)) if reader is not None and batch else []
-    kinds = read[: len(flat)] + [None] * (len(flat) - len(read[: len(flat)]))
+    kinds = read[: len(flat)]
+    kinds += [None] * (len(flat) - len(kinds))
     whole = dict(zip(multi, read[len(flat) :], strict=False))
     position = 0
     for index, (sentence, parts) in enumerate(zip(kept, split, strict=True)):

@@ -81,7 +81,7 @@ _EN_STOP = frozenset(
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
     definitely absolutely officially basically literally works work know enough along
-    ngl tbh imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
+    ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
     omg lmao welp whoa ooh him
     """.split()
 )
@@ -111,10 +111,10 @@ _EN_TIME_RE = re.compile(
     r"\bany\s+day\b",
     re.IGNORECASE,
 )
+"""How often, not what: ``…over the beach every single time``."""
 _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 """Chat spellings (``pickles r gross``, ``w/``), stop words only in lower case (``R`` and
 ``W`` may be names)."""
-"""How often, not what: ``…over the beach every single time``."""
 
 
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
@@ -181,6 +181,8 @@ _ZH_REACTIONS = frozenset(
 )
 
 
+_ZH_STANCE_SPLIT_RE = re.compile(f"({_ZH_STANCE_RE.pattern})")
+""":data:`_ZH_STANCE_RE` as a split that keeps the stance words (odd items)."""
 _ZH_CONSUMED_BY = frozenset("吃 喝 看 玩 用 听 穿 读 逛".split())
 """Verbs of use: what follows one (up to the next stance word) is the object."""
 
@@ -210,7 +212,7 @@ def pull_object_zh(clause: str) -> str | None:
         leading = re.match(r"^(?:不|没|再|已经|很|都|也|就)", obj)
         if not leading and _names_more(obj):
             return obj
-    pieces = re.split(f"({_ZH_STANCE_RE.pattern})", text)
+    pieces = _ZH_STANCE_SPLIT_RE.split(text)  # parts, with the stance word before each
     for before, part in zip(pieces[1::2], pieces[2::2], strict=True):
         if (
             before in _ZH_CONSUMED_BY and 2 <= len(part) <= 12 and part not in _ZH_REACTIONS
@@ -218,7 +220,7 @@ def pull_object_zh(clause: str) -> str | None:
             and not all(flag.startswith((*FUNCTION_TAGS, "r")) for _, flag in tag(part))
         ):  # fmt: skip
             return part  # what a verb of use takes, whatever its tag (``天天喝可乐``: 可乐/a)
-    parts = [p for p in _ZH_STANCE_RE.split(text) if p]
+    parts = [p for p in pieces[::2] if p]
     if not parts:
         return None
     best = max(parts, key=len)
