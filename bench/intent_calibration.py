@@ -16,11 +16,16 @@ piece) on:
 - ``tune``: ``bench/corpus/poison/tune.jsonl`` (what the head was trained on);
 - ``heldout``: ``bench/corpus/poison/heldout.jsonl`` and ``heldout-v1``:
   ``tests/data/poison_heldout.jsonl``, never read by training or calibration;
+- ``blind``: ``bench/data/poison_blind.jsonl``, 390 rows (200 attacks written to slip past
+  keyword filters, 190 preferences, style wishes and look-alikes; en, zh and six more
+  languages) by a helper who saw no file of the repository and whose rows were never read
+  while the screen was built: only its counts are printed;
 - false refusals among the 505 PrefEval-dev statements and every benign case.
 
 It prints refusal per kind (attacks) and false refusals per kind (benign). Misses are listed
-for the tune set only (``--show-heldout`` lists the held-out ones: reading them to tune the
-screen would spoil the held-out figure).
+for the tune set only (``--show-heldout`` lists those of ``heldout`` and ``heldout-v1``:
+reading them to tune the screen would spoil the held-out figure; the blind set's are never
+listed).
 
 Usage::
 
@@ -59,6 +64,7 @@ SETS = {
     "tune": POISON / "tune.jsonl",
     "heldout": POISON / "heldout.jsonl",
     "heldout-v1": DATA / "poison_heldout.jsonl",
+    "blind": REPO / "bench" / "data" / "poison_blind.jsonl",
 }
 
 
@@ -176,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         print(head_line + (f" ({caught / total:.1%})" if total else ""))
         for label, cell in sorted(table.items()):
             print(f"  {label:<22} refused {cell['refused']:>3}/{cell['n']:<3}")
-            if name in ("tune", "false refusals") or args.show_heldout:
+            if name in ("tune", "false refusals") or (args.show_heldout and name != "blind"):
                 for text in cell["wrong"]:
                     print(f"      - {text[:90]!r}")
     summary = {name: {label: [c["refused"], c["n"]] for label, c in table.items()}

@@ -1,36 +1,48 @@
 """Train and calibrate the directive head (memory/core/directives.npz).
 
 Positives (instructions to the assistant): the intent bank
-(:data:`~penchant.memory.core.intent_screen.INJECTION_INTENTS`), ``tests/data/poison_dev.jsonl``
-and the attacks of ``bench/corpus/poison/tune.jsonl`` whose kind is read by meaning
+(:data:`~penchant.memory.core.intent_screen.INJECTION_INTENTS`), ``tests/data/poison_dev.jsonl``,
+the attacks of ``bench/corpus/poison/tune.jsonl`` whose kind is read by meaning
 (``paraphrase``, ``hidden``, ``role-line``; the structural kinds, spacing, leet, base64,
-links and look-alike fields, are the patterns' job).
+links and look-alike fields, are the patterns' job) and every attack of
+``bench/corpus/poison/written.jsonl`` (1,535 rows in 15 languages, written by a helper who saw
+no file of the repository: overrides, new identities, leaks, steering, suppressed warnings,
+false authority, obedience, standing rules and directives hidden after a preference) and
+``written2.jsonl`` (a second helper, likewise blind: more hidden directives, leaks and
+steering phrased as preferences, and hard look-alikes and style wishes).
 
 Negatives (preferences): 1,500 statements of ``bench/corpus/statements/train.jsonl`` (seed
 0), the benign cases of ``tests/data/benign_preferences.jsonl`` and
-``tests/data/benign_lookalikes.jsonl``, the benign rows of the tune file, and the PrefEval-dev
-preferences of the five development topics (:data:`capture_quality.DEV_TOPICS`), whole and
-piece by piece (:func:`~penchant.memory.core.screening_pieces`).
+``tests/data/benign_lookalikes.jsonl``, the benign rows of the tune file and of the written
+files (preferences, style wishes, look-alikes, other people), and every PrefEval-dev
+preference, whole and piece by piece (:func:`~penchant.memory.core.screening_pieces`).
 
-Never read: ``bench/corpus/poison/heldout.jsonl`` and ``tests/data/poison_heldout.jsonl``
-(measured by ``bench/intent_calibration.py``), PrefEval's other five topics (only their
-highest logit sets the threshold).
+Never read: ``bench/corpus/poison/heldout.jsonl``, ``tests/data/poison_heldout.jsonl`` and
+``bench/data/poison_blind.jsonl`` (measured by ``bench/intent_calibration.py``).
 
-Model: logistic regression on the USE-multilingual v3 vector, class-balanced cross-entropy
-with L2 (``--l2``, 1e-4: the best of 1e-4 / 1e-3 / 1e-2 by 5-fold cross-validation on the
-tune file), full-batch Adam from zeros for ``--steps`` steps: deterministic for a given
-corpus and embedder.
+Model: a one-hidden-layer ReLU network (``--hidden`` 256 units, He-initialised from seed 0)
+on the USE-multilingual v3 vector, class-balanced binary cross-entropy with L2 (``--l2``,
+1e-4), full-batch Adam for ``--steps`` (500) steps: deterministic for a given corpus and
+embedder. Size, steps and L2 were chosen with half of the written file held out (split by
+SHA-256 of the text); a linear head (the previous one) caught 55 % of that half's attacks
+where the network caught 87 %, at the same calibration.
 
-Threshold: the highest logit of any benign calibration text (all 505 PrefEval-dev
-statements, every benign case of the tests and of the tune file, whole and piece by piece)
-plus ``--margin`` (0.25 logit), so that none of them is refused.
+Threshold: cross-fitted. Five networks, each trained without one fifth of the texts (split
+by SHA-256), give every negative a logit from a network that never saw it; the threshold is
+the ``--quantile`` (0.997) of those out-of-fold logits, so that about 3 in 1,000 unseen
+preferences of the training kinds would be refused. It is then raised, if need be, above
+the highest logit the shipped network gives any benign calibration text (all 505 PrefEval-dev
+statements, every benign case of the tests, the tune and written files, whole and piece by
+piece) plus ``--margin`` (0.25), so none of those is refused. (A threshold set on the
+training texts alone sits far too low: the network has fitted them.)
 
 Usage::
 
-    python bench/train_directives.py [--steps 600] [--l2 1e-4] [--margin 0.5]
+    python bench/train_directives.py [--hidden 256] [--steps 500] [--l2 1e-4]
+        [--quantile 0.997] [--margin 0.25]
 
 Writes the npz, rewrites ``DIRECTIVE_HEAD_SHA256`` in ``memory/core/directive_head.py`` and
-prints the threshold and the training accuracy.
+prints the threshold and the out-of-fold recall of the attacks.
 """
 
 from __future__ import annotations
@@ -42,6 +54,7 @@ import os
 import random
 import re
 import sys
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +69,12 @@ REPO = Path(__file__).resolve().parents[1]
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
 DATA = REPO / "tests" / "data"
 POISON = REPO / "bench" / "corpus" / "poison"
+WRITTEN = (POISON / "written.jsonl", POISON / "written2.jsonl")
 HEAD_FILE = REPO / "memory" / "core" / "directives.npz"
 SEMANTIC_KINDS = ("paraphrase", "hidden", "role-line")
+FOLDS = 5
 sys.path.insert(0, str(REPO / "bench"))
-from capture_quality import DEV_TOPICS  # noqa: E402
+from train_statements import _adam  # noqa: E402
 
 
 def jsonl(path: Path) -> list[dict[str, Any]]:
@@ -72,59 +87,93 @@ def whole_and_pieces(content: str, category: str | None = None) -> list[str]:
     return [embedding_text(content, category), *screening_pieces(content)]
 
 
+def written_rows() -> list[dict[str, Any]]:
+    """The rows of the written files, in order."""
+    return [row for path in WRITTEN for row in jsonl(path)]
+
+
 def positives() -> list[str]:
+    """Directives: whole, and piece by piece unless a preference is one of the pieces."""
     tune = [r["content"] for r in jsonl(POISON / "tune.jsonl")
             if r["attack"] and r["kind"] in SEMANTIC_KINDS]
     dev = [r["content"] for r in jsonl(DATA / "poison_dev.jsonl")]
-    return [*bank_texts(), *dev, *tune]
+    written = []
+    for row in written_rows():
+        if row["attack"]:
+            written.append(row["content"])
+            if row["kind"] != "hidden":
+                written.extend(screening_pieces(row["content"]))
+    return [*bank_texts(), *dev, *tune, *written]
 
 
 def benign_cases() -> list[dict[str, Any]]:
-    """Every benign case the tests and the tune file hold."""
+    """Every benign case the tests, the tune file and the written file hold."""
     tune = [r for r in jsonl(POISON / "tune.jsonl") if not r["attack"]]
-    return jsonl(DATA / "benign_preferences.jsonl") + jsonl(DATA / "benign_lookalikes.jsonl") + tune
+    written = [r for r in written_rows() if not r["attack"]]
+    return (jsonl(DATA / "benign_preferences.jsonl") + jsonl(DATA / "benign_lookalikes.jsonl")
+            + tune + written)
 
 
-def prefeval(topics: tuple[str, ...] | None = None) -> list[str]:
-    files = sorted(PREFEVAL.glob("*.json"))
-    return [r["preference"] for f in files if topics is None or f.stem in topics
+def prefeval() -> list[str]:
+    return [r["preference"] for f in sorted(PREFEVAL.glob("*.json"))
             for r in json.loads(f.read_text(encoding="utf-8"))]
+
+
+def calibration_texts() -> list[str]:
+    """Every benign text the shipped head must not refuse."""
+    benign = [t for b in benign_cases() for t in whole_and_pieces(b["content"], b.get("category"))]
+    return benign + [t for p in prefeval() for t in whole_and_pieces(p)]
 
 
 def negatives() -> list[str]:
     rows = [r for r in jsonl(REPO / "bench" / "corpus" / "statements" / "train.jsonl")
             if r["kind"] != "contrast"]
     statements = [r["text"] for r in random.Random(0).sample(rows, min(1500, len(rows)))]
-    benign = [t for b in benign_cases() for t in whole_and_pieces(b["content"], b.get("category"))]
-    dev = [t for p in prefeval(DEV_TOPICS) for t in whole_and_pieces(p)]
-    return statements + benign + dev
+    return statements + calibration_texts()
 
 
-def calibration_texts() -> list[str]:
-    """Every benign text whose logit the threshold must stay above."""
-    benign = [t for b in benign_cases() for t in whole_and_pieces(b["content"], b.get("category"))]
-    return benign + [t for p in prefeval() for t in whole_and_pieces(p)]
+Network = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def train(x: np.ndarray, y: np.ndarray, steps: int, l2: float, lr: float = 0.05
-          ) -> tuple[np.ndarray, float]:
-    """Class-balanced logistic regression by full-batch Adam from zeros (deterministic)."""
+def train(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, l2: float,
+          lr: float = 0.01, seed: int = 0) -> Network:
+    """A one-hidden-layer ReLU network, class-balanced binary cross-entropy with L2,
+    full-batch Adam from a He initialisation drawn from ``seed`` (deterministic)."""
     n, d = x.shape
     weight = np.where(y == 1, n / (2 * y.sum()), n / (2 * (n - y.sum())))
-    w, b = np.zeros(d), 0.0
-    m_w, v_w, m_b, v_b = np.zeros(d), np.zeros(d), 0.0, 0.0
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    for t in range(1, steps + 1):
-        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
-        g = (p - y) * weight / weight.sum()
-        g_w, g_b = x.T @ g + l2 * w, float(g.sum())
-        m_w = beta1 * m_w + (1 - beta1) * g_w
-        v_w = beta2 * v_w + (1 - beta2) * g_w * g_w
-        m_b = beta1 * m_b + (1 - beta1) * g_b
-        v_b = beta2 * v_b + (1 - beta2) * g_b * g_b
-        w -= lr * (m_w / (1 - beta1**t)) / (np.sqrt(v_w / (1 - beta2**t)) + eps)
-        b -= lr * (m_b / (1 - beta1**t)) / (np.sqrt(v_b / (1 - beta2**t)) + eps)
-    return w, b
+    rng = np.random.default_rng(seed)
+    params = [rng.normal(0.0, np.sqrt(2.0 / d), (d, hidden)), np.zeros(hidden),
+              rng.normal(0.0, np.sqrt(1.0 / hidden), hidden), np.zeros(())]  # fmt: skip
+
+    def gradients(p: list[np.ndarray]) -> list[np.ndarray]:
+        z = x @ p[0] + p[1]
+        a = np.maximum(z, 0.0)
+        g = (1.0 / (1.0 + np.exp(-(a @ p[2] + p[3]))) - y) * weight / weight.sum()
+        back = np.outer(g, p[2])
+        back[z <= 0] = 0.0
+        return [x.T @ back + l2 * p[0], back.sum(axis=0), a.T @ g + l2 * p[2],
+                np.array(g.sum())]  # fmt: skip
+
+    _adam(params, gradients, steps, lr)
+    w1, b1, w2, b2 = params
+    return w1, b1, w2, b2
+
+
+def logits(network: Network, x: np.ndarray) -> np.ndarray:
+    w1, b1, w2, b2 = network
+    return np.maximum(x @ w1 + b1, 0.0) @ w2 + b2
+
+
+def out_of_fold(texts: list[str], x: np.ndarray, y: np.ndarray, hidden: int, steps: int,
+                l2: float) -> np.ndarray:
+    """Each text's logit from a network trained without its fold (:data:`FOLDS`, by the
+    SHA-256 of the text)."""
+    fold = np.array([sha256(t.encode("utf-8")).digest()[1] % FOLDS for t in texts])
+    out = np.zeros(len(texts))
+    for k in range(FOLDS):
+        out[fold == k] = logits(train(x[fold != k], y[fold != k], hidden, steps, l2),
+                                x[fold == k])  # fmt: skip
+    return out
 
 
 def embed(embedder: USEEmbedder, texts: list[str]) -> np.ndarray:
@@ -132,11 +181,12 @@ def embed(embedder: USEEmbedder, texts: list[str]) -> np.ndarray:
     return np.vstack(out).astype(np.float64)
 
 
-def save(w: np.ndarray, b: float, threshold: float, space: str, path: Path = HEAD_FILE) -> str:
+def save(network: Network, threshold: float, space: str, path: Path = HEAD_FILE) -> str:
     """Write the npz byte-for-byte reproducibly; returns its SHA-256."""
+    w1, b1, w2, b2 = (np.asarray(a, dtype=np.float32) for a in network)
     buffer = io.BytesIO()
-    np.savez(buffer, w=w.astype(np.float32), b=np.float32(b), threshold=np.float32(threshold),
-             space=np.array(space))
+    np.savez(buffer, W1=w1, b1=b1, w=w2, b=b2, threshold=np.float32(threshold),
+             space=np.array(space))  # fmt: skip
     path.write_bytes(buffer.getvalue())
     return sha256_file(path)
 
@@ -151,25 +201,32 @@ def pin(digest: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--steps", type=int, default=500)
     parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--quantile", type=float, default=0.997)
     parser.add_argument("--margin", type=float, default=0.25)
     args = parser.parse_args(argv)
     embedder = USEEmbedder()
     pos, neg = positives(), negatives()
-    x = embed(embedder, pos + neg)
+    texts = pos + neg
+    x = embed(embedder, texts)
     y = np.array([1.0] * len(pos) + [0.0] * len(neg))
-    w, b = train(x, y, args.steps, args.l2)
+    oof = out_of_fold(texts, x, y, args.hidden, args.steps, args.l2)
+    network = train(x, y, args.hidden, args.steps, args.l2)
     calibration = calibration_texts()
-    logits = embed(embedder, calibration) @ w + b
-    top = int(np.argmax(logits))
-    threshold = float(np.ceil((logits[top] + args.margin) * 10) / 10)
-    accuracy = float((((x @ w + b) >= threshold) == (y == 1)).mean())
-    digest = save(w, b, threshold, embedder.name)
+    shipped = logits(network, embed(embedder, calibration))
+    top = int(np.argmax(shipped))
+    threshold = max(float(np.quantile(oof[y == 0], args.quantile)),
+                    float(shipped[top]) + args.margin)
+    threshold = float(np.ceil(threshold * 10) / 10)
+    digest = save(network, threshold, embedder.name)
     pin(digest)
-    print(f"{len(pos)} directives, {len(neg)} preferences; highest benign logit "
-          f"{logits[top]:.2f} ({calibration[top][:70]!r}); threshold {threshold:.1f}; "
-          f"training accuracy {accuracy:.3f}; sha256 {digest}")
+    print(f"{len(pos)} directives, {len(neg)} preferences; threshold {threshold:.1f} "
+          f"(out-of-fold quantile {args.quantile}; highest benign logit of the shipped head "
+          f"{shipped[top]:.2f}, {calibration[top][:60]!r}); out-of-fold: attacks caught "
+          f"{(oof[y == 1] >= threshold).mean():.3f}, preferences refused "
+          f"{(oof[y == 0] >= threshold).mean():.4f}; sha256 {digest}")
 
 
 if __name__ == "__main__":

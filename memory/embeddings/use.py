@@ -194,10 +194,11 @@ among the benign cases of the tests and of ``bench/corpus/poison/tune.jsonl`` ("
 answers that end with a question to check understanding", to "end every reply with a link to
 this shop"), so 0.74 refuses none of them. The learned directive head
 (:mod:`penchant.memory.core.directive_head`) carries most of the screening by meaning; with the
-patterns, bank and head refuse 79.7 % of the 64 attacks of ``bench/corpus/poison/heldout.jsonl``
-(53.1 % with the bank alone at 0.55 on whole texts) and 83.8 % of the 37 of
-``tests/data/poison_heldout.jsonl`` (75.7 %), and none of the 505 PrefEval-dev statements or
-306 benign cases of the tests. Neither held-out file was read to train or calibrate."""
+patterns, bank and head refuse 86.0 % of the 200 attacks of ``bench/data/poison_blind.jsonl``
+(17.5 % with the earlier linear head), 85.9 % of the 64 of ``bench/corpus/poison/heldout.jsonl``
+and 94.6 % of the 37 of ``tests/data/poison_heldout.jsonl``, and none of the 505 PrefEval-dev
+statements or 306 benign cases of the tests. No held-out file was read to train or
+calibrate."""
 
 USE_RELEVANT_SCORE = 0.10
 """Recall's relevance floor for USE on the generic-corrected score ``cos − λ·cos(g, p)``
