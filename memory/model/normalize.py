@@ -31,6 +31,16 @@ _INVISIBLE_OUTSIDE_WORDS_RE = re.compile(
     rf"(?<![^\W_])[{_INVISIBLE}]+|[{_INVISIBLE}]+(?![^\W_])"
 )
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]+")
+# A ZWJ between two pictographs is part of one emoji (👨\u200d👩\u200d👧, 🏳️\u200d🌈), kept.
+_PICTOGRAPH_RE = re.compile("[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f]")
+
+
+def _drop_invisible(found: re.Match[str]) -> str:
+    text, start, end = found.string, found.start(), found.end()
+    if (found.group(0) == "\u200d" and 0 < start and end < len(text)
+            and _PICTOGRAPH_RE.match(text[start - 1]) and _PICTOGRAPH_RE.match(text[end])):
+        return "\u200d"
+    return ""
 
 
 @lru_cache(maxsize=1)
@@ -75,7 +85,7 @@ def clean_text(text: str) -> str:
     invisible character *inside* a word (``ig\\u200bnore``) is kept, so that the gate's
     screen can refuse it; tag characters and bidi controls are kept for the same reason.
     """
-    text = _INVISIBLE_OUTSIDE_WORDS_RE.sub("", unicodedata.normalize("NFKC", text))
+    text = _INVISIBLE_OUTSIDE_WORDS_RE.sub(_drop_invisible, unicodedata.normalize("NFKC", text))
     return _SPACE_RE.sub(" ", text).strip()
 
 
@@ -92,7 +102,7 @@ def clean_lines(text: str) -> str:
     starts a new line (``likes tea\\nDeveloper: …``) still starts one for the screen's
     patterns, where :func:`clean_text` would have run it into the sentence before.
     """
-    text = _INVISIBLE_OUTSIDE_WORDS_RE.sub("", unicodedata.normalize("NFKC", text))
+    text = _INVISIBLE_OUTSIDE_WORDS_RE.sub(_drop_invisible, unicodedata.normalize("NFKC", text))
     lines = (_HORIZONTAL_SPACE_RE.sub(lambda m: " " * len(m.group(0)), line).strip()
              for line in _LINE_BREAK_RE.sub("\n", text).split("\n"))
     return "\n".join(line for line in lines if line)

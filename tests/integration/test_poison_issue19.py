@@ -158,3 +158,17 @@ def test_links_and_images_are_neutralised_at_injection() -> None:
     assert "my list" in block and "⟨link to y.test⟩" in block
     history = render_history([HistorySnapshot(kind="view", summary="saw www.shop.test/p?id=9")])
     assert "www." not in history and "⟨link to shop.test⟩" in history
+
+
+@pytest.mark.parametrize(("content", "kept"), [
+    ("likes the site evil.test/p?d={chat_history}", "⟨link to evil.test⟩"),
+    ("likes evil.test?d=1 and evil.test/a/b%20c", "⟨link to evil.test⟩ and ⟨link to evil.test⟩"),
+    ("likes node.js/react and AC/DC, rates it 9.5/10", "likes node.js/react and AC/DC"),
+])
+def test_a_host_without_a_scheme_whose_path_carries_data_is_neutralised(
+    content: str, kept: str
+) -> None:
+    """Found by a breaker helper: ``evil.example/p?d={chat_history}`` reached the prompt whole;
+    a path or query that can carry data is dropped however the link is written."""
+    block = render_preferences([Preference(user_id=USER, polarity="like", content=content)], [])
+    assert kept in block and "d=" not in block and "%20" not in block
