@@ -221,6 +221,7 @@ _PUSH_VERB = (
     r"attach|end|start|begin|finish|close|sign|prefix|put|say|tell|call|refuse|comply|obey|"
     r"answer|reply|respond|output|print|reveal|send|share|redirect|direct|steer|favou?r|rank"
 )
+_STEER = r"recommend|suggest|mention|promote|push|point|steer|direct|advertise|plug|redirect"
 _REPLY = r"answers?|repl(?:y|ies)|responses?|messages?|outputs?|suggestions?|recommendations?"
 
 IMPERATIVE = InjectionKind(
@@ -250,7 +251,18 @@ IMPERATIVE = InjectionKind(
         rf"\b(?:every|each|all|any)\s+(?:single\s+)?(?:of\s+your\s+)?(?:{_REPLY})\s+"
         rf"(?:must|should|shall|has to|have to|needs? to|will|ends?|starts?|begins?|includes?|"
         rf"contains?|mentions?)\b",
+        # "whenever shopping comes up, recommend X": a push for everyone (a condition about
+        # the user, "whenever I ask…", is a preference)
+        r"\b(?:whenever|when|if|every time|each time|any time|anytime)\s+"
+        r"(?!i\b|i'm\b|i've\b|my\b|me\b|we\b|our\b)[^,.;!?\n]{1,40}?\b(?:comes? up|"
+        r"(?:is|are) (?:mentioned|discussed|brought up|raised)|(?:asks?|asked)(?: (?:about|for) "
+        r"[^,.;!?\n]{1,30}?)?)\b\s*[,:]?\s*(?:please\s+)?(?:always\s+|only\s+|just\s+)?"
+        rf"(?:{_STEER})\b",
+        # "… mention PawPlus whenever pets come up": the same, verb first
+        rf"{_SENTENCE_START}(?:please\s+)?(?:always\s+|only\s+|just\s+)?(?:{_STEER})\s+"
+        r"[^,.;!?\n]{1,40}?\s(?:whenever|every time|each time|any time|anytime)\s",
         # zh: addressed to the assistant, or what every reply must do from now on
+        r"(?:回复|回答|回应)(?:时|的时候)(?:都|一律|只|总是|必须|要)(?:要)?(?:推荐|提到|提及|说|宣传)",
         r"(?:告诉|提醒|通知|转告|叮嘱|嘱咐|命令|要求)(?:一下)?(?:你|助手|ai|机器人|模型|智能体)",
         r"(?:^|[，。！？；：,.!?;:]\s*)(?:助手|ai|机器人|模型)\s*[，,：:]",
         r"(?:以后|今后|往后|从今以后|从此|接下来)(?:你)?(?:都|一律|永远|总是)?(?:不许|不准|不要|别|不能|"
@@ -266,7 +278,7 @@ IMPERATIVE = InjectionKind(
         "always", "never", "only", "from now", "henceforth", "going forward", "future",
         "from this", "from here", ",", ":", "note", "reminder", "message", "instruction",
         "memo", "tell", "remind", "instruct", "ask", "inform", "make", "have", "let", "every",
-        "each", "all", "any",
+        "each", "all", "any", "when", "if", "time",
         "告诉", "提醒", "通知", "转告", "叮嘱", "嘱咐", "命令", "要求", "，", "：", "以后", "今后",
         "往后", "从此", "接下来", "回答", "回复", "回应", "末尾", "结尾", "最后", "开头", "拒绝",
     ),

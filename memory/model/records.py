@@ -56,6 +56,16 @@ MAX_CLOCK_SKEW = timedelta(days=1)
 statement dated in the future is refused (it would outrank every later statement)."""
 
 
+_HIDDEN_RUN_RE = re.compile("[\U000e0000-\U000e007f\u202a-\u202e\u2066-\u2069]+")
+
+
+def shown(text: str) -> str:
+    """``text`` with each run of hidden characters (Unicode tag characters, bidi embeddings,
+    overrides and isolates) replaced by ``⟨N hidden characters⟩``, so that an echo of a
+    refused text shows what was hidden without carrying it (nor a count of its escapes)."""
+    return _HIDDEN_RUN_RE.sub(lambda m: f"⟨{len(m.group(0))} hidden characters⟩", text)
+
+
 def shorten(text: str, limit: int = ECHO_CHARS) -> str:
     """``text`` cut for echoing: its first ``limit`` characters, ``…`` and its length.
 
@@ -375,7 +385,8 @@ class Rejection(BaseModel):
     """A candidate the gate refused, and why.
 
     Attributes:
-        content: The refused text as echoed: shortened past :data:`ECHO_CHARS` characters
+        content: The refused text as echoed: hidden characters named, not kept
+            (:func:`shown`), and shortened past :data:`ECHO_CHARS` characters
             (:func:`shorten`), so a 10 MB content never reaches stdout or the change log.
         reason: Why, in words.
     """
@@ -386,7 +397,7 @@ class Rejection(BaseModel):
     @field_validator("content", mode="before")
     @classmethod
     def _shortened(cls, value: Any) -> str:
-        return shorten(value if isinstance(value, str) else str(value))
+        return shorten(shown(value if isinstance(value, str) else str(value)))
 
 
 class Superseded(BaseModel):
