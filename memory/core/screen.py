@@ -39,6 +39,7 @@ import re
 import unicodedata
 from functools import lru_cache
 from importlib.resources import files
+from urllib.parse import unquote
 
 from disarm import normalize_confusables
 
@@ -79,6 +80,8 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
                          "9": "g", "@": "a", "$": "s", "!": "l", "|": "l", "+": "t"})
 _BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}")
+# three or more %XX escapes in one run; [^\s%] keeps the match linear
+_PERCENT_RUN = re.compile(r"(?:[^\s%]*%[0-9A-Fa-f]{2}){3,}[^\s%]*")
 SQUASHED_PHRASES = (
     "ignoreall", "ignoreprevious", "ignoreprior", "ignoreyour", "ignorethe", "ignoreabove",
     "disregard", "forgetall", "forgetyour", "forgeteverything", "systemprompt",
@@ -265,7 +268,8 @@ def spaced_out_reason(text: str) -> str | None:
 
 
 def encoded_text_reason(text: str) -> str | None:
-    """Why ``text`` hides readable text in base64, or ``None``.
+    """Why ``text`` hides readable text in base64, or an instruction in percent-encoding
+    (``ignore%20all%20previous%20instructions``, decoded and screened), or ``None``.
 
     Every run of 16 or more base64 characters (standard or URL-safe alphabet) is decoded; a
     run that decodes to UTF-8 text of at least 8 characters, nearly all printable, with a
@@ -280,6 +284,10 @@ def encoded_text_reason(text: str) -> str | None:
         decoded = _decoded_text(run.group(0))
         if decoded is not None:
             return f"hides text in base64 ({_snippet(decoded)!r})"
+    for run in _PERCENT_RUN.finditer(text):
+        decoded = unquote(run.group(0))
+        if injection_reason(decoded):  # each level is shorter: double encoding ends
+            return f"hides an instruction in percent-encoding ({_snippet(decoded)!r})"
     return None
 
 
