@@ -125,11 +125,11 @@ def calibration_texts() -> list[str]:
     return benign + [t for p in prefeval() for t in whole_and_pieces(p)]
 
 
-def negatives() -> list[str]:
+def statements() -> list[str]:
+    """1,500 statements of the statement corpus (seed 0): negatives that are not calibrated on."""
     rows = [r for r in jsonl(REPO / "bench" / "corpus" / "statements" / "train.jsonl")
             if r["kind"] != "contrast"]
-    statements = [r["text"] for r in random.Random(0).sample(rows, min(1500, len(rows)))]
-    return statements + calibration_texts()
+    return [r["text"] for r in random.Random(0).sample(rows, min(1500, len(rows)))]
 
 
 Network = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -208,14 +208,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--margin", type=float, default=0.25)
     args = parser.parse_args(argv)
     embedder = USEEmbedder()
-    pos, neg = positives(), negatives()
+    pos, calibration = positives(), calibration_texts()
+    neg = statements() + calibration  # the calibration texts are the last rows
     texts = pos + neg
     x = embed(embedder, texts)
     y = np.array([1.0] * len(pos) + [0.0] * len(neg))
     oof = out_of_fold(texts, x, y, args.hidden, args.steps, args.l2)
     network = train(x, y, args.hidden, args.steps, args.l2)
-    calibration = calibration_texts()
-    shipped = logits(network, embed(embedder, calibration))
+    shipped = logits(network, x[len(texts) - len(calibration):])
     top = int(np.argmax(shipped))
     threshold = max(float(np.quantile(oof[y == 0], args.quantile)),
                     float(shipped[top]) + args.margin)

@@ -58,9 +58,8 @@ _MD_IMAGE_RE = re.compile(r"!\[([^\]\n]{0,200})\]\s*(?:\([^)\n]*\)?|\[[^\]\n]*\]
 _MD_LINK_RE = re.compile(r"\[([^\]\n]{0,200})\]\s*\(([^)\n]*)\)?")
 _URL_RE = re.compile(
     r"(?i)\b(?:(?:https?|ftp|wss?|file|data|javascript|vbscript):/{0,3}|www\.)[^\s<>\"')\]]*"
-)
-_BARE_URL_RE = re.compile(  # "evil.example/p?d={chat}": no scheme, but a query to carry data
-    r"(?i)\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?=[/?])[^\s<>\"')\]]*[?={%@][^\s<>\"')\]]*"
+    # "evil.example/p?d={chat}": no scheme, but a path or query that can carry data
+    r"|\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?=[/?])[^\s<>\"')\]]*[?={%@][^\s<>\"')\]]*"
 )
 _HOST_RE = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:/{0,3})?(?:[^@/\s]*@)?([^/?#:\s]+)")
 
@@ -81,7 +80,7 @@ def neutralise_links(text: str) -> str:
     text = _MD_IMAGE_RE.sub(lambda m: f"[image: {m.group(1).strip() or 'no description'}]", text)
     text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2) else m.group(0),
                            text)
-    return _BARE_URL_RE.sub(_link_host, _URL_RE.sub(_link_host, text))
+    return _URL_RE.sub(_link_host, text)
 
 
 def _link_host(url: re.Match[str]) -> str:

@@ -43,15 +43,9 @@ from urllib.parse import unquote
 
 from disarm import normalize_confusables
 
-from ..model import HAN_CHARS, has_cjk, has_han
+from ..model import BIDI_CONTROLS, HAN_CHARS, TAG_CHARACTERS, has_cjk, has_han
 from .blocks import contains_injected_block
 from .injection_patterns import INJECTION_KINDS, ROLE_WORDS
-
-TAG_CHARACTERS = range(0xE0000, 0xE0080)
-"""Unicode tag characters: invisible copies of ASCII, used to hide instructions."""
-
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Bidi embeddings, overrides and isolates (Trojan Source, CVE-2021-42574)."""
 
 JOINERS = frozenset("\u200c\u200d")
 """ZWNJ and ZWJ: part of spelling in Persian and Indic scripts, so allowed inside their words."""

@@ -27,8 +27,10 @@ from .keys import (
     validate_user_id,
 )
 from .normalize import (
+    BIDI_CONTROLS,
     CJK_CHARS,
     HAN_CHARS,
+    TAG_CHARACTERS,
     clean_lines,
     clean_text,
     embedding_text,
@@ -65,6 +67,7 @@ from .settings import Settings
 
 __all__ = [
     "ReplayedWrite",
+    "BIDI_CONTROLS",
     "CACHE_INDEX_KEY",
     "CACHE_MODELS_KEY",
     "CACHE_NAME",
@@ -96,6 +99,7 @@ __all__ = [
     "StorageFullError",
     "StorageUnavailableError",
     "Superseded",
+    "TAG_CHARACTERS",
     "USERS_KEY",
     "UserKeys",
     "cache_entry_id",

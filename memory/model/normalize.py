@@ -22,6 +22,12 @@ CJK_CHARS = r"\u3040-\u30ff" + HAN_CHARS + r"\uac00-\ud7af"
 """Regex character-class body of CJK text: kana, Han ideographs and Hangul syllables."""
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
 _HAN_RE = re.compile(f"[{HAN_CHARS}]")
+TAG_CHARACTERS = range(0xE0000, 0xE0080)
+"""Unicode tag characters: invisible copies of ASCII, used to hide instructions."""
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Bidi embeddings, overrides and isolates (Trojan Source, CVE-2021-42574)."""
+
 _INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u061c\u180e"
 # Zero-width space/joiners, LRM/RLM/ALM, word joiner, invisible operators, BOM, soft hyphen,
 # Mongolian vowel separator. A run of them is removed unless it sits between two word

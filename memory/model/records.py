@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from .normalize import BIDI_CONTROLS, TAG_CHARACTERS
+
 if TYPE_CHECKING:
     from .outcomes import ReplayedWrite
 
@@ -56,7 +58,9 @@ MAX_CLOCK_SKEW = timedelta(days=1)
 statement dated in the future is refused (it would outrank every later statement)."""
 
 
-_HIDDEN_RUN_RE = re.compile("[\U000e0000-\U000e007f\u202a-\u202e\u2066-\u2069]+")
+_HIDDEN_RUN_RE = re.compile(
+    f"[{chr(TAG_CHARACTERS.start)}-{chr(TAG_CHARACTERS.stop - 1)}{''.join(sorted(BIDI_CONTROLS))}]+"
+)
 
 
 def shown(text: str) -> str:

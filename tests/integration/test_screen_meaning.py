@@ -129,13 +129,18 @@ def test_each_candidate_is_embedded_once_and_that_vector_is_stored(
     mem.close()
 
 
-def _refused(embedder: USEEmbedder, candidates: list[PreferenceCandidate]) -> list[str]:
+def _bank(embedder: USEEmbedder) -> Any:
+    return build_bank(embedder.embed(bank_texts()), USE_INJECTION_COSINE, default_directive_head())
+
+
+def _refused(
+    embedder: USEEmbedder, candidates: list[PreferenceCandidate], bank: Any = None
+) -> list[str]:
     """Contents the whole screen (patterns, then meaning) refuses: the gate's own steps."""
     gate = PersistenceGate()
-    bank = build_bank(embedder.embed(bank_texts()), USE_INJECTION_COSINE, default_directive_head())
     prepared, rejections = gate.prepare(candidates)
     embed_prepared(embedder, prepared)
-    _kept, by_meaning = gate.screen_meaning(prepared, bank)
+    _kept, by_meaning = gate.screen_meaning(prepared, bank or _bank(embedder))
     return [r.content for r in [*rejections, *by_meaning]]
 
 
@@ -168,18 +173,11 @@ def _share_refused(embedder: USEEmbedder, path: Path) -> tuple[float, list[str],
     screened on its own, as ``bench/intent_calibration.py`` does: a rejection echoes a long
     content shortened, so it cannot be matched back to its case by text."""
     cases = _jsonl(path)
-    bank = build_bank(embedder.embed(bank_texts()), USE_INJECTION_COSINE, default_directive_head())
-    gate = PersistenceGate()
+    bank = _bank(embedder)
     hit = {}
     for case in cases:
-        built = _candidate(case)
-        if built is None:  # refused by the record's own validation
-            hit[case["content"]] = True
-            continue
-        prepared, rejections = gate.prepare([built])
-        embed_prepared(embedder, prepared)
-        _kept, by_meaning = gate.screen_meaning(prepared, bank)
-        hit[case["content"]] = bool(rejections or by_meaning)
+        built = _candidate(case)  # None: refused by the record's own validation
+        hit[case["content"]] = built is None or bool(_refused(embedder, [built], bank))
     attacks = [c["content"] for c in cases if c["attack"]]
     benign = [c["content"] for c in cases if not c["attack"]]
     return (sum(hit[a] for a in attacks) / len(attacks), [b for b in benign if hit[b]],
