@@ -134,6 +134,15 @@ def test_only_a_confident_change_of_mind_overturns_the_rules() -> None:
         ("I've heard great things about yoga", "yoga"),  # after I've: the verb, not the object
         ("Loud parties and I just don't get along", "Loud parties"),
         ("ngl sardines r nasty", "sardines"),
+        # The subject a clause opens with ends before its verb (issue 17, blind statements).
+        ("Blue cheese smells like old socks.", "Blue cheese"),
+        ("Terracotta pots look gorgeous on any windowsill.", "Terracotta pots"),
+        ("Fishing is mind-numbingly dull.", "Fishing"),  # a gerund subject, not a state
+        ("Gardening grounds me in a way nothing else does.", "Gardening"),
+        ("Working from cafes is my favourite way to work.", "Working from cafes"),
+        ("The smell of old books is my favourite thing.", "old books"),
+        ("Huge fan of Studio Ghibli films.", "Studio Ghibli films"),
+        ("Struggling today.", None),  # a lone -ing word with nothing after it: a state
     ],
 )
 def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
@@ -148,6 +157,9 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
         ("真人秀以前追得勤", "真人秀"),  # a noun that starts like a stance word (真)
         ("太棒了 正是我要的", None),  # a stance word and one character is no noun
         ("以前天天喝可乐", "可乐"), ("喝得少", None),  # what a verb of use takes (可乐 is tagged a)
+        # The topic a clause opens with, where the segmenter's first noun is in the comment.
+        ("翻拍剧毁经典", "翻拍剧"), ("预制菜吃着没灵魂", "预制菜"),
+        ("春天踏青是我每年的固定仪式", "踏青"), ("露营是我的精神充电站", "露营"),
     ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
@@ -258,3 +270,45 @@ def test_the_hidden_layer_is_mixed_in_by_its_share() -> None:
     mixed = StatementHead(w, b, KINDS, hidden, 0.25).probabilities(x)
     assert np.allclose(mixed, 0.25 * linear + 0.75 * net, atol=1e-6)
     assert not np.allclose(linear, net)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "expected"),
+    [
+        # A rule matched after words that name no one: the clause's kind reads it.
+        ("Sushi is basically my love language.", "like", [("like", "likes sushi")]),
+        ("Free jazz sounds like noise to me.", "dislike", [("dislike", "dislikes free jazz")]),
+        ("TikTok dances make me cringe into another dimension", "dislike",
+         [("dislike", "dislikes TikTok dances")]),
+        ("叠衣服是最讨厌的家务", "dislike", [("dislike", "不喜欢叠衣服")]),
+        ("I finally quit online poker.", "quit", [("dislike", "quit online poker")]),
+        # A person named before the match keeps the stance theirs, whatever the kind says.
+        ("I think my wife loves jazz", "like", []),
+        ("Molly really loves jazz", "like", []),
+        ("My sister is really into jazz", "like", []),
+        ("他是我最讨厌的人", "dislike", []),
+        ("这个是我最喜欢的", "like", []),
+    ],
+)
+def test_a_stance_misread_as_another_persons_is_read_by_its_kind(
+    text: str, kind: str, expected: list[tuple[str, str]]
+) -> None:
+    found = extract_preferences(text, reader=_scripted(kind))
+    assert [(c.polarity, c.content) for c in found] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("宫崎骏的动画看多少遍都感动", [("like", "喜欢宫崎骏")]),  # 多少…都: no question
+        ("紧身裤勒得难受，不爱穿", [("dislike", "不爱穿紧身裤")]),  # 紧… is an object here
+        ("走亲戚太累了", [("dislike", "不喜欢走亲戚")]),
+        ("这个多少钱", []),
+    ],
+)
+def test_chinese_idioms_that_look_like_questions_or_bad_objects(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    reader = _scripted("like" if expected and expected[0][0] == "like" else "dislike")
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.content) for c in found] == expected

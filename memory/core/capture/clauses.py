@@ -95,6 +95,13 @@ _ZH_OTHER_SUBJECT_RE = re.compile(
 )
 
 
+_EN_ADVERB_RE = re.compile(
+    r"(?!(?:family|ally|bully|belly|jelly|holly|lily|sally|billy|molly|polly|kelly)$)[a-z]{3,}ly"
+)
+"""An adverb in -ly before a verb names no one (``I finally quit…``); a name or noun in -ly
+(``Molly``, ``my family``) does."""
+
+
 def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking, judged from the English words before the matched verb."""
     text = _EN_PREFIX_PHRASES.sub(" ", prefix.lower())
@@ -110,7 +117,7 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
             continue
         elif token in _EN_STALE_WORDS:
             stale = True
-        elif token not in _EN_FILLERS:
+        elif token not in _EN_FILLERS and not _EN_ADVERB_RE.fullmatch(token):
             return "other"
     if rule.copula == "required" and not copula:
         return "other" if subject else "unknown"  # "…, not into X": the subject is elided
@@ -158,6 +165,36 @@ def clause_speaker(clause: str) -> Speaker:
     if tokens[0] == "i":
         return "user"
     return "other" if tokens[0] in _EN_OTHER_SUBJECTS else "unknown"
+
+
+_EN_COPULA_RE = re.compile(
+    r"\b(?:is|are|was|were|(?:sound|look|feel|seem|taste|smell)(?:s|ed)?|felt|smelt)\b|'s\b|"
+    r"'re\b|\b(?:me|my|us|our)\b|^\W*i\b",
+    re.IGNORECASE,
+)
+_EN_PEOPLE_RE = re.compile(
+    r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
+    r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"
+    r"friends?|mates?|room-?mates?|flatmates?|boss|colleagues?|co-?workers?|family|grandma|"
+    r"grandpa|nan|aunt|uncle|cousins?|neighbou?rs?|teachers?|everyone|everybody|people|"
+    r"think|thinks|says|said)\b",
+    re.IGNORECASE,
+)
+
+
+def misread_speaker(clause: str, match: str) -> bool:
+    """Whether a rule's stance (its matched text ``match``) was judged another person's only
+    because of words before it that name no one: a copula or verb of perception (``Sushi is
+    basically my love language``, ``Free jazz sounds like noise to me``, ``叠衣服是最讨厌的
+    家务``), the user acted on (``TikTok dances make me cringe into…``) or the user as
+    subject (``I've cut up my credit card and stopped…``); never when a person is named
+    before it."""
+    if clause_speaker(clause) == "other":
+        return False
+    prefix = clause[: clause.find(match)]
+    if has_cjk(clause):
+        return "是" in prefix and not prefix.lstrip().startswith("我")
+    return bool(_EN_COPULA_RE.search(prefix)) and not _EN_PEOPLE_RE.search(prefix)
 
 
 _SENTENCE_SPLIT_RE = re.compile(
@@ -222,6 +259,7 @@ _EN_EVERYTHING_BUT_RE = re.compile(
 """``any nut but walnuts`` is an exception ("except"), not a new clause; ``any X but I …`` is."""
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过(?!敏)|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
+
     r"|(?<=[生夫妈爸师友他她们])说(?=我)"
 )
 _ZH_JOINED_LEADS_RE = re.compile(
@@ -257,7 +295,7 @@ _EN_HYPOTHETICAL_RE = re.compile(
 )
 _ZH_QUESTION_RE = re.compile(
     r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|(?<![不没])怎么(?!都|也|样都)|为什么|哪(?![儿里]?(?:都|也))|谁(?![都也])|"
-    r"多少|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
+    r"多少(?![^，。！？]{0,4}?[都也])|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
 )
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
 
@@ -326,6 +364,7 @@ __all__ = [
     "ZH_PAST_RE",
     "Speaker",
     "clause_speaker",
+    "misread_speaker",
     "clauses",
     "en_prefix_speaker",
     "is_question_or_hypothetical",

@@ -30,6 +30,7 @@ from .clauses import (
     clauses,
     en_prefix_speaker,
     is_question_or_hypothetical,
+    misread_speaker,
     sentences,
     zh_prefix_speaker,
 )
@@ -155,6 +156,9 @@ def _read_match(
 
 
 _LATIN_START_RE = re.compile(r"^\W*[A-Za-z]+(?:'[a-z]+)?\s")
+_ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)")
+"""A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
+``这个是我最喜欢的``): no object to put back."""
 _ZH_TOPIC_FRONTED_RE = re.compile(r"^(?P<topic>[^我，。！？,!?\s]{2,16}?)(?P<rest>我.+)$")
 
 
@@ -179,7 +183,8 @@ def _stance(clause: str, context: Context) -> Stance | None:
             break
     if found is not None and found.speaker != "other":
         return found
-    if zh and (fronted := _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. "))):
+    fronted = _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. ")) if zh else None
+    if fronted and not _ZH_PERSON_TOPIC_RE.match(fronted.group("topic")):
         rest = re.sub(r"[了的啦呢]+$", "", fronted.group("rest"))
         moved = f"{rest}{fronted.group('topic')}"
         for match, rule in ZH_TABLE.matches(moved):
@@ -361,6 +366,11 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
     wants, context.wants = context.wants, False
     topic, context.topic = context.topic, None
     stance = _stance(clause, context)
+    if stance is not None and stance.speaker == "other" and misread_speaker(
+        clause, stance.words["match"]
+    ):
+        # The clause's kind reads it, if it reads a stance.
+        stance = _kind_stance(clause, context, kind, topic) or stance
     if is_limit(kind) and (stance is None or stance.polarity == "dislike"):
         context.wants = wants  # "I like doughnuts, just no more than one a week": no dislike
         return

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity
-from .segment import FUNCTION_TAGS, noun_runs, tag
+from .clauses import ZH_PAST_RE
+from .segment import FUNCTION_TAGS, dictionary_tag, noun_runs, tag
 from .statements import KINDS, Kind
 
 POLAR_KINDS: dict[str, Polarity] = {
@@ -83,6 +84,8 @@ _EN_STOP = frozenset(
     definitely absolutely officially basically literally works work know enough along
     ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
     omg lmao welp whoa ooh him
+    ago year years month months week weeks one two three four five six seven eight nine ten
+    twenty thirty
     """.split()
 )
 _EN_REACTIONS = frozenset(
@@ -117,6 +120,77 @@ _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 ``W`` may be names)."""
 
 
+_EN_FAN_RE = re.compile(
+    r"\b(?:(?:not|no|a|an|such|huge|big|massive|total|die-hard|lifelong)\s+)*"
+    r"(?:fan|sucker|lover)\s+(?:of|for)\b",
+    re.IGNORECASE,
+)
+"""``Huge fan of X``, ``Such a sucker for X``: the object is what follows."""
+_EN_SUBJECT_VERBS = frozenset(
+    """
+    feel feels felt seem seems seemed sound sounds sounded look looks looked smell smells
+    smelled smelt taste tastes tasted make makes made turn turns hit hits come comes came
+    keep keeps kept give gives gave bring brings brought leave leaves put puts drive drives
+    fill fills carry carries save saves saved help helps calm calms clear clears has have
+    when which that who where
+    """.split()
+)
+"""Verbs a subject noun phrase does something with (``Blue cheese smells like old socks``,
+``Terracotta pots look gorgeous``): the subject ends before one."""
+_EN_SENSE_HEADS = frozenset("smell scent stink whine sound noise taste texture hum".split())
+"""``The smell of cut grass``: the object is what the sense is of."""
+_EN_OPENERS = frozenset("a an the ngl tbh honestly imo lowkey highkey okay ok so".split())
+"""Words before a subject noun phrase that leave it the clause's opening."""
+_EN_PREPOSITIONS = frozenset("from for on at in with to under around by".split())
+_EN_ARTICLES = frozenset("a an the".split())
+
+
+def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | None:
+    """The noun phrase a clause opens with, when it is the subject of what follows: cut
+    before a verb of :data:`_EN_SUBJECT_VERBS`; a gerund with its prepositional phrase
+    (``Working from cafes is…``, ``Kayaking on a quiet lake…``); what a sense is of (``The
+    smell of old books…``). None when the run is not such a subject."""
+    words = [w.lower() for w in run]
+    if len(run) == 1 and words[0] in _EN_SENSE_HEADS:
+        return _after_of(tokens, start + 1)
+    for i, word in enumerate(words[1:], start=1):
+        if word in _EN_SUBJECT_VERBS:
+            return run[:i]
+    if len(run) != 1 or not words[0].endswith("ing") or start + 1 >= len(tokens):
+        return None
+    after = start + 1
+    following = tokens[after].lower()
+    if following not in _EN_PREPOSITIONS | _EN_ARTICLES:
+        verb = following in _EN_SUBJECT_VERBS or following in ("is", "was") or (
+            following.endswith("s") and following not in _EN_STOP
+        )
+        return run if verb else None  # "Fishing is dull", "Gardening grounds me"
+    tail = [tokens[after]] if tokens[after].lower() in _EN_PREPOSITIONS else []
+    after += len(tail)
+    while after < len(tokens) and tokens[after].lower() in _EN_ARTICLES:
+        tail.append(tokens[after])
+        after += 1
+    nouns = []
+    while after < len(tokens) and tokens[after].lower() not in _EN_STOP | _EN_SUBJECT_VERBS:
+        nouns.append(tokens[after].rstrip("."))
+        after += 1
+    return [*run, *tail, *nouns] if nouns else run
+
+
+def _after_of(tokens: list[str], at: int) -> list[str] | None:
+    """The noun run after ``of`` (and an article) at ``tokens[at]``."""
+    if at >= len(tokens) or tokens[at].lower() != "of":
+        return None
+    at += 1
+    while at < len(tokens) and tokens[at].lower() in _EN_ARTICLES:
+        at += 1
+    nouns = []
+    while at < len(tokens) and tokens[at].lower() not in _EN_STOP | _EN_SUBJECT_VERBS:
+        nouns.append(tokens[at].rstrip("."))
+        at += 1
+    return nouns or None
+
+
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     """The noun phrase of an English clause once stance, time and degree words are out.
 
@@ -128,7 +202,9 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     """
     runs: list[list[str]] = [[]]
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
+    clause = _EN_FAN_RE.sub(" then ", clause)
     tokens = _EN_TOKEN_RE.findall(clause)
+    starts = [0]
     for i, token in enumerate(tokens):
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
@@ -145,15 +221,21 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
             if word in _EN_OBJECT_PRONOUNS and (len(runs[-1]) > 1 or (lone and i == 1)):
                 runs[-1].pop()  # "Reality TV drives me up the wall", "Sign me up for…": the verb
             runs.append([])
+            starts.append(i + 1)
         else:
             runs[-1].append(token.rstrip("."))
     found = [r for r in runs if r]
     only = sum(len(r) for r in runs) == len(tokens)
     if not found or (only and not alone):
         return None  # nothing but the object: no stance word in the clause ("Wow")
-    phrase = " ".join(found[0])
+    first = next(i for i, r in enumerate(runs) if r)
+    opens = all(t.lower() in _EN_OPENERS for t in tokens[: starts[first]])
+    subject = _subject_en(runs[first], tokens, starts[first]) if opens else None
+    if subject is not None and len(subject) > len(tokens) - 1 and not alone:
+        return None  # the clause is its subject and nothing else
+    phrase = " ".join(subject or found[0])
     last = found[0][-1].lower()
-    state = not alone and len(found[0]) == 1 and last.endswith(("ed", "ing"))
+    state = not alone and len(found[0]) == 1 and last.endswith(("ed", "ing")) and not subject
     if phrase.lower() in _EN_REACTIONS or state:
         return None  # a reaction, or a state ("stuck", "excited", "struggling")
     lead = r"\bi(?:'m|\s+am)\s+(?:(?:a|an|so|really|very|quite|such|big|huge|total)\s+)*"
@@ -195,16 +277,64 @@ def _names_more(run: str) -> bool:
     return lead is None or len(run) - lead.end() >= 2
 
 
+_ZH_COMMENT_WORDS = frozenset(
+    "是 我 你 他 她 它 我们 都 也 就 还 真 太 超 最 好 很 挺 能 会 要 想 简直 真是 一 这 那 "
+    "这个 那个 着 了 的 地 得 过".split()
+)
+"""Words that open the comment of a topic-comment clause: the topic ends before one."""
+_ZH_OPINION_LEAD_RE = re.compile(
+    r"^(?:以前|过去|原来|原本|曾经|一度|小时候|年轻时)?我?(?:一直|总|还)?(?:觉得|感觉|认为|以为|嫌)"
+)
+"""``以前觉得甜甜圈是天堂``: what was thought of is the topic, after the verb of opinion."""
+_ZH_COMMENT_TAGS = ("d", "u", "p", "r", "c", "y", "e", "x", "m", "q", "t", "f")
+
+
+def _leading_topic_zh(text: str) -> str | None:
+    """The topic a Chinese clause opens with, up to where its comment starts (``翻拍剧毁经典``
+    → ``翻拍剧``, ``预制菜吃着没灵魂`` → ``预制菜``, ``年会表演简直是公开处刑`` → ``年会表演``):
+    nouns, and a verb or adjective that modifies the noun after it (or names an activity
+    with its object: ``整理房间``), by the dictionary's words (:func:`dictionary_tag`); None
+    when that is under two characters or tells a time (``年轻时``)."""
+    found = ""
+    words = dictionary_tag(_ZH_OPINION_LEAD_RE.sub("", text))
+    for i, (word, flag) in enumerate(words):
+        after, after_flag = words[i + 1] if i + 1 < len(words) else ("", "x")
+        if not found and (flag == "t" or ZH_PAST_RE.fullmatch(word)):
+            continue  # 春天踏青是…, 以前逛街能逛一天: the time before the topic
+        if word in _ZH_COMMENT_WORDS or flag.startswith(_ZH_COMMENT_TAGS):
+            break
+        set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v"
+        if flag[0] in "nbjz" or flag in ("vn", "an", "eng") or set_phrase:
+            found += word
+        elif not found and flag.startswith(("v", "a")) and (
+            (after not in _ZH_COMMENT_WORDS and (after_flag.startswith("n") or after_flag == "vn"))
+            or (len(word) == 2 and after_flag.startswith("v"))  # an activity: 露营是…, 熬夜追剧
+        ):
+            found += word
+        else:
+            break
+    if ZH_PAST_RE.search(found) or not 2 <= len(found) <= 12:
+        return None
+    return found
+
+
 def pull_object_zh(clause: str) -> str | None:
-    """The object of a Chinese clause: its first noun phrase of two characters or more, as
-    the segmenter tags it (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐`` →
-    ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
+    """The object of a Chinese clause: the topic it opens with (:func:`_leading_topic_zh`),
+    when the segmenter's first noun phrase does not open it; else that first noun phrase
+    of two characters or more (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐``
+    → ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
     the words of stance, time and degree are taken out."""
     text = _ZH_FILLER_RE.sub("", clause).strip()
     nouns = [
         run for run in noun_runs(text)
         if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
     ]  # fmt: skip
+    opening = _leading_topic_zh(text)
+    if (
+        opening and opening not in _ZH_REACTIONS and _names_more(opening)
+        and len(text) > len(opening) + 1 and not (nouns and text.startswith(nouns[0]))
+    ):  # fmt: skip
+        return opening
     if nouns and len(text) > len(nouns[0]) + 1:  # a stance word besides the noun ("离谱")
         return nouns[0]
     if (topic := _ZH_TOPIC_RE.match(text)) and not _ZH_STANCE_RE.fullmatch(topic.group("obj")):

@@ -41,6 +41,16 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
 
 
 @lru_cache(maxsize=8192)
+def dictionary_tag(text: str) -> tuple[tuple[str, str], ...]:
+    """:func:`tag` without jieba's HMM: unknown words stay in single characters rather than
+    being guessed, so a boundary is never moved into a dictionary word (with the HMM,
+    ``广场舞跳起来`` is ``广场`` + ``舞跳``; without it, ``广场舞`` + ``跳``…)."""
+    import rjieba
+
+    return tuple((word, flag) for word, flag in rjieba.tag(text, False))
+
+
+@lru_cache(maxsize=8192)
 def words(text: str) -> tuple[str, ...]:
     """The words of a Chinese text (:func:`tag` without the tags)."""
     return tuple(word for word, _ in tag(text))
@@ -72,4 +82,6 @@ def noun_runs(text: str) -> list[str]:
     return runs
 
 
-__all__ = ["FUNCTION_TAGS", "NOUN_TAGS", "is_word", "noun_runs", "tag", "words"]
+__all__ = [
+    "FUNCTION_TAGS", "NOUN_TAGS", "dictionary_tag", "is_word", "noun_runs", "tag", "words",
+]
