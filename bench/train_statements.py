@@ -11,7 +11,10 @@ phrasing written by hand (not from frames), every line for training; and half 0 
 :func:`capture_quality.chat_half` splits it): idiomatic preferences with their kind and as
 many look-alike non-statements, written by helpers who saw no file of the repository
 (:func:`blind_examples`; half 1 is never read here, so ``bench/capture_quality.py`` reports
-what the head does on phrasings like them that it never saw). Every example is
+what the head does on phrasings like them that it never saw); and every message of
+``bench/corpus/statements/blind/*.jsonl``, written the same way by six more helpers
+(:func:`written_blind_examples`; texts that are in an evaluation set were dropped).
+Every example is
 learned in its written form and as chat often types it (lower case, no final punctuation:
 :func:`with_casual_forms`). The held-out split, PrefEval's other five topics, half 1 of
 the blind statements and the chat turns of ``bench/data/chat_turns_heldout.jsonl`` are never
@@ -103,6 +106,24 @@ def blind_examples(path: Path = STATEMENTS_BLIND) -> list[tuple[str, str]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         if chat_half(row["text"]) == 0:
+            found.append((row["text"], "none" if row["kind"] == "none" else row["group"]))
+    return found
+
+
+BLIND_CORPUS = CORPUS / "blind"
+"""Single chat messages written by helpers who saw no file of the repository (so neither the
+evaluation sets nor the corpus frames): idiomatic preferences with their kind and object, and
+look-alike non-statements, en and zh (:func:`written_blind_examples`)."""
+
+
+def written_blind_examples(folder: Path = BLIND_CORPUS) -> list[tuple[str, str]]:
+    """(text, kind) of every message in ``bench/corpus/statements/blind/*.jsonl``: a preference
+    as its ``group``, a non-statement as ``none``. No text there is in an evaluation set
+    (the blind statements, the chat turns, the corpus's test split)."""
+    found: list[tuple[str, str]] = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
             found.append((row["text"], "none" if row["kind"] == "none" else row["group"]))
     return found
 
@@ -250,7 +271,7 @@ def main(argv: list[str] | None = None) -> None:
     dev = [] if args.tune else corpus_examples("dev")
     examples = with_casual_forms(
         corpus_examples("train") + dev + corpus_examples("written") + prefeval_examples()
-        + blind_examples()
+        + blind_examples() + written_blind_examples()
     )
     texts = [t for t, _ in examples]
     y = np.array([KINDS.index(k) for _, k in examples])
