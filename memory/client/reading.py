@@ -62,7 +62,7 @@ class ClauseReader:
         head = self._head or default_head()
         vectors = np.asarray(embedder.embed(list(clauses)), dtype=np.float32)
         self.last, self._texts = vectors, list(clauses)
-        return head.read(vectors)
+        return head.read(vectors, clauses)
 
     def vectors(self) -> dict[str, np.ndarray]:
         """The last batch's vectors by clause text (``float32[512]`` each; empty before

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import shutil
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture import extract_preferences, lexical
 from penchant.memory.core.capture.kinds import (
     is_limit,
     overturns,
@@ -77,10 +78,14 @@ def test_prediction_is_deterministic_and_rows_sum_to_one() -> None:
     head = StatementHead.load()
     x = np.random.default_rng(0).normal(size=(5, 512)).astype(np.float32)
     x /= np.linalg.norm(x, axis=1, keepdims=True)
-    first, second = head.probabilities(x), StatementHead.load().probabilities(x)
+    texts = ["I love tea", "我戒了奶茶", "hello", "", "Pad thai is off the menu now"]
+    first = head.probabilities(x, texts=texts)
+    second = StatementHead.load().probabilities(x, texts=texts)
     assert np.array_equal(first, second)
     assert np.allclose(first.sum(axis=1), 1.0)
-    assert [k.kind for k in head.read(x)] == [KINDS[i] for i in first.argmax(axis=1)]
+    assert [k.kind for k in head.read(x, texts)] == [KINDS[i] for i in first.argmax(axis=1)]
+    with pytest.raises(ValueError, match="lexical part needs the 5 texts"):
+        head.probabilities(x)
 
 
 @pytest.mark.model
@@ -255,6 +260,35 @@ def test_a_slot_with_now_fills_the_same_slot() -> None:
     before = extract_preferences("My favourite cuisine is Thai.")
     after = extract_preferences("Ethiopian is my favourite cuisine now.")
     assert before[0].slot == after[0].slot == "favorite cuisine"
+
+
+def test_lexical_features_are_deterministic_hashed_ngrams() -> None:
+    found = lexical.features("Olives? mid at best 踩雷")
+    assert found == sorted(set(found)) and all(0 <= f < lexical.BUCKETS for f in found)
+    assert found == lexical.features("olives? MID at best 踩雷")  # case folded
+    assert zlib.crc32(b"w:mid") % lexical.BUCKETS in found
+    assert zlib.crc32("z2:踩雷".encode()) % lexical.BUCKETS in found
+    assert lexical.features("") == [] and lexical.features("   ") == []
+    flat, starts, counts = lexical.batch(["", "mid"])
+    assert counts[0] == 0 and starts[1] == 0 and len(flat) == counts[1]
+
+
+def test_the_lexical_part_is_mixed_in_by_its_share() -> None:
+    k = len(KINDS)
+    rng = np.random.default_rng(2)
+    w, b = rng.normal(size=(4, k)), rng.normal(size=k)
+    words = (rng.normal(size=(lexical.BUCKETS, k)).astype(np.float32), rng.normal(size=k))
+    x = rng.normal(size=(2, 4)).astype(np.float32)
+    texts = ["mid at best", "yyds"]
+    embedded = StatementHead(w, b, KINDS).probabilities(x)
+    read = np.exp(lexical.logits(*words, texts))
+    read /= read.sum(axis=1, keepdims=True)
+    mixed = StatementHead(w, b, KINDS, None, 1.0, words, 0.4).probabilities(x, texts=texts)
+    assert np.allclose(mixed, 0.6 * embedded + 0.4 * read, atol=1e-6)
+    with pytest.raises(ModelIntegrityError, match="lexical part has shapes"):
+        StatementHead(w, b, KINDS, None, 1.0, (np.zeros((8, k)), np.zeros(k)), 0.5)
+    with pytest.raises(ModelIntegrityError, match="lexical share"):
+        StatementHead(w, b, KINDS, None, 1.0, words, 1.5)
 
 
 def test_the_hidden_layer_is_mixed_in_by_its_share() -> None:

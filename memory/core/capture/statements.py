@@ -24,6 +24,7 @@ import numpy as np
 
 from ...model import ModelIntegrityError
 from ..pinned_weights import read_pinned_weights
+from .lexical import BUCKETS, logits
 
 KINDS: tuple[str, ...] = (
     "like", "dislike", "flip_like", "flip_dislike", "quit", "switch", "exception",
@@ -35,7 +36,7 @@ HEAD_PATH = Path(__file__).resolve().with_name("statements.npz")
 """The shipped weights: the linear part (``W`` (512, k) float32, ``b`` (k,)), the hidden-layer
 part (``W1`` (512, h), ``b1`` (h,), ``W2`` (h, k), ``b2`` (k,)), the linear part's share of
 the mixture (``mix``, a scalar) and ``kinds``."""
-HEAD_SHA256 = "693e42872e0756003843ba0e3f5fca59d3e7e5dbb6441b944a231bd33d6af453"
+HEAD_SHA256 = "4edd281171bd4c09ec860e83728ea38641ecb438a2696701b647863960033518"
 """SHA-256 of :data:`HEAD_PATH`, rewritten by ``bench/train_statements.py``."""
 HEAD_SPACE = "universal-sentence-encoder-multilingual-3"
 """The vector space the head was trained in (the default embedder's)."""
@@ -95,6 +96,8 @@ class StatementHead:
         kinds: Sequence[str],
         hidden: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
         mix: float = 1.0,
+        lexical: tuple[np.ndarray, np.ndarray] | None = None,
+        lexical_mix: float = 0.0,
     ) -> None:
         if tuple(kinds) != KINDS:
             raise ModelIntegrityError(f"statement head kinds {tuple(kinds)} != {KINDS}")
@@ -122,6 +125,20 @@ class StatementHead:
         if not 0.0 <= mix <= 1.0 or (hidden is None and mix != 1.0):
             raise ModelIntegrityError(f"statement head's linear share {mix} is not in 0..1")
         self.mix = float(mix)
+        self.lexical: tuple[np.ndarray, np.ndarray] | None = None
+        if lexical is not None:
+            lw, lb = lexical
+            if lw.shape != (BUCKETS, k) or lb.shape != (k,):
+                raise ModelIntegrityError(
+                    f"statement head's lexical part has shapes L{lw.shape} Lb{lb.shape}, "
+                    f"expected ({BUCKETS}, {k}) and ({k},)"
+                )
+            self.lexical = (np.ascontiguousarray(lw, np.float32), np.asarray(lb, np.float32))
+        if not 0.0 <= lexical_mix <= 1.0 or (lexical is None and lexical_mix != 0.0):
+            raise ModelIntegrityError(
+                f"statement head's lexical share {lexical_mix} is not in 0..1"
+            )
+        self.lexical_mix = float(lexical_mix)
 
     @property
     def dim(self) -> int:
@@ -143,41 +160,59 @@ class StatementHead:
         if "W1" in data:
             hidden = (data["W1"], data["b1"], data["W2"], data["b2"])
         mix = float(data["mix"]) if "mix" in data else 1.0
-        return cls(data["W"], data["b"], [str(k) for k in data["kinds"]], hidden, mix)
+        lexical = (data["L"], data["Lb"]) if "L" in data else None
+        share = float(data["lexical_mix"]) if "lexical_mix" in data else 0.0
+        kinds = [str(k) for k in data["kinds"]]
+        return cls(data["W"], data["b"], kinds, hidden, mix, lexical, share)
 
-    def probabilities(self, vectors: np.ndarray, *, linear: bool = False) -> np.ndarray:
+    def probabilities(
+        self, vectors: np.ndarray, *, linear: bool = False, texts: Sequence[str] | None = None
+    ) -> np.ndarray:
         """Kind probabilities of each vector.
 
         Args:
             vectors: ``(n, dim)`` float array (L2-normalised sentence embeddings).
-
             linear: The linear part's probabilities alone.
+            texts: The ``n`` texts the vectors embed; with a lexical part, required for the
+                full mixture: ``(1 − lexical_mix) · embedding parts + lexical_mix · softmax``
+                of the n-gram logits (:mod:`.lexical`).
 
         Returns:
             ``(n, len(KINDS))`` float64 array; rows sum to 1.
 
         Raises:
-            ValueError: ``vectors`` is not ``(n, dim)``.
+            ValueError: ``vectors`` is not ``(n, dim)``, or ``texts`` is missing or not
+                ``n`` long where the head has a lexical part.
         """
-        alone, mixed = self._parts(vectors)
+        alone, mixed = self._parts(vectors, texts)
         return alone if linear else mixed
 
-    def _parts(self, vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _parts(
+        self, vectors: np.ndarray, texts: Sequence[str] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The linear part's probabilities and the mixture's (the same array when linear)."""
         x = np.asarray(vectors, dtype=np.float32)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise ValueError(f"vectors have shape {x.shape}, expected (n, {self.dim})")
         alone = _softmax(x @ self.weights + self.bias)
-        if self.hidden is None:
-            return alone, alone
-        w1, b1, w2, b2 = self.hidden
-        net = _softmax(np.maximum(x @ w1 + b1, 0.0) @ w2 + b2)
-        return alone, self.mix * alone + (1.0 - self.mix) * net
+        mixed = alone
+        if self.hidden is not None:
+            w1, b1, w2, b2 = self.hidden
+            net = _softmax(np.maximum(x @ w1 + b1, 0.0) @ w2 + b2)
+            mixed = self.mix * alone + (1.0 - self.mix) * net
+        if self.lexical is not None:
+            if texts is None or len(texts) != len(x):
+                raise ValueError(
+                    f"the statement head's lexical part needs the {len(x)} texts of the vectors"
+                )
+            words = _softmax(logits(*self.lexical, list(texts)))
+            mixed = (1.0 - self.lexical_mix) * mixed + self.lexical_mix * words
+        return alone, mixed
 
-    def read(self, vectors: np.ndarray) -> list[Kind]:
+    def read(self, vectors: np.ndarray, texts: Sequence[str] | None = None) -> list[Kind]:
         """The most probable kind of each vector (see :meth:`probabilities`)."""
         found = []
-        alone, mixed = self._parts(vectors)
+        alone, mixed = self._parts(vectors, texts)
         for i, row in enumerate(mixed):
             best = int(np.argmax(row))
             linear = None if self.hidden is None else tuple(float(p) for p in alone[i])
