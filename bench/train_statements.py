@@ -12,7 +12,7 @@ phrasing written by hand (not from frames), every line for training; and half 0 
 many look-alike non-statements, written by helpers who saw no file of the repository
 (:func:`blind_examples`; half 1 is never read here, so ``bench/capture_quality.py`` reports
 what the head does on phrasings like them that it never saw); and every message of
-``bench/corpus/statements/blind/*.jsonl``, written the same way by eight more helpers
+``bench/corpus/statements/blind/*.jsonl``, written the same way by eleven more helpers
 (:func:`written_blind_examples`; texts that are in an evaluation set were dropped).
 Every example is
 learned in its written form and as chat often types it (lower case, no final punctuation:

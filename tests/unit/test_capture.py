@@ -916,3 +916,20 @@ def test_mild_acceptance_with_a_marker_of_change_is_a_like(text: str, keyword: s
 )
 def test_fine_and_dont_mind_without_an_object_or_a_marker_capture_nothing(text: str) -> None:
     assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I never get tired of green tea.", [("like", "never tires of green tea")]),
+        ("I can't get sick of sushi", [("like", "never tires of sushi")]),
+        ("I'm tired of green tea", [("dislike", "dislikes green tea")]),
+        ("My sister never gets tired of jazz", []),
+        ("FYI, I dig garlic.", [("like", "likes garlic")]),
+        ("we dig a hole", []),
+    ],
+)
+def test_a_negated_weariness_is_a_like_and_dig_is_slang_for_one(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert [(c.polarity, c.content) for c in extract_preferences(text)] == expected

@@ -218,6 +218,12 @@ _DISLIKES: tuple[Rule, ...] = (
         "is uncomfortable with {obj}",
         copula="ok",
     ),
+    en(
+        r"\b(?:never|not|don'?t|do\s+not|can'?t|cannot)\s+(?:ever\s+|really\s+)?"
+        r"(?:get\s+|grow\s+)?(?:tired|sick|bored)\s+of\b",
+        "like",
+        "never tires of {obj}",
+    ),
     en(r"\b(?:sick|tired)\s+of\b", "dislike", "dislikes {obj}", copula="required"),
     en(r"\b(?:had|'ve\s+had|have\s+had)\s+enough\s+of\b", "dislike", "dislikes {obj}"),
     en(
@@ -460,6 +466,7 @@ _LIKES: tuple[Rule, ...] = (
         "likes {obj}",
         comparative=True,
     ),
+    en(r"\bi\s+(?:(?:really|totally|just|kinda|so)\s+)?dig\b", "like", "likes {obj}"),
     en(r"\bprefer\b", "like", "likes {obj}", comparative=True),
     en(r"\b(?:like|love|adore|enjoy|loving|enjoying)\b", "like", "likes {obj}", comparative=True),
 )
