@@ -100,12 +100,17 @@ def corpus_examples(split: str) -> list[tuple[str, str]]:
 
 
 def prefeval_examples(data: Path = PREFEVAL) -> list[tuple[str, str]]:
-    """PrefEval-dev clauses of the development topics, labelled as described above."""
+    """PrefEval-dev clauses of the development topics, labelled as described above.
+
+    Raises:
+        SystemExit: A topic file is missing (the head would silently differ from the
+            shipped one: ``../shared/data/prefeval-dev`` must sit beside the checkout).
+    """
     found: list[tuple[str, str]] = []
     for topic in DEV_TOPICS:
         path = data / f"{topic}.json"
         if not path.exists():
-            continue
+            raise SystemExit(f"PrefEval-dev topic file {path} is missing; the head learns it")
         for item in json.loads(path.read_text(encoding="utf-8")):
             for sentence in sentences(item["preference"]):
                 for clause in clauses(sentence):
