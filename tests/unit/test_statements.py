@@ -165,6 +165,7 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
         # The topic a clause opens with, where the segmenter's first noun is in the comment.
         ("翻拍剧毁经典", "翻拍剧"), ("预制菜吃着没灵魂", "预制菜"),
         ("春天踏青是我每年的固定仪式", "踏青"), ("露营是我的精神充电站", "露营"),
+        ("and 预制菜吃着没灵魂", "预制菜"),  # an English connective before Chinese (make chat)
     ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:
