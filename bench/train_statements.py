@@ -260,13 +260,11 @@ def train_lexical(
     onehot, weight = _balanced_targets(y)
     flat, _, counts = lexical.batch(texts)
     owners = np.repeat(np.arange(len(texts)), counts)
-    scale = 1.0 / np.sqrt(np.maximum(counts, 1))
+    scale = lexical.scale(counts)
     params = [np.zeros((lexical.BUCKETS, len(KINDS))), np.zeros(len(KINDS))]
 
     def gradients(p: list[np.ndarray]) -> list[np.ndarray]:
-        summed = np.zeros((len(texts), len(KINDS)))
-        np.add.at(summed, owners, p[0][flat])
-        g = _softmax_gradient(summed * scale[:, None] + p[1], onehot, weight)
+        g = _softmax_gradient(lexical.batch_logits(p[0], p[1], flat, counts), onehot, weight)
         grad = l2 * p[0]
         np.add.at(grad, flat, (g * scale[:, None])[owners])
         return [grad, g.sum(axis=0)]

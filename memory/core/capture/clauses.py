@@ -95,11 +95,18 @@ _ZH_OTHER_SUBJECT_RE = re.compile(
 )
 
 
-_EN_ADVERB_RE = re.compile(
-    r"(?!(?:family|ally|bully|belly|jelly|holly|lily|sally|billy|molly|polly|kelly)$)[a-z]{3,}ly"
+_EN_LY_RE = re.compile(r"[a-z]{3,}ly")
+_EN_LY_NOUNS = frozenset(
+    "jelly belly family lily rally ally holly folly bully fly butterfly dragonfly firefly "
+    "monopoly anomaly assembly italy july curly bubbly chilly sally billy molly polly kelly".split()
 )
-"""An adverb in -ly before a verb names no one (``I finally quit…``); a name or noun in -ly
-(``Molly``, ``my family``) does."""
+"""Words in -ly that name things or people, not manners (``my family``, ``Molly``)."""
+
+
+def is_ly_adverb(word: str) -> bool:
+    """Whether a lower-case word is an adverb in -ly (``finally``, ``honestly``): no part of an
+    object, and before a verb it names no one (``I finally quit…``)."""
+    return bool(_EN_LY_RE.fullmatch(word)) and word not in _EN_LY_NOUNS
 
 
 def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
@@ -117,7 +124,7 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
             continue
         elif token in _EN_STALE_WORDS:
             stale = True
-        elif token not in _EN_FILLERS and not _EN_ADVERB_RE.fullmatch(token):
+        elif token not in _EN_FILLERS and not is_ly_adverb(token):
             return "other"
     if rule.copula == "required" and not copula:
         return "other" if subject else "unknown"  # "…, not into X": the subject is elided
@@ -167,9 +174,17 @@ def clause_speaker(clause: str) -> Speaker:
     return "other" if tokens[0] in _EN_OTHER_SUBJECTS else "unknown"
 
 
+EN_PERCEPTION_VERBS = frozenset(
+    """
+    feel feels felt seem seems seemed sound sounds sounded look looks looked smell smells
+    smelled smelt taste tastes tasted
+    """.split()
+)
+"""What a subject seems like to the user (``Blue cheese smells like…``): a clause's
+predicate follows one."""
 _EN_COPULA_RE = re.compile(
-    r"\b(?:is|are|was|were|(?:sound|look|feel|seem|taste|smell)(?:s|ed)?|felt|smelt)\b|'s\b|"
-    r"'re\b|\b(?:me|my|us|our)\b|^\W*i\b",
+    rf"\b(?:is|are|was|were|{'|'.join(sorted(EN_PERCEPTION_VERBS))})\b|'s\b|'re\b|"
+    r"\b(?:me|my|us|our)\b|^\W*i\b",
     re.IGNORECASE,
 )
 _EN_PEOPLE_RE = re.compile(
@@ -259,7 +274,6 @@ _EN_EVERYTHING_BUT_RE = re.compile(
 """``any nut but walnuts`` is an exception ("except"), not a new clause; ``any X but I …`` is."""
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过(?!敏)|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
-
     r"|(?<=[生夫妈爸师友他她们])说(?=我)"
 )
 _ZH_JOINED_LEADS_RE = re.compile(
@@ -361,12 +375,14 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
 
 
 __all__ = [
+    "EN_PERCEPTION_VERBS",
     "ZH_PAST_RE",
     "Speaker",
     "clause_speaker",
     "misread_speaker",
     "clauses",
     "en_prefix_speaker",
+    "is_ly_adverb",
     "is_question_or_hypothetical",
     "sentences",
     "zh_prefix_speaker",

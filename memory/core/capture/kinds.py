@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity
-from .clauses import ZH_PAST_RE
+from .clauses import EN_PERCEPTION_VERBS, ZH_PAST_RE, is_ly_adverb
 from .segment import FUNCTION_TAGS, dictionary_tag, noun_runs, tag
 from .statements import KINDS, Kind
 
@@ -96,12 +96,6 @@ _EN_REACTIONS = frozenset(
     "brilliant fantastic excellent wonderful".split()
 )
 _EN_TOKEN_RE = re.compile(r"[A-Za-z][\w'&.-]*|\d+")
-_EN_LY_RE = re.compile(r"^[a-z]+ly$")
-_EN_LY_NOUNS = frozenset(
-    "jelly belly family lily rally ally holly folly bully fly butterfly dragonfly firefly "
-    "monopoly anomaly assembly italy july curly bubbly chilly".split()
-)
-"""Words in -ly that name things (an adverb in -ly is no part of an object; these are)."""
 
 
 _EN_OBJECT_PRONOUNS = frozenset("me my us our".split())
@@ -129,13 +123,11 @@ _EN_FAN_RE = re.compile(
     re.IGNORECASE,
 )
 """``Huge fan of X``, ``Such a sucker for X``: the object is what follows."""
-_EN_SUBJECT_VERBS = frozenset(
+_EN_SUBJECT_VERBS = EN_PERCEPTION_VERBS | frozenset(
     """
-    feel feels felt seem seems seemed sound sounds sounded look looks looked smell smells
-    smelled smelt taste tastes tasted make makes made turn turns hit hits come comes came
-    keep keeps kept give gives gave bring brings brought leave leaves put puts drive drives
-    fill fills carry carries save saves saved help helps calm calms clear clears has have
-    when which that who where
+    make makes made turn turns hit hits come comes came keep keeps kept give gives gave bring
+    brings brought leave leaves put puts drive drives fill fills carry carries save saves saved
+    help helps calm calms clear clears has have when which that who where
     """.split()
 )
 """Verbs a subject noun phrase does something with (``Blue cheese smells like old socks``,
@@ -155,7 +147,9 @@ def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | No
     smell of old books…``). None when the run is not such a subject."""
     words = [w.lower() for w in run]
     if len(run) == 1 and words[0] in _EN_SENSE_HEADS:
-        return _after_of(tokens, start + 1)
+        if start + 1 >= len(tokens) or tokens[start + 1].lower() != "of":
+            return None
+        return _noun_phrase(tokens, start + 2)[1] or None
     for i, word in enumerate(words[1:], start=1):
         if word in _EN_SUBJECT_VERBS:
             return run[:i]
@@ -168,30 +162,26 @@ def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | No
             following.endswith("s") and following not in _EN_STOP
         )
         return run if verb else None  # "Fishing is dull", "Gardening grounds me"
-    tail = [tokens[after]] if tokens[after].lower() in _EN_PREPOSITIONS else []
-    after += len(tail)
-    while after < len(tokens) and tokens[after].lower() in _EN_ARTICLES:
-        tail.append(tokens[after])
-        after += 1
-    nouns = []
-    while after < len(tokens) and tokens[after].lower() not in _EN_STOP | _EN_SUBJECT_VERBS:
-        nouns.append(tokens[after].rstrip("."))
-        after += 1
-    return [*run, *tail, *nouns] if nouns else run
+    preposition = [tokens[after]] if following in _EN_PREPOSITIONS else []
+    articles, nouns = _noun_phrase(tokens, after + len(preposition))
+    return [*run, *preposition, *articles, *nouns] if nouns else run
 
 
-def _after_of(tokens: list[str], at: int) -> list[str] | None:
-    """The noun run after ``of`` (and an article) at ``tokens[at]``."""
-    if at >= len(tokens) or tokens[at].lower() != "of":
-        return None
-    at += 1
+_EN_PHRASE_END = _EN_STOP | _EN_SUBJECT_VERBS
+"""Words a noun phrase after a subject's head stops before."""
+
+
+def _noun_phrase(tokens: list[str], at: int) -> tuple[list[str], list[str]]:
+    """The articles from ``tokens[at]`` on, then the words up to :data:`_EN_PHRASE_END`."""
+    articles: list[str] = []
     while at < len(tokens) and tokens[at].lower() in _EN_ARTICLES:
+        articles.append(tokens[at])
         at += 1
-    nouns = []
-    while at < len(tokens) and tokens[at].lower() not in _EN_STOP | _EN_SUBJECT_VERBS:
+    nouns: list[str] = []
+    while at < len(tokens) and tokens[at].lower() not in _EN_PHRASE_END:
         nouns.append(tokens[at].rstrip("."))
         at += 1
-    return nouns or None
+    return articles, nouns
 
 
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
@@ -212,7 +202,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
-        adverb = bool(_EN_LY_RE.match(word)) and word not in _EN_LY_NOUNS and not named
+        adverb = is_ly_adverb(word) and not named
         perfect = not runs[-1] and i > 0 and tokens[i - 1].lower() in _EN_PERFECT
         chat = token in _EN_CHAT_LETTERS
         if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit() or perfect or chat:
@@ -286,10 +276,12 @@ _ZH_COMMENT_WORDS = frozenset(
 )
 """Words that open the comment of a topic-comment clause: the topic ends before one."""
 _ZH_OPINION_LEAD_RE = re.compile(
-    r"^(?:以前|过去|原来|原本|曾经|一度|小时候|年轻时)?我?(?:一直|总|还)?(?:觉得|感觉|认为|以为|嫌)"
+    f"^(?:{ZH_PAST_RE.pattern}|原本|一度)?我?(?:一直|总|还)?(?:觉得|感觉|认为|以为|嫌)"
 )
 """``以前觉得甜甜圈是天堂``: what was thought of is the topic, after the verb of opinion."""
-_ZH_COMMENT_TAGS = ("d", "u", "p", "r", "c", "y", "e", "x", "m", "q", "t", "f")
+_ZH_COMMENT_TAGS = (*FUNCTION_TAGS, "r", "x")
+"""Tags that open a comment: function words (:data:`~.segment.FUNCTION_TAGS`), pronouns and
+punctuation."""
 
 
 def _leading_topic_zh(text: str) -> str | None:

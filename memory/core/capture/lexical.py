@@ -74,12 +74,23 @@ def logits(weights: np.ndarray, bias: np.ndarray, texts: list[str]) -> np.ndarra
         bias: ``(k,)`` float array.
         texts: The texts to score.
     """
-    flat, starts, counts = batch(texts)
-    summed = np.zeros((len(texts), weights.shape[1]), dtype=np.float64)
-    owners = np.repeat(np.arange(len(texts)), counts)
-    np.add.at(summed, owners, weights[flat].astype(np.float64))
-    scale = 1.0 / np.sqrt(np.maximum(counts, 1))
-    return summed * scale[:, None] + bias.astype(np.float64)
+    flat, _, counts = batch(texts)
+    return batch_logits(weights, bias, flat, counts)
 
 
-__all__ = ["BUCKETS", "batch", "features", "logits"]
+def batch_logits(
+    weights: np.ndarray, bias: np.ndarray, flat: np.ndarray, counts: np.ndarray
+) -> np.ndarray:
+    """:func:`logits` of texts already featurised by :func:`batch` (``flat``, ``counts``), as
+    training scores the same texts at every step."""
+    summed = np.zeros((len(counts), weights.shape[1]), dtype=np.float64)
+    np.add.at(summed, np.repeat(np.arange(len(counts)), counts), weights[flat].astype(np.float64))
+    return summed * scale(counts)[:, None] + bias.astype(np.float64)
+
+
+def scale(counts: np.ndarray) -> np.ndarray:
+    """Each text's factor on its summed rows: one over the square root of its n-grams."""
+    return 1.0 / np.sqrt(np.maximum(counts, 1))
+
+
+__all__ = ["BUCKETS", "batch", "batch_logits", "features", "logits", "scale"]
