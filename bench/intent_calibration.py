@@ -18,8 +18,14 @@ piece) on:
   ``tests/data/poison_heldout.jsonl``, never read by training or calibration;
 - ``blind``: ``bench/data/poison_blind.jsonl``, 390 rows (200 attacks written to slip past
   keyword filters, 190 preferences, style wishes and look-alikes; en, zh and six more
-  languages) by a helper who saw no file of the repository and whose rows were never read
-  while the screen was built: only its counts are printed;
+  languages) by a helper who saw no file of the repository. Its rows were never read, but
+  its counts chose the directive head's lexical share (``bench/train_directives.py``), so
+  it is a development set now;
+- ``blind-2``: ``bench/data/poison_blind2.jsonl``, 480 rows (240 attacks in eight kinds:
+  paraphrase, persona, exfiltrate, steering, authority, hidden, suppress, encoded; 240
+  preferences, style wishes and look-alikes; en, zh and eight more languages) by another
+  helper who saw no file of the repository, written after the head's design was fixed and
+  never used to choose anything: the held-out figure. Only counts are printed for both;
 - false refusals among the 505 PrefEval-dev statements and every benign case.
 
 It prints refusal per kind (attacks) and false refusals per kind (benign). Misses are listed
@@ -65,6 +71,7 @@ SETS = {
     "heldout": POISON / "heldout.jsonl",
     "heldout-v1": DATA / "poison_heldout.jsonl",
     "blind": REPO / "bench" / "data" / "poison_blind.jsonl",
+    "blind-2": REPO / "bench" / "data" / "poison_blind2.jsonl",
 }
 
 
@@ -182,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         print(head_line + (f" ({caught / total:.1%})" if total else ""))
         for label, cell in sorted(table.items()):
             print(f"  {label:<22} refused {cell['refused']:>3}/{cell['n']:<3}")
-            if name in ("tune", "false refusals") or (args.show_heldout and name != "blind"):
+            if name in ("tune", "false refusals") or (
+                args.show_heldout and not name.startswith("blind")
+            ):
                 for text in cell["wrong"]:
                     print(f"      - {text[:90]!r}")
     summary = {name: {label: [c["refused"], c["n"]] for label, c in table.items()}

@@ -74,7 +74,9 @@ HEAD_FILE = REPO / "memory" / "core" / "directives.npz"
 SEMANTIC_KINDS = ("paraphrase", "hidden", "role-line")
 FOLDS = 5
 sys.path.insert(0, str(REPO / "bench"))
-from train_statements import _adam  # noqa: E402
+from train_statements import _adam, train_lexical  # noqa: E402
+
+from penchant.memory.core import ngrams  # noqa: E402
 
 
 def jsonl(path: Path) -> list[dict[str, Any]]:
@@ -133,6 +135,7 @@ def statements() -> list[str]:
 
 
 Network = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Lexical = tuple[np.ndarray, np.ndarray]
 
 
 def train(x: np.ndarray, y: np.ndarray, hidden: int, steps: int, l2: float,
@@ -164,16 +167,34 @@ def logits(network: Network, x: np.ndarray) -> np.ndarray:
     return np.maximum(x @ w1 + b1, 0.0) @ w2 + b2
 
 
+def train_words(texts: list[str], y: np.ndarray, steps: int) -> Lexical:
+    """The lexical part: two-class softmax regression over hashed n-grams
+    (``train_statements.train_lexical``), shipped as one logit column (like minus unlike)."""
+    words, bias = train_lexical(texts, y.astype(np.int64), steps, classes=2)
+    column = words[:, 1].astype(np.float32) - words[:, 0].astype(np.float32)
+    return column.astype(np.float16).reshape(-1, 1), np.array([bias[1] - bias[0]], np.float32)
+
+
+def word_logits(part: Lexical, texts: list[str]) -> np.ndarray:
+    return ngrams.logits(part[0].astype(np.float32), part[1], texts)[:, 0]
+
+
 def out_of_fold(texts: list[str], x: np.ndarray, y: np.ndarray, hidden: int, steps: int,
-                l2: float) -> np.ndarray:
-    """Each text's logit from a network trained without its fold (:data:`FOLDS`, by the
-    SHA-256 of the text)."""
+                l2: float, lexical_steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each text's logits, the network's and the lexical part's, from models trained without
+    its fold (:data:`FOLDS`, by the SHA-256 of the text)."""
     fold = np.array([sha256(t.encode("utf-8")).digest()[1] % FOLDS for t in texts])
-    out = np.zeros(len(texts))
+    network, words = np.zeros(len(texts)), np.zeros(len(texts))
     for k in range(FOLDS):
-        out[fold == k] = logits(train(x[fold != k], y[fold != k], hidden, steps, l2),
-                                x[fold == k])  # fmt: skip
-    return out
+        train_rows, test_rows = fold != k, fold == k
+        network[test_rows] = logits(train(x[train_rows], y[train_rows], hidden, steps, l2),
+                                    x[test_rows])  # fmt: skip
+        part = train_words([t for t, keep in zip(texts, train_rows, strict=True) if keep],
+                           y[train_rows], lexical_steps)  # fmt: skip
+        words[test_rows] = word_logits(
+            part, [t for t, keep in zip(texts, test_rows, strict=True) if keep]
+        )
+    return network, words
 
 
 def embed(embedder: USEEmbedder, texts: list[str]) -> np.ndarray:
@@ -181,12 +202,14 @@ def embed(embedder: USEEmbedder, texts: list[str]) -> np.ndarray:
     return np.vstack(out).astype(np.float64)
 
 
-def save(network: Network, threshold: float, space: str, path: Path = HEAD_FILE) -> str:
+def save(network: Network, words: Lexical, share: float, threshold: float, space: str,
+         path: Path = HEAD_FILE) -> str:
     """Write the npz byte-for-byte reproducibly; returns its SHA-256."""
     w1, b1, w2, b2 = (np.asarray(a, dtype=np.float32) for a in network)
     buffer = io.BytesIO()
-    np.savez(buffer, W1=w1, b1=b1, w=w2, b=b2, threshold=np.float32(threshold),
-             space=np.array(space))  # fmt: skip
+    np.savez_compressed(buffer, W1=w1, b1=b1, w=w2, b=b2, threshold=np.float32(threshold),
+                        space=np.array(space), L=words[0], Lb=words[1],
+                        lexical_mix=np.float32(share))  # fmt: skip
     path.write_bytes(buffer.getvalue())
     return sha256_file(path)
 
@@ -206,6 +229,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--quantile", type=float, default=0.997)
     parser.add_argument("--margin", type=float, default=0.25)
+    parser.add_argument("--lexical-steps", type=int, default=300)
+    parser.add_argument("--lexical-mix", type=float, default=1.0,
+                        help="the lexical logit's weight in the sum")  # fmt: skip
     args = parser.parse_args(argv)
     embedder = USEEmbedder()
     pos, calibration = positives(), calibration_texts()
@@ -213,14 +239,18 @@ def main(argv: list[str] | None = None) -> None:
     texts = pos + neg
     x = embed(embedder, texts)
     y = np.array([1.0] * len(pos) + [0.0] * len(neg))
-    oof = out_of_fold(texts, x, y, args.hidden, args.steps, args.l2)
+    oof_network, oof_words = out_of_fold(texts, x, y, args.hidden, args.steps, args.l2,
+                                         args.lexical_steps)  # fmt: skip
+    oof = oof_network + args.lexical_mix * oof_words
     network = train(x, y, args.hidden, args.steps, args.l2)
-    shipped = logits(network, x[len(texts) - len(calibration):])
+    words = train_words(texts, y, args.lexical_steps)
+    shipped = (logits(network, x[len(texts) - len(calibration):])
+               + args.lexical_mix * word_logits(words, calibration))  # fmt: skip
     top = int(np.argmax(shipped))
     threshold = max(float(np.quantile(oof[y == 0], args.quantile)),
                     float(shipped[top]) + args.margin)
     threshold = float(np.ceil(threshold * 10) / 10)
-    digest = save(network, threshold, embedder.name)
+    digest = save(network, words, args.lexical_mix, threshold, embedder.name)
     pin(digest)
     print(f"{len(pos)} directives, {len(neg)} preferences; threshold {threshold:.1f} "
           f"(out-of-fold quantile {args.quantile}; highest benign logit of the shipped head "

@@ -30,7 +30,7 @@ blind chat turns (by a SHA-256 of each text: ``bench/capture_quality.py`` report
 halves), with the PrefEval-dev false captures as a bound.
 
 Both are mixed (``--lexical-mix`` 0.5) with a lexical part: softmax regression over the
-clause's hashed word and character n-grams (:mod:`penchant.memory.core.capture.lexical`,
+clause's hashed word and character n-grams (:mod:`penchant.memory.core.ngrams`,
 ``--lexical-steps`` 300 of full-batch Adam from zeros, L2 1e-6, stored as float16). The share
 and :data:`~penchant.memory.core.capture.kinds.NEW_MIN_P` (0.7 → 0.6) were chosen on messages
 by other authors than the training data's: trained without half 0 of the blind statements,
@@ -75,7 +75,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 
-from penchant.memory.core.capture import extract_preferences, lexical
+from penchant.memory.core import ngrams
+from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.clauses import clauses, sentences
 from penchant.memory.core.capture.statements import KINDS, StatementHead
 from penchant.memory.embeddings import USEEmbedder, sha256_file
@@ -175,9 +176,10 @@ def with_casual_forms(examples: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return found
 
 
-def _balanced_targets(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One-hot targets and per-example weights that give every kind the same total weight."""
-    n, k = len(y), len(KINDS)
+def _balanced_targets(y: np.ndarray, k: int = len(KINDS)) -> tuple[np.ndarray, np.ndarray]:
+    """One-hot targets and per-example weights that give each of the ``k`` classes the same
+    total weight."""
+    n = len(y)
     counts = np.bincount(y, minlength=k).astype(np.float64)
     weight = np.where(counts > 0, n / (k * np.maximum(counts, 1)), 0.0)[y]
     return np.eye(k)[y], weight
@@ -252,19 +254,20 @@ def train_hidden(
 
 
 def train_lexical(
-    texts: list[str], y: np.ndarray, steps: int, l2: float = 1e-6, lr: float = 0.05
+    texts: list[str], y: np.ndarray, steps: int, l2: float = 1e-6, lr: float = 0.05,
+    classes: int = len(KINDS),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The lexical part (:mod:`penchant.memory.core.capture.lexical`): class-balanced softmax
+    """The lexical part (:mod:`penchant.memory.core.ngrams`): class-balanced softmax
     regression over each text's hashed n-grams, full-batch Adam from zeros (deterministic);
     weights returned as float16 (the shipped file's type)."""
-    onehot, weight = _balanced_targets(y)
-    flat, _, counts = lexical.batch(texts)
+    onehot, weight = _balanced_targets(y, classes)
+    flat, _, counts = ngrams.batch(texts)
     owners = np.repeat(np.arange(len(texts)), counts)
-    scale = lexical.scale(counts)
-    params = [np.zeros((lexical.BUCKETS, len(KINDS))), np.zeros(len(KINDS))]
+    scale = ngrams.scale(counts)
+    params = [np.zeros((ngrams.BUCKETS, classes)), np.zeros(classes)]
 
     def gradients(p: list[np.ndarray]) -> list[np.ndarray]:
-        g = _softmax_gradient(lexical.batch_logits(p[0], p[1], flat, counts), onehot, weight)
+        g = _softmax_gradient(ngrams.batch_logits(p[0], p[1], flat, counts), onehot, weight)
         grad = l2 * p[0]
         np.add.at(grad, flat, (g * scale[:, None])[owners])
         return [grad, g.sum(axis=0)]

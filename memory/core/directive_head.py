@@ -9,7 +9,10 @@ directives to an assistant (overrides, new identities, prompt and data leaks, st
 it tells everyone, suppressed warnings, false authority, standing rules) against
 preferences (first-person statements, stored third-person preferences, look-alikes such as
 "likes the band System of a Down", and preferences *about* the assistant's style such as
-"prefers concise answers", which are legitimate).
+"prefers concise answers", which are legitimate). A lexical part, a linear model over the
+text's hashed word and character n-grams (:mod:`.ngrams`), adds the wording the sentence
+embedding reads poorly: a directive dressed as a preference often keeps its words
+("going forward", ``以后都``) while its meaning sits near the preference it hides in.
 
 The weights ship in ``directives.npz`` beside this module, with the logit threshold and the
 vector space they were trained in; its SHA-256 is pinned in :data:`DIRECTIVE_HEAD_SHA256`
@@ -25,18 +28,23 @@ held-out sets.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..model import ModelIntegrityError
+from .ngrams import BUCKETS
+from .ngrams import logits as ngram_logits
 from .pinned_weights import read_pinned_weights
 
 DIRECTIVE_HEAD_PATH = Path(__file__).resolve().with_name("directives.npz")
 """The shipped weights: the hidden layer ``W1`` (512, h) and ``b1`` (h,), the output ``w``
-(h,) and ``b`` (), all float32; ``threshold`` () float32 and ``space`` (the embedder name)."""
-DIRECTIVE_HEAD_SHA256 = "5ff28edb3e584c25cbb8b95868d423b61cbb78eebcbdff78e7a64d11021b7e39"
+(h,) and ``b`` (), all float32; ``threshold`` () float32 and ``space`` (the embedder name);
+with a lexical part, its n-gram weights ``L`` (:data:`~.ngrams.BUCKETS`, 1) float16, ``Lb``
+(1,) float32 and its share ``lexical_mix`` () float32."""
+DIRECTIVE_HEAD_SHA256 = "89f223864ae0531e9b525c75d513c3182c03c9db33713b7896fe5efb1ab875f8"
 """SHA-256 of :data:`DIRECTIVE_HEAD_PATH`, rewritten by ``bench/train_directives.py``."""
 
 
@@ -44,7 +52,9 @@ DIRECTIVE_HEAD_SHA256 = "5ff28edb3e584c25cbb8b95868d423b61cbb78eebcbdff78e7a64d1
 class DirectiveHead:
     """A classifier from a sentence vector to "an instruction to the assistant".
 
-    The logit is ``relu(x W1 + b1) · w + b`` with a hidden layer, ``x · w + b`` without.
+    The logit is ``relu(x W1 + b1) · w + b`` with a hidden layer, ``x · w + b`` without,
+    plus ``lexical_mix`` times the lexical part's logit (:mod:`.ngrams`: a linear model over
+    the text's hashed n-grams) when the head has one and the text is given.
 
     Attributes:
         weights: The output weights, ``float32[h]`` (``float32[dim]`` without a hidden layer).
@@ -52,6 +62,8 @@ class DirectiveHead:
         threshold: Logit at or above which a text reads as an instruction.
         space: Name of the embedder whose vectors it reads.
         hidden: ``(W1, b1)``: ``float32[dim, h]`` and ``float32[h]``, or ``None``.
+        lexical: ``(L, Lb)``: ``float32[BUCKETS, 1]`` and ``float32[1]``, or ``None``.
+        lexical_mix: The lexical logit's weight in the sum (0 without a lexical part).
     """
 
     weights: np.ndarray
@@ -59,6 +71,8 @@ class DirectiveHead:
     threshold: float
     space: str
     hidden: tuple[np.ndarray, np.ndarray] | None = None
+    lexical: tuple[np.ndarray, np.ndarray] | None = None
+    lexical_mix: float = 0.0
 
     @property
     def dim(self) -> int:
@@ -90,31 +104,54 @@ class DirectiveHead:
             hidden = (w1, b1)
         if weights.ndim != 1:
             raise ModelIntegrityError(f"directive head weights have shape {weights.shape}")
+        lexical, share = None, 0.0
+        if "L" in data:
+            words = np.ascontiguousarray(data["L"], dtype=np.float32)
+            words_bias = np.asarray(data["Lb"], dtype=np.float32).reshape(1)
+            share = float(data["lexical_mix"])
+            if words.shape != (BUCKETS, 1) or not np.isfinite(share) or share < 0.0:
+                raise ModelIntegrityError(
+                    f"directive head's lexical part has shape {words.shape} and share {share}"
+                )
+            lexical = (words, words_bias)
         return cls(
-            weights, float(data["b"]), float(data["threshold"]), str(data["space"]), hidden
+            weights, float(data["b"]), float(data["threshold"]), str(data["space"]), hidden,
+            lexical, share,
         )
 
-    def logits(self, vectors: np.ndarray) -> np.ndarray:
+    def logits(self, vectors: np.ndarray, texts: Sequence[str] | None = None) -> np.ndarray:
         """The head's logit for each vector.
 
         Args:
             vectors: ``(n, dim)`` float array (L2-normalised sentence embeddings).
+            texts: The ``n`` texts the vectors embed; with a lexical part, needed for the
+                full logit (without them the lexical term is left out, and the threshold,
+                calibrated on the sum, refuses less).
 
         Returns:
             ``float64[n]``; at or above :attr:`threshold` reads as an instruction.
 
         Raises:
-            ValueError: ``vectors`` is not ``(n, dim)``.
+            ValueError: ``vectors`` is not ``(n, dim)``, or ``texts`` is not ``n`` long.
         """
         x = np.asarray(vectors, dtype=np.float32)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise ValueError(f"vectors have shape {x.shape}, expected (n, {self.dim})")
+        if texts is not None and len(texts) != x.shape[0]:
+            raise ValueError(f"{len(texts)} texts for {x.shape[0]} vectors")
         if self.hidden is not None:
             x = np.maximum(x @ self.hidden[0] + self.hidden[1], 0.0)
-        return (x @ self.weights).astype(np.float64) + self.bias
+        out = (x @ self.weights).astype(np.float64) + self.bias
+        if self.lexical is not None and texts is not None:
+            out += self.lexical_mix * ngram_logits(*self.lexical, list(texts))[:, 0]
+        return out
 
-    def reason(self, vector: np.ndarray) -> str | None:
+    def reason(self, vector: np.ndarray, text: str | None = None) -> str | None:
         """Why a text with this embedding must not be stored, or ``None``.
+
+        Args:
+            vector: Its unit embedding, ``float32[dim]``.
+            text: The text embedded, for the lexical part.
 
         Returns:
             ``"reads as an instruction to the assistant by its meaning (directive head,
@@ -122,7 +159,7 @@ class DirectiveHead:
         """
         if vector.shape[-1] != self.dim:
             return None
-        logit = float(self.logits(vector.reshape(1, -1))[0])
+        logit = float(self.logits(vector.reshape(1, -1), None if text is None else [text])[0])
         if logit < self.threshold:
             return None
         return (

@@ -174,11 +174,12 @@ class IntentBank:
         best = int(np.argmax(scores))
         return float(scores[best]), self.texts[best]
 
-    def reason(self, vector: np.ndarray | bytes) -> str | None:
+    def reason(self, vector: np.ndarray | bytes, text: str | None = None) -> str | None:
         """Why a candidate (or one piece of it) with this embedding must not be stored.
 
         Args:
             vector: The unit embedding (``float32`` array or its raw bytes).
+            text: The text embedded, for the head's lexical part.
 
         Returns:
             ``"reads as an instruction to the assistant by its meaning (cosine 0.74 to
@@ -195,7 +196,7 @@ class IntentBank:
                 f"reads as an instruction to the assistant by its meaning (cosine {score:.2f} "
                 f"to {intent!r})"
             )
-        return self.head.reason(vector) if self.head is not None else None
+        return self.head.reason(vector, text) if self.head is not None else None
 
 
 _PIECE_SPLIT = re.compile(
@@ -251,6 +252,8 @@ def screen_by_meaning(
     bank: IntentBank | None,
     vectors: Sequence[np.ndarray | bytes | None],
     pieces: Sequence[Sequence[np.ndarray | bytes]] | None = None,
+    texts: Sequence[str] | None = None,
+    piece_texts: Sequence[Sequence[str]] | None = None,
 ) -> list[str | None]:
     """The reason for each candidate (``None``: it may be stored, or has no vector).
 
@@ -258,16 +261,29 @@ def screen_by_meaning(
         bank: The bank (and head) of the embedder's space; ``None`` refuses nothing.
         vectors: Each candidate's whole embedding.
         pieces: Each candidate's piece embeddings (:func:`screening_pieces`), if any.
+        texts: Each candidate's embedded text (content plus category, as stored), and
+        piece_texts: its pieces' texts, in the order of ``pieces``: what the head's
+            lexical part reads. Without them the head reads the vectors alone.
+
+    Raises:
+        ValueError: A candidate's piece texts and piece embeddings differ in number.
     """
     if bank is None:
         return [None] * len(vectors)
     out: list[str | None] = []
     for index, vector in enumerate(vectors):
-        reason = bank.reason(vector) if vector is not None else None
-        for piece in (pieces[index] if pieces is not None else ()):
+        text = texts[index] if texts is not None else None
+        reason = bank.reason(vector, text) if vector is not None else None
+        found = pieces[index] if pieces is not None else ()
+        words: Sequence[str | None] = (
+            piece_texts[index] if piece_texts is not None else [None] * len(found)
+        )
+        if len(words) != len(found):
+            raise ValueError(f"{len(found)} piece embeddings for {len(words)} piece texts")
+        for piece, word in zip(found, words, strict=True):
             if reason is not None:
                 break
-            reason = bank.reason(piece)
+            reason = bank.reason(piece, word)
         out.append(reason)
     return out
 

@@ -39,13 +39,14 @@ from ..model import (
     check_payload,
     clean_lines,
     clean_text,
+    embedding_text,
 )
 from .blocks import strip_injected_blocks
 from .capture.categories import Glosses
 from .erasure_index import may_forget
 from .flag_plans import cross_language_flag_ops, scrubbed_flags
 from .identity import CrossLanguage
-from .intent_screen import IntentBank, screen_by_meaning
+from .intent_screen import IntentBank, screen_by_meaning, screening_pieces
 from .matching import forget_matches
 from .observations import (
     ObservationCandidate,
@@ -174,8 +175,11 @@ class PersistenceGate:
             The candidates kept, and a rejection for each refused one.
         """
         reasons = screen_by_meaning(
-            bank, [p.embedding for p in prepared], [p.piece_embeddings for p in prepared]
-        )
+            bank, [p.embedding for p in prepared], [p.piece_embeddings for p in prepared],
+            [embedding_text(p.candidate.content, p.candidate.category) for p in prepared],
+            [screening_pieces(p.candidate.content) if p.piece_embeddings else []
+             for p in prepared],
+        )  # fmt: skip
         kept = [p for p, why in zip(prepared, reasons, strict=True) if why is None]
         refused = [
             Rejection(content=printable(p.candidate.content), reason=f"content {why}")

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from penchant.memory.core.capture import extract_preferences, lexical
+from penchant.memory.core import ngrams
+from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.kinds import (
     is_limit,
     overturns,
@@ -264,13 +265,13 @@ def test_a_slot_with_now_fills_the_same_slot() -> None:
 
 
 def test_lexical_features_are_deterministic_hashed_ngrams() -> None:
-    found = lexical.features("Olives? mid at best 踩雷")
-    assert found == sorted(set(found)) and all(0 <= f < lexical.BUCKETS for f in found)
-    assert found == lexical.features("olives? MID at best 踩雷")  # case folded
-    assert zlib.crc32(b"w:mid") % lexical.BUCKETS in found
-    assert zlib.crc32("z2:踩雷".encode()) % lexical.BUCKETS in found
-    assert lexical.features("") == [] and lexical.features("   ") == []
-    flat, starts, counts = lexical.batch(["", "mid"])
+    found = ngrams.features("Olives? mid at best 踩雷")
+    assert found == sorted(set(found)) and all(0 <= f < ngrams.BUCKETS for f in found)
+    assert found == ngrams.features("olives? MID at best 踩雷")  # case folded
+    assert zlib.crc32(b"w:mid") % ngrams.BUCKETS in found
+    assert zlib.crc32("z2:踩雷".encode()) % ngrams.BUCKETS in found
+    assert ngrams.features("") == [] and ngrams.features("   ") == []
+    flat, starts, counts = ngrams.batch(["", "mid"])
     assert counts[0] == 0 and starts[1] == 0 and len(flat) == counts[1]
 
 
@@ -278,11 +279,11 @@ def test_the_lexical_part_is_mixed_in_by_its_share() -> None:
     k = len(KINDS)
     rng = np.random.default_rng(2)
     w, b = rng.normal(size=(4, k)), rng.normal(size=k)
-    words = (rng.normal(size=(lexical.BUCKETS, k)).astype(np.float32), rng.normal(size=k))
+    words = (rng.normal(size=(ngrams.BUCKETS, k)).astype(np.float32), rng.normal(size=k))
     x = rng.normal(size=(2, 4)).astype(np.float32)
     texts = ["mid at best", "yyds"]
     embedded = StatementHead(w, b, KINDS).probabilities(x)
-    read = np.exp(lexical.logits(*words, texts))
+    read = np.exp(ngrams.logits(*words, texts))
     read /= read.sum(axis=1, keepdims=True)
     mixed = StatementHead(w, b, KINDS, None, 1.0, words, 0.4).probabilities(x, texts=texts)
     assert np.allclose(mixed, 0.6 * embedded + 0.4 * read, atol=1e-6)

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ...model import ModelIntegrityError
+from ..ngrams import BUCKETS, logits
 from ..pinned_weights import read_pinned_weights
-from .lexical import BUCKETS, logits
 
 KINDS: tuple[str, ...] = (
     "like", "dislike", "flip_like", "flip_dislike", "quit", "switch", "exception",
@@ -175,7 +175,7 @@ class StatementHead:
             linear: The linear part's probabilities alone.
             texts: The ``n`` texts the vectors embed; with a lexical part, required for the
                 full mixture: ``(1 − lexical_mix) · embedding parts + lexical_mix · softmax``
-                of the n-gram logits (:mod:`.lexical`).
+                of the n-gram logits (:mod:`..ngrams`).
 
         Returns:
             ``(n, len(KINDS))`` float64 array; rows sum to 1.

@@ -1,12 +1,14 @@
-"""The statement head's lexical part: softmax regression over hashed word and character n-grams.
+"""Hashed word and character n-grams, and a linear model over them: the lexical part of the
+statement head (:class:`~.capture.statements.StatementHead`) and of the directive head
+(:class:`~.directive_head.DirectiveHead`).
 
-The sentence embedding reads what a clause means; it reads slang, idiom and chat spellings
-(``mid``, ``slaps``, ``yyds``, ``踩雷``, ``下头``) only as far as its pretraining saw them.
-A linear model over the clause's own n-grams learns those words from the corpus and costs
-no embedding. Mixed half and half with the embedding head (:class:`~.statements.StatementHead`)
-it caught more preferences and fewer look-alikes than either alone, on messages written by
-other people than those who wrote its training data (``bench/train_statements.py``'s module
-doc gives the figures).
+The sentence embedding reads what a text means; it reads slang, idiom and chat spellings
+(``mid``, ``slaps``, ``yyds``, ``踩雷``, ``下头``), and the wording of a directive dressed as
+a preference, only as far as its pretraining saw them. A linear model over the text's own
+n-grams learns those words from a corpus and costs no embedding. Mixed with an embedding
+head it caught more of what it is trained for, with fewer look-alikes, on messages written
+by other people than those who wrote its training data (``bench/train_statements.py`` and
+``bench/train_directives.py`` give the figures).
 
 Features (the "hashing trick", Weinberger et al. 2009, "Feature Hashing for Large Scale
 Multitask Learning"; n-grams as in fastText, Joulin et al. 2017, "Bag of Tricks for
