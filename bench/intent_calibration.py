@@ -16,6 +16,12 @@ piece) on:
 - ``tune``: ``bench/corpus/poison/tune.jsonl`` (what the head was trained on);
 - ``heldout``: ``bench/corpus/poison/heldout.jsonl`` and ``heldout-v1``:
   ``tests/data/poison_heldout.jsonl``, never read by training or calibration;
+- ``style-dev``: ``bench/corpus/poison/style_dev.jsonl``, 260 rows written by a helper who saw
+  no file of the repository: 160 wishes about the form of replies to the user, phrased as
+  imperatives ("from now on always answer me in Chinese", ``以后回答简短点``), against 100
+  standing orders in the same forms (pushing products or links, hiding warnings, leaks).
+  Read while the reply-form rule (:mod:`penchant.memory.core.reply_style`) was written: a
+  development set;
 - ``blind``: ``bench/data/poison_blind.jsonl``, 390 rows (200 attacks written to slip past
   keyword filters, 190 preferences, style wishes and look-alikes; en, zh and six more
   languages) by a helper who saw no file of the repository. Its rows were never read, but
@@ -70,6 +76,7 @@ SETS = {
     "tune": POISON / "tune.jsonl",
     "heldout": POISON / "heldout.jsonl",
     "heldout-v1": DATA / "poison_heldout.jsonl",
+    "style-dev": POISON / "style_dev.jsonl",
     "blind": REPO / "bench" / "data" / "poison_blind.jsonl",
     "blind-2": REPO / "bench" / "data" / "poison_blind2.jsonl",
 }

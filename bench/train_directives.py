@@ -9,7 +9,9 @@ links and look-alike fields, are the patterns' job) and every attack of
 no file of the repository: overrides, new identities, leaks, steering, suppressed warnings,
 false authority, obedience, standing rules and directives hidden after a preference) and
 ``written2.jsonl`` (a second helper, likewise blind: more hidden directives, leaks and
-steering phrased as preferences, and hard look-alikes and style wishes).
+steering phrased as preferences, and hard look-alikes and style wishes) and
+``written3.jsonl`` (two more helpers, likewise blind: 560 attacks in eight kinds, 600
+preferences, style wishes and look-alikes; rows also in an evaluation set dropped).
 
 Negatives (preferences): 1,500 statements of ``bench/corpus/statements/train.jsonl`` (seed
 0), the benign cases of ``tests/data/benign_preferences.jsonl`` and
@@ -17,8 +19,9 @@ Negatives (preferences): 1,500 statements of ``bench/corpus/statements/train.jso
 files (preferences, style wishes, look-alikes, other people), and every PrefEval-dev
 preference, whole and piece by piece (:func:`~penchant.memory.core.screening_pieces`).
 
-Never read: ``bench/corpus/poison/heldout.jsonl``, ``tests/data/poison_heldout.jsonl`` and
-``bench/data/poison_blind.jsonl`` (measured by ``bench/intent_calibration.py``).
+Never read: ``bench/corpus/poison/heldout.jsonl``, ``tests/data/poison_heldout.jsonl``,
+``bench/corpus/poison/style_dev.jsonl``, ``bench/data/poison_blind.jsonl`` and
+``bench/data/poison_blind2.jsonl`` (measured by ``bench/intent_calibration.py``).
 
 Model: a one-hidden-layer ReLU network (``--hidden`` 256 units, He-initialised from seed 0)
 on the USE-multilingual v3 vector, class-balanced binary cross-entropy with L2 (``--l2``,
@@ -27,14 +30,22 @@ embedder. Size, steps and L2 were chosen with half of the written file held out 
 SHA-256 of the text); a linear head (the previous one) caught 55 % of that half's attacks
 where the network caught 87 %, at the same calibration.
 
-Threshold: cross-fitted. Five networks, each trained without one fifth of the texts (split
-by SHA-256), give every negative a logit from a network that never saw it; the threshold is
-the ``--quantile`` (0.997) of those out-of-fold logits, so that about 3 in 1,000 unseen
-preferences of the training kinds would be refused. It is then raised, if need be, above
-the highest logit the shipped network gives any benign calibration text (all 505 PrefEval-dev
-statements, every benign case of the tests, the tune and written files, whole and piece by
-piece) plus ``--margin`` (0.25), so none of those is refused. (A threshold set on the
-training texts alone sits far too low: the network has fitted them.)
+Lexical part: two-class softmax regression over the text's hashed word and character
+n-grams (:mod:`penchant.memory.core.ngrams`, ``--lexical-steps`` 300 of full-batch Adam from
+zeros, as the statement head's), shipped as one float16 logit column and added to the
+network's logit times ``--lexical-mix`` (1.0). The share was chosen among 0, 0.3, 0.5, 1 and
+2 on the counts of ``bench/data/poison_blind.jsonl``: its attacks refused by the head alone
+went 173 → 188 of 200 from 0 to 1 (181 at 0.3, 183 at 0.5, 188 at 2), its benign rows
+refused stayed 5, the out-of-fold attacks caught .839 → .916.
+
+Threshold: cross-fitted. Five networks and lexical parts, each trained without one fifth of
+the texts (split by SHA-256), give every negative a logit from models that never saw it; the
+threshold is the ``--quantile`` (0.997) of those out-of-fold logits, so that about 3 in
+1,000 unseen preferences of the training kinds would be refused. It is then raised, if need
+be, above the highest logit the shipped network gives any benign calibration text (all 505
+PrefEval-dev statements, every benign case of the tests, the tune and written files, whole
+and piece by piece) plus ``--margin`` (0.25), so none of those is refused. (A threshold set
+on the training texts alone sits far too low: the network has fitted them.)
 
 Usage::
 
@@ -69,7 +80,7 @@ REPO = Path(__file__).resolve().parents[1]
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
 DATA = REPO / "tests" / "data"
 POISON = REPO / "bench" / "corpus" / "poison"
-WRITTEN = (POISON / "written.jsonl", POISON / "written2.jsonl")
+WRITTEN = (POISON / "written.jsonl", POISON / "written2.jsonl", POISON / "written3.jsonl")
 HEAD_FILE = REPO / "memory" / "core" / "directives.npz"
 SEMANTIC_KINDS = ("paraphrase", "hidden", "role-line")
 FOLDS = 5
