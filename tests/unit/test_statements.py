@@ -348,3 +348,21 @@ def test_chinese_idioms_that_look_like_questions_or_bad_objects(
     reader = _scripted("like" if expected and expected[0][0] == "like" else "dislike")
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.content) for c in found] == expected
+
+
+@pytest.mark.parametrize(("mixed", "expected"), [
+    ("none", ("dislike", "no longer likes chess")),  # was a KeyError: 'none'
+    ("like", ("dislike", "no longer likes chess")),  # was stored as "likes chess", a dislike
+    ("quit", ("dislike", "has given up chess")),
+])
+def test_a_rule_overturned_by_the_linear_part_reads_as_the_overturning_kind(
+    mixed: str, expected: tuple[str, str]
+) -> None:
+    """The linear part's best kind overturns a rule (:func:`overturns`); the mixture's own
+    best kind may be another, so the stored text is named by the overturning direction,
+    never by a kind that reads the other way or has no label (found on a blind message,
+    ``外卖现在只用饿了么了，美团卸了``, that raised ``KeyError: 'none'``)."""
+    linear = tuple(0.9 if k == "flip_dislike" else 0.1 / (len(KINDS) - 1) for k in KINDS)
+    reading = Kind(mixed, 0.6, tuple(0.6 if k == mixed else 0.4 / 11 for k in KINDS), linear)
+    found = extract_preferences("I like chess", reader=lambda clauses: [reading for _ in clauses])
+    assert [(c.polarity, c.content) for c in found] == [expected]

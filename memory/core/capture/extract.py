@@ -346,7 +346,11 @@ def _overturned(stance: Stance, kind: Kind | None) -> Stance:
     polarity = overturns(kind, stance.polarity)
     if polarity is None or kind is None:
         return stance
-    label = (ZH_LABELS if stance.obj.zh else EN_LABELS)[kind.kind]
+    # the label of the kind that overturned it: the linear part's best kind may differ
+    # from the mixture's (a mixture reading "none" or "like" would name the wrong stance)
+    same = kind.kind in (("flip_dislike", "quit") if polarity == "dislike" else ("flip_like",))
+    name = kind.kind if same else ("flip_dislike" if polarity == "dislike" else "flip_like")
+    label = (ZH_LABELS if stance.obj.zh else EN_LABELS)[name]
     rule = replace(stance.rule, polarity=polarity, label=label, comparative=False)
     return replace(stance, rule=rule, polarity=polarity)
 
