@@ -97,6 +97,50 @@ _EN_CLASS_LEAD = re.compile(
     r"^.*?\b(?:every|any|all(?:\s+kinds?\s+of|\s+sorts?\s+of|\s+types?\s+of)?|most|each)\s+", re.I
 )
 _EN_SLOT_WORDS = r"(?:favou?rite|go-to|top|number\s+one|all-time\s+favou?rite|fave)"
+_EN_NOW = (
+    r"(?:now|these\s+days|at\s+the\s+(?:moment|minute)|currently|lately|right\s+now|at\s+present|"
+    r"for\s+now|nowadays|this\s+(?:season|year|month|week|summer|winter))"
+)
+_EN_DEFAULT = (
+    r"(?:default|daily(?:\s+driver)?|everyday|usual|main|regular|comfort|staple|signature|"
+    r"preferred|current|new)"
+)
+_EN_SLOT_WIDE = [
+    # "Favourite band right now is X", "current comfort show: X", "go-to wine = X"
+    re.compile(
+        rf"^(?:(?:the|my)\s+)?(?:{_EN_NOW}\s*,?\s+)?(?:my\s+)?(?:(?:{_EN_DEFAULT}|"
+        rf"{_EN_SLOT_WORDS})\s+)+(?P<s>[a-z0-9][\w' -]{{0,30}}?)\s*(?:\s+of\s+choice)?"
+        rf"(?:\s+(?:in|at|for)\s+(?:my|the)\s+[\w-]+)?(?:\s+{_EN_NOW})?\s*"
+        r"(?:\bis\b|\bhas\s+to\s+be\b|\bwould\s+be\b|=|:)\s*(?:now\s+)?(?P<v>.+)",
+        re.I,
+    ),
+    # "my default pasta shape is rigatoni now", "These days my drink at the pub is a Guinness"
+    re.compile(
+        rf"^(?:{_EN_NOW}\s*,?\s+)?my\s+(?P<s>[a-z][\w' -]{{0,30}}?)\s+(?:{_EN_NOW}\s+)?is\s+"
+        rf"(?!an?\s)(?P<v>.+?)(?:\s+{_EN_NOW})?\W*$",  # "my brother is a doctor now": no slot
+        re.I,
+    ),
+    # "Firefox is my browser now", "Signal is my go-to now"
+    re.compile(
+        rf"^(?P<v>.+?)\s+is\s+(?:now\s+)?my\s+(?:(?:{_EN_DEFAULT}|{_EN_SLOT_WORDS})\s+)*"
+        rf"(?P<s>[a-z][\w' -]{{0,30}}?)(?:\s+for\s+life)?\s+{_EN_NOW}\W*$",
+        re.I,
+    ),
+    # "These days I'm using Arc as my main browser"
+    re.compile(
+        rf"\bi(?:'m|\s+am)?\s+(?:using|running|on)\s+(?P<v>.+?)\s+as\s+my\s+"
+        rf"(?:(?:{_EN_DEFAULT})\s+)*(?P<s>[a-z][\w' -]{{0,30}}?)\W*$",
+        re.I,
+    ),
+    # "The only shampoo I use now is X", "The perfume I wear every day now is X"
+    re.compile(
+        rf"^the\s+(?:only\s+)?(?P<s>[a-z][\w' -]{{0,30}}?)\s+i\s+(?:[a-z]+\s+){{1,4}}?"
+        rf"(?:{_EN_NOW}\s+)?is\s+(?P<v>.+)",
+        re.I,
+    ),
+]
+"""Slots beyond "favourite": a default, a current or everyday choice, or a time word
+("now", "these days"), tried only on a sentence the head reads as a slot."""
 _EN_SLOT = [
     re.compile(
         rf"\bmy\s+(?:(?:current|new|present|latest|all-time)\s+)*{_EN_SLOT_WORDS}\s+"
@@ -187,11 +231,25 @@ _ZH_EXCEPT = [
         r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + _ZH_V + r"?|不行|不要)"
     ),
     re.compile(
+        r"^(?P<c>[^，,。我]{1,10}?)(?:我|俺)?(?:基本|基本上|啥|什么|哪个部位|哪种)?都(?:挺|很|能|还)?"
+        r"(?:喜欢|爱|吃|喝|看|行|可以|ok|OK|好这口|稀罕|听|玩)[^，,。]*[，,]\s*"
+        r"(?:但是?|就是?|唯独|只有)?(?P<m>[^，,。]{1,14}?)(?:除外|例外|不行|不太?行|真不行|不可以|"
+        r"[吃喝看听玩穿用]不(?:来|惯|下去?|了)|下不去|受不了|接受不了|千万别|别给|不[吃喝看听玩要])"
+    ),
+    re.compile(
         r"我对(?P<c>[^，,。]{1,10}?)来者不拒[，,]\s*(?:唯独|只有|就是|但)(?P<m>[^，,。]{1,14}?)"
         r"(?:不|除外)"
     ),
 ]
 _ZH_SLOT = [
+    re.compile(
+        r"(?:我)?(?:现在|目前|如今|最近|当下|这段时间)?(?:我)?的?(?:本命|主力|默认|常用|日常|首选)的?"
+        r"(?P<s>[^，,。是]{1,8}?)(?:变成了|是|就是|换成了|用的?是)(?P<v>[^，,。！]+)"
+    ),
+    re.compile(
+        r"(?:现在|目前|如今|最近)?(?P<s>[^，,。是]{1,6}?)(?:默认|一直|只|都)(?:用|选|喝|吃|穿|听|看)"
+        r"(?P<v>[^，,。！]+)"
+    ),
     re.compile(
         r"(?:我)?(?:现在|目前|如今|最近|当下|这段时间|新的?)?(?:我的)?(?:最喜欢|最爱|首选|心中"
         r"第一)的?(?P<s>[^，,。是]{1,8}?)(?:变成了|是|就是|换成了)(?P<v>[^，,。！]+)"
@@ -286,7 +344,7 @@ def read_structure(sentence: str, kind: str) -> list[Part] | None:
                     parts = [Part("dislike", member, f"dislikes {member} (the exception to {c})")]
                     return ([Part("like", c, f"likes {c}")] if c else []) + parts
     elif kind == "slot":
-        for pattern in _ZH_SLOT if zh else _EN_SLOT:
+        for pattern in _ZH_SLOT if zh else [*_EN_SLOT, *_EN_SLOT_WIDE]:
             if m := pattern.search(text):
                 value = _zh_obj(m["v"]) if zh else _en_obj(m["v"])
                 slot = m["s"].strip()
