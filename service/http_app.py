@@ -181,11 +181,11 @@ def create_app(
 
     @app.get("/healthz", tags=["service"])
     async def healthz() -> JSONResponse:
-        """Whether Redis answers (no token needed; reveals nothing else)."""
+        """Whether Redis answers (no token needed; reveals nothing else, not even where the
+        storage is)."""
         if await memory.ping():
             return JSONResponse({"status": "ok"})
-        return _error(503, "storage_unavailable", f"Redis at {memory.redis_location} does "
-                      "not answer")
+        return _error(503, "storage_unavailable", "storage is unavailable")
 
     @app.post(API_PREFIX + "/preferences", tags=["preferences"])
     async def remember(user_id: User, body: RememberBody) -> JSONResponse:

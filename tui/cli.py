@@ -39,6 +39,7 @@ from penchant.memory import (
     export_user,
     import_document,
     parse_document,
+    redacted_url,
     shorten,
 )
 
@@ -568,7 +569,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _doctor_without_storage(
     args: argparse.Namespace, settings: Settings, exc: StorageUnavailableError
 ) -> int:
-    location = settings.redis_url or f"embedded {settings.redis_dir}"
+    location = redacted_url(settings.redis_url) if settings.redis_url else \
+        f"embedded {settings.redis_dir}"
     report = {
         "redis": f"unavailable: {_one_line(exc)}",
         "redis_location": location,

@@ -1,0 +1,148 @@
+"""Issue 20: what a user testing ``penchant serve`` and ``penchant mcp`` found. Each test is
+one of the defects, against a real ``penchant serve`` process (httpx), a real ``penchant
+mcp`` process (the SDK's stdio client) or the command line, on a real Redis; what each
+checks is the status, the body and what Redis holds."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from penchant.memory import Memory
+from penchant.memory.backends.server import EmbeddedRedis
+from penchant.service import TokenScope
+
+from conftest import run_cli
+from service_process import (
+    ServiceProcess,
+    checking_memory,
+    flushed_client,
+    free_port,
+    service_env,
+    start_service,
+)
+
+PASSWORD = "s3cretPW"
+CLI = [sys.executable, "-m", "penchant.tui.cli"]
+
+
+@pytest.fixture(scope="module")
+def redis_handle(redis_url: str) -> Iterator[Any]:
+    client = flushed_client(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def stored(redis_handle: Any, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Memory:
+    return checking_memory(redis_handle, tmp_path_factory.mktemp("check"), redis_url)
+
+
+@pytest.fixture(scope="module")
+def env(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return service_env(redis_url, tmp_path_factory.mktemp("home"))
+
+
+@pytest.fixture(scope="module")
+def service(redis_handle: Any, env: dict[str, str], stored: Memory) -> Iterator[ServiceProcess]:
+    scopes = {"ana": TokenScope(user="ana"), "acme": TokenScope(tenant="acme:")}
+    process = start_service(env, redis_handle, scopes)
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def http(service: ServiceProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, headers=service.headers("ana"), timeout=30) as client:
+        yield client
+
+
+@contextlib.contextmanager
+def locked_redis(where: Path) -> Iterator[tuple[Any, str]]:
+    """An embedded server that requires a password: its open client and the URL carrying
+    the password (``unix://:PASSWORD@/…/valkey.sock``)."""
+    server = EmbeddedRedis(where)
+    client = server.connect()
+    client.config_set("requirepass", PASSWORD)
+    try:
+        yield client, server.url.replace("unix://", f"unix://:{PASSWORD}@", 1)
+    finally:
+        with contextlib.suppress(Exception):
+            client.shutdown(nosave=True)
+        client.close()
+
+
+def locked_env(url: str, home: Path) -> dict[str, str]:
+    env = service_env(url, home)
+    env.pop("PENCHANT_REDIS_CLUSTER", None)  # the server of these tests is a single node
+    return env
+
+
+def error_shape(response: httpx.Response) -> dict[str, Any]:
+    """The body of an error answer, checked against the documented shape."""
+    assert response.headers["content-type"].startswith("application/json"), response.text
+    document = response.json()
+    assert {"error", "message"} <= set(document) and "detail" not in document, document
+    if response.status_code == 400:
+        assert {"field", "value"} <= set(document), document
+    return document
+
+
+# -- 1: no credential of the Redis URL is ever shown ----------------------------------------------
+
+
+def test_healthz_says_only_that_storage_is_unavailable_and_no_503_shows_the_password(
+    tmp_path: Path,
+) -> None:
+    with locked_redis(tmp_path / "redis") as (client, url):
+        service = start_service(locked_env(url, tmp_path / "home"), client,
+                                {"ana": TokenScope(user="ana")})
+        try:
+            client.shutdown(nosave=True)  # Redis goes away under the running service
+            health = httpx.get(f"{service.url}/healthz", timeout=60)
+            write = httpx.post(f"{service.url}/v1/users/ana/preferences", timeout=60,
+                               headers=service.headers("ana"),
+                               json={"content": "I like tea", "polarity": "like"})
+            mcp = httpx.post(f"{service.url}/mcp", timeout=60, headers=service.headers("ana"),
+                             json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        finally:
+            log = service.stop()
+    assert health.status_code == 503
+    assert health.json() == {"error": "storage_unavailable", "message": "storage is unavailable"}
+    for response in (write, mcp):
+        assert response.status_code == 503 and error_shape(response)["message"]
+    assert PASSWORD not in health.text + write.text + mcp.text + log
+
+
+@pytest.mark.parametrize("args", [["serve", "--port", "0"], ["prefs", "--user", "ana"],
+                                  ["mcp", "--user", "ana"]])
+def test_a_command_whose_redis_is_down_names_the_url_without_its_password(
+    tmp_path: Path, args: list[str]
+) -> None:
+    url = f"redis://:{PASSWORD}@127.0.0.1:{free_port()}/0"
+    proc = subprocess.run([*CLI, *args], env=locked_env(url, tmp_path), capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert "redis://:***@127.0.0.1:" in proc.stderr
+    assert PASSWORD not in proc.stderr + proc.stdout
+
+
+def test_doctor_shows_the_redis_location_without_its_password(tmp_path: Path) -> None:
+    down = f"redis://ana:{PASSWORD}@127.0.0.1:{free_port()}/0"
+    unreachable = run_cli(["doctor", "--json"], locked_env(down, tmp_path / "a"))
+    with locked_redis(tmp_path / "redis") as (_client, url):
+        reachable = run_cli(["doctor", "--json"], locked_env(url, tmp_path / "b"))
+    assert unreachable.returncode == 1
+    assert json.loads(unreachable.stdout)["redis_location"] == down.replace(
+        f"ana:{PASSWORD}", "***:***")
+    assert reachable.returncode == 0, reachable.stderr
+    assert json.loads(reachable.stdout)["redis_location"] == url.replace(PASSWORD, "***")
+    assert PASSWORD not in unreachable.stdout + unreachable.stderr + reachable.stdout
