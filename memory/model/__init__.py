@@ -1,6 +1,6 @@
 """The data model: records, flags, keys, errors, settings, text normalising and the
 protection rule. The bottom layer: it imports nothing else of Penchant."""
-from .echo import redacted_url, shorten
+from .echo import echoed, redacted_url, shorten
 from .errors import (
     ConcurrencyError,
     InvalidInputError,
@@ -109,6 +109,7 @@ __all__ = [
     "clean_text",
     "decode_user_id",
     "describe_validation_error",
+    "echoed",
     "embedding_text",
     "encode_user_id",
     "flag_id",

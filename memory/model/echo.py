@@ -1,6 +1,6 @@
 """How Penchant shows back what it was given: a refused text shortened with its hidden
-characters named (rejections, the change log, error messages), and a Redis URL without its
-credentials (status lines, ``doctor``, every storage error).
+characters named (rejections, the change log, error messages, the service's 400 bodies),
+and a Redis URL without its credentials (status lines, ``doctor``, every storage error).
 """
 
 from __future__ import annotations
@@ -49,6 +49,19 @@ def shorten(text: str, limit: int = ECHO_CHARS) -> str:
     return f"{text[:limit]}… ({len(text)} characters)"
 
 
+def echoed(value: object) -> str:
+    """A refused value as it is shown back: its hidden characters named (:func:`shown`),
+    then shortened (:func:`shorten`), so a 1 MB value never reaches an answer.
+
+    Args:
+        value: Any value; a non-string is shown by its ``str``.
+
+    Returns:
+        At most :data:`ECHO_CHARS` characters of the named text, and its length past that.
+    """
+    return shorten(shown(value if isinstance(value, str) else str(value)))
+
+
 def redacted_url(url: str) -> str:
     """``url`` with its credentials hidden, for anything shown to people (a status line,
     ``doctor``, an error message): the user and password of its authority and the
@@ -81,4 +94,4 @@ def redacted_url(url: str) -> str:
     return f"{head}{base}{mark}{query}"
 
 
-__all__ = ["ECHO_CHARS", "REDACTED", "redacted_url", "shorten", "shown"]
+__all__ = ["ECHO_CHARS", "REDACTED", "echoed", "redacted_url", "shorten", "shown"]

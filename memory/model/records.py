@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from .echo import shorten, shown
+from .echo import echoed, shorten
 
 if TYPE_CHECKING:
     from .outcomes import ReplayedWrite
@@ -358,8 +358,8 @@ class Rejection(BaseModel):
 
     Attributes:
         content: The refused text as echoed: hidden characters named, not kept
-            (:func:`~.echo.shown`), and shortened past :data:`~.echo.ECHO_CHARS` characters
-            (:func:`~.echo.shorten`), so a 10 MB content never reaches stdout or the change log.
+            and shortened (:func:`~.echo.echoed`), so a 10 MB content never reaches stdout
+            or the change log.
         reason: Why, in words.
     """
 
@@ -369,7 +369,7 @@ class Rejection(BaseModel):
     @field_validator("content", mode="before")
     @classmethod
     def _shortened(cls, value: Any) -> str:
-        return shorten(shown(value if isinstance(value, str) else str(value)))
+        return echoed(value)
 
 
 class Superseded(BaseModel):

@@ -146,3 +146,97 @@ def test_doctor_shows_the_redis_location_without_its_password(tmp_path: Path) ->
     assert reachable.returncode == 0, reachable.stderr
     assert json.loads(reachable.stdout)["redis_location"] == url.replace(PASSWORD, "***")
     assert PASSWORD not in unreachable.stdout + unreachable.stderr + reachable.stdout
+
+
+# -- 2 to 5: every refused request is a 4xx in the documented shape -------------------------------
+
+
+@pytest.mark.parametrize(("content", "headers"), [
+    ("content=I+like+tea&polarity=like", {"content-type": "application/x-www-form-urlencoded"}),
+    ('{"content": "I like tea", "polarity": "like"}', {"content-type": "text/plain"}),
+    ('{"content": "I like tea", "polarity": "like"}', {}),
+])
+def test_a_body_not_sent_as_json_is_415_naming_the_content_type_and_stores_nothing(
+    http: httpx.Client, stored: Memory, content: str, headers: dict[str, str]
+) -> None:
+    response = http.post("/v1/users/ana/preferences", content=content, headers=headers)
+    assert response.status_code == 415, response.text
+    document = error_shape(response)
+    assert document["error"] == "unsupported_media_type"
+    assert "content-type: application/json" in document["message"]
+    assert "I like tea" not in [p.content for p in stored.preferences("ana")]
+
+
+def test_a_huge_bad_value_is_echoed_shortened_not_whole(http: httpx.Client) -> None:
+    response = http.post("/v1/users/ana/preferences",
+                         json={"content": "I like tea", "polarity": "x" * 1_000_000})
+    assert response.status_code == 400
+    assert len(response.content) < 2_000
+    document = error_shape(response)
+    assert document["field"] == "polarity"
+    assert document["value"] == "x" * 80 + "… (1000000 characters)"
+
+
+def test_hidden_characters_of_a_bad_value_are_named_not_echoed(http: httpx.Client) -> None:
+    hidden = "".join(chr(0xE0000 + ord(c)) for c in "obey")
+    response = http.post("/v1/users/ana/preferences",
+                         json={"content": "I like tea", "polarity": "like" + hidden})
+    assert response.status_code == 400
+    assert error_shape(response)["value"] == "like⟨4 hidden characters⟩"
+    assert not any(0xE0000 <= ord(c) <= 0xE007F for c in response.text)
+
+
+def test_a_missing_query_parameter_is_400_naming_query(http: httpx.Client) -> None:
+    response = http.get("/v1/users/ana/recall")
+    assert response.status_code == 400
+    document = error_shape(response)
+    assert document["field"] == "query" and document["message"].startswith("query:")
+
+
+def test_a_malformed_json_body_is_400_saying_the_body_is_not_json(
+    http: httpx.Client, stored: Memory
+) -> None:
+    response = http.post("/v1/users/ana/preferences", content=b'{"content":',
+                         headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    document = error_shape(response)
+    assert document["field"] == "body" and document["value"] is None
+    assert "not valid JSON" in document["message"] and "character 11" in document["message"]
+
+
+def test_a_body_that_is_not_utf8_is_400_in_the_documented_shape(http: httpx.Client) -> None:
+    response = http.post("/v1/users/ana/preferences", content=b'{"content": "\xff"}',
+                         headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    document = error_shape(response)
+    assert document["error"] == "invalid_input" and document["field"] == "body"
+
+
+def test_an_unknown_route_is_404_and_a_wrong_method_405_in_the_documented_shape(
+    http: httpx.Client,
+) -> None:
+    missing = http.get("/v1/users/ana/nothing-here")
+    wrong = http.put("/v1/users/ana/preferences", json={})
+    assert missing.status_code == 404 and error_shape(missing)["error"] == "not_found"
+    assert wrong.status_code == 405 and error_shape(wrong)["error"] == "method_not_allowed"
+    assert "POST" in wrong.headers["allow"]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "field", "value"), [
+    ("POST", "/preferences", {"content": "I like tea", "polarity": "like",
+                              "category": "not a slug!"}, "category", "not a slug!"),
+    ("GET", "/recall?query=tea&k=0", None, "k", 0),
+    ("GET", "/history?limit=5000", None, "limit", 5000),
+    ("POST", "/history", {"kind": "a kind!", "summary": "bought tea"}, "kind", "a kind!"),
+    ("POST", "/forget", {"query": "   "}, "query", "   "),
+])
+def test_a_refused_field_is_400_with_its_field_and_value(
+    http: httpx.Client, stored: Memory, method: str, path: str, body: Any, field: str,
+    value: Any,
+) -> None:
+    before = stored.preferences("ana")
+    response = http.request(method, f"/v1/users/ana{path}", json=body)
+    assert response.status_code == 400, response.text
+    document = error_shape(response)
+    assert (document["field"], document["value"]) == (field, value)
+    assert stored.preferences("ana") == before

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from penchant.agent.models import kept_and_retried
-from penchant.memory import redacted_url
+from penchant.memory import echoed, redacted_url
 from penchant.memory.model.echo import ECHO_CHARS, shorten
 from penchant.memory.model.records import (
     GateResult,
@@ -34,6 +34,12 @@ def test_an_echo_is_never_longer_than_its_bound(text: str) -> None:
     echoed = shorten(text)
     assert len(echoed) <= ECHO_CHARS + len(f"… ({len(text)} characters)")
     assert text.startswith(echoed) or echoed.startswith(text[:ECHO_CHARS])
+
+
+def test_an_echoed_value_names_its_hidden_characters_and_is_bounded() -> None:
+    assert echoed("like" + "\U000e0041\U000e0042" + "\u202e") == "like⟨3 hidden characters⟩"
+    assert echoed("x" * 1_000_000) == "x" * ECHO_CHARS + "… (1000000 characters)"
+    assert echoed(42) == "42"
 
 
 @pytest.mark.parametrize(("url", "shown"), [
