@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -240,3 +242,65 @@ def test_a_refused_field_is_400_with_its_field_and_value(
     document = error_shape(response)
     assert (document["field"], document["value"]) == (field, value)
     assert stored.preferences("ana") == before
+
+
+# -- 6, 7: serve binds before it announces, and checks its guard options --------------------------
+
+
+def serve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, "serve", *args], env=env, capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_serve_on_a_busy_port_exits_2_with_one_line_and_never_announces(
+    env: dict[str, str],
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        proc = serve(env, "--port", str(taken.getsockname()[1]))
+    assert proc.returncode == 2
+    assert "already in use" in proc.stderr and "--port" in proc.stderr
+    assert "serving" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_serve_on_a_host_that_does_not_resolve_exits_2_with_one_line(env: dict[str, str]) -> None:
+    proc = serve(env, "--host", "no-such-host.invalid", "--port", "0")
+    assert proc.returncode == 2
+    assert "does not resolve" in proc.stderr and "serving" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_serve_on_port_0_announces_the_port_it_was_given(
+    env: dict[str, str], redis_handle: Any, service: ServiceProcess
+) -> None:
+    process = subprocess.Popen([*CLI, "serve", "--port", "0"], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert process.stderr is not None
+        announced = ""
+        for line in process.stderr:
+            if "serving" in line:
+                announced = line
+                break
+        match = re.search(r"serving http://127\.0\.0\.1:(\d+) ", announced)
+        assert match, announced
+        port = int(match.group(1))
+        assert port != 0
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=30).status_code == 200
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--allow-origin", "evil"), ("--allow-origin", "https://app.example/path"),
+    ("--allow-origin", "null"), ("--allow-host", ""), ("--allow-host", "http://evil.example"),
+])
+def test_serve_refuses_a_guard_option_that_is_not_a_name_or_an_origin(
+    env: dict[str, str], option: str, value: str
+) -> None:
+    proc = serve(env, "--port", "0", option, value)
+    assert proc.returncode == 2
+    assert option in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert "serving" not in proc.stderr
