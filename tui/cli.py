@@ -346,8 +346,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_token_create(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.service import TokenStore, check_scope
+    from penchant.service.tokens import tenant_overreach
 
     scope = check_scope(args.user, args.tenant)
+    warning = tenant_overreach(args.tenant, memory.users()) if args.tenant else None
+    if warning:
+        sys.stderr.write(f"penchant: warning: {warning}\n")
     token, info = TokenStore(memory.client).create(scope, args.label or "")
     _emit(args, {"token": token, **info.public_dict()},
           lambda: f"{token}\n(token {info.id} for {scope.describe()}; shown once, stored hashed)")

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from penchant.memory import Memory
+from penchant.memory import Memory, PreferenceCandidate
 from penchant.memory.backends.server import EmbeddedRedis
 from penchant.service import TokenScope
 
@@ -304,3 +304,39 @@ def test_serve_refuses_a_guard_option_that_is_not_a_name_or_an_origin(
     assert proc.returncode == 2
     assert option in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert "serving" not in proc.stderr
+
+
+# -- 8, 9: token scopes ---------------------------------------------------------------------------
+
+
+def test_a_tenant_prefix_without_a_separator_warns_naming_what_else_it_covers(
+    env: dict[str, str], stored: Memory, redis_handle: Any
+) -> None:
+    for user in ("acme:bob", "acmecorp:bob"):
+        stored.remember(user, PreferenceCandidate(content="I like tea", polarity="like",
+                                                  keywords=["tea"]))
+    loose = run_cli(["token", "create", "--tenant", "acme", "--json"], env)
+    tight = run_cli(["token", "create", "--tenant", "acme:", "--json"], env)
+    assert loose.returncode == 0 and json.loads(loose.stdout)["tenant"] == "acme"
+    assert loose.stderr.startswith("penchant: warning: ")
+    assert "'acmecorp:bob'" in loose.stderr and "--tenant 'acme:'" in loose.stderr
+    assert "'acme:bob'" not in loose.stderr.split("stored users")[-1]
+    assert tight.returncode == 0 and tight.stderr == ""
+
+
+def test_token_create_takes_every_user_id_remember_takes(
+    env: dict[str, str], service: ServiceProcess, stored: Memory
+) -> None:
+    remembered = run_cli(["remember", "--user", "a b", "--polarity", "like", "--content",
+                          "I like figs", "--keywords", "fig"], env)
+    made = run_cli(["token", "create", "--user", "a b", "--json"], env)
+    assert remembered.returncode == 0, remembered.stderr
+    assert made.returncode == 0, made.stderr
+    token = json.loads(made.stdout)["token"]
+    listed = httpx.get(f"{service.url}/v1/users/a%20b/preferences", timeout=30,
+                       headers={"Authorization": f"Bearer {token}"})
+    assert listed.status_code == 200
+    assert [p["content"] for p in listed.json()] == [p.content for p in stored.preferences("a b")]
+    refused = [run_cli([*command, "--user", "a\x07b", *rest], env) for command, rest in [
+        (["token", "create"], []), (["remember"], ["--polarity", "like", "--content", "x"])]]
+    assert [p.returncode for p in refused] == [2, 2]

@@ -7,12 +7,18 @@ import json
 
 import pytest
 
-from penchant.memory import InvalidInputError
+from penchant.memory import InvalidInputError, validate_user_id
 from penchant.service import TokenScope, check_scope
 from penchant.service.guard import Guard, check_host_name, check_origin, host_name
 from penchant.service.http_app import allowed_hosts_for
 from penchant.service.runner import is_loopback
-from penchant.service.tokens import check_token_id, mint, token_id_of, verified
+from penchant.service.tokens import (
+    check_token_id,
+    mint,
+    tenant_overreach,
+    token_id_of,
+    verified,
+)
 
 
 def test_a_user_token_covers_exactly_its_user() -> None:
@@ -28,11 +34,28 @@ def test_a_tenant_token_covers_its_prefix_only() -> None:
 
 
 @pytest.mark.parametrize(("user", "tenant"), [(None, None), ("a", "b"), ("", None),
-                                              (None, ""), ("a b", None), ("x" * 257, None),
+                                              (None, ""), ("x" * 129, None), ("a\x07b", None),
                                               (None, "acme\n")])
 def test_a_bad_scope_is_refused_with_its_reason(user: str | None, tenant: str | None) -> None:
     with pytest.raises(InvalidInputError, match="--user|--tenant|exactly one"):
         check_scope(user, tenant)
+
+
+@pytest.mark.parametrize("user", ["a b", "张三", "acme:bob", "x" * 128, "ana@example.com"])
+def test_a_token_may_be_bound_to_every_user_id_the_library_takes(user: str) -> None:
+    assert validate_user_id(user) == user
+    assert check_scope(user, None) == TokenScope(user=user)
+    assert check_scope(None, user) == TokenScope(tenant=user)
+
+
+def test_only_a_tenant_prefix_without_a_separator_at_its_end_is_warned_about() -> None:
+    users = ["acme:bob", "acmecorp:bob", "acme", "other"]
+    warning = tenant_overreach("acme", users)
+    assert warning is not None
+    assert "'acmecorp:bob'" in warning.split("stored users")[1]
+    assert "'acme:bob'" not in warning.split("stored users")[1]
+    assert "--tenant 'acme:'" in warning
+    assert all(tenant_overreach(f"acme{end}", users) is None for end in ":/-_.")
 
 
 def test_a_minted_token_verifies_and_its_record_holds_only_a_digest() -> None:
