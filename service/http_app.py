@@ -8,11 +8,11 @@ faces share one server, one event loop and one :class:`AsyncMemory`.
 
 Statuses: 200 (201 for a recorded history snapshot); 400 bad input (``field``, ``value``
 and the rule, the CLI's messages; nothing stored changes); 401 no valid token; 403 a token
-for another user; 404 no such route; 405 a method a route does not take; 413 body over the
-bound; 415 a body not sent as JSON; 421 a Host not served (DNS rebinding guard); 422 a
-write whose every candidate the gate screened out (each rejection and its reason); 503
-storage down (the reason). Every error body is ``{"error": code, "message": …}``
-(:mod:`.errors`).
+for another user; 404 no such route; 405 a method a route does not take (``GET /mcp``
+included: the MCP endpoint is stateless and takes POSTs only); 413 body over the bound; 415
+a body not sent as JSON; 421 a Host not served (DNS rebinding guard); 422 a write whose every
+candidate the gate screened out (each rejection and its reason); 503 storage down (the
+reason). Every error body is ``{"error": code, "message": …}`` (:mod:`.errors`).
 """
 
 import contextlib
@@ -153,8 +153,10 @@ def create_app(
     app = FastAPI(title="Penchant", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None, description=__doc__)
     install(app)
+    # POST only: stateless, with JSON answers, the endpoint has no stream for a GET to open
+    # (the SDK would hold it open forever) and no session for a DELETE to end; both get 405.
     app.router.routes.append(Route("/mcp", McpAuth(StreamableHTTPASGIApp(mcp.session_manager),
-                                                   store), methods=["GET", "POST", "DELETE"]))
+                                                   store), methods=["POST"]))
 
     bearer = HTTPBearer(auto_error=False, description="a token from 'penchant token create'")
 

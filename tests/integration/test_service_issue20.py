@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from mcp import Client, StdioServerParameters
 
 from penchant.memory import Memory, PreferenceCandidate
 from penchant.memory.backends.server import EmbeddedRedis
@@ -340,3 +341,61 @@ def test_token_create_takes_every_user_id_remember_takes(
     refused = [run_cli([*command, "--user", "a\x07b", *rest], env) for command, rest in [
         (["token", "create"], []), (["remember"], ["--polarity", "like", "--content", "x"])]]
     assert [p.returncode for p in refused] == [2, 2]
+
+
+# -- 10 to 13: MCP --------------------------------------------------------------------------------
+
+
+def stdio(env: dict[str, str], user: str) -> Client:
+    return Client(StdioServerParameters(command=sys.executable,
+                                        args=["-m", "penchant.tui.cli", "mcp", "--user", user],
+                                        env=env))
+
+
+async def test_the_context_is_listed_as_a_plain_resource(env: dict[str, str]) -> None:
+    async with stdio(env, "kim") as client:
+        await client.call_tool("remember_preference", {
+            "content": "I'm allergic to peanuts", "polarity": "dislike",
+            "keywords": ["peanut"], "category": "food"})
+        listed = (await client.list_resources()).resources
+        read = await client.read_resource("penchant://context")
+    assert "penchant://context" in [str(r.uri) for r in listed]
+    assert "peanut" in read.contents[0].text  # type: ignore[union-attr]
+
+
+async def test_a_schema_invalid_tool_argument_is_told_in_penchants_words(
+    env: dict[str, str], stored: Memory
+) -> None:
+    async with stdio(env, "lou") as client:
+        sideways = await client.call_tool("remember_preference", {
+            "content": "I like tea", "polarity": "sideways"})
+        invalid = await client.call_tool("remember_preference", {
+            "content": "I like tea", "polarity": "like", "category": "not a slug!"})
+    text = sideways.content[0].text  # type: ignore[union-attr]
+    assert sideways.is_error
+    assert text.startswith("Error: invalid input: polarity = 'sideways': "), text
+    assert "'like' or 'dislike'" in text and "pydantic" not in text
+    assert invalid.content[0].text.startswith("Error: invalid input: ")  # type: ignore[union-attr]
+    assert stored.preferences("lou") == []
+
+
+def test_get_mcp_is_405_in_the_documented_shape_at_once(service: ServiceProcess) -> None:
+    response = httpx.get(f"{service.url}/mcp", timeout=10, headers={
+        **service.headers("ana"), "Accept": "text/event-stream"})
+    assert response.status_code == 405
+    assert error_shape(response)["error"] == "method_not_allowed"
+    assert response.headers["allow"] == "POST"
+
+
+async def test_a_read_tool_with_storage_down_says_the_memory_could_not_be_read(
+    tmp_path: Path,
+) -> None:
+    with locked_redis(tmp_path / "redis") as (client, url):
+        async with stdio(locked_env(url, tmp_path / "home"), "ana") as mcp:
+            client.shutdown(nosave=True)
+            listed = await mcp.call_tool("list_preferences", {})
+            recalled = await mcp.call_tool("recall_memory", {"query": "tea"})
+    for result in (listed, recalled):
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert result.is_error and "could not be read right now" in text, text
+        assert "updated" not in text and PASSWORD not in text
