@@ -13,11 +13,15 @@ checks against DNS rebinding, and the request body bound.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
+
+from penchant.memory import InvalidInputError, echoed
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +30,12 @@ DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 DEFAULT_HOST = "127.0.0.1"
 """``penchant serve`` binds loopback unless told otherwise."""
 DEFAULT_PORT = 8765
+
+_DNS_NAME_RE = re.compile(
+    r"^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}"
+    r"[a-z0-9_])?)*\.?$")
+"""A host name: dot-separated labels of letters, digits, ``-`` and ``_`` (RFC 1123, with the
+underscore some internal names carry)."""
 
 
 def host_name(header: str) -> str:
@@ -37,6 +47,51 @@ def host_name(header: str) -> str:
     if header.count(":") > 1:  # a bare IPv6 address
         return header
     return header.split(":", 1)[0]
+
+
+def check_host_name(name: str) -> str:
+    """An ``--allow-host`` name: a host name or an IP address (an IPv6 one bare or in
+    brackets), lowercased; no scheme, port, path or wildcard.
+
+    Raises:
+        InvalidInputError: Anything else, an empty name included (it would let a request
+            with no ``Host`` header through).
+    """
+    bare = name.strip().lower()
+    bare = bare[1:-1] if bare.startswith("[") and bare.endswith("]") else bare
+    try:
+        return str(ipaddress.ip_address(bare))
+    except ValueError:
+        pass
+    if not _DNS_NAME_RE.match(bare):
+        raise InvalidInputError(
+            f"--allow-host {echoed(name)!r} is not a host name; give a bare name such as "
+            "memory.example.com or an address such as 10.0.0.5 (no scheme, port or path)")
+    return bare
+
+
+def check_origin(origin: str) -> str:
+    """An ``--allow-origin``: ``scheme://host[:port]`` with scheme ``http`` or ``https``, as a
+    browser sends it in ``Origin``, lowercased and without a trailing ``/``.
+
+    Raises:
+        InvalidInputError: Anything else (a bare name, a path, a query, ``null``, ``*``).
+    """
+    fix = ("; give an origin as a browser sends it, scheme://host[:port], e.g. "
+           "https://app.example or http://localhost:3000")
+    clean = origin.strip().rstrip("/").lower()
+    try:
+        parts = urlsplit(clean)
+        port = parts.port
+    except ValueError as exc:
+        raise InvalidInputError(f"--allow-origin {echoed(origin)!r} is not an origin ({exc})"
+                                f"{fix}") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or \
+            parts.query or parts.fragment or "@" in parts.netloc:
+        raise InvalidInputError(f"--allow-origin {echoed(origin)!r} is not an origin{fix}")
+    host = check_host_name(parts.hostname)
+    shown = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None else "")
 
 
 async def send_json(send: Any, status: int, document: dict[str, Any],
@@ -64,7 +119,7 @@ class Guard:
                  allowed_origins: Iterable[str] = (),
                  max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
         self.app = app
-        self.allowed_hosts = {host_name(h) for h in allowed_hosts}
+        self.allowed_hosts = {host_name(h) for h in allowed_hosts} - {""}  # never "no Host"
         self.allowed_origins = {o.rstrip("/").lower() for o in allowed_origins}
         self.max_body_bytes = max_body_bytes
 

@@ -8,9 +8,11 @@ faces share one server, one event loop and one :class:`AsyncMemory`.
 
 Statuses: 200 (201 for a recorded history snapshot); 400 bad input (``field``, ``value``
 and the rule, the CLI's messages; nothing stored changes); 401 no valid token; 403 a token
-for another user; 413 body over the bound; 421 a Host not served (DNS rebinding guard);
-422 a write whose every candidate the gate screened out (each rejection and its reason);
-503 storage down (the reason). Every error body is ``{"error": code, "message": …}``.
+for another user; 404 no such route; 405 a method a route does not take (``GET /mcp``
+included: the MCP endpoint is stateless and takes POSTs only); 413 body over the bound; 415
+a body not sent as JSON; 421 a Host not served (DNS rebinding guard); 422 a write whose every
+candidate the gate screened out (each rejection and its reason); 503 storage down (the
+reason). Every error body is ``{"error": code, "message": …}`` (:mod:`.errors`).
 """
 
 import contextlib
@@ -19,7 +21,6 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Path, Query, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from mcp.server.mcpserver import Context
@@ -28,28 +29,20 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, Field
 from starlette.routing import Route
 
-from penchant.memory import (
-    AsyncMemory,
-    GateResult,
-    InvalidInputError,
-    PenchantError,
-    StorageUnavailableError,
-    parse_document,
-    shorten,
-)
+from penchant.memory import AsyncMemory, GateResult, parse_document
 
-from .auth import (
-    CHALLENGE,
-    FORBIDDEN,
-    UNAUTHORIZED,
-    USER_SCOPE_KEY,
-    Forbidden,
-    McpAuth,
-    Unauthorized,
-    authorize,
-)
+from .auth import USER_SCOPE_KEY, McpAuth, authorize
+from .errors import error, install
 from .guard import DEFAULT_MAX_BODY_BYTES, Guard, host_name
-from .inputs import MAX_LIMIT, MAX_RECALL_K, history_snapshot, preference_candidate, whole
+from .inputs import (
+    MAX_LIMIT,
+    MAX_RECALL_K,
+    about,
+    checked_user_id,
+    history_snapshot,
+    preference_candidate,
+    whole,
+)
 from .mcp_server import build_mcp
 from .start_context import start_context
 from .tokens import DEFAULT_TOKEN_CACHE_SECONDS, AsyncTokenStore
@@ -94,15 +87,11 @@ class HistoryBody(BaseModel):
     payload: dict[str, Any] | None = None
 
 
-def _error(status: int, code: str, message: str, **more: Any) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message, **more}, status_code=status)
-
-
 def _gate(result: GateResult) -> JSONResponse:
     """A write's answer: 200 with the gate result, or 422 when every candidate was refused."""
     document = result.public_dict()
     if result.all_rejected:
-        return _error(422, "rejected", result.rejection_line(), **document)
+        return error(422, "rejected", result.rejection_line(), **document)
     return JSONResponse(document)
 
 
@@ -163,9 +152,11 @@ def create_app(
 
     app = FastAPI(title="Penchant", version="1", lifespan=lifespan, docs_url=None,
                   redoc_url=None, description=__doc__)
-    _handlers(app)
+    install(app)
+    # POST only: stateless, with JSON answers, the endpoint has no stream for a GET to open
+    # (the SDK would hold it open forever) and no session for a DELETE to end; both get 405.
     app.router.routes.append(Route("/mcp", McpAuth(StreamableHTTPASGIApp(mcp.session_manager),
-                                                   store), methods=["GET", "POST", "DELETE"]))
+                                                   store), methods=["POST"]))
 
     bearer = HTTPBearer(auto_error=False, description="a token from 'penchant token create'")
 
@@ -175,17 +166,17 @@ def create_app(
     ) -> str:
         token = f"Bearer {credentials.credentials}" if credentials is not None else None
         await authorize(store, token, user_id)
-        return user_id
+        return checked_user_id(user_id)
 
     User = Annotated[str, Depends(authorized)]
 
     @app.get("/healthz", tags=["service"])
     async def healthz() -> JSONResponse:
-        """Whether Redis answers (no token needed; reveals nothing else)."""
+        """Whether Redis answers (no token needed; reveals nothing else, not even where the
+        storage is)."""
         if await memory.ping():
             return JSONResponse({"status": "ok"})
-        return _error(503, "storage_unavailable", f"Redis at {memory.redis_location} does "
-                      "not answer")
+        return error(503, "storage_unavailable", "storage is unavailable")
 
     @app.post(API_PREFIX + "/preferences", tags=["preferences"])
     async def remember(user_id: User, body: RememberBody) -> JSONResponse:
@@ -210,7 +201,8 @@ def create_app(
     @app.post(API_PREFIX + "/forget", tags=["preferences"])
     async def forget(user_id: User, body: ForgetBody) -> dict[str, Any]:
         """Remove the preferences the query names: ``{"removed": […]}`` (maybe empty)."""
-        return (await memory.forget(user_id, body.query, body.polarity)).public_dict()
+        with about("query", body.query):
+            return (await memory.forget(user_id, body.query, body.polarity)).public_dict()
 
     @app.get(API_PREFIX + "/recall", tags=["recall"])
     async def recall(
@@ -262,7 +254,8 @@ def create_app(
         """Import an export document into this user (its own ``user_id`` is ignored),
         validated whole before anything is written, through the gate."""
         text = (await request.body()).decode("utf-8", "replace")
-        document = parse_document(text, user_override=user_id, settings=memory.settings)
+        with about("body"):
+            document = parse_document(text, user_override=user_id, settings=memory.settings)
         result = (await memory.import_preferences(user_id, document.preferences)
                   if document.preferences else GateResult())
         seen = {(h.kind, h.summary, h.at) for h in await memory.history(user_id, 10_000)}
@@ -289,44 +282,3 @@ def _host_patterns(name: str) -> list[str]:
 def _origin_patterns(name: str) -> list[str]:
     shown = f"[{name}]" if ":" in name else name
     return [f"{scheme}://{shown}{port}" for scheme in ("http", "https") for port in ("", ":*")]
-
-
-def _handlers(app: FastAPI) -> None:
-    @app.exception_handler(Unauthorized)
-    async def unauthorized(_r: Request, _e: Exception) -> JSONResponse:
-        return JSONResponse(UNAUTHORIZED, status_code=401,
-                            headers={k.decode(): v.decode() for k, v in CHALLENGE})
-
-    @app.exception_handler(Forbidden)
-    async def forbidden(_r: Request, _e: Exception) -> JSONResponse:
-        return JSONResponse(FORBIDDEN, status_code=403)
-
-    @app.exception_handler(InvalidInputError)
-    async def invalid(_r: Request, exc: Exception) -> JSONResponse:
-        return _error(400, "invalid_input", _line(exc))
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(_r: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RequestValidationError)
-        first = exc.errors()[0] if exc.errors() else {}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
-        field = ".".join(loc) or "body"
-        value = first.get("input") if first.get("type") != "missing" else None
-        given = f" = {shorten(repr(value))}" if value is not None and \
-            not isinstance(value, dict | list) else ""
-        message = f"{field}{given}: {first.get('msg', 'invalid')}"
-        return _error(400, "invalid_input", message, field=field,
-                      value=value if not isinstance(value, dict | list) else None)
-
-    @app.exception_handler(StorageUnavailableError)
-    async def unavailable(_r: Request, exc: Exception) -> JSONResponse:
-        return _error(503, "storage_unavailable", _line(exc))
-
-    @app.exception_handler(PenchantError)
-    async def failed(_r: Request, exc: Exception) -> JSONResponse:
-        logger.warning("request failed: %s", exc)
-        return _error(503, "unavailable", _line(exc) + "; nothing was changed, try again")
-
-
-def _line(exc: BaseException) -> str:
-    return shorten(" ".join(str(exc).split()), 400)

@@ -11,9 +11,14 @@ bearer token on HTTP):
 * ``record_history(kind, summary)``.
 
 Each tool returns the gate's own account as text (what the chat's tools tell the model) and
-its JSON form as structured content (the CLI's ``--json`` document). A failure, or a write
-whose every candidate was screened out, is a tool result with ``isError`` and the reason
+its JSON form as structured content (the CLI's ``--json`` document). A failure, an argument
+the tool's schema refuses, or a write whose every candidate was screened out, is a tool
+result with ``isError`` and the reason in Penchant's words
 (:func:`penchant.tools.tool_error_message`), never a crash of the session.
+
+The context is a resource template, ``penchant://context{?query}``, and is also listed as
+the plain resource ``penchant://context`` (the start of a chat), which clients that only
+read ``resources/list`` offer; the template answers both.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer, UserMessage
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, InputRequiredResult, Resource, TextContent, ToolAnnotations
+from pydantic import ValidationError
 
 from penchant.memory import AsyncMemory
 from penchant.tools import (
@@ -34,7 +41,7 @@ from penchant.tools import (
 )
 from penchant.tools.prompt_blocks import render_recall
 
-from .inputs import history_snapshot, preference_candidate
+from .inputs import FieldError, history_snapshot, preference_candidate
 from .start_context import start_context
 
 logger = logging.getLogger(__name__)
@@ -42,7 +49,11 @@ logger = logging.getLogger(__name__)
 LIST_TOOL = "list_preferences"
 HISTORY_TOOL = "record_history"
 CONTEXT_URI = "penchant://context{?query}"
-"""The context resource; ``penchant://context`` is the start of a chat."""
+"""The context resource template; :data:`START_URI` is the start of a chat."""
+START_URI = "penchant://context"
+"""The context without a query, listed as a plain resource."""
+_CONTEXT_DESCRIPTION = ("The user's preferences and recent history as prompt blocks: hard "
+                        "constraints (allergies) first, then dislikes, then the rest.")
 CONTEXT_PROMPT = "start_of_chat"
 
 UserOf = Callable[[Context], str]
@@ -85,17 +96,41 @@ def _result(text: str, document: Any, *, error: bool = False) -> CallToolResult:
     )
 
 
-def _failure(exc: Exception) -> CallToolResult:
+def _failure(exc: Exception, *, reading: bool = False) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text=tool_error_message(exc))], is_error=True
+        content=[TextContent(type="text", text=tool_error_message(exc, reading=reading))],
+        is_error=True,
     )
 
 
-async def _guarded(call: Callable[[], Awaitable[CallToolResult]]) -> CallToolResult:
+async def _guarded(call: Callable[[], Awaitable[CallToolResult]], *,
+                   reading: bool = False) -> CallToolResult:
     try:
         return await call()
     except Exception as exc:  # every failure reaches the client as a tool result
-        return _failure(exc)
+        return _failure(exc, reading=reading)
+
+
+class PenchantMCP(MCPServer):
+    """The SDK's server, with two of Penchant's own answers: an argument the tool's schema
+    refuses (``polarity: "sideways"``) is told as every other invalid input is, not as the
+    SDK's pydantic text; and the context is listed as a plain resource too."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                return _failure(FieldError.of(exc.__cause__))
+            raise
+
+    async def list_resources(self) -> list[Resource]:
+        listed = await super().list_resources()
+        start = Resource(uri=START_URI, name="context", description=_CONTEXT_DESCRIPTION,
+                         mime_type="text/plain")
+        return [start, *listed]
 
 
 def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -> MCPServer:
@@ -110,7 +145,7 @@ def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -
         An ``MCPServer``; run it with ``run_stdio_async()`` or mount
         ``streamable_http_app()``.
     """
-    server: MCPServer = MCPServer(
+    server = PenchantMCP(
         name, log_level="WARNING", instructions="Penchant: the user's long-term preferences. "
         "The user is fixed by the connection; read the start_of_chat prompt or "
         "penchant://context first.",
@@ -148,7 +183,7 @@ def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -
             text = render_recall(result) or "no stored preference matches that query"
             return _result(text, result.public_dict())
 
-        return await _guarded(call)
+        return await _guarded(call, reading=True)
 
     async def list_preferences(ctx: Context) -> CallToolResult:
         async def call() -> CallToolResult:
@@ -157,7 +192,7 @@ def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -
             text = "\n".join(lines) or "no preferences stored"
             return _result(text, {"preferences": [p.public_dict() for p in prefs]})
 
-        return await _guarded(call)
+        return await _guarded(call, reading=True)
 
     async def record_history(kind: str, summary: str, ctx: Context) -> CallToolResult:
         async def call() -> CallToolResult:
@@ -187,8 +222,7 @@ def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -
                         description=_DESCRIPTIONS[function.__name__], annotations=hints)
 
     @server.resource(CONTEXT_URI, name="context", mime_type="text/plain",
-                     description="The user's preferences and recent history as prompt blocks: "
-                     "hard constraints (allergies) first, then dislikes, then the rest.")
+                     description=_CONTEXT_DESCRIPTION)
     async def context_resource(ctx: Context, query: str = "") -> str:
         return str((await start_context(memory_of(), user_of(ctx), query))["text"])
 
@@ -208,5 +242,5 @@ def fixed_user(user_id: str) -> UserOf:
     return lambda _ctx: user_id
 
 
-__all__ = ["CONTEXT_PROMPT", "CONTEXT_URI", "HISTORY_TOOL", "LIST_TOOL", "build_mcp",
-           "fixed_user"]
+__all__ = ["CONTEXT_PROMPT", "CONTEXT_URI", "HISTORY_TOOL", "LIST_TOOL", "START_URI",
+           "PenchantMCP", "build_mcp", "fixed_user"]

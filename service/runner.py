@@ -2,20 +2,31 @@
 
 Both open one :class:`AsyncMemory` from the settings (``PENCHANT_REDIS_URL`` or the embedded
 server) before taking any request, so a storage problem stops the start with its reason.
+``penchant serve`` checks its options and binds its socket before that, and announces only
+an address it holds (with the port the system gave, for ``--port 0``): a port in use or a
+host that does not resolve stops it with one line and exit status 2, before anything else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
 import logging
+import socket
 import sys
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from penchant.memory import AsyncMemory, InvalidInputError, Settings, validate_user_id
 
-from .guard import DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT
+from .guard import (
+    DEFAULT_HOST,
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_PORT,
+    check_host_name,
+    check_origin,
+)
 from .http_app import allowed_hosts_for, create_app
 from .mcp_server import build_mcp, fixed_user
 from .tokens import DEFAULT_TOKEN_CACHE_SECONDS, AsyncTokenStore
@@ -48,6 +59,50 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` (not yet listening), for uvicorn to serve on.
+
+    ``host`` is resolved as uvicorn would (its first address); ``port`` 0 takes a free port,
+    which ``getsockname()`` tells.
+
+    Raises:
+        InvalidInputError: ``host`` does not resolve or is not an address of this machine,
+            the port is in use, or binding it is not permitted; the message says which.
+    """
+    shown = f"[{host}]" if ":" in host else host
+    if not host.strip():
+        raise InvalidInputError("--host is empty; give an address to bind, e.g. 127.0.0.1")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InvalidInputError(
+            f"--host {host!r} does not resolve to an address ({getattr(exc, 'strerror', exc)}); "
+            f"give an IP address or a name this machine resolves ({DEFAULT_HOST} is the default)"
+        ) from exc
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:  # as asyncio's create_server: IPv6 only
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise InvalidInputError(f"cannot listen on {shown}:{port}: {_bind_reason(exc)}") from exc
+    return sock
+
+
+def _bind_reason(exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return ("the port is already in use (another server listens there); stop it or pick "
+                "another with --port N (0: any free port)")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "that is not an address of this machine; pick one of its own with --host"
+    if exc.errno == errno.EACCES:
+        return "permission denied (a port below 1024 needs privileges); pick --port 1024 or above"
+    return exc.strerror or str(exc)
+
+
 async def run_stdio(user_id: str, settings: Settings) -> None:
     """Serve MCP over stdin/stdout for one user until the client closes the pipe.
 
@@ -76,34 +131,39 @@ async def serve(
     again: the longest a revoked token keeps working (``0``: refused from the next request).
 
     Raises:
-        InvalidInputError: ``host`` is beyond loopback and no token exists (refused before
-            listening), or a bad argument.
+        InvalidInputError: A bad ``--allow-host`` or ``--allow-origin``; ``host`` does not
+            resolve or ``port`` cannot be bound (:func:`bind`); ``host`` is beyond loopback
+            and no token exists (refused before listening).
         StorageUnavailableError: Redis cannot be reached or started.
     """
     import uvicorn
 
-    async with AsyncMemory.from_settings(settings) as memory:
-        tokens = await AsyncTokenStore(memory.client).count()
-        if not is_loopback(host) and tokens == 0:
-            raise InvalidInputError(
-                f"refusing to listen on {host}, beyond loopback, with no token: every request "
-                "needs one; create one first with 'penchant token create --user ID' (or bind "
-                f"{DEFAULT_HOST}, the default)"
-            )
-        if tokens == 0:
-            logger.warning("no token exists: every request will get 401; create one with "
-                           "'penchant token create --user ID'")
-        app = create_app(
-            memory, allowed_hosts=allowed_hosts_for(host, allow_hosts or []),
-            allowed_origins=allow_origins or [], max_body_bytes=max_body_bytes,
-            token_cache_seconds=token_cache_seconds,
-        )  # fmt: skip
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                                lifespan="on", access_log=False, server_header=False)
-        server = uvicorn.Server(config)
-        shown = f"[{host}]" if ":" in host else host
-        sys.stderr.write(f"penchant: serving http://{shown}:{port} (REST under /v1/users/ID/, "
-                         f"MCP at /mcp; {tokens} token(s); Ctrl-C stops)\n")
-        await server.serve()
-        if not server.started:
-            raise InvalidInputError(f"could not listen on {host}:{port} (see the log above)")
+    hosts = [check_host_name(h) for h in allow_hosts or []]
+    origins = [check_origin(o) for o in allow_origins or []]
+    with bind(host, port) as sock:
+        async with AsyncMemory.from_settings(settings) as memory:
+            tokens = await AsyncTokenStore(memory.client).count()
+            if not is_loopback(host) and tokens == 0:
+                raise InvalidInputError(
+                    f"refusing to listen on {host}, beyond loopback, with no token: every "
+                    "request needs one; create one first with 'penchant token create --user "
+                    f"ID' (or bind {DEFAULT_HOST}, the default)"
+                )
+            if tokens == 0:
+                logger.warning("no token exists: every request will get 401; create one with "
+                               "'penchant token create --user ID'")
+            app = create_app(
+                memory, allowed_hosts=allowed_hosts_for(host, hosts), allowed_origins=origins,
+                max_body_bytes=max_body_bytes, token_cache_seconds=token_cache_seconds,
+            )  # fmt: skip
+            config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False,
+                                    server_header=False)
+            server = uvicorn.Server(config)
+            shown = f"[{host}]" if ":" in host else host
+            sys.stderr.write(f"penchant: serving http://{shown}:{sock.getsockname()[1]} (REST "
+                             f"under /v1/users/ID/, MCP at /mcp; {tokens} token(s); Ctrl-C "
+                             "stops)\n")
+            await server.serve(sockets=[sock])
+            if not server.started:
+                raise InvalidInputError(f"could not serve on {shown}:{sock.getsockname()[1]} "
+                                        "(see the log above)")

@@ -41,8 +41,9 @@ DEFAULT_TOKEN_CACHE_SECONDS = 1.0
 longest a revoked token keeps working after ``penchant token revoke`` returns."""
 MAX_CACHED_TOKENS = 4_096
 """Verified tokens kept at once (the oldest entry goes first)."""
-MAX_SCOPE_CHARS = 256
-"""Longest user id or tenant prefix a token may be bound to."""
+TENANT_SEPARATORS = ":/-_.@|#"
+"""Characters that end a tenant prefix safely: ``acme:`` covers ``acme:bob`` and not
+``acmecorp:bob``; ``acme`` covers both (:func:`tenant_overreach` warns)."""
 
 _TOKEN_RE = re.compile(r"^pen_(?P<id>[0-9a-f]{16})_(?P<secret>[A-Za-z0-9_-]{43})$")
 _ID_RE = re.compile(r"^[0-9a-f]{16}$")
@@ -97,29 +98,47 @@ class TokenInfo:
 
 
 def check_scope(user: str | None, tenant: str | None) -> TokenScope:
-    """The scope of a new token, validated.
+    """The scope of a new token, validated by the library's own rule for a user id
+    (:func:`~penchant.memory.validate_user_id`; a tenant prefix is a prefix of one), so a
+    token can be made for exactly the users ``remember --user`` and the REST routes take.
 
     Raises:
-        InvalidInputError: Neither or both of ``user`` and ``tenant``, an empty one, one over
-            :data:`MAX_SCOPE_CHARS`, or one holding whitespace or control characters.
+        InvalidInputError: Neither or both of ``user`` and ``tenant``, or one that is not a
+            user id (empty, too long, a control or invisible character).
     """
     if (user is None) == (tenant is None):
         raise InvalidInputError("a token is bound to exactly one of --user ID or --tenant PREFIX")
     field, value = ("--user", user) if user is not None else ("--tenant", tenant)
     assert value is not None
-    if not value or len(value) > MAX_SCOPE_CHARS:
-        raise InvalidInputError(
-            f"{field} {value[:40]!r} has {len(value)} characters; use 1 to {MAX_SCOPE_CHARS}"
-        )
-    if any(c.isspace() or not c.isprintable() for c in value):
-        raise InvalidInputError(
-            f"{field} {value[:40]!r} holds whitespace or control characters; use a plain id"
-        )
     try:
-        validate_user_id(value)  # the library's rules for a user id (a prefix of one, too)
+        validate_user_id(value)
     except InvalidInputError as exc:
         raise InvalidInputError(f"{field}: {exc}") from exc
     return TokenScope(user=user, tenant=tenant)
+
+
+def tenant_overreach(tenant: str, users: list[str]) -> str | None:
+    """A warning for a tenant prefix that does not end in one of :data:`TENANT_SEPARATORS`:
+    ``acme`` covers ``acmecorp:bob`` as well as ``acme:bob``. ``None`` when it does.
+
+    Args:
+        tenant: The prefix.
+        users: Stored user ids (the ones it covers beyond ``tenant`` + a separator are named).
+
+    Returns:
+        One line naming what else the prefix covers and the fix, or ``None``.
+    """
+    if not tenant or tenant[-1] in TENANT_SEPARATORS:
+        return None
+    beyond = sorted(u for u in users if u.startswith(tenant) and u != tenant
+                    and u[len(tenant)] not in TENANT_SEPARATORS)
+    named = ", ".join(repr(u) for u in beyond[:5]) + (f" and {len(beyond) - 5} more"
+                                                        if len(beyond) > 5 else "")
+    stored = f"; stored users it covers so: {named}" if beyond else ""
+    return (f"tenant prefix {tenant!r} does not end in a separator ({' '.join(TENANT_SEPARATORS)})"
+            f", so the token covers every user id that starts with it, such as "
+            f"{tenant + 'corp:bob'!r} as well as {tenant + ':bob'!r}{stored}; for one tenant, "
+            f"end the prefix in a separator, e.g. --tenant {tenant + ':'!r}")
 
 
 def mint(scope: TokenScope, label: str = "") -> tuple[str, str, str]:
@@ -292,10 +311,12 @@ class AsyncTokenStore:
 
 __all__ = [
     "DEFAULT_TOKEN_CACHE_SECONDS",
+    "TENANT_SEPARATORS",
     "TOKENS_KEY",
     "AsyncTokenStore",
     "TokenInfo",
     "TokenScope",
     "TokenStore",
     "check_scope",
+    "tenant_overreach",
 ]

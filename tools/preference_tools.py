@@ -136,7 +136,7 @@ def user_id_from_config(config: RunnableConfig | None) -> str:
     return user_id
 
 
-def tool_error_message(error: Exception) -> str:
+def tool_error_message(error: Exception, *, reading: bool = False) -> str:
     """Turn a tool failure into the text of the tool message the model reads.
 
     Use as ``ToolNode(tools, handle_tool_errors=tool_error_message)``; every
@@ -144,6 +144,8 @@ def tool_error_message(error: Exception) -> str:
 
     Args:
         error: What the tool raised.
+        reading: The tool only reads (recall, list): storage down means the memory could
+            not be *read*, and the model is told so, not that it could not be updated.
 
     Returns:
         One paragraph that says what failed and what to do.
@@ -154,7 +156,8 @@ def tool_error_message(error: Exception) -> str:
     if isinstance(error, StorageUnavailableError):
         return (
             f"Error: memory storage is unavailable ({error}); nothing was changed. "
-            "Tell the user their memory could not be updated right now."
+            f"Tell the user their memory could not be {'read' if reading else 'updated'} "
+            "right now."
         )
     if isinstance(error, ValidationError):
         problems = "; ".join(

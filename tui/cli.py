@@ -39,6 +39,7 @@ from penchant.memory import (
     export_user,
     import_document,
     parse_document,
+    redacted_url,
     shorten,
 )
 
@@ -345,8 +346,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_token_create(memory: Memory, args: argparse.Namespace) -> int:
     from penchant.service import TokenStore, check_scope
+    from penchant.service.tokens import tenant_overreach
 
     scope = check_scope(args.user, args.tenant)
+    warning = tenant_overreach(args.tenant, memory.users()) if args.tenant else None
+    if warning:
+        sys.stderr.write(f"penchant: warning: {warning}\n")
     token, info = TokenStore(memory.client).create(scope, args.label or "")
     _emit(args, {"token": token, **info.public_dict()},
           lambda: f"{token}\n(token {info.id} for {scope.describe()}; shown once, stored hashed)")
@@ -568,7 +573,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _doctor_without_storage(
     args: argparse.Namespace, settings: Settings, exc: StorageUnavailableError
 ) -> int:
-    location = settings.redis_url or f"embedded {settings.redis_dir}"
+    location = redacted_url(settings.redis_url) if settings.redis_url else \
+        f"embedded {settings.redis_dir}"
     report = {
         "redis": f"unavailable: {_one_line(exc)}",
         "redis_location": location,

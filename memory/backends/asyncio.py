@@ -30,6 +30,7 @@ from ..model import (
     cache_keys,
     decode_user_id,
     encode_user_id,
+    redacted_url,
 )
 from . import cluster as clusters
 from . import wire
@@ -69,8 +70,8 @@ async def open_async_client(url: str, name: str, *, cluster: bool | None = None)
 
     if cluster and url.startswith("unix:"):
         raise InvalidInputError(
-            f"PENCHANT_REDIS_CLUSTER is true but {url!r} is a unix socket; a Redis Cluster "
-            "is reached over TCP (redis:// or rediss://)"
+            f"PENCHANT_REDIS_CLUSTER is true but {redacted_url(url)!r} is a unix socket; a Redis "
+            "Cluster is reached over TCP (redis:// or rediss://)"
         )
     if cluster:
         return await _open_cluster(url, name)
@@ -85,7 +86,7 @@ async def open_async_client(url: str, name: str, *, cluster: bool | None = None)
             clusters.cluster_enabled(await client.info("cluster")))
     except REDIS_ERRORS as exc:
         await client.aclose()
-        raise translate(exc, f"connect to {url}") from exc
+        raise translate(exc, f"connect to {redacted_url(url)}") from exc
     if detected:
         await client.aclose()
         return await _open_cluster(url, name)
@@ -98,14 +99,14 @@ async def _open_cluster(url: str, name: str) -> Any:
     except ValueError as exc:
         raise bad_url(url, exc) from exc
     except REDIS_ERRORS as exc:
-        error = translate(exc, f"connect to the cluster at {url}")
+        error = translate(exc, f"connect to the cluster at {redacted_url(url)}")
         error.__cause__ = exc
         raise cluster_open_error(url, error) from exc
     try:
         await client.initialize()
     except REDIS_ERRORS as exc:
         await client.aclose()
-        error = translate(exc, f"connect to the cluster at {url}")
+        error = translate(exc, f"connect to the cluster at {redacted_url(url)}")
         error.__cause__ = exc
         raise cluster_open_error(url, error) from exc
     return client

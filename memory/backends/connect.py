@@ -13,6 +13,7 @@ from redis.retry import Retry
 from ..model import (
     InvalidInputError,
     StorageUnavailableError,
+    redacted_url,
 )
 from . import cluster as clusters
 from .errors import bad_url, cluster_open_error, storage_errors
@@ -55,8 +56,8 @@ def open_client(url: str, name: str, *, cluster: bool | None = None) -> Any:
     """
     if cluster and url.startswith("unix:"):
         raise InvalidInputError(
-            f"PENCHANT_REDIS_CLUSTER is true but {url!r} is a unix socket; a Redis Cluster "
-            "is reached over TCP (redis:// or rediss://)"
+            f"PENCHANT_REDIS_CLUSTER is true but {redacted_url(url)!r} is a unix socket; a Redis "
+            "Cluster is reached over TCP (redis:// or rediss://)"
         )
     if cluster:
         return _open_cluster(url, name)
@@ -65,7 +66,7 @@ def open_client(url: str, name: str, *, cluster: bool | None = None) -> Any:
     except ValueError as exc:
         raise bad_url(url, exc) from exc
     try:
-        with storage_errors(f"connect to {url}"):
+        with storage_errors(f"connect to {redacted_url(url)}"):
             client.ping()
             detected = cluster is None and not url.startswith("unix:") and (
                 clusters.cluster_enabled(client.info("cluster")))
@@ -80,7 +81,7 @@ def open_client(url: str, name: str, *, cluster: bool | None = None) -> Any:
 
 def _open_cluster(url: str, name: str) -> redis.RedisCluster:
     try:
-        with storage_errors(f"connect to the cluster at {url}"):
+        with storage_errors(f"connect to the cluster at {redacted_url(url)}"):
             return clusters.open_sync_cluster(url, name)
     except ValueError as exc:
         raise bad_url(url, exc) from exc

@@ -17,6 +17,7 @@ from ..model import (
     SchemaVersionError,
     StorageFullError,
     StorageUnavailableError,
+    redacted_url,
 )
 
 REDIS_ERRORS = (
@@ -34,6 +35,7 @@ def cluster_open_error(url: str, exc: StorageUnavailableError) -> PenchantError:
     than 0 or a server that is not a cluster node is the caller's to fix (exit 2);
     anything else (no node answers) stays a :class:`StorageUnavailableError`."""
     reason = str(exc.__cause__ or exc)
+    url = redacted_url(url)
     if "db" in reason and "only be 0" in reason:
         return InvalidInputError(
             f"PENCHANT_REDIS_URL {url!r} names a database other than 0; a Redis Cluster has "
@@ -50,8 +52,8 @@ def cluster_open_error(url: str, exc: StorageUnavailableError) -> PenchantError:
 def bad_url(url: str, exc: Exception) -> InvalidInputError:
     """The error for a malformed ``PENCHANT_REDIS_URL``."""
     return InvalidInputError(
-        f"PENCHANT_REDIS_URL {url!r} is not a Redis URL ({exc}); use redis://, rediss:// "
-        "or unix://"
+        f"PENCHANT_REDIS_URL {redacted_url(url)!r} is not a Redis URL ({exc}); use redis://, "
+        "rediss:// or unix://"
     )
 
 

@@ -25,6 +25,7 @@ from ..model import (
     StorageFullError,
     StorageUnavailableError,
     UserKeys,
+    redacted_url,
     validate_user_id,
 )
 from .base import (
@@ -437,7 +438,8 @@ class AsyncMemory(InProcessDoor, AsyncCoordination, BaseMemory):
         """See :attr:`Memory.redis_location`."""
         if self._server is not None:
             return f"embedded {self._server.socket_path}"
-        return self.settings.redis_url or "borrowed client"
+        return redacted_url(self.settings.redis_url) if self.settings.redis_url else \
+            "borrowed client"
 
     async def ping(self) -> bool:
         """Whether Redis answers; restarts the embedded server (in a thread) if it died."""

@@ -23,6 +23,7 @@ from ..model import (
     StorageFullError,
     StorageUnavailableError,
     UserKeys,
+    redacted_url,
     validate_user_id,
 )
 from .base import (
@@ -135,11 +136,12 @@ class Memory(InProcessDoor, SyncCoordination, BaseMemory):
 
     @property
     def redis_location(self) -> str:
-        """Where the data lives, for status lines (socket path or URL)."""
+        """Where the data lives, for status lines: the socket path, or the URL without its
+        credentials (:func:`~..model.redacted_url`)."""
         if self._server is not None:
             return f"embedded {self._server.socket_path}"
         held = "borrowed client" if self.client is not None else "in-process store"
-        return self.settings.redis_url or held
+        return redacted_url(self.settings.redis_url) if self.settings.redis_url else held
 
     def close(self) -> None:
         """Release an owned client; the embedded server stops once no process has used it for

@@ -1,5 +1,6 @@
 """The data model: records, flags, keys, errors, settings, text normalising and the
 protection rule. The bottom layer: it imports nothing else of Penchant."""
+from .echo import echoed, redacted_url, shorten
 from .errors import (
     ConcurrencyError,
     InvalidInputError,
@@ -60,7 +61,6 @@ from .records import (
     describe_validation_error,
     new_id,
     normalise_category,
-    shorten,
     utcnow,
 )
 from .settings import Settings
@@ -109,6 +109,7 @@ __all__ = [
     "clean_text",
     "decode_user_id",
     "describe_validation_error",
+    "echoed",
     "embedding_text",
     "encode_user_id",
     "flag_id",
@@ -120,6 +121,7 @@ __all__ = [
     "normalise_category",
     "normalise_keyword",
     "normalise_keywords",
+    "redacted_url",
     "shorten",
     "singular",
     "to_simplified",

@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from .normalize import BIDI_CONTROLS, TAG_CHARACTERS
+from .echo import echoed, shorten
 
 if TYPE_CHECKING:
     from .outcomes import ReplayedWrite
@@ -51,41 +51,9 @@ ChangeOp = Literal[
 
 _CATEGORY_RE = re.compile(r"^[^\W\d_][\w-]{0,31}$")
 
-ECHO_CHARS = 80
-"""Characters of a refused text echoed back (rejections, the change log, error messages)."""
 MAX_CLOCK_SKEW = timedelta(days=1)
 """How far ahead of now (UTC) a given time may be: a clock a little fast is tolerated, a
 statement dated in the future is refused (it would outrank every later statement)."""
-
-
-_HIDDEN_RUN_RE = re.compile(
-    f"[{chr(TAG_CHARACTERS.start)}-{chr(TAG_CHARACTERS.stop - 1)}{''.join(sorted(BIDI_CONTROLS))}]+"
-)
-
-
-def shown(text: str) -> str:
-    """``text`` with each run of hidden characters (Unicode tag characters, bidi embeddings,
-    overrides and isolates) replaced by ``⟨N hidden characters⟩``, so that an echo of a
-    refused text shows what was hidden without carrying it (nor a count of its escapes)."""
-    return _HIDDEN_RUN_RE.sub(lambda m: f"⟨{len(m.group(0))} hidden characters⟩", text)
-
-
-def shorten(text: str, limit: int = ECHO_CHARS) -> str:
-    """``text`` cut for echoing: its first ``limit`` characters, ``…`` and its length.
-
-    A refused 10 MB content is never echoed in full (JSON, text output, change log).
-
-    Args:
-        text: Any text.
-        limit: Characters kept (:data:`ECHO_CHARS`).
-
-    Returns:
-        ``text`` itself when it has at most ``limit`` characters, else e.g.
-        ``"ignore all previous…… (10485760 characters)"``.
-    """
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text)} characters)"
 
 
 def describe_validation_error(exc: Any, *, where: str = "") -> str:
@@ -390,8 +358,8 @@ class Rejection(BaseModel):
 
     Attributes:
         content: The refused text as echoed: hidden characters named, not kept
-            (:func:`shown`), and shortened past :data:`ECHO_CHARS` characters
-            (:func:`shorten`), so a 10 MB content never reaches stdout or the change log.
+            and shortened (:func:`~.echo.echoed`), so a 10 MB content never reaches stdout
+            or the change log.
         reason: Why, in words.
     """
 
@@ -401,7 +369,7 @@ class Rejection(BaseModel):
     @field_validator("content", mode="before")
     @classmethod
     def _shortened(cls, value: Any) -> str:
-        return shorten(shown(value if isinstance(value, str) else str(value)))
+        return echoed(value)
 
 
 class Superseded(BaseModel):
@@ -515,7 +483,6 @@ __all__ = [
     "Rejection",
     "Source",
     "Superseded",
-    "ECHO_CHARS",
     "MAX_CLOCK_SKEW",
     "check_not_future",
     "MAX_MENTION_COUNT",
@@ -524,6 +491,5 @@ __all__ = [
     "describe_validation_error",
     "new_id",
     "normalise_category",
-    "shorten",
     "utcnow",
 ]

@@ -17,9 +17,10 @@ EXPORTED = [
     "RecallResult", "ReflectModel", "ReflectModelError", "ReflectOutput", "ReflectPrompt",
     "ReflectResult", "Rejection", "SchemaVersionError", "Settings", "StorageFullError",
     "StorageUnavailableError", "Superseded", "UserKeys", "areflect", "checkup_job",
-    "describe_validation_error", "diagnose", "export_user", "forget_matches",
+    "describe_validation_error", "diagnose", "echoed", "export_user", "forget_matches",
     "forget_query_words", "has_cjk", "has_han", "import_document", "keep_valid_items",
-    "keyword_covers", "normalise_keywords", "parse_document", "reembed", "reflect", "shorten",
+    "keyword_covers", "normalise_keywords", "parse_document", "redacted_url", "reembed",
+    "reflect", "shorten",
     "strip_injected_blocks", "validate_user_id", "word_tokens", "wrap_block",
     "Injection", "select_injection", "select_turns",
 ]

@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from penchant.agent.models import kept_and_retried
+from penchant.memory import echoed, redacted_url
+from penchant.memory.model.echo import ECHO_CHARS, shorten
 from penchant.memory.model.records import (
-    ECHO_CHARS,
     GateResult,
     PreferenceCandidate,
     Rejection,
     describe_validation_error,
-    shorten,
 )
 
 
@@ -34,6 +34,26 @@ def test_an_echo_is_never_longer_than_its_bound(text: str) -> None:
     echoed = shorten(text)
     assert len(echoed) <= ECHO_CHARS + len(f"… ({len(text)} characters)")
     assert text.startswith(echoed) or echoed.startswith(text[:ECHO_CHARS])
+
+
+def test_an_echoed_value_names_its_hidden_characters_and_is_bounded() -> None:
+    assert echoed("like" + "\U000e0041\U000e0042" + "\u202e") == "like⟨3 hidden characters⟩"
+    assert echoed("x" * 1_000_000) == "x" * ECHO_CHARS + "… (1000000 characters)"
+    assert echoed(42) == "42"
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("redis://:s3cretPW@127.0.0.1:6379/0", "redis://:***@127.0.0.1:6379/0"),
+    ("rediss://ana:s3cretPW@db.example:6380/1", "rediss://***:***@db.example:6380/1"),
+    ("redis://s3cretPW@db.example", "redis://***@db.example"),
+    ("unix://:s3cretPW@/run/redis.sock", "unix://:***@/run/redis.sock"),
+    ("unix:///run/redis.sock?db=2&password=s3cretPW", "unix:///run/redis.sock?db=2&password=***"),
+    ("redis://:s3c/ret?PW@db.example/0", "redis://:***@db.example/0"),
+    ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+    ("unix:///run/redis.sock", "unix:///run/redis.sock"),
+])
+def test_a_redis_url_is_shown_without_its_credentials(url: str, shown: str) -> None:
+    assert redacted_url(url) == shown
 
 
 def test_a_rejection_keeps_only_the_shortened_content() -> None:
