@@ -109,38 +109,39 @@ _EN_SLOT_WIDE = [
     # "Favourite band right now is X", "current comfort show: X", "go-to wine = X"
     re.compile(
         rf"^(?:(?:the|my)\s+)?(?:{_EN_NOW}\s*,?\s+)?(?:my\s+)?(?:(?:{_EN_DEFAULT}|"
-        rf"{_EN_SLOT_WORDS})\s+)+(?P<s>[a-z0-9][\w' -]{{0,30}}?)\s*(?:\s+of\s+choice)?"
+        rf"{_EN_SLOT_WORDS})\s+)+(?P<s>[a-z0-9][\w -]{{0,30}}?)\s*(?:\s+of\s+choice)?"
         rf"(?:\s+(?:in|at|for)\s+(?:my|the)\s+[\w-]+)?(?:\s+{_EN_NOW})?\s*"
         r"(?:\bis\b|\bhas\s+to\s+be\b|\bwould\s+be\b|=|:)\s*(?:now\s+)?(?P<v>.+)",
         re.I,
     ),
     # "my default pasta shape is rigatoni now", "These days my drink at the pub is a Guinness"
     re.compile(
-        rf"^(?:{_EN_NOW}\s*,?\s+)?my\s+(?P<s>[a-z][\w' -]{{0,30}}?)\s+(?:{_EN_NOW}\s+)?is\s+"
+        rf"^(?:{_EN_NOW}\s*,?\s+)?my\s+(?P<s>[a-z][\w -]{{0,30}}?)\s+(?:{_EN_NOW}\s+)?is\s+"
         rf"(?!an?\s)(?P<v>.+?)(?:\s+{_EN_NOW})?\W*$",  # "my brother is a doctor now": no slot
         re.I,
     ),
     # "Firefox is my browser now", "Signal is my go-to now"
     re.compile(
         rf"^(?P<v>.+?)\s+is\s+(?:now\s+)?my\s+(?:(?:{_EN_DEFAULT}|{_EN_SLOT_WORDS})\s+)*"
-        rf"(?P<s>[a-z][\w' -]{{0,30}}?)(?:\s+for\s+life)?\s+{_EN_NOW}\W*$",
+        rf"(?P<s>[a-z][\w -]{{0,30}}?)(?:\s+for\s+life)?\s+{_EN_NOW}\W*$",
         re.I,
     ),
     # "These days I'm using Arc as my main browser"
     re.compile(
         rf"\bi(?:'m|\s+am)?\s+(?:using|running|on)\s+(?P<v>.+?)\s+as\s+my\s+"
-        rf"(?:(?:{_EN_DEFAULT})\s+)*(?P<s>[a-z][\w' -]{{0,30}}?)\W*$",
+        rf"(?:(?:{_EN_DEFAULT})\s+)*(?P<s>[a-z][\w -]{{0,30}}?)\W*$",
         re.I,
     ),
     # "The only shampoo I use now is X", "The perfume I wear every day now is X"
     re.compile(
-        rf"^the\s+(?:only\s+)?(?P<s>[a-z][\w' -]{{0,30}}?)\s+i\s+(?:[a-z]+\s+){{1,4}}?"
+        rf"^the\s+(?:only\s+)?(?P<s>[a-z][\w -]{{0,30}}?)\s+i\s+(?:[a-z]+\s+){{1,4}}?"
         rf"(?:{_EN_NOW}\s+)?is\s+(?P<v>.+)",
         re.I,
     ),
 ]
 """Slots beyond "favourite": a default, a current or everyday choice, or a time word
-("now", "these days"), tried only on a sentence the head reads as a slot."""
+("now", "these days"), tried only on a sentence the head reads as a slot. A slot name holds
+no possessive: "my wife's city of choice" is hers."""
 _EN_SLOT = [
     re.compile(
         rf"\bmy\s+(?:(?:current|new|present|latest|all-time)\s+)*{_EN_SLOT_WORDS}\s+"
