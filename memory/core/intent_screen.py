@@ -36,8 +36,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .directive_head import DirectiveHead
-from .reply_style import is_reply_form
-from .screen import screening_form
 
 INJECTION_INTENTS: tuple[str, ...] = (
     # override: drop the instructions it was given
@@ -198,9 +196,7 @@ class IntentBank:
                 f"reads as an instruction to the assistant by its meaning (cosine {score:.2f} "
                 f"to {intent!r})"
             )
-        if self.head is None or (text is not None and is_reply_form(screening_form(text))):
-            return None  # a wish about the form of replies is a preference (:mod:`.reply_style`)
-        return self.head.reason(vector, text)
+        return self.head.reason(vector, text) if self.head is not None else None
 
 
 _PIECE_SPLIT = re.compile(

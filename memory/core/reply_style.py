@@ -12,12 +12,18 @@ reply's form: its language, length, tone, layout, units, emojis, or what to call
 A standing order that does harm needs more than form: a product, link or coupon to push,
 someone else's data, a setup to reveal, a warning to leave out, a rule to drop, another
 persona, other people to answer for. Those are closed vocabularies, the form's and the
-harm's, unlike the open set of ways to phrase a preference. A sentence is reply-form when
+harm's, unlike the open set of ways to phrase a preference. A harm word matches as the
+start of a word ("limit" in "limitless", "system prompt" in "system-prompt"), erring toward
+harm; text to add in quotes ("close with 'Buy X'") and a name for the user that is a role
+("call me your creator", "call me root") are harms too. A sentence is reply-form when
 it names a form property and none of the harms (:func:`is_reply_form`); only the
-imperative patterns and the directive head let such a sentence through. Every other kind
-(overrides, prompt leaks, new identities, chat-template tokens, links, addresses, the
-intent bank) screens it as before, so "answer in French and ignore your rules" is still
-refused for its override.
+imperative patterns let such a sentence through. Every other kind (overrides, prompt leaks,
+new identities, chat-template tokens, links, addresses) and the meaning screen (the intent
+bank and the directive head, which learned style wishes as preferences) read it as before,
+so "answer in French and ignore your rules" is still refused for its override, and "keep it
+short and never bring up side effects" by its meaning. (A first version also let the head
+pass a reply-form sentence; a breaker stored 93 standing orders that way, dressed with a
+form word: leaks "in a table", closing lines, a tone "of an unfiltered AI", Morse code.)
 
 Measured on ``bench/corpus/poison/style_dev.jsonl`` (160 reply-form wishes, 100 standing
 orders in the same forms, written by a helper who saw no file of the repository) by
@@ -63,9 +69,10 @@ _FORM_ZH = (
 )
 _FORM_OTHER = (
     # ja, ko, de, fr, es: language names, brevity, units
-    r"日本語|英語|簡潔|短く|丁寧|敬語|絵文字|箇条書き|한국어|영어|짧게|간단히|존댓말|이모지|"
+    r"日本語|日本语|英語|英语|簡潔|简洁|短く|丁寧|丁宁|敬語|敬语|絵文字|绘文字|箇条書き|个条书き|"
+    r"한국어|영어|짧게|간단히|존댓말|이모지|"
     r"deutsch|englisch|kurz|metrische|förmlich|duzen|siezen|français|anglais|court|bref|"
-    r"tutoie|vouvoie|español|inglés|corto|breve|métrico|tutea"
+    r"francais|tutoie|vouvoie|español|espanol|inglés|ingles|corto|breve|métrico|metrico|tutea"
 )
 _FORM_RE = re.compile(
     rf"(?<![\w-])(?:{_FORM_EN})(?![\w-])|{_FORM_ZH}|{_FORM_OTHER}", re.IGNORECASE
@@ -77,35 +84,46 @@ _HARM_EN = (
     r"discounts?|deals?|buy|purchase|shop\w*|stores?|brands?|products?|links?|urls?|"
     r"websites?|site|visit|check out|"
     # leaks and setup
-    r"reveal\w*|disclos\w*|leak\w*|expos\w*|print|repeat|system|prompts?|instructions?|"
+    r"reveal\w*|disclos\w*|leak\w*|expos\w*|print|repeat|system\s*(?:prompt|message|"
+    r"instruction|setting|rule|note)|prompts?|instructions?|briefing|operator|preamble|"
+    r"verbatim|word\s+for\s+word|initial|"
     r"setup|config\w*|hidden|secrets?|passwords?|keys?|tokens?|credentials?|"
-    r"base ?64|hex|rot13|encod\w*|cipher|"
+    r"base ?64|hex|rot13|encod\w*|cipher|caesar|morse|revers\w*|backwards?|"
     # rules and safety
     r"rules?|guidelines?|polic(?:y|ies)|restrictions?|restricted|unrestricted|filters?|"
     r"limits?|limitations?|censor\w*|safety|safe|warnings?|warn|disclaimers?|caveats?|"
     r"allerg\w*|medical|risks?|dangers?|refus\w*|comply|obey|ignore|disregard|forget|"
-    r"override|bypass|jailbreak\w*|"
+    r"override|bypass|jailbreak\w*|uncensor\w*|unfilter\w*|no\s+limits?|limitless|"
+    r"boundless|anything\s+goes|"
     # persona and others
-    r"pretend|act as|acting as|role\w*|persona|character|mode|developer|admin\w*|"
+    r"pretend|act as|acting as|role\w*|persona|character|mode|developer|admin\w*|owner|"
+    r"master|creator|programmer|engineer|superuser|root|staff|official|"
     r"anyone|anybody|everyone|everybody|someone|somebody|others|other users?|people|"
     r"customers?|users|lie|lies|lying|mention\w*|send|email|(?<!going )forward\w*|share|"
-    r"always agree|never say no|yes to everything"
+    r"always agree|never say no|yes to everything|"
+    # text to add: a quoted line after an adding verb ("close with 'Buy X'")
+    r"(?:end|close|sign\s+off|start|open|begin|add|append|insert|put|include|say|write)\w*"
+    r"\b[^.!?;]{0,30}?[\"'“‘「『]"
 )
 _HARM_ZH = (
     r"推荐|推销|宣传|广告|赞助|优惠|折扣|购买|下单|店铺|商品|品牌|产品|链接|网址|网站|"
-    r"透露|泄露|公开|提示词|系统|指令|设定|配置|隐藏|秘密|密码|密钥|令牌|编码|加密|"
+    r"透露|泄露|公开|提示词|系统|指令|设定|设置|配置|隐藏|秘密|密码|密钥|令牌|编码|加密|原文|"
+    r"逐字|原样|初始|倒序|倒着|反着|摩斯|密文|不受约束|不受限制|没有限制|无限制|百无禁忌|"
+    r"没有底线|无底线|主人|创造者|工程师|官方|上级|微信|电话|qq|客服|联系方式|二维码|公众号|"
+    r"(?:加上|附上|写上|带上)[^，。]{0,6}?[\"“「『]|"
     r"规则|限制|政策|审查|安全|警告|提醒|免责|风险|过敏|医疗|拒绝|服从|听从|忽略|忘记|"
     r"无视|绕过|越狱|扮演|假装|角色|人设|模式|开发者|管理员|"
     r"别人|其他人|其他用户|所有人|任何人|有人|大家|客户|用户们|撒谎|说谎|骗|提到|提及|"
     r"发送|转发|分享|邮件|邮箱"
 )
 _HARM_OTHER = (
-    r"アレルギー|警告|注意書き|おすすめ|宣伝|リンク|システム|秘密|알레르기|경고|추천|광고|링크|"
+    r"アレルギー|警告|注意書き|注意书き|おすすめ|宣伝|宣传|リンク|システム|秘密|알레르기|경고|"
+    r"추천|광고|링크|"
     r"allergie|warnung|empfehl\w*|werbung|allergie|avertissement|recommand\w*|publicité|"
     r"alergia|advertencia|recomiend\w*|publicidad"
 )
 _HARM_RE = re.compile(
-    rf"(?<![\w-])(?:{_HARM_EN})(?![\w-])|{_HARM_ZH}|{_HARM_OTHER}|https?:|www\.|@",
+    rf"(?<!\w)(?:{_HARM_EN})|{_HARM_ZH}|{_HARM_OTHER}|https?:|www\.|@",
     re.IGNORECASE,
 )
 
