@@ -30,7 +30,7 @@ import logging
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
+from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError
 
 from penchant.memory import (
@@ -150,6 +150,8 @@ def tool_error_message(error: Exception, *, reading: bool = False) -> str:
     Returns:
         One paragraph that says what failed and what to do.
     """
+    if isinstance(error, ToolException) and str(error).startswith("Error: "):
+        return str(error)  # already worded by the tool (a read that failed)
     message = getattr(error, "message", None)
     if isinstance(message, str) and type(error).__name__ == "ToolInvocationError":
         return f"Error: {message}"
@@ -274,7 +276,10 @@ def _sync_tools(sync_memory: Memory) -> list[BaseTool]:
         return _described(sync_memory.forget(user_id_from_config(config), query, polarity))
 
     def recall_memory(query: str, config: RunnableConfig) -> tuple[str, dict[str, Any]]:
-        return _recalled(sync_memory.recall(user_id_from_config(config), query))
+        try:
+            return _recalled(sync_memory.recall(user_id_from_config(config), query))
+        except StorageUnavailableError as exc:
+            raise _read_failed(exc) from exc
 
     return _structured([remember_preference, forget_preference, recall_memory], coroutine=False)
 
@@ -298,9 +303,18 @@ def _async_tools(memory: AsyncMemory) -> list[BaseTool]:
         return _described(await memory.forget(user_id_from_config(config), query, polarity))
 
     async def recall_memory(query: str, config: RunnableConfig) -> tuple[str, dict[str, Any]]:
-        return _recalled(await memory.recall(user_id_from_config(config), query))
+        try:
+            return _recalled(await memory.recall(user_id_from_config(config), query))
+        except StorageUnavailableError as exc:
+            raise _read_failed(exc) from exc
 
     return _structured([remember_preference, forget_preference, recall_memory], coroutine=True)
+
+
+def _read_failed(error: StorageUnavailableError) -> ToolException:
+    """A read tool's storage failure, worded for a read (ToolNode hands its error handler
+    the exception alone, so the tool says which kind of call failed)."""
+    return ToolException(tool_error_message(error, reading=True))
 
 
 def _structured(functions: list[Any], *, coroutine: bool) -> list[BaseTool]:

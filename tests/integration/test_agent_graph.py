@@ -229,6 +229,36 @@ def test_storage_failure_in_a_tool_is_reported_not_raised(memory: Memory) -> Non
     assert memory.preferences(USER) == []
 
 
+def test_a_recall_that_cannot_read_says_so_to_the_model(memory: Memory) -> None:
+    """Issue 20, defect 13 on the LangChain path: with storage down, ``recall_memory``'s
+    tool message says the memory could not be *read*, with an error status (ToolNode hands
+    its handler only the exception, so the tool words it)."""
+    model = ScriptedChatModel(
+        script=[
+            AIMessage(content="", tool_calls=[
+                ToolCall(name="recall_memory", args={"query": "lunch box"}, id="c1")
+            ]),
+            AIMessage(content="Sorry, I could not look that up."),
+        ]
+    )
+    graph = build_chat_graph(memory, model)
+    original = memory.recall
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise StorageUnavailableError("Redis at test does not answer")
+
+    memory.recall = broken  # type: ignore[method-assign]
+    try:
+        state = run_turn(graph, "what lunch box should I buy?")
+    finally:
+        memory.recall = original  # type: ignore[method-assign]
+    [message] = [m for m in tool_messages(state) if m.name == "recall_memory"]
+    assert message.status == "error"
+    assert "could not be read right now" in str(message.content)
+    assert "updated" not in str(message.content)
+    assert "Redis at test does not answer" in str(message.content)
+
+
 def test_a_failed_end_of_turn_write_tells_the_queued_call_nothing_was_stored(
     memory: Memory,
 ) -> None:
