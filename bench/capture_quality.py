@@ -339,6 +339,16 @@ blind statements' half 1 down by one to two, so it was not shipped. Never tuned 
 KINDS_DEV = REPO_ROOT / "bench" / "data" / "statements_kinds_dev.jsonl"
 
 
+def judged_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A blind message as :func:`corpus_right` judges it: its expected (polarity, object)
+    pairs active, and its ``absent`` pairs, or else each expected object's opposite."""
+    opposite = {"like": "dislike", "dislike": "like"}
+    return {
+        "text": row["text"], "kind": row["kind"], "active": row["expect"],
+        "absent": row.get("absent") or [[opposite[p], k] for p, k in row["expect"]],
+    }
+
+
 def chat_turn_figures(
     extractors: dict[str, Extract], path: Path = CHAT_TURNS, prefix: str = "chat",
     by_group: bool = False,
@@ -349,16 +359,11 @@ def chat_turn_figures(
     each expected (polarity, keyword) and not its opposite). Each non-statement that stores
     something is listed under ``<prefix>|<name>|false``, by its group."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    opposite = {"like": "dislike", "dislike": "like"}
     figures: dict[str, Any] = {f"{prefix}_turns": len(rows)}
     for name, extract in extractors.items():
         false: list[str] = []
         for row in rows:
-            judged = {
-                "text": row["text"], "kind": row["kind"], "active": row["expect"],
-                "absent": row.get("absent") or [[opposite[p], k] for p, k in row["expect"]],
-            }
-            right = corpus_right(extract, judged, absent_in_content=not by_group)
+            right = corpus_right(extract, judged_row(row), absent_in_content=not by_group)
             kind = row["group"] if by_group and row["kind"] != "none" else row["kind"]
             base = f"{prefix}|{name}|{row['lang']}|{kind}"
             for key in (base, f"{base}|half{chat_half(row['text'])}"):
@@ -538,10 +543,7 @@ def kinds_dev() -> int:
     _print_kinds(figures, ["capture"])
     for line in KINDS_DEV.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
-        opposite = {"like": "dislike", "dislike": "like"}
-        judged = {"text": row["text"], "kind": row["kind"], "active": row["expect"],
-                  "absent": row.get("absent") or [[opposite[p], k] for p, k in row["expect"]]}
-        if not corpus_right(capture, judged, absent_in_content=False):
+        if not corpus_right(capture, judged_row(row), absent_in_content=False):
             got = [(c.polarity, c.content) for c in capture(row["text"])]
             print(f"{row['lang']} {row['group']:<18} {row['text']!r} want {row['expect']} "
                   f"got {got}")

@@ -117,6 +117,7 @@ def embed_prepared(
         item.embedding = np.asarray(vectors[text], dtype=np.float32).tobytes()
         item.embedding_model = embedder.name
         item.embedding_dim = embedder.dim
+        item.piece_texts = found
         item.piece_embeddings = [
             np.asarray(vectors[piece], dtype=np.float32).tobytes() for piece in found
         ]

@@ -46,7 +46,7 @@ from .capture.categories import Glosses
 from .erasure_index import may_forget
 from .flag_plans import cross_language_flag_ops, scrubbed_flags
 from .identity import CrossLanguage
-from .intent_screen import IntentBank, screen_by_meaning, screening_pieces
+from .intent_screen import IntentBank, screen_by_meaning
 from .matching import forget_matches
 from .observations import (
     ObservationCandidate,
@@ -177,8 +177,7 @@ class PersistenceGate:
         reasons = screen_by_meaning(
             bank, [p.embedding for p in prepared], [p.piece_embeddings for p in prepared],
             [embedding_text(p.candidate.content, p.candidate.category) for p in prepared],
-            [screening_pieces(p.candidate.content) if p.piece_embeddings else []
-             for p in prepared],
+            [p.piece_texts for p in prepared],
         )  # fmt: skip
         kept = [p for p, why in zip(prepared, reasons, strict=True) if why is None]
         refused = [

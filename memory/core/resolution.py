@@ -51,6 +51,8 @@ class PreparedCandidate:
         piece_embeddings: ``float32[dim]`` bytes of each of the content's
             :func:`~.intent_screen.screening_pieces`, for screening by meaning only
             (never stored).
+        piece_texts: Those pieces' texts, in the same order (for the directive head's
+            lexical part), set with ``piece_embeddings``.
         slot: Normalised single-valued slot (:func:`~.matching.slot_key`), if any.
         protected: An allergy or intolerance (:func:`~.protection.is_protected`).
         retracted: Normalised keywords of the allergies or intolerances this like
@@ -68,6 +70,7 @@ class PreparedCandidate:
     embedding_model: str | None = None
     embedding_dim: int = 0
     piece_embeddings: list[bytes] = field(default_factory=list)
+    piece_texts: list[str] = field(default_factory=list)
     slot: str | None = None
     protected: bool = False
     retracted: list[str] = field(default_factory=list)
