@@ -47,3 +47,60 @@ def test_a_class_with_its_exception_marked_on_the_member(
     parts = read_structure(sentence, "exception")
     assert parts is not None
     assert [(p.polarity, p.obj) for p in parts] == [("like", whole), ("dislike", member)]
+
+
+@pytest.mark.parametrize(("sentence", "whole", "member"), [
+    ("I can't stand horror films, except for the old Hitchcock ones", "horror films",
+     "old Hitchcock ones"),
+    ("I rarely drink wine apart from Rioja", "wine", "Rioja"),
+    ("奶酪我一般不吃，马苏里拉是例外", "奶酪", "马苏里拉"),
+    ("甜点我很少碰，提拉米苏算个例外", "甜点", "提拉米苏"),
+])
+def test_the_exception_to_a_disliked_class_is_liked(sentence: str, whole: str, member: str) -> None:
+    """A class the user turns away from ("never", "rarely", ``不``, ``很少``) is disliked and its
+    exception liked; the kind once stored the class as liked and the exception as disliked,
+    the opposite of what was said ("I never wear jewellery apart from my wedding ring")."""
+    parts = read_structure(sentence, "exception", strict=True)
+    assert parts is not None
+    assert [(p.polarity, p.obj) for p in parts] == [("dislike", whole), ("like", member)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "I'm not fussy, any curry works except korma",
+    "Honestly I don't mind any kind of pasta, except for gnocchi",
+])
+def test_not_being_picky_is_no_turning_away(sentence: str) -> None:
+    parts = read_structure(sentence, "exception", strict=True)
+    assert parts is not None and parts[0].polarity == "like" and parts[-1].polarity == "dislike"
+
+
+@pytest.mark.parametrize(("sentence", "strict_parts"), [
+    ("the gig was loud but fun", None),
+    ("it rained all week, not ideal", None),
+])
+def test_strict_exception_connectors_name_an_exception_alone(
+    sentence: str, strict_parts: None
+) -> None:
+    """"but" and "not" join any two clauses; only a sentence the head reads as an exception
+    is cut at them."""
+    assert read_structure(sentence, "exception") is not None
+    assert read_structure(sentence, "exception", strict=True) is strict_parts
+
+
+@pytest.mark.parametrize(("sentence", "new"), [
+    ("I've switched to decaf for good", "decaf"),
+    ("牙膏换成含氟的了，以后就它了", "含氟"),
+    ("换了降噪耳机之后地铁上清静多了", "降噪耳机"),
+])
+def test_a_switch_that_names_only_the_new_side_likes_it(sentence: str, new: str) -> None:
+    parts = read_structure(sentence, "switch", strict=True)
+    assert parts is not None and [(p.polarity, p.obj) for p in parts] == [("like", new)]
+
+
+def test_from_now_on_is_a_time_not_the_side_switched_from() -> None:
+    assert read_structure("From now on it's Aldi for groceries", "switch") is None
+
+
+def test_a_value_before_its_slot_is_read_from_its_own_clause() -> None:
+    (part,) = read_structure("Safari's gone, Arc is my browser now", "slot") or [None]
+    assert part is not None and part.obj == "Arc"

@@ -187,7 +187,7 @@ _EN_COPULA_RE = re.compile(
     r"\b(?:me|my|us|our)\b|^\W*i\b",
     re.IGNORECASE,
 )
-_EN_PEOPLE_RE = re.compile(
+EN_PEOPLE_RE = re.compile(
     r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
     r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"
     r"friends?|mates?|room-?mates?|flatmates?|boss|colleagues?|co-?workers?|family|grandma|"
@@ -209,7 +209,7 @@ def misread_speaker(clause: str, match: str) -> bool:
     prefix = clause[: clause.find(match)]
     if has_cjk(clause):
         return "是" in prefix and not prefix.lstrip().startswith("我")
-    return bool(_EN_COPULA_RE.search(prefix)) and not _EN_PEOPLE_RE.search(prefix)
+    return bool(_EN_COPULA_RE.search(prefix)) and not EN_PEOPLE_RE.search(prefix)
 
 
 _SENTENCE_SPLIT_RE = re.compile(

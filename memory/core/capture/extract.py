@@ -66,7 +66,7 @@ from .rules_zh import ZH_TABLE
 from .slots import slot_key
 from .stance import Context, Stance, elliptic
 from .statements import Kind
-from .structures import structured
+from .structuring import structured
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch

@@ -86,7 +86,7 @@ _EN_STOP = frozenset(
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
     definitely absolutely officially basically literally works work know enough along
     ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
-    omg lmao welp whoa ooh him
+    omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
     ago year years month months week weeks one two three four five six seven eight nine ten
     twenty thirty
     """.split()

@@ -1,10 +1,9 @@
 """Two objects in one statement: a switch, a comparison, an exception, a slot value.
 
-When the statement head reads a clause of a sentence as one of these kinds and the
-stance rules did not find its structure, these connector rules cut the sentence into
-its parts ("from A to B", "A over B", "every C except M", "my favourite S is V",
-``从A换成B``, ``A比B好``, ``除了M，C都…``, ``我最喜欢的S是V``); each part's object is
-pulled as in :mod:`.kinds`. They name connectors of a kind, never objects.
+When a sentence is read as one of these kinds (:mod:`.structuring` says when), these
+connector rules cut the sentence into its parts ("from A to B", "A over B", "every C except
+M", "my favourite S is V", ``从A换成B``, ``A比B好``, ``除了M，C都…``, ``我最喜欢的S是V``);
+each part's object is pulled as in :mod:`.kinds`. They name connectors of a kind, never objects.
 """
 
 from __future__ import annotations
@@ -14,14 +13,9 @@ from dataclasses import dataclass
 
 from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected
 from .categories import category_for, object_category
-from .clauses import clause_speaker
 from .keywords import object_keywords
 from .kinds import pull_object_en
 from .slots import slot_key
-from .statements import Kind
-
-STRUCTURE_MIN_P = 0.5
-"""A clause's structural kind is acted on at this probability or more."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +87,29 @@ _EN_EXCEPT = re.compile(
     r"just\s+not|though\s+not|not)\s+(?P<m>.+)",
     re.I,
 )
+_EN_EXCEPT_STRICT = re.compile(
+    r"(?P<c>.+?)\s*,?\s+(?:except(?:\s+for)?|apart\s+from|other\s+than|aside\s+from|excluding|"
+    r"save\s+for|with\s+the\s+(?:one\s+)?exception\s+of|(?:though|but)\s+(?:i(?:'ll|\s+will)\s+)?"
+    r"make\s+an\s+exception\s+for)\s+(?P<m>.+)",
+    re.I,
+)
+"""The exception connectors that name an exception alone, for a sentence the head does not read
+as one: "but" and "not" also join two plain clauses ("bizarre but fun")."""
+_EN_CLASS_NEGATED_RE = re.compile(
+    r"\b(?:never|not|no|nothing|hate|hates|dislike|avoid|rarely|seldom|hardly|can't\s+stand)\b|"
+    r"n't\b",
+    re.I,
+)
+_ZH_CLASS_NEGATED_RE = re.compile(r"不|没|讨厌|受不了|别|拒绝|戒|很少|极少")
+_EN_NOT_PICKY_RE = re.compile(
+    r"\b(?:not\s+(?:picky|fussy)|(?:don't|do\s+not|never)\s+mind|no\s+(?:problem|complaints)|"
+    r"can't\s+get\s+enough|never\s+(?:say|said)\s+no|not\s+a\s+fussy)\b",
+    re.I,
+)
+_ZH_NOT_PICKY_RE = re.compile(r"不挑|不忌口|不介意|没问题|来者不拒|不嫌弃")
+"""A class clause that turns the user away from the class (the negations above, once "not
+picky" and its kind are taken out): its exception is the one liked ("I never wear jewellery
+apart from my wedding ring", ``咖啡我一直喝不惯，生椰拿铁是唯一的例外``)."""
 _EN_CLASS_LEAD = re.compile(
     r"^.*?\b(?:every|any|all(?:\s+kinds?\s+of|\s+sorts?\s+of|\s+types?\s+of)?|most|each)\s+", re.I
 )
@@ -105,6 +122,7 @@ _EN_DEFAULT = (
     r"(?:default|daily(?:\s+driver)?|everyday|usual|main|regular|comfort|staple|signature|"
     r"preferred|current|new)"
 )
+_EN_CHOICE_WORD_RE = re.compile(rf"\b(?:{_EN_NOW}|{_EN_DEFAULT}|{_EN_SLOT_WORDS})\b", re.I)
 _EN_SLOT_WIDE = [
     # "Favourite band right now is X", "current comfort show: X", "go-to wine = X"
     re.compile(
@@ -166,8 +184,8 @@ _EN_SLOT = [
 _ZH_V = r"(?:吃|喝|看|玩|用|听|穿|读|打|练|逛|去|追|买|下)"
 _ZH_SWITCH = [
     re.compile(
-        r"(?:从|由)(?P<old>[^，,。]{1,14}?)(?:换成|改成|改为|换到|转到|转向|改用|换用|转用|"
-        rf"改{_ZH_V})了?(?P<new>[^，,。！]+)"
+        r"(?:从|由)(?P<old>[^，,。]{1,14}?)(?:换成|改成|改为|换到|转到|转向|改用|换用|转用|搬家?到|"
+        rf"挪到|降到|转|改{_ZH_V})了?(?P<new>[^，,。！]+)"
     ),
     re.compile(r"把(?P<old>[^，,。]{1,14}?)(?:换成|改成|替换成|换为)了?(?P<new>[^，,。！]+)"),
     re.compile(r"用(?P<new>[^，,。]{1,14}?)(?:代替|取代|替代|替换)了?(?P<old>[^，,。！]+)"),
@@ -178,6 +196,16 @@ _ZH_SWITCH = [
     ),
     re.compile(r"(?P<old>[^，,。→]{1,14}?)\s*(?:→|->)\s*(?P<new>[^，,。！]+)"),
 ]
+_ZH_SWITCH_TO = re.compile(
+    r"(?:换成|改成|换了|换到|改用|换用|转用|转投|转战|搬家?到|改" + _ZH_V + r")了?"
+    r"(?P<new>[^，,。！]{1,14}?)(?:之后|以后|后|了|[，,。！]|$)"
+)
+"""A switch that names only what the user turned to (``手机壳都换成磁吸的了``,
+``换了电动牙刷之后手动的就再没用过``): the new object is liked."""
+_EN_SWITCH_TO = re.compile(
+    r"\b(?:switched|shifted|converted|migrated|changed)\s+(?:over\s+)?to\s+(?P<new>[^,;.!]+)", re.I
+)
+"""Its English form: "I switched to Valorant for good"."""
 _ZH_COMPARE = [
     re.compile(
         r"(?:比起|相比于?|相较于?|跟|和)(?P<b>[^，,。]{1,14}?)(?:比|相比)?[，,]?\s*我?(?:还是)?更"
@@ -241,7 +269,17 @@ _ZH_EXCEPT = [
         r"我对(?P<c>[^，,。]{1,10}?)来者不拒[，,]\s*(?:唯独|只有|就是|但)(?P<m>[^，,。]{1,14}?)"
         r"(?:不|除外)"
     ),
+    re.compile(
+        r"^(?P<c>[^，,。我]{1,10}?)我[^，,。]*[，,]\s*(?:就|只有|唯独|但是?)?(?P<m>[^，,。]{1,14}?)"
+        r"(?:是|算)(?:唯一的|个|一个)?例外"
+    ),
 ]
+_ZH_EXCEPT_LOOSE = 4
+"""The index in :data:`_ZH_EXCEPT` of the pattern that any verb and any later clause with 不
+fits (``喜欢X，Y不行``): tried only on a sentence the head reads as an exception."""
+_ZH_SLOT_LOOSE = 1
+"""The index in :data:`_ZH_SLOT` of ``S都/一直V V`` (``聚会都喝茶``), which a plain habit fits:
+tried only on a sentence the head reads as a slot."""
 _ZH_SLOT = [
     re.compile(
         r"(?:我)?(?:现在|目前|如今|最近|当下|这段时间)?(?:我)?的?(?:本命|主力|默认|常用|日常|首选)的?"
@@ -282,8 +320,11 @@ def _en_obj(text: str) -> str:
     return pull_object_en(text, alone=True) or ""
 
 
+_EN_CANT_STAND_RE = re.compile(r"\b(?:can'?t|cannot|could\s*n'?t)\s+stand\b", re.I)
+
+
 def _en_class(text: str) -> str:
-    return _en_obj(_EN_CLASS_LEAD.sub("", text))
+    return _en_obj(_EN_CLASS_LEAD.sub("", _EN_CANT_STAND_RE.sub(" ", text)))
 
 
 _EN_DISCOURSE_LEAD_RE = re.compile(
@@ -294,11 +335,61 @@ _EN_DISCOURSE_LEAD_RE = re.compile(
 """Discourse before a statement ("Just so you know, …"): part of no object."""
 
 
-def read_structure(sentence: str, kind: str) -> list[Part] | None:
-    """The parts of a sentence of a structural ``kind``, or None when no connector fits."""
+def _own_clause(m: re.Match[str]) -> str:
+    """A slot value's own clause: the last before the slot's name ("Chrome's gone, Firefox is
+    my browser now"), the first after it ("my note taking is paper notebooks now, apps …")."""
+    if m.start("v") < m.start("s"):
+        return re.split(r"[,;]", m["v"])[-1]
+    return re.split(r"[,;]", m["v"])[0]
+
+_FROM_NOW_ON_RE = re.compile(r"\bfrom\s+now\s+on\b\s*,?", re.I)
+"""A time, not a switch's "from": "From now on it's Lidl for the big shop"."""
+
+
+def _class_clause(text: str, m: re.Match[str], zh: bool) -> str:
+    """The clause that states the class of an exception: up to the member, from the last
+    comma before it in Chinese (``辣的我都能吃，就麻的受不了`` → ``辣的我都能吃``)."""
+    if not zh:
+        return m["c"]
+    head = text[: m.start("m")]
+    cut = max(head.rfind("，"), head.rfind(","))
+    if m.start("c") > m.start("m"):  # ``除了M，C都…``: the class comes after the member
+        return text[m.end("m") :]
+    return text[: cut if cut > 0 else m.start("m")]
+
+
+def _exception_parts(c: str, member: str, class_clause: str, zh: bool) -> list[Part]:
+    """A class and its exception; the class is liked unless its clause turns away from it."""
+    picky, negation = (
+        (_ZH_NOT_PICKY_RE, _ZH_CLASS_NEGATED_RE) if zh else (_EN_NOT_PICKY_RE, _EN_CLASS_NEGATED_RE)
+    )
+    negated = negation.search(picky.sub(" ", class_clause))
+    if negated and c:
+        if zh:
+            return [
+                Part("dislike", c, f"不喜欢{c}"),
+                Part("like", member, f"喜欢{member}（{c}里的例外）"),
+            ]
+        return [
+            Part("dislike", c, f"dislikes {c}"),
+            Part("like", member, f"likes {member} (an exception to disliking {c})"),
+        ]
+    if zh:
+        parts = [Part("dislike", member, f"不喜欢{member}（{c or '别的'}都行）")]
+        return ([Part("like", c, f"喜欢{c}")] if c else []) + parts
+    parts = [Part("dislike", member, f"dislikes {member} (the exception to {c})")]
+    return ([Part("like", c, f"likes {c}")] if c else []) + parts
+
+
+def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Part] | None:
+    """The parts of a sentence of a structural ``kind``, or None when no connector fits.
+
+    ``strict`` (a sentence the head reads as a statement but not as this kind) tries only the
+    connectors that name the relation alone."""
     zh = has_cjk(sentence)
     text = sentence.strip() if zh else _EN_DISCOURSE_LEAD_RE.sub("", sentence.strip())
     if kind == "switch":
+        text = text if zh else _FROM_NOW_ON_RE.sub("", text)
         for pattern in _ZH_SWITCH if zh else _EN_SWITCH:
             if m := pattern.search(text):
                 old, new = (
@@ -315,6 +406,9 @@ def read_structure(sentence: str, kind: str) -> list[Part] | None:
                         Part("like", new, f"switched to {new}"),
                         Part("dislike", old, f"switched from {old} to {new}"),
                     ]
+        if (m := (_ZH_SWITCH_TO if zh else _EN_SWITCH_TO).search(text)) is not None:
+            if new := (_zh_obj if zh else _en_obj)(m["new"]):
+                return [Part("like", new, f"换成{new}" if zh else f"switched to {new}")]
     elif kind == "comparative":
         for pattern in _ZH_COMPARE if zh else _EN_COMPARE:
             if m := pattern.search(text):
@@ -334,36 +428,30 @@ def read_structure(sentence: str, kind: str) -> list[Part] | None:
                         Part("dislike", b, f"less keen on {b} than {a}"),
                     ]
     elif kind == "exception":
-        for pattern in _ZH_EXCEPT if zh else [_EN_EXCEPT]:
+        patterns = [_EN_EXCEPT_STRICT if strict else _EN_EXCEPT]
+        if zh:
+            patterns = [p for i, p in enumerate(_ZH_EXCEPT) if not strict or i != _ZH_EXCEPT_LOOSE]
+        for pattern in patterns:
             if m := pattern.search(text):
                 c = _zh_obj(m["c"]) if zh else _en_class(m["c"])
                 member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
                 if member and member != c:
-                    if zh:
-                        parts = [Part("dislike", member, f"不喜欢{member}（{c or '别的'}都行）")]
-                        return ([Part("like", c, f"喜欢{c}")] if c else []) + parts
-                    parts = [Part("dislike", member, f"dislikes {member} (the exception to {c})")]
-                    return ([Part("like", c, f"likes {c}")] if c else []) + parts
+                    return _exception_parts(c, member, _class_clause(text, m, zh), zh)
     elif kind == "slot":
-        for pattern in _ZH_SLOT if zh else [*_EN_SLOT, *_EN_SLOT_WIDE]:
+        slots = [*_EN_SLOT, *_EN_SLOT_WIDE]
+        if zh:
+            slots = [p for i, p in enumerate(_ZH_SLOT) if not strict or i != _ZH_SLOT_LOOSE]
+        for pattern in slots:
+            if strict and pattern is _EN_SLOT_WIDE[1] and not _EN_CHOICE_WORD_RE.search(text):
+                continue  # "My back is killing me…": "my S is V" names a slot by a word of choice
             if m := pattern.search(text):
-                value = _zh_obj(m["v"]) if zh else _en_obj(m["v"])
+                value = _zh_obj(m["v"]) if zh else _en_obj(_own_clause(m))
                 slot = m["s"].strip()
                 if value and slot:
                     if zh:
                         return [Part("like", value, f"最喜欢的{slot}是{value}", f"最喜欢的{slot}")]
                     return [Part("like", value, f"favourite {slot} is {value}", f"favorite {slot}")]
     return None
-
-
-STRUCTURAL_KINDS = ("switch", "comparative", "exception", "slot")
-
-
-def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
-    polarities = {c.polarity for c in found}
-    if kind == "slot":
-        return any(c.slot for c in found)
-    return polarities == {"like", "dislike"}
 
 
 def part_candidate(part: Part, confidence: float) -> PreferenceCandidate | None:
@@ -384,59 +472,4 @@ def part_candidate(part: Part, confidence: float) -> PreferenceCandidate | None:
     )
 
 
-def structured(
-    sentence: str,
-    parts: list[str],
-    kinds: list[Kind | None],
-    found: list[PreferenceCandidate],
-    confidence: float,
-) -> list[PreferenceCandidate] | None:
-    """A switch, comparison, exception or slot the head reads in a sentence and the rules
-    did not structure: its parts by connector rules (:mod:`.structures`), else None."""
-    for name in _structural_reading(sentence, kinds):
-        if _has_structure(name, found):
-            return None
-        if name != "slot" and any(clause_speaker(clause) == "other" for clause in parts[:1]):
-            continue  # a slot's connectors name the user's own slot ("my S of choice is V")
-        read = read_structure(sentence, name)
-        if not read:
-            continue
-        made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
-        return made if len(made) == len(read) else None
-    return None
-
-
-_ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
-
-
-def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[str]:
-    """The structural kinds to try on a sentence, most probable first.
-
-    A clause read as a structural kind whose probability mass on the structural kinds together
-    reaches :data:`STRUCTURE_MIN_P` says "two objects in a relation"; which relation is the one
-    whose connectors fit (``I'm all golf now, no more X`` read 0.3 comparative, 0.25 switch is
-    a switch by its connector). Below :data:`STRUCTURE_MIN_P` the comparative's connectors
-    (``to``, ``than``, ``over``) are too common in plain statements to choose by ("a strong
-    aversion to X"), so only switch, exception and slot connectors are tried there. An arrow
-    between two objects is a switch whatever the head says.
-    """
-    mass: dict[str, float] = {}
-    for kind in kinds:
-        if kind is None:
-            continue
-        probs = {name: kind.of(name) for name in STRUCTURAL_KINDS}
-        if kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
-            mass[kind.kind] = max(mass.get(kind.kind, 0.0), kind.p)
-        elif kind.kind in STRUCTURAL_KINDS and sum(probs.values()) >= STRUCTURE_MIN_P:
-            for name, p in probs.items():
-                if name != "comparative":  # "aversion to X", "more than": too loose alone
-                    mass[name] = max(mass.get(name, 0.0), p)
-    order = sorted(mass, key=lambda name: -mass[name])
-    if _ARROW_RE.search(sentence) and "switch" not in order:
-        order.insert(0, "switch")
-    return order
-
-
-__all__ = [
-    "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "Part", "part_candidate", "read_structure", "structured",
-]  # fmt: skip
+__all__ = ["Part", "part_candidate", "read_structure"]

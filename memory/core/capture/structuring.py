@@ -1,0 +1,130 @@
+"""Which sentences are structured, and as what: a switch, comparison, exception or slot.
+
+The stance rules read one object per clause; a sentence that relates two ("from A to B",
+"every C except M", "my go-to S is V") is cut into its parts by the connectors of
+:mod:`.structures`. This module decides when to try them: when the statement head reads the
+structural kind, or, with strict connectors, when it reads the sentence as a statement of any
+kind and the sentence is not about another person, one occasion or a plan.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import PreferenceCandidate, has_cjk
+from .clauses import EN_PEOPLE_RE, clause_speaker
+from .statements import Kind
+from .structures import part_candidate, read_structure
+
+STRUCTURE_MIN_P = 0.5
+"""A clause's structural kind is acted on at this probability or more."""
+STATEMENT_MAX_NONE = 0.5
+"""Below :data:`STRUCTURE_MIN_P`, a sentence with a clause the head reads as a statement of
+some kind (probability of "none" under this) is still tried for a switch, exception or slot by
+its connectors, strict ones only (:func:`read_structure`): on the development half of the blind
+kinds set the head reads these kinds on 3-22 % of their messages, and the connectors decide
+which relation it is."""
+
+STRUCTURAL_KINDS = ("switch", "comparative", "exception", "slot")
+
+
+def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
+    polarities = {c.polarity for c in found}
+    if kind == "slot":
+        return any(c.slot for c in found)
+    return polarities == {"like", "dislike"}
+
+
+def structured(
+    sentence: str,
+    parts: list[str],
+    kinds: list[Kind | None],
+    found: list[PreferenceCandidate],
+    confidence: float,
+) -> list[PreferenceCandidate] | None:
+    """A switch, comparison, exception or slot in a sentence that the rules did not structure:
+    its parts by the connectors of :mod:`.structures`, else None.
+
+    Tried when the head reads the structural kind (:data:`STRUCTURE_MIN_P`), or, with strict
+    connectors, when it reads the sentence as a statement at all (:data:`STATEMENT_MAX_NONE`)
+    and the sentence is not about another person, one occasion or a plan."""
+    for name, strict in _structural_reading(sentence, kinds):
+        if _has_structure(name, found):
+            return None
+        if strict and _about_another(parts[0]):
+            continue
+        if name != "slot" and clause_speaker(parts[0]) == "other":
+            continue  # a slot's connectors name the user's own slot ("my S of choice is V")
+        if strict and _ONE_OCCASION_RE.search(sentence):
+            continue
+        read = read_structure(sentence, name, strict=strict)
+        if not read:
+            continue
+        made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
+        return made if len(made) == len(read) else None
+    return None
+
+
+_ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
+_ZH_REPORTED_RE = re.compile(r"[他她]|^[^我，,。]{1,6}(?:(?<![小传])说|觉得|认为)")
+
+
+def _about_another(clause: str) -> bool:
+    """Whether a sentence's first clause is about someone else: a person named ("My son is
+    obsessed with…", "my colleague is vegan"), or in Chinese another subject or reported
+    speech (``我爸``, ``客户说他不吃辣``); "my" alone names the user's own slot."""
+    if has_cjk(clause):
+        return clause_speaker(clause) == "other" or bool(_ZH_REPORTED_RE.search(clause))
+    return bool(EN_PEOPLE_RE.search(clause))
+
+_ONE_OCCASION_RE = re.compile(
+    r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
+    r"last\s+(?:night|time|week|weekend)|"
+    r"on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|meaning\s+to|thinking\s+(?:of|about)|"
+    r"planning\s+(?:to|on)|going\s+to\s+try|want\s+to\s+try|might|maybe)\b|"
+    r"今天|今晚|昨天|这次|这一次|上次|打算|准备|想试试|考虑|计划|也许|可能",
+    re.I,
+)
+"""One occasion or a plan, not a standing preference ("Took the train instead of driving
+today", ``打算把键盘换成静电容``): a sentence the head does not read as a structural kind is
+not structured when it says so."""
+
+
+def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[str, bool]]:
+    """The structural kinds to try on a sentence, most probable first, each with whether only
+    strict connectors may read it.
+
+    A clause read as a structural kind whose probability mass on the structural kinds together
+    reaches :data:`STRUCTURE_MIN_P` says "two objects in a relation"; which relation is the one
+    whose connectors fit (``I'm all golf now, no more X`` read 0.3 comparative, 0.25 switch is
+    a switch by its connector). Below :data:`STRUCTURE_MIN_P` the comparative's connectors
+    (``to``, ``than``, ``over``) are too common in plain statements to choose by ("a strong
+    aversion to X"), so only switch, exception and slot connectors are tried there, strictly
+    when the head's mass on them is lower still. An arrow between two objects is a switch
+    whatever the head says.
+    """
+    mass: dict[str, float] = {}
+    weak: dict[str, float] = {}
+    for kind in kinds:
+        if kind is None:
+            continue
+        probs = {name: kind.of(name) for name in STRUCTURAL_KINDS}
+        if kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
+            mass[kind.kind] = max(mass.get(kind.kind, 0.0), kind.p)
+        elif kind.kind in STRUCTURAL_KINDS and sum(probs.values()) >= STRUCTURE_MIN_P:
+            for name, p in probs.items():
+                if name != "comparative":  # "aversion to X", "more than": too loose alone
+                    mass[name] = max(mass.get(name, 0.0), p)
+        elif kind.of("none") < STATEMENT_MAX_NONE:
+            for name, p in probs.items():
+                if name != "comparative":
+                    weak[name] = max(weak.get(name, 0.0), p)
+    order = [(name, False) for name in sorted(mass, key=lambda name: -mass[name])]
+    if _ARROW_RE.search(sentence) and "switch" not in mass:
+        order.insert(0, ("switch", False))
+    tried = {name for name, _ in order}
+    order += [(n, True) for n in sorted(weak, key=lambda n: -weak[n]) if n not in tried]
+    return order
+
+
+__all__ = ["STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured"]
