@@ -4,7 +4,8 @@ The stance rules read one object per clause; a sentence that relates two ("from 
 "every C except M", "my go-to S is V") is cut into its parts by the connectors of
 :mod:`.structures`. This module decides when to try them: when the statement head reads the
 structural kind, or, with strict connectors, when it reads the sentence as a statement of any
-kind and the sentence is not about another person, one occasion or a plan.
+kind and the sentence is not about another person, one occasion or a plan. An allergy the
+sentence says is over (:mod:`.retractions`) is read first, in place of the allergy.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 
 from ...model import PreferenceCandidate, has_cjk
 from .clauses import EN_PEOPLE_RE, clause_speaker
+from .retractions import read_retraction
 from .statements import Kind
 from .structures import part_candidate, read_structure
 
@@ -48,6 +50,8 @@ def structured(
     Tried when the head reads the structural kind (:data:`STRUCTURE_MIN_P`), or, with strict
     connectors, when it reads the sentence as a statement at all (:data:`STATEMENT_MAX_NONE`)
     and the sentence is not about another person, one occasion or a plan."""
+    if (lifted := _retraction(sentence, kinds, found, confidence)) is not None:
+        return lifted
     for name, strict in _structural_reading(sentence, kinds):
         if _has_structure(name, found):
             return None
@@ -63,6 +67,27 @@ def structured(
         made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
         return made if len(made) == len(read) else None
     return None
+
+
+def _retraction(
+    sentence: str, kinds: list[Kind | None], found: list[PreferenceCandidate], confidence: float
+) -> list[PreferenceCandidate] | None:
+    """An allergy the sentence says is over (:mod:`.retractions`), in place of what the rules
+    read of its allergen (``对菠萝的过敏没了`` had stored the allergy); None when the head
+    reads no clause as a statement or the sentence retracts nothing."""
+    if not any(
+        k is not None and (k.kind == "allergy_retraction" or k.of("none") < STATEMENT_MAX_NONE)
+        for k in kinds
+    ):
+        return None
+    read = read_retraction(sentence)
+    if not read:
+        return None
+    made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
+    if len(made) != len(read):
+        return None
+    lifted = {k for c in made for k in c.keywords}
+    return [c for c in found if not c.protected and not lifted & set(c.keywords)] + made
 
 
 _ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
