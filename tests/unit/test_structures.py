@@ -104,3 +104,26 @@ def test_from_now_on_is_a_time_not_the_side_switched_from() -> None:
 def test_a_value_before_its_slot_is_read_from_its_own_clause() -> None:
     (part,) = read_structure("Safari's gone, Arc is my browser now", "slot") or [None]
     assert part is not None and part.obj == "Arc"
+
+
+@pytest.mark.parametrize(("sentence", "liked", "less"), [
+    ("I'd much rather take the ferry than fly", "ferry", "fly"),
+    ("Vinyl over streaming, every time", "Vinyl", "streaming"),
+    ("lowkey prefer paperbacks to hardbacks", "paperbacks", "hardbacks"),
+    ("比起外卖我更习惯自己做饭", "自己做饭", "外卖"),
+    ("小米吊打华为，没得比", "小米", "华为"),
+])
+def test_a_comparison_named_alone_is_read_strictly(sentence: str, liked: str, less: str) -> None:
+    parts = read_structure(sentence, "comparative", strict=True)
+    assert parts is not None
+    assert [(p.polarity, p.obj) for p in parts] == [("like", liked), ("dislike", less)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "I have a strong aversion to pickled onions",
+    "Spent the weekend over at my sister's place",
+    "The meeting ran over time again",
+    "I walked more than ten miles yesterday",
+])
+def test_over_to_and_than_inside_a_clause_name_no_comparison_strictly(sentence: str) -> None:
+    assert read_structure(sentence, "comparative", strict=True) is None

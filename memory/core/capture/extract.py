@@ -23,6 +23,7 @@ from ...model import (
     is_protected,
     is_retraction,
 )
+from .allergies import stated_allergies
 from .categories import category_for, object_category
 from .changes import changed, then_and_now
 from .clauses import (
@@ -474,7 +475,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     """
     context = Context()
     kept, fronted = [], {}
-    for sentence in sentences(prepare(text or "")):
+    every = list(sentences(prepare(text or "")))
+    for sentence in every:
         if not is_question_or_hypothetical(sentence):
             kept.append(sentence)
         elif (named := fronted_topic(sentence)) is not None:
@@ -507,9 +509,11 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         found = context.found[start:]
         if not found and turned is None and (kind := whole.get(index)) is not None:
             found = _whole_sentence(sentence, parts, context, kind)
-        if made := structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE):
+        made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE)
+        if made is not None:
             del context.found[start:]
             context.found.extend(made)
+    context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))
     return found

@@ -71,7 +71,8 @@ ZH_RULES: tuple[Rule, ...] = (
         "dislike",
         "对{obj}过敏",
     ),
-    zh(r"(?P<obj>[^对，,。]{0,20}?)过敏(?!原)", "dislike", "对{obj}过敏"),
+    # not a negated allergy (``芒果那个不算过敏``, ``查出来根本不过敏``): that one is over
+    zh(r"(?P<obj>[^对，,。]{0,20}?)(?<![不没])(?<!不算)过敏(?!原)", "dislike", "对{obj}过敏"),
     zh(
         rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:有点|有些|严重|非常|很|都|也)?不耐(?:受|症)?",
         "dislike",

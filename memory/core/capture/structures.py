@@ -81,6 +81,26 @@ _EN_COMPARE = [
         re.I,
     ),
 ]
+_EN_COMPARE_STRICT = [
+    re.compile(
+        r"\b(?:i'?d\s+|i\s+would\s+)?(?:much\s+|far\s+)?rather\s+(?:have|take|do|go\s+for|eat|"
+        r"drink|watch|get|be|pick)?\s*(?P<a>.+?)\s+than\s+(?P<b>.+)",
+        re.I,
+    ),
+    re.compile(r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I),
+    re.compile(
+        r"^(?:(?:give\s+me|gimme|i'?ll\s+take|i'?m\s+an?)\s+)?(?!(?:spent|went|stayed|came|got|"
+        r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
+        r"(?P<a>[^,;]{1,40}?)\s+(?:over|>|beats|trumps)\s+(?!(?:at|in|on|to|for|with|by|from|"
+        r"there|here|and|again|it|budget|time)\b)(?P<b>[^,;]+)",
+        re.I,
+    ),
+    re.compile(r"(?P<a>.+?)\s+(?:is|'s)\s+my\s+(?:pick|choice)\s+over\s+(?P<b>.+)", re.I),
+    re.compile(r"\brate\s+(?P<a>.+?)\s+(?:above|over)\s+(?P<b>.+)", re.I),
+]
+"""The comparative connectors that name a preference alone ("I'd rather A than B", "A over
+B" opening the sentence), for a sentence the head does not read as a comparison: "over",
+"to" and "than" inside a clause ("over the weekend", "an aversion to X") name none."""
 _EN_EXCEPT = re.compile(
     r"(?P<c>.+?)\s*,?\s+(?:except(?:\s+for)?|but\s+not|but\s+never|but|apart\s+from|other\s+than|"
     r"besides|save(?:\s+for)?|minus|aside\s+from|excluding|with\s+the\s+exception\s+of|"
@@ -103,10 +123,13 @@ _EN_CLASS_NEGATED_RE = re.compile(
 _ZH_CLASS_NEGATED_RE = re.compile(r"不|没|讨厌|受不了|别|拒绝|戒|很少|极少")
 _EN_NOT_PICKY_RE = re.compile(
     r"\b(?:not\s+(?:picky|fussy)|(?:don't|do\s+not|never)\s+mind|no\s+(?:problem|complaints)|"
-    r"can't\s+get\s+enough|never\s+(?:say|said)\s+no|not\s+a\s+fussy)\b",
+    r"can't\s+get\s+enough|never\s+(?:say|said)\s+no|not\s+a\s+fussy|(?:don't|do\s+not|never)\s+"
+    r"(?:hate|dislike|turn\s+down|refuse))\b",
     re.I,
 )
-_ZH_NOT_PICKY_RE = re.compile(r"不挑|不忌口|不介意|没问题|来者不拒|不嫌弃")
+_ZH_NOT_PICKY_RE = re.compile(
+    r"不挑|不忌口|不介意|没问题|来者不拒|不嫌弃|不讨厌|不拒绝|不排斥|不反感"
+)
 """A class clause that turns the user away from the class (the negations above, once "not
 picky" and its kind are taken out): its exception is the one liked ("I never wear jewellery
 apart from my wedding ring", ``咖啡我一直喝不惯，生椰拿铁是唯一的例外``)."""
@@ -209,7 +232,7 @@ _EN_SWITCH_TO = re.compile(
 _ZH_COMPARE = [
     re.compile(
         r"(?:比起|相比于?|相较于?|跟|和)(?P<b>[^，,。]{1,14}?)(?:比|相比)?[，,]?\s*我?(?:还是)?更"
-        r"(?:喜欢|爱|偏爱|倾向于?|想要?)" + _ZH_V + r"?(?P<a>[^，,。！]+)"
+        r"(?:喜欢|爱|偏爱|倾向于?|想要?|愿意|习惯)" + _ZH_V + r"?(?P<a>[^，,。！]+)"
     ),
     re.compile(
         r"(?:在)?(?P<a>[^，,。和与]{1,14}?)(?:和|与|跟)(?P<b>[^，,。]{1,14}?)(?:之间|中间)?[，,]?\s*"
@@ -224,8 +247,9 @@ _ZH_COMPARE = [
     ),
     re.compile(
         r"(?P<a>[^，,。]{1,14}?)(?:比|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|香|更|"
-        r"多了|$)"
+        r"多了|合我|适合我|舒服|靠谱|$)"
     ),
+    re.compile(r"(?P<a>[^，,。]{1,14}?)(?:吊打|完爆|秒杀)(?P<b>[^，,。！]{1,14})"),
     re.compile(
         r"(?:更|还是)(?:喜欢|爱|倾向于?|偏向)?" + _ZH_V + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*"
         r"而(?:不是|非)" + _ZH_V + r"?(?P<b>[^，,。！]+)"
@@ -410,7 +434,7 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
             if new := (_zh_obj if zh else _en_obj)(m["new"]):
                 return [Part("like", new, f"换成{new}" if zh else f"switched to {new}")]
     elif kind == "comparative":
-        for pattern in _ZH_COMPARE if zh else _EN_COMPARE:
+        for pattern in _ZH_COMPARE if zh else (_EN_COMPARE_STRICT if strict else _EN_COMPARE):
             if m := pattern.search(text):
                 clean = _zh_obj if zh else _en_obj
                 a, b = clean(m["a"]), clean(m["b"])

@@ -5,16 +5,16 @@ The stance rules read one object per clause; a sentence that relates two ("from 
 :mod:`.structures`. This module decides when to try them: when the statement head reads the
 structural kind, or, with strict connectors, when it reads the sentence as a statement of any
 kind and the sentence is not about another person, one occasion or a plan. An allergy the
-sentence says is over (:mod:`.retractions`) is read first, in place of the allergy.
+sentence says is over (:mod:`.allergies`) is read first, in place of the allergy.
 """
 
 from __future__ import annotations
 
 import re
 
-from ...model import PreferenceCandidate, has_cjk
+from ...model import PreferenceCandidate, has_cjk, is_retraction
+from .allergies import read_retraction, retraction_vetoed
 from .clauses import EN_PEOPLE_RE, clause_speaker
-from .retractions import read_retraction
 from .statements import Kind
 from .structures import part_candidate, read_structure
 
@@ -22,9 +22,9 @@ STRUCTURE_MIN_P = 0.5
 """A clause's structural kind is acted on at this probability or more."""
 STATEMENT_MAX_NONE = 0.5
 """Below :data:`STRUCTURE_MIN_P`, a sentence with a clause the head reads as a statement of
-some kind (probability of "none" under this) is still tried for a switch, exception or slot by
-its connectors, strict ones only (:func:`read_structure`): on the development half of the blind
-kinds set the head reads these kinds on 3-22 % of their messages, and the connectors decide
+some kind (probability of "none" under this) is still tried for every structural kind by its
+connectors, strict ones only (:func:`read_structure`): on the development half of the blind
+kinds set the head reads these kinds on 2-22 % of their messages, and the connectors decide
 which relation it is."""
 
 STRUCTURAL_KINDS = ("switch", "comparative", "exception", "slot")
@@ -50,8 +50,10 @@ def structured(
     Tried when the head reads the structural kind (:data:`STRUCTURE_MIN_P`), or, with strict
     connectors, when it reads the sentence as a statement at all (:data:`STATEMENT_MAX_NONE`)
     and the sentence is not about another person, one occasion or a plan."""
-    if (lifted := _retraction(sentence, kinds, found, confidence)) is not None:
+    if (lifted := _retraction(sentence, found, confidence)) is not None:
         return lifted
+    if _ALLERGY_RE.search(sentence):
+        return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
     for name, strict in _structural_reading(sentence, kinds):
         if _has_structure(name, found):
             return None
@@ -65,21 +67,28 @@ def structured(
         if not read:
             continue
         made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
-        return made if len(made) == len(read) else None
+        if len(made) != len(read):
+            return None
+        words = {k for c in made for k in c.keywords}  # never drop an allergy the rules read
+        return [c for c in found if c.protected and not words & set(c.keywords)] + made
     return None
 
 
+_ALLERGY_RE = re.compile(r"allerg|intoleran|anaphyla|过敏|不耐", re.I)
+
+
 def _retraction(
-    sentence: str, kinds: list[Kind | None], found: list[PreferenceCandidate], confidence: float
+    sentence: str, found: list[PreferenceCandidate], confidence: float
 ) -> list[PreferenceCandidate] | None:
-    """An allergy the sentence says is over (:mod:`.retractions`), in place of what the rules
-    read of its allergen (``对菠萝的过敏没了`` had stored the allergy); None when the head
-    reads no clause as a statement or the sentence retracts nothing."""
-    if not any(
-        k is not None and (k.kind == "allergy_retraction" or k.of("none") < STATEMENT_MAX_NONE)
-        for k in kinds
-    ):
-        return None
+    """An allergy the sentence says is over (:mod:`.allergies`), in place of what the rules
+    read of its allergen (``对菠萝的过敏没了`` had stored the allergy); the rules' own
+    retractions dropped from a sentence that cannot retract one ("Yeah right, I'm no longer
+    allergic to peanuts, lol", ``别以为我对花生不过敏``); None when neither applies. The head is
+    not asked: it read ``花生过敏好了!!!`` as no statement, and the retraction's own structure
+    is narrow."""
+    if retraction_vetoed(sentence):
+        kept = [c for c in found if not (c.polarity == "like" and is_retraction(c.content))]
+        return kept if len(kept) < len(found) else None
     read = read_retraction(sentence)
     if not read:
         return None
@@ -87,11 +96,11 @@ def _retraction(
     if len(made) != len(read):
         return None
     lifted = {k for c in made for k in c.keywords}
-    return [c for c in found if not c.protected and not lifted & set(c.keywords)] + made
+    return [c for c in found if not any(x in k for x in lifted for k in c.keywords)] + made
 
 
 _ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
-_ZH_REPORTED_RE = re.compile(r"[他她]|^[^我，,。]{1,6}(?:(?<![小传])说|觉得|认为)")
+_ZH_REPORTED_RE = re.compile(r"[他她]|^[^我，,。]{1,6}(?:(?<![小传])说|觉得|认为)|[让叫要]我")
 
 
 def _about_another(clause: str) -> bool:
@@ -106,8 +115,9 @@ _ONE_OCCASION_RE = re.compile(
     r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
     r"last\s+(?:night|time|week|weekend)|"
     r"on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|meaning\s+to|thinking\s+(?:of|about)|"
-    r"planning\s+(?:to|on)|going\s+to\s+try|want\s+to\s+try|might|maybe)\b|"
-    r"今天|今晚|昨天|这次|这一次|上次|打算|准备|想试试|考虑|计划|也许|可能",
+    r"planning\s+(?:to|on)|going\s+to\s+try|want\s+to\s+try|might|maybe|should|tomorrow|"
+    r"next\s+(?:week|month|time)|only\s+when)\b|"
+    r"今天|今晚|昨天|明天|下周|这次|这一次|上次|打算|准备|想试试|考虑|计划|也许|可能|应该",
     re.I,
 )
 """One occasion or a plan, not a standing preference ("Took the train instead of driving
@@ -122,11 +132,11 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
     A clause read as a structural kind whose probability mass on the structural kinds together
     reaches :data:`STRUCTURE_MIN_P` says "two objects in a relation"; which relation is the one
     whose connectors fit (``I'm all golf now, no more X`` read 0.3 comparative, 0.25 switch is
-    a switch by its connector). Below :data:`STRUCTURE_MIN_P` the comparative's connectors
-    (``to``, ``than``, ``over``) are too common in plain statements to choose by ("a strong
-    aversion to X"), so only switch, exception and slot connectors are tried there, strictly
-    when the head's mass on them is lower still. An arrow between two objects is a switch
-    whatever the head says.
+    a switch by its connector). Below :data:`STRUCTURE_MIN_P` the comparative's loose
+    connectors (``to``, ``than``, ``over``) are too common in plain statements to choose by ("a
+    strong aversion to X"), so only switch, exception and slot connectors are tried there; on
+    any other sentence read as a statement, every kind is tried with its strict connectors. An
+    arrow between two objects is a switch whatever the head says.
     """
     mass: dict[str, float] = {}
     weak: dict[str, float] = {}
@@ -142,8 +152,7 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
                     mass[name] = max(mass.get(name, 0.0), p)
         elif kind.of("none") < STATEMENT_MAX_NONE:
             for name, p in probs.items():
-                if name != "comparative":
-                    weak[name] = max(weak.get(name, 0.0), p)
+                weak[name] = max(weak.get(name, 0.0), p)
     order = [(name, False) for name in sorted(mass, key=lambda name: -mass[name])]
     if _ARROW_RE.search(sentence) and "switch" not in mass:
         order.insert(0, ("switch", False))

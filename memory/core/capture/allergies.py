@@ -1,0 +1,373 @@
+"""An allergy or intolerance the user says is over, in any phrasing the head reads.
+
+``is_retraction`` (:mod:`~...model.protection`) knows the few fixed phrasings the gate
+accepts as lifting a protected dislike ("no longer allergic to X", ``对X不再过敏了``). Users
+say it otherwise: "the kiwi allergy seems to have gone", "my allergist cleared me for
+shellfish", ``对菠萝的过敏没了``, ``小麦过敏转阴``, ``头孢过敏其实是误会``. Read clause by
+clause these stored nothing, or, in Chinese, stored the allergy itself: the opposite of what
+was said, as a hard constraint. This module reads a sentence that names an allergy or
+intolerance and says it is over, and gives the retraction in the fixed phrasing, so that the
+gate lifts the allergy it names and nothing else (DESIGN.md §6.3).
+
+Lifting a real allergy is the worse mistake, so the resolution must be said of the allergy
+itself ("X allergy … gone", ``X过敏…好了``), never only near it ("allergic to peanuts, but I
+can eat almonds", ``对花生过敏，但是杏仁可以吃``), and a hope or a question lifts nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import PreferenceCandidate, has_cjk, is_retraction
+from .kinds import pull_object_en
+from .structures import Part, part_candidate
+
+_EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
+_EN_END = (
+    r"(?=\s*(?:[,.;!:)]|$)|\s+(?:now|for\s+good|completely|entirely|apparently|as\s+of|since|"
+    r"thanks|according|per|at\s+last|finally|after|too|yay|woo|for\s+me|sometime|years\s+ago|"
+    r"ages\s+ago|in\s+my|when|as\s+a\s+(?:kid|child|teen))\b)"
+)
+"""The end of a clause, or words that leave it about the allergy being over: "has gone from
+mild to severe", "is over the top" and "has resolved into" say nothing of the kind."""
+_EN_OVER = (
+    r"(?:(?:is|are|has|have|'s)\s+(?:now\s+|officially\s+|basically\s+|completely\s+|totally\s+|"
+    r"considered\s+|finally\s+|been\s+)*(?:seems?\s+to\s+have\s+)?(?:gone|resolved|"
+    r"cleared(?:\s+up)?|over|cured|disappeared|a\s+thing\s+of\s+the\s+past|history)|"
+    r"(?:seems?\s+to\s+have\s+)?(?:gone|went\s+away|cleared\s+up|disappeared|resolved))" + _EN_END
+)
+_EN_ALLERGY_OVER = re.compile(
+    rf"\b(?:my\s+|the\s+|that\s+)?(?P<obj>(?:[\w'-]+\s+){{0,2}}[\w'-]+)\s+{_EN_ALLERGY}"
+    rf"(?:\s+to\s+[\w'-]+)?(?:\s+|:\s*|(?='s)){_EN_OVER}",
+    re.I,
+)
+"""An allergy said to be over: "the kiwi allergy seems to have gone", "Mango allergy: gone!"."""
+_EN_RETRACTIONS = [
+    # "turns out I'm not allergic to shellfish after all"
+    re.compile(
+        r"\bi(?:'m|\s+am)\s+(?:actually\s+|really\s+)?not\s+(?:actually\s+|really\s+)?"
+        r"(?:allergic|intolerant)\s+to\s+(?P<obj>[^,.;!?]+?)(?=\s+after\s+all|\s+apparently|"
+        r"\s+any\s*more(?!\s+than)|\s*[,.;!?]|\s*$)",
+        re.I,
+    ),
+    # "I thought I was allergic to kiwi" (and it proved wrong)
+    re.compile(
+        r"\b(?:thought|assumed|believed)\s+i\s+was\s+(?:allergic|intolerant)\s+to\s+"
+        r"(?P<obj>[^,.;!?]+)",
+        re.I,
+    ),
+    # "the fish allergy was a childhood thing"
+    re.compile(
+        rf"\b(?:my\s+|the\s+|that\s+)?(?P<obj>(?:[\w'-]+\s+){{0,2}}[\w'-]+)\s+{_EN_ALLERGY}\s+"
+        r"(?:was|is)\s+(?:just\s+)?a\s+(?:childhood|kid|baby)\s+thing",
+        re.I,
+    ),
+    _EN_ALLERGY_OVER,
+    # "my allergy to prawns is gone"
+    re.compile(
+        rf"\b(?:my|the)\s+(?:allergy|intolerance)\s+to\s+(?P<obj>[\w' -]{{1,30}}?)\s+{_EN_OVER}",
+        re.I,
+    ),
+    # "I've outgrown my allergy to peanuts", "I don't have the peanut allergy anymore",
+    # "No more peanut allergy for me!", "I used to be allergic to peanuts but not anymore"
+    re.compile(
+        r"\b(?:outgr[eo]wn?|grew\s+out\s+of|got\s+over|cured\s+of)\s+(?:my|the)\s+(?:allergy|"
+        r"intolerance)\s+to\s+(?P<obj>[^,.;!?]+)",
+        re.I,
+    ),
+    re.compile(
+        r"\bi\s+(?:don'?t|do\s+not)\s+have\s+(?:the|my|an?|any)\s+(?P<obj>[\w' -]{1,30}?)\s+"
+        rf"{_EN_ALLERGY}\s+any\s*more\b",
+        re.I,
+    ),
+    re.compile(rf"^\W*no\s+more\s+(?P<obj>[\w' -]{{1,30}}?)\s+{_EN_ALLERGY}\b", re.I),
+    re.compile(
+        r"\bused\s+to\s+be\s+(?:allergic|intolerant)\s+to\s+(?P<obj>[^,.;!?]+?)\s*,?\s+but\s+"
+        r"not\s+any\s*more\s*(?:[,.;!?]|$)",
+        re.I,
+    ),
+    # "grew out of my dairy allergy", "outgrown the prawn allergy"
+    re.compile(
+        rf"\b(?:outgr[eo]wn?|grew\s+out\s+of|got\s+over|cured\s+of)\s+(?:my\s+|the\s+|an?\s+)?"
+        rf"(?P<obj>[\w' -]{{1,30}}?)\s+{_EN_ALLERGY}\b",
+        re.I,
+    ),
+    # "I'm no longer allergic to latex", "I no longer react to cats", "I was never allergic to…"
+    re.compile(
+        r"\bi(?:'m|\s+am|\s+was)?\s+(?:now\s+|actually\s+)?(?:no\s+longer|not\s+(?:actually|really)|"
+        r"never\s+(?:was|been)?\s*)\s*(?:allergic|intolerant|react(?:ing)?|sensitive)\s+to\s+"
+        r"(?P<obj>[^,.;!?]+)",
+        re.I,
+    ),
+    # "(I'm) not lactose intolerant anymore", "not allergic to soy any more"
+    re.compile(
+        r"(?:^|\bi(?:'m|\s+am)\s+)(?:\w+\s+)?not\s+(?:(?P<pre>[\w-]+)\s+)?(?:allergic|intolerant)\s*"
+        r"(?:to\s+(?P<obj>[^,.;!?]+?))?\s+any\s*more\b(?!\s+than)",
+        re.I,
+    ),
+    # "my allergist cleared me for shellfish"
+    re.compile(
+        r"\ballergist\s+(?:has\s+)?cleared\s+me\s+for\s+(?P<obj>[^,.;!?]+?)\s*(?:[,.;!?]|$)", re.I
+    ),
+    # "I used to react to cats, but not anymore"
+    re.compile(
+        r"\b(?:react(?:ed)?\s+to|(?:get|got)\s+hives\s+from)\s+(?P<obj>[^,.;!?]+?)\s*,?\s+but\s+"
+        r"not\s+any\s*more\s*(?:[,.;!?]|$)",
+        re.I,
+    ),
+]
+_ZH_ALLERGY = r"(?:过敏|不耐受?|乳糖不耐)"
+_ZH_ADVERBS = (
+    r"(?:已经|基本|彻底|居然|竟然|自己|早就|其实|原来|直接|完全|就|都|也|查出来|检查|结果|医生说)*"
+)
+"""Only adverbs between the allergy and its end: ``花生过敏的药没了`` (the allergy pills ran
+out) retracts nothing."""
+_ZH_OVER = (
+    r"(?:的问题|这事儿?|这件事)?(?:没了|没有了|好了|转阴了?|自愈了?|痊愈了?|消失了?|不见了|是误诊|是误会|"
+    r"其实是误会|原来是误诊|是小时候的事|是我自己瞎猜的|解决了|过去了|脱敏成功了?)(?=[了啦呀啊哈哦嘛！!。，,～~\s]|$)"
+)
+"""Said of the allergy itself and ending its clause: ``好了一阵`` (better for a while) is no
+end, nor is ``好多了`` (better)."""
+_ZH_RETRACTIONS = [
+    # ``本来对猫过敏的，……查也说不过敏了``, ``小时候对鸡蛋过敏，长大就好了``
+    re.compile(
+        r"(?:本来|以前|之前|小时候|原来|曾经)(?:是|一直)?对(?P<obj>[^，,。！!？?]{1,10}?)过敏"
+        r"[^。！!？?]{0,24}?(?:不过敏了|好了|没了|转阴|痊愈|自愈)(?=[了啦呀啊哈！!。，,～~\s]|$)"
+    ),
+    # ``我一直以为自己对牛油果过敏，结果……阴性``: a belief that proved wrong
+    re.compile(
+        r"以为(?:自己|我)?对(?P<obj>[^，,。！!？?不]{1,10}?)过敏[^。！!？?]{0,30}?"
+        r"(?:阴性|不是|没事|误会|误诊|不过敏)"
+    ),
+    # ``对菠萝的过敏没了``, ``小麦过敏转阴``, ``头孢过敏其实是误会``
+    re.compile(
+        rf"(?:对)?(?P<obj>[^，,。！!？?对的我]{{1,10}}?)(?:的)?{_ZH_ALLERGY}(?:症)?"
+        rf"(?:[，,]?(?:长大|后来|现在|如今|慢慢)?{_ZH_ADVERBS})?{_ZH_OVER}"
+    ),
+    # ``尘螨基本不过敏了``, ``菌子我不过敏``, ``我对虾蟹根本不过敏``, ``芒果那个不算过敏``
+    re.compile(
+        r"(?:对)?(?P<obj>[^，,。！!？?对我]{1,10}?)(?:那个)?我?(?:已经|基本|根本|其实|完全|早就)?"
+        r"(?:都)?不(?:再|算)?(?:过敏|不耐受?)"
+    ),
+]
+_EN_DOUBT_RE = re.compile(
+    r"\b(?:hope[sd]?|hopefully|wish(?:ing)?|pray(?:ing)?|fingers\s+crossed|doubt|dream(?:ing)?|"
+    r"would\s+love|i'd\s+love|might|maybe|will\s+be|i'll\s+be|would\s+be|if|whether|soon|once|"
+    r"until|next|tomorrow|upcoming|yeah\s+right|oh\s+sure|as\s+if|kidding|joke|lol|wrong(?:ly)?|"
+    r"stop\s+saying|you\s+(?:wrote|said|think|noted|have)|assumes?|people\s+think|"
+    r"everyone\s+(?:thinks|assumes|says)|it'?s\s+not\s+like|not\s+mine|supposedly|"
+    r"(?:don'?t|do\s+not)\s+think|any\s+more\s+than|allergic\s+to\s+(?:anything|everything))\b|"
+    r"\b(?:thought|assumed)\b(?!\s+i\s+was\s+(?:allergic|intolerant))|\?",
+    re.I,
+)
+"""A hope, a doubt, irony, a report the user disputes, a question: nothing is over."""
+_EN_STILL_RE = re.compile(
+    r"\bstill\s+(?:am|have\s+it|do|react|(?:very\s+)?allergic|get|carry)|\bi\s+(?:definitely\s+|"
+    r"really\s+)?am\b\s*(?:[.!]|$)|\bbut\s+i\s+am\b|\b(?:came|coming)\s+back\b(?!\s+(?:clean|clear|"
+    r"negative|normal|fine))|\b(?:is|it'?s)\s+back\b(?!\s+on\s+the\s+menu)|\breturned\b|\bflared\b|\bworse\b|"
+    r"\breacted\s+again|\bepipens?\b|\bpositive\b|\bconfirmed\s+it\b|\banaphyla\w*|\bdeathly\b|"
+    r"\bseason(?:al)?\b|\bfor\s+the\s+(?:winter|summer)|\buntil\s+(?:spring|summer|autumn|fall)|"
+    r"\bquiet\b|\bhay\s+fever\b|\bpollen\b",
+    re.I,
+)
+"""The allergy is still there, back, worse or seasonal: nothing is over."""
+_ZH_DOUBT_RE = re.compile(
+    r"希望|但愿|也许|可能|如果|要是|会不会|快要|快好了|等|巴不得|做梦|的话|才怪|别以为|谁说|听说|"
+    r"[？?]|大家都以为|都以为|他们以为|你以为|不可能|对(?:什么|啥|任何|所有)"
+)
+_ZH_STILL_RE = re.compile(
+    r"不是不过敏|还是不能|还不能|但还是|还是过敏|还过敏|依然过敏|仍然过敏|其实我(?:很|还|也)?过敏|过敏得|"
+    r"过敏还在|还在过敏|更严重|更厉害|又犯|复发|又回来|过敏[^。！？，,]{0,6}?回来了|回来了(?=.*过敏)|"
+    r"阳性|季|一阵|药|好多了|轻多了|花粉|[，,]\s*我(?:很|还是|真的|其实)?过敏"
+)
+_EN_NO_OBJECT_RE = re.compile(
+    r"\b(?:anything|everything|nothing|except|but|only|just|so\s+much|much|than|that|it|them|a\s+peanut"
+    r"\s+challenge|test|flight|trip|travel|surgery|procedure)\b",
+    re.I,
+)
+_ZH_NO_OBJECT_RE = re.compile(r"什么|啥|所有|任何|除了|都$|不$|一切")
+_EN_ARTICLE_SPLIT_RE = re.compile(r"\b(?:the|my|a|an|that|this|of|to)(?:\s+|$)", re.I)
+_ZH_OBJ_TRAIL_RE = re.compile(r"(?:我|的|症|都|也|还)+$|^(?:不过|但是|可是|但|而|就)")
+
+
+_EN_SOMEONE_ELSE_RE = re.compile(
+    r"\b(?:he|she|they|his|her|their|him|them)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kids?|"
+    r"child(?:ren)?|wife|husband|partner|boyfriend|girlfriend|mum|mom|mother|dad|father|"
+    r"parents?|sister|brother|friend|flatmate|roommate|colleague|cousin|aunt|uncle|nephew|"
+    r"niece|grandma|grandpa|dog|cat|fianc[eé]e?|boss|toddler|baby|roommate|neighbou?r)\b|"
+    r"\b(?:fianc[eé]e?|boss|toddler|baby|roommate|neighbou?r|kids)\b|"
+    r"\b(?!(?:it|that|what|there|here|who|he|she|let)'s)[\w]+(?:'s|s')\s+(?:[\w-]+\s+){0,2}"
+    r"(?:allerg|intoleran)",
+    re.I,
+)
+_ZH_SOMEONE_ELSE_RE = re.compile(
+    r"[他她]|爸|妈|儿子|女儿|闺女|孩子|宝宝|老公|老婆|对象|男朋友|女朋友|朋友|同事|室友|舅舅|阿姨|"
+    r"叔叔|伯伯|姑姑|婶婶|侄[子女]|外甥|哥哥|姐姐|弟弟|妹妹|我[哥姐弟妹舅姨叔伯姑婶]|爷爷|奶奶|"
+    r"姥姥|姥爷|外公|外婆|家人|家里人|闺蜜|男友|女友|老板|领导|我家|^小[王李张刘陈杨黄赵吴周徐孙马朱胡郭何"
+    r"林罗高郑梁谢宋唐]"
+)
+_ZH_ADDRESS_RE = re.compile(r"(?:家人|姐妹|兄弟|宝子|朋友|老铁|集美)们|妈呀|我的妈")
+"""Forms of address and exclamations (``家人们谁懂啊``), not someone else."""
+"""Someone else's allergy (``我舅舅查出来对青霉素不过敏``, "my son's egg allergy is gone"):
+not the user's to lift. A doctor who says it is over is the user's news ("Allergist says…",
+``医生说已经好了``)."""
+
+
+def _someone_else(sentence: str) -> bool:
+    if has_cjk(sentence):
+        return bool(_ZH_SOMEONE_ELSE_RE.search(_ZH_ADDRESS_RE.sub("", sentence)))
+    return bool(_EN_SOMEONE_ELSE_RE.search(sentence))
+
+
+_QUOTED_RE = re.compile(r"'[^']*'(?!\w)|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』")
+"""Quoted text is not the user speaking ("Translate 'I'm allergic to peanuts' into Thai")."""
+
+
+def retraction_vetoed(sentence: str) -> bool:
+    """Whether a sentence cannot retract an allergy, whatever reads one in it: a hope, a
+    doubt, irony, a report the user disputes, a question, the allergy still there or back, or
+    someone else's (:func:`read_retraction`; the stance rules' "no longer allergic to X" is
+    held to the same)."""
+    sentence = _QUOTED_RE.sub(" ", sentence)
+    zh = has_cjk(sentence)
+    doubt, still = (_ZH_DOUBT_RE, _ZH_STILL_RE) if zh else (_EN_DOUBT_RE, _EN_STILL_RE)
+    return bool(doubt.search(sentence) or still.search(sentence) or _someone_else(sentence))
+
+
+def read_retraction(sentence: str) -> list[Part] | None:
+    """The allergies or intolerances a sentence says are over, in the phrasing the gate
+    lifts an allergy by, or None when it says no such thing.
+
+    Args:
+        sentence: One sentence of the user's message, English or Chinese.
+
+    Returns:
+        One like per allergen (``Part("like", "kiwi", "no longer allergic to kiwi")``,
+        ``Part("like", "菠萝", "对菠萝不再过敏了")``), or None.
+    """
+    if retraction_vetoed(sentence):
+        return None
+    sentence = _QUOTED_RE.sub(" ", sentence)
+    zh = has_cjk(sentence)
+    for pattern in _ZH_RETRACTIONS if zh else _EN_RETRACTIONS:
+        if (m := pattern.search(sentence)) is None:
+            continue
+        raw = (m["obj"] or (m.groupdict().get("pre") or "")).strip()
+        if zh:
+            obj = _ZH_OBJ_TRAIL_RE.sub("", raw)
+            if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
+                return [Part("like", obj, f"对{obj}不再过敏了")]
+            continue
+        if pattern is _EN_ALLERGY_OVER:  # the words before "allergy": "Allergist says the cashew"
+            raw = _EN_ARTICLE_SPLIT_RE.split(raw)[-1]
+        if not raw or _EN_NO_OBJECT_RE.search(raw):
+            continue
+        allergen = pull_object_en(raw, alone=True)
+        if allergen:
+            allergen = allergen if allergen.isupper() else allergen.lower()  # "Peanut allergy…"
+            return [Part("like", allergen, f"no longer allergic to {allergen}")]
+    return None
+
+
+_EN_STATED = [
+    # "I'm (still) allergic to cats", "I am severely allergic to shellfish"
+    re.compile(
+        r"\bi(?:'m|\s+am)\s+(?:still\s+|also\s+|very\s+|severely\s+|really\s+|quite\s+|"
+        r"super\s+|deathly\s+|mildly\s+|a\s+bit\s+)*(?:allergic|intolerant)\s+to\s+"
+        r"(?P<obj>[^,.;!?]+)",
+        re.I,
+    ),
+    # "I have a tree nut allergy", "I've got a severe peanut allergy"
+    re.compile(
+        r"\bi\s+(?:still\s+)?(?:have|'ve\s+got|have\s+got)\s+(?:an?\s+)?(?:(?:severe|mild|bad|"
+        r"serious|strong|real|diagnosed)\s+)?(?P<obj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
+        r"(?:allergy|allergies|intolerance)\b",
+        re.I,
+    ),
+    # "my egg allergy came back", "The sesame allergy hasn't gone anywhere"
+    re.compile(
+        r"\b(?:my|the)\s+(?P<obj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:allergy|intolerance)\s+"
+        r"(?:came\s+back|is\s+back|has\s+come\s+back|returned|has\s+returned|flared\s+up|"
+        r"hasn't\s+gone(?:\s+anywhere)?|has\s+not\s+gone|never\s+went\s+away|is\s+still\s+"
+        r"(?:there|here|a\s+thing)|is\s+(?:real|confirmed)|was\s+confirmed)",
+        re.I,
+    ),
+]
+_ZH_STATED = [
+    # ``我还是对花生过敏``, ``我对海鲜严重过敏``
+    re.compile(
+        r"我(?:还是|依然|仍然|也|一直|从小)?对(?P<obj>[^，,。！!？?不没]{1,10}?)(?:有点|有些|严重|非常|很|"
+        r"都|也|还是)?(?<![不没])过敏"
+    ),
+    # ``花生过敏又复发了``, ``我的芒果过敏回来了``, ``猫毛过敏还在``
+    re.compile(
+        r"(?P<obj>[^，,。！!？?对的我不没]{1,10}?)(?:的)?(?<![不没])过敏(?:又|还是|依然)?(?:复发|回来|"
+        r"犯了|还在|没好|一直没好|确诊)"
+    ),
+]
+_EN_NEGATED_ALLERGY_RE = re.compile(
+    r"\b(?:not|no\s+longer|never\s+(?:was|been)|n't)\s+(?:\w+\s+){0,2}?(?:allergic|intolerant)|"
+    r"\bwas\s+never\s+(?:really\s+)?(?:an?\s+)?(?:\w+\s+)?allergy|\b(?:if|whether|in\s+case|what\s+if|"
+    r"suppose|pretend)\b",
+    re.I,
+)
+
+
+_ZH_SUPPOSED_RE = re.compile(r"如果|要是|假如|假设|万一|的话|会不会|是不是|是否|有没有|怕|担心")
+"""A supposed or feared allergy, or a question about one (``万一我对花生过敏怎么办``)."""
+
+
+def read_allergy(sentence: str) -> list[Part] | None:
+    """The user's own current allergy or intolerance that a sentence states, wherever it
+    stands in it, or None.
+
+    Args:
+        sentence: One sentence of the user's message, a question included ("my egg allergy
+            came back??").
+
+    Returns:
+        One dislike (``Part("dislike", "tree nut", "allergic to tree nut")``,
+        ``Part("dislike", "花生", "对花生过敏")``), or None for another person's allergy, a
+        negated or hypothetical one, or one the sentence says is over.
+    """
+    sentence = _QUOTED_RE.sub(" ", sentence)
+    zh = has_cjk(sentence)
+    if _someone_else(sentence):
+        return None
+    if (_ZH_SUPPOSED_RE if zh else _EN_NEGATED_ALLERGY_RE).search(sentence):
+        return None
+    for pattern in _ZH_STATED if zh else _EN_STATED:
+        if (m := pattern.search(sentence)) is None:
+            continue
+        if zh:
+            obj = _ZH_OBJ_TRAIL_RE.sub("", m["obj"].strip())
+            if 1 <= len(obj) <= 8 and not obj.startswith(("不", "没")):
+                return [Part("dislike", obj, f"对{obj}过敏")]
+            continue
+        allergen = pull_object_en(m["obj"].strip(), alone=True)
+        if allergen:
+            return [Part("dislike", allergen, f"allergic to {allergen}")]
+    return None
+
+
+def stated_allergies(
+    sentences: list[str], found: list[PreferenceCandidate], confidence: float
+) -> list[PreferenceCandidate]:
+    """The allergies the sentences of a message state (:func:`read_allergy`) that capture has
+    not already stored as protected, as protected candidates."""
+    have = {k for c in found if c.protected for k in c.keywords}
+    # an allergen the message takes back is not stated again ("我对花生的过敏已经痊愈")
+    have |= {
+        k for c in found if c.polarity == "like" and is_retraction(c.content) for k in c.keywords
+    }
+    made: list[PreferenceCandidate] = []
+    for sentence in sentences:
+        for part in read_allergy(sentence) or []:
+            candidate = part_candidate(part, confidence)
+            if candidate is not None and not have & set(candidate.keywords):
+                have.update(candidate.keywords)
+                made.append(candidate)
+    return made
+
+
+__all__ = ["read_allergy", "read_retraction", "retraction_vetoed", "stated_allergies"]

@@ -1,0 +1,74 @@
+"""Allergies through capture and the persistence gate, on a real Redis (issue 17).
+
+A breaker pass found that a sentence near a retraction lifted a real allergy ("My peanut
+allergy has gone from mild to severe", "Yeah right, I'm no longer allergic to peanuts, lol",
+``别以为我对花生不过敏``), and that a structure dropped the allergy read beside it. The
+sentences here are new instances of those kinds. Each test looks at what is active in
+Redis after the message, not at what capture returned."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory import Memory
+
+
+def allergies(memory: Memory, user: str = "u") -> list[str]:
+    return sorted(p.content for p in memory.preferences(user) if p.protected)
+
+
+def allergens(memory: Memory, user: str = "u") -> set[str]:
+    return {k for p in memory.preferences(user) if p.protected for k in p.keywords}
+
+
+@pytest.mark.parametrize(("allergy", "message"), [
+    ("I'm allergic to cashews", "My cashew allergy has gone from bad to worse"),
+    ("I'm allergic to cashews", "I doubt my cashew allergy is gone"),
+    ("I'm allergic to cashews", "Yeah right, I'm no longer allergic to cashews, lol"),
+    ("I'm allergic to cashews", "Sam is no longer allergic to cashews"),
+    ("I'm allergic to cashews", "My toddler's cashew allergy has cleared up"),
+    ("I'm allergic to cashews", "I'm not allergic to cashews any more than you are to water"),
+    ("我对芒果过敏", "我芒果过敏好多了，但还是不能吃"),
+    ("我对芒果过敏", "别以为我对芒果不过敏"),
+    ("我对芒果过敏", "我对芒果不是不过敏"),
+    ("我对芒果过敏", "老公对芒果不过敏了"),
+])
+def test_a_look_alike_of_a_retraction_leaves_the_allergy_active(
+    memory: Memory, allergy: str, message: str
+) -> None:
+    memory.capture("u", allergy)
+    before = allergens(memory)
+    assert before, "the allergy itself was not stored"
+    memory.capture("u", message)
+    assert allergens(memory) >= before
+
+
+@pytest.mark.parametrize(("allergy", "message"), [
+    ("I'm allergic to shrimp", "I've outgrown my allergy to shrimp"),
+    ("I'm allergic to shrimp", "I don't have the shrimp allergy anymore"),
+    ("I'm allergic to shrimp", "good news, the shrimp allergy is officially gone"),
+    ("我对菠萝过敏", "对菠萝的过敏没有了"),
+    ("我对菠萝过敏", "菠萝过敏查出来是误诊"),
+])
+def test_a_retraction_in_other_words_lifts_the_allergy(
+    memory: Memory, allergy: str, message: str
+) -> None:
+    memory.capture("u", allergy)
+    assert allergies(memory)
+    memory.capture("u", message)
+    assert allergies(memory) == []
+
+
+@pytest.mark.parametrize(("message", "allergen"), [
+    ("Allergic to shellfish, so I ditched sushi and picked up ramen", "shellfish"),
+    ("heads up, I've got a sesame allergy, but poppy seeds are fine", "sesame"),
+    ("I'm allergic to all nuts except almonds", "nuts"),
+])
+def test_an_allergy_beside_a_structure_or_behind_a_preamble_is_stored(
+    memory: Memory, message: str, allergen: str
+) -> None:
+    memory.capture("u", message)
+    assert any(allergen in content for content in allergies(memory))
+    assert not any(
+        p.polarity == "like" and allergen in p.content for p in memory.preferences("u")
+    )

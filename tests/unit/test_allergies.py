@@ -1,0 +1,110 @@
+"""The user's own allergies, stated and said to be over, in phrasings beyond "I'm allergic to
+X" and "no longer allergic to X" (``memory/core/capture/allergies.py``, issue 17).
+``对菠萝的过敏没了`` had stored the allergy itself, a hard constraint the user had just taken
+back; "heads up I have a tree nut allergy, coconut is ok for me though" had stored nothing.
+The sentences are new instances, not rows of the bench files."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.allergies import read_allergy, read_retraction
+from penchant.memory.core.objects import only_retracts, retracted_objects
+
+
+@pytest.mark.parametrize(("sentence", "allergen", "content"), [
+    ("Good news: my sesame allergy is officially gone", "sesame",
+     "no longer allergic to sesame"),
+    ("I grew out of my egg allergy years ago", "egg", "no longer allergic to egg"),
+    ("Turns out I'm not actually allergic to penicillin", "penicillin",
+     "no longer allergic to penicillin"),
+    ("Peanut allergy: resolved!", "peanut", "no longer allergic to peanut"),
+    ("我对榴莲的过敏没了", "榴莲", "对榴莲不再过敏了"),
+    ("虾过敏转阴了", "虾", "对虾不再过敏了"),
+    ("青霉素过敏其实是误会", "青霉素", "对青霉素不再过敏了"),
+    ("小时候对牛奶过敏，长大就好了", "牛奶", "对牛奶不再过敏了"),
+    ("Update: I'm not allergic to latex after all", "latex", "no longer allergic to latex"),
+    ("the sesame allergy was a childhood thing", "sesame", "no longer allergic to sesame"),
+    ("我一直以为自己对海鲜过敏，其实不是", "海鲜", "对海鲜不再过敏了"),
+    ("姐妹们，我的桃子过敏好了", "桃子", "对桃子不再过敏了"),
+])
+def test_an_allergy_said_to_be_over_is_retracted_in_the_gates_phrasing(
+    sentence: str, allergen: str, content: str
+) -> None:
+    (part,) = read_retraction(sentence) or [None]
+    assert part is not None and part.polarity == "like"
+    assert part.obj == allergen and part.content == content
+    # the gate lifts the allergy it names, and stores no like of it (DESIGN.md §6.3)
+    assert retracted_objects(part.content) and only_retracts(part.content)
+
+
+@pytest.mark.parametrize("sentence", [
+    "The pollen allergy season is over",  # a season, not the allergy
+    "花生过敏的药没了",  # the allergy pills ran out
+    "我对花生过敏，但是杏仁可以吃",  # fine near the allergy is not the allergy over
+    "I'm allergic to peanuts, but I can eat almonds",
+    "I hope my cat allergy will be gone soon",  # a hope
+    "My son's egg allergy is gone",  # someone else's
+    "我舅舅查出来对青霉素不过敏",
+    "女儿的鸡蛋过敏好了",
+    "my kiwi allergy came back, I thought it had gone",  # back again
+    "花生过敏又复发了",
+])
+def test_no_retraction_is_read_where_none_is_said_of_the_users_allergy(sentence: str) -> None:
+    assert read_retraction(sentence) is None
+
+
+def test_capture_no_longer_stores_the_allergy_a_message_takes_back() -> None:
+    reader = ClauseReader()
+    found = extract_preferences("对芒果的过敏没了，现在随便吃", reader=reader)
+    assert not any(c.protected for c in found)
+    assert [c.content for c in found if c.polarity == "like"] == ["对芒果不再过敏了"]
+    # a real allergy in a message is still stored, protected
+    kept = extract_preferences("我对芒果过敏，别给我推荐芒果味的东西", reader=reader)
+    assert any(c.protected and "芒果" in c.keywords for c in kept)
+
+
+@pytest.mark.parametrize(("sentence", "allergen", "content"), [
+    ("quick heads up, I have a hazelnut allergy, almonds are fine though", "hazelnut",
+     "allergic to hazelnut"),
+    ("Even after years of treatment I'm still allergic to wasps", "wasps", "allergic to wasps"),
+    ("ugh my shrimp allergy came back??", "shrimp", "allergic to shrimp"),
+    ("我还是对芒果过敏", "芒果", "对芒果过敏"),
+    ("虾过敏又复发了，难受", "虾", "对虾过敏"),
+])
+def test_an_allergy_stated_anywhere_in_a_sentence_is_read(
+    sentence: str, allergen: str, content: str
+) -> None:
+    (part,) = read_allergy(sentence) or [None]
+    assert part is not None and part.polarity == "dislike"
+    assert part.obj == allergen and part.content == content
+
+
+@pytest.mark.parametrize("sentence", [
+    "Translate 'I'm allergic to peanuts' into Thai",  # quoted, not said
+    "My daughter has a sesame allergy",  # someone else's
+    "我弟对花生过敏",
+    "I'm not allergic to cats",
+    "芒果那个不算过敏哈",
+])
+def test_no_allergy_is_read_that_is_not_the_users_own(sentence: str) -> None:
+    assert read_allergy(sentence) is None
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("heads up I have a cashew allergy, pistachios are ok for me though", "cashew"),
+    ("Even after three years of shots I'm still allergic to dogs, it's just milder now", "dogs"),
+    ("my soy allergy came back??", "soy"),
+])
+def test_capture_stores_an_allergy_behind_a_preamble_or_in_a_question_as_protected(
+    text: str, allergen: str
+) -> None:
+    found = extract_preferences(text, reader=ClauseReader())
+    assert any(c.protected and allergen in c.content for c in found)
+
+
+@pytest.mark.parametrize("text", ["芒果那个不算过敏哈", "查了一下，我根本不过敏"])
+def test_a_negated_allergy_is_never_stored_as_one(text: str) -> None:
+    assert not any(c.protected for c in extract_preferences(text, reader=ClauseReader()))
