@@ -123,6 +123,7 @@ def test_a_comparison_named_alone_is_read_strictly(sentence: str, liked: str, le
     "I have a strong aversion to pickled onions",
     "Spent the weekend over at my sister's place",
     "The meeting ran over time again",
+    "I strongly dislike films that are over three hours long",  # a clause, not a noun phrase
     "I walked more than ten miles yesterday",
 ])
 def test_over_to_and_than_inside_a_clause_name_no_comparison_strictly(sentence: str) -> None:

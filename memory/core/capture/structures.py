@@ -91,7 +91,8 @@ _EN_COMPARE_STRICT = [
     re.compile(
         r"^(?:(?:give\s+me|gimme|i'?ll\s+take|i'?m\s+an?)\s+)?(?!(?:spent|went|stayed|came|got|"
         r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
-        r"(?P<a>[^,;]{1,40}?)\s+(?:over|>|beats|trumps)\s+(?!(?:at|in|on|to|for|with|by|from|"
+        r"(?P<a>(?:(?!\b(?:i|i'm|that|which|who|are|is|was|were|dislike|like|love|hate|want|need)\b)"
+        r"[^,;]){1,40}?)\s+(?:over|>|beats|trumps)\s+(?!(?:at|in|on|to|for|with|by|from|"
         r"there|here|and|again|it|budget|time)\b)(?P<b>[^,;]+)",
         re.I,
     ),
