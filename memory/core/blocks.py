@@ -56,10 +56,20 @@ _ROLE_LINE_RE = re.compile(
 
 _MD_IMAGE_RE = re.compile(r"!\[([^\]\n]{0,200})\]\s*(?:\([^)\n]*\)?|\[[^\]\n]*\]?)")
 _MD_LINK_RE = re.compile(r"\[([^\]\n]{0,200})\]\s*\(([^)\n]*)\)?")
+_TLDS = (
+    "com|net|org|io|co|ai|app|dev|me|info|biz|shop|store|xyz|site|online|top|link|club|live|"
+    "tech|cloud|page|blog|news|test|example|cn|uk|de|fr|jp|ru|us|ca|au|in|tv|ly|gg|cc|nl|es|"
+    "it|br|kr|hk|tw|sg"
+)
+"""Top-level domains a host written without a scheme is recognised by when it only has a
+path (``shopx.example/deal``): common ones, so ``node.js/react`` stays text."""
 _URL_RE = re.compile(
     r"(?i)\b(?:(?:https?|ftp|wss?|file|data|javascript|vbscript):/{0,3}|www\.)[^\s<>\"')\]]*"
     # "evil.example/p?d={chat}": no scheme, but a path or query that can carry data
     r"|\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?=[/?])[^\s<>\"')\]]*[?={%@][^\s<>\"')\]]*"
+    # "shopx.example/deal", "//evil.example/a": a known domain with a path, protocol-relative
+    rf"|(?<![\w@.])(?:[a-z0-9-]+\.)+(?:{_TLDS})(?=/)[^\s<>\"')\]]*"
+    r"|(?<![\w:/])//(?:[a-z0-9-]+\.)+[a-z]{2,}[^\s<>\"')\]]*"
 )
 _HOST_RE = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:/{0,3})?(?:[^@/\s]*@)?([^/?#:\s]+)")
 
@@ -69,22 +79,25 @@ def neutralise_links(text: str) -> str:
 
     A markdown image becomes ``[image: alt]`` (rendering one fetches its URL, which can
     carry data out: ``![a](https://collector.example/log?d=…)``); a markdown link keeps its
-    text; every URL (``http``, ``data:``, ``javascript:``, ``www.`` …) becomes
+    text, its target whatever it is written as (``[deal](shopx.example/d)``) reduced to its
+    host; every URL (``http``, ``data:``, ``javascript:``, ``www.`` …) becomes
     ``⟨link to host⟩``, its path and query (where leaked data would ride) dropped, so no
     renderer or tool can follow it; so does a host written without a scheme whose path
-    carries a query (``evil.example/p?d={chat_history}``). Text without links comes back
-    unchanged.
+    carries a query (``evil.example/p?d={chat_history}``), a host of a common top-level domain
+    with a path (``shopx.example/deal``) and a protocol-relative one (``//evil.example/a``).
+    Text without links comes back unchanged.
     """
     if not any(c in text for c in "[:/?") and "www." not in text.casefold():
         return text
     text = _MD_IMAGE_RE.sub(lambda m: f"[image: {m.group(1).strip() or 'no description'}]", text)
-    text = _MD_LINK_RE.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2) else m.group(0),
-                           text)
+    text = _MD_LINK_RE.sub(
+        lambda m: f"{m.group(1)} ({_link_host(m, 2)})" if m.group(2).strip() else m.group(0), text
+    )
     return _URL_RE.sub(_link_host, text)
 
 
-def _link_host(url: re.Match[str]) -> str:
-    found = _HOST_RE.match(url.group(0))
+def _link_host(url: re.Match[str], group: int = 0) -> str:
+    found = _HOST_RE.match(url.group(group).strip().lstrip("/"))
     host = found.group(1) if found else ""
     host = host.removeprefix("www.").strip(".")
     return f"⟨link to {host}⟩" if host and "." in host else "⟨link removed⟩"

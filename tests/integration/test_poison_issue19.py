@@ -178,6 +178,22 @@ def test_a_host_without_a_scheme_whose_path_carries_data_is_neutralised(
     assert kept in block and "d=" not in block and "%20" not in block
 
 
+@pytest.mark.parametrize(("content", "kept", "gone"), [
+    ("likes the [spring sale](dealz.example/spring)", "spring sale (⟨link to dealz.example⟩)",
+     "/spring"),
+    ("likes deals at dealz.com/spring", "⟨link to dealz.com⟩", "/spring"),
+    ("likes [this](//cdn.dealz.net/x)", "this (⟨link to cdn.dealz.net⟩)", "/x"),
+])
+def test_a_link_without_a_scheme_is_neutralised_whatever_its_path(
+    content: str, kept: str, gone: str
+) -> None:
+    """Found by a breaker helper (issue 19): a markdown link with no scheme
+    (``[x](shopx.example/d)``) and a known domain with a plain path reached the prompt as a
+    link a renderer or the model could follow."""
+    block = render_preferences([Preference(user_id=USER, polarity="like", content=content)], [])
+    assert kept in block and gone not in block
+
+
 def test_hidden_text_is_named_not_kept_in_the_echo_and_the_change_log(
     memory: Memory, redis_client: redis.Redis
 ) -> None:
