@@ -32,6 +32,15 @@ def allergens(memory: Memory, user: str = "u") -> set[str]:
     ("我对芒果过敏", "别以为我对芒果不过敏"),
     ("我对芒果过敏", "我对芒果不是不过敏"),
     ("我对芒果过敏", "老公对芒果不过敏了"),
+    # a second breaker pass: the joke or correction in the next sentence, a qualified
+    # "not allergic", a reaction report, a relative clause
+    ("I'm allergic to cashews", "My cashew allergy is gone. Just kidding!"),
+    ("I'm allergic to cashews", "My notes say I'm no longer allergic to cashews. That's incorrect."),
+    ("I'm allergic to cashews", "I'm not allergic to cashews in tiny amounts, but a handful is bad"),
+    ("I'm allergic to cashews", "Technically I'm not allergic to cashews, I have a tree nut allergy"),
+    ("我对芒果过敏", "我对芒果不过敏了，骗你的"),
+    ("我对芒果过敏", "真羡慕对芒果不过敏的人"),
+    ("我对芒果过敏", "检查说我对芒果不过敏了，可昨天吃了还是起疹子"),
 ])
 def test_a_look_alike_of_a_retraction_leaves_the_allergy_active(
     memory: Memory, allergy: str, message: str

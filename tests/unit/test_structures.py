@@ -128,3 +128,20 @@ def test_a_comparison_named_alone_is_read_strictly(sentence: str, liked: str, le
 ])
 def test_over_to_and_than_inside_a_clause_name_no_comparison_strictly(sentence: str) -> None:
     assert read_structure(sentence, "comparative", strict=True) is None
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("I watch everything from anime to westerns", "switch"),  # a range
+    ("I hate it when cafes serve oat milk instead of cow's milk", "switch"),
+    ("The office switched from Zoom to Meet and it's awful", "switch"),  # an organisation
+    ("My number one fear these days is wasps", "slot"),
+    ("猫比狗麻烦多了", "comparative"),
+    ("Gin over ice is my summer drink", "comparative"),  # a drink, not a comparison
+])
+def test_strict_connectors_read_no_range_grievance_organisation_or_fear(
+    sentence: str, kind: str
+) -> None:
+    """Found by a second breaker pass: these were stored as the user's switch, favourite or
+    comparison ("I hate it when restaurants serve margarine instead of butter" liked
+    margarine)."""
+    assert read_structure(sentence, kind, strict=True) is None

@@ -101,7 +101,7 @@ _EN_RETRACTIONS = [
     ),
     # "(I'm) not lactose intolerant anymore", "not allergic to soy any more"
     re.compile(
-        r"(?:^|\bi(?:'m|\s+am)\s+)(?:\w+\s+)?not\s+(?:(?P<pre>[\w-]+)\s+)?(?:allergic|intolerant)\s*"
+        r"(?:^\W*|\bi(?:'m|\s+am)\s+)not\s+(?:(?P<pre>[\w-]+)\s+)?(?:allergic|intolerant)\s*"
         r"(?:to\s+(?P<obj>[^,.;!?]+?))?\s+any\s*more\b(?!\s+than)",
         re.I,
     ),
@@ -156,7 +156,14 @@ _EN_DOUBT_RE = re.compile(
     r"until|next|tomorrow|upcoming|yeah\s+right|oh\s+sure|as\s+if|kidding|joke|lol|wrong(?:ly)?|"
     r"stop\s+saying|you\s+(?:wrote|said|think|noted|have)|assumes?|people\s+think|"
     r"everyone\s+(?:thinks|assumes|says)|it'?s\s+not\s+like|not\s+mine|supposedly|"
-    r"(?:don'?t|do\s+not)\s+think|any\s+more\s+than|allergic\s+to\s+(?:anything|everything))\b|"
+    r"(?:don'?t|do\s+not)\s+think|any\s+more\s+than|allergic\s+to\s+(?:anything|everything)|"
+    r"not\s+sure|unsure|skeptical|sceptical|not\s+convinced|no\s+(?:sign|way|evidence|proof)|"
+    r"zero\s+evidence|nothing\s+suggests|said\s+no\s+one|april\s+fools?|imagine|pretend|story|"
+    r"claims?|claimed|incorrect|not\s+true|untrue|nonsense|ridiculous|don'?t\s+(?:record|write|"
+    r"note|put)|never\s+tell|(?:can'?t|cannot|wouldn'?t)\s+say|thinks|mistake|mistaken|"
+    r"kiddo|little\s+one|toddler|fix\s+it|add\s+it\s+back|didn'?t|don'?t\s+update|profile|card|"
+    r"chart|there\s+was\s+a\s+time|someday|one\s+day|fantas\w*|i'?d\s+like|technically|strictly|"
+    r"specifically|in\s+the\s+same\s+way|unnoticed|app\s+update)\b|\bnot\s*[.!]|"
     r"\b(?:thought|assumed)\b(?!\s+i\s+was\s+(?:allergic|intolerant))|\?",
     re.I,
 )
@@ -167,20 +174,31 @@ _EN_STILL_RE = re.compile(
     r"negative|normal|fine))|\b(?:is|it'?s)\s+back\b(?!\s+on\s+the\s+menu)|\breturned\b|\bflared\b|\bworse\b|"
     r"\breacted\s+again|\bepipens?\b|\bpositive\b|\bconfirmed\s+it\b|\banaphyla\w*|\bdeathly\b|"
     r"\bseason(?:al)?\b|\bfor\s+the\s+(?:winter|summer)|\buntil\s+(?:spring|summer|autumn|fall)|"
-    r"\bquiet\b|\bhay\s+fever\b|\bpollen\b",
+    r"\bquiet\b|\bhay\s+fever\b|\bpollen\b|\bi\s+was\s+right\b|\bbacked\s+me\s+up\b|"
+    r"\bi'?m\s+(?:(?!not\b|no\b|never\b|longer\b)\w+\s+)?(?:allergic|intolerant)\b|"
+    r"\bi\s+have\s+(?:\w+\s+)?(?:celiac|coeliac|"
+    r"allergy|allergies|intolerance)\b|\breact(?:ed|ion)?\b(?!\s+to)|\bhives\b|\brash\b|\ber\b|"
+    r"\bhospital\b|\ba&e\b|\bturns\s+out\s+i\s+(?:am|was)\b|"
+    r"\b(?:allergic|intolerant)\s+to\s+[^,.;!?]*?\b(?:in|when|with|if|unless|as|during|while|"
+    r"except)\b"
+    r"(?!\s+(?:not|fine|ok))|\bconfirmed\b(?!\s+(?:it'?s\s+gone|i'?m\s+not|negative))",
     re.I,
 )
 """The allergy is still there, back, worse or seasonal: nothing is over."""
 _ZH_DOUBT_RE = re.compile(
     r"希望|但愿|也许|可能|如果|要是|会不会|快要|快好了|等|巴不得|做梦|的话|才怪|别以为|谁说|听说|"
-    r"[？?]|大家都以为|都以为|他们以为|你以为|不可能|对(?:什么|啥|任何|所有)"
+    r"[？?]|大家都以为|都以为|他们以为|你以为|不可能|对(?:什么|啥|任何|所有)|说不定|或许|多想|祈祷|"
+    r"不认为|没有证据|骗你|开玩笑|玩笑|搞错|胡扯|错的|不代表|没说|并不是说|别说|千万别|羡慕|的人|想象|"
+    r"假装|故事|才好|同学|表[姐哥弟妹]|小孩|老师|邻居|以前对[^，,。]{1,10}不过敏"
 )
 _ZH_STILL_RE = re.compile(
     r"不是不过敏|还是不能|还不能|但还是|还是过敏|还过敏|依然过敏|仍然过敏|其实我(?:很|还|也)?过敏|过敏得|"
     r"过敏还在|还在过敏|更严重|更厉害|又犯|复发|又回来|过敏[^。！？，,]{0,6}?回来了|回来了(?=.*过敏)|"
-    r"阳性|季|一阵|药|好多了|轻多了|花粉|[，,]\s*我(?:很|还是|真的|其实)?过敏"
+    r"阳性|季|一阵|药|好多了|轻多了|花粉|[，,]\s*我(?:很|还是|真的|其实)?过敏|我是|不能碰|碰都不|疹子|"
+    r"进医院|医院了|加回去|换了菜|日子|生[^，,。]{0,3}碰|熟的"
 )
 _EN_NO_OBJECT_RE = re.compile(
+    r"\b(?:in|with|when|unless|as|during|while|on|at)\b|"
     r"\b(?:anything|everything|nothing|except|but|only|just|so\s+much|much|than|that|it|them|a\s+peanut"
     r"\s+challenge|test|flight|trip|travel|surgery|procedure)\b",
     re.I,

@@ -509,7 +509,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         found = context.found[start:]
         if not found and turned is None and (kind := whole.get(index)) is not None:
             found = _whole_sentence(sentence, parts, context, kind)
-        made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE)
+        after = kept[index + 1] if index + 1 < len(kept) else ""
+        made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after)
         if made is not None:
             del context.found[start:]
             context.found.extend(made)

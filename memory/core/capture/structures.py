@@ -93,7 +93,8 @@ _EN_COMPARE_STRICT = [
         r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
         r"(?P<a>(?:(?!\b(?:i|i'm|that|which|who|are|is|was|were|dislike|like|love|hate|want|need)\b)"
         r"[^,;]){1,40}?)\s+(?:over|>|beats|trumps)\s+(?!(?:at|in|on|to|for|with|by|from|"
-        r"there|here|and|again|it|budget|time)\b)(?P<b>[^,;]+)",
+        r"there|here|and|again|it|budget|time)\b)(?P<b>(?:(?!\b(?:is|are|was|were)\b)[^,;])+)"
+        r"(?:[,;]|$)",
         re.I,
     ),
     re.compile(r"(?P<a>.+?)\s+(?:is|'s)\s+my\s+(?:pick|choice)\s+over\s+(?P<b>.+)", re.I),
@@ -248,7 +249,7 @@ _ZH_COMPARE = [
     ),
     re.compile(
         r"(?P<a>[^，,。]{1,14}?)(?:比|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|香|更|"
-        r"多了|合我|适合我|舒服|靠谱|$)"
+        r"合我|适合我|舒服|靠谱|$)"
     ),
     re.compile(r"(?P<a>[^，,。]{1,14}?)(?:吊打|完爆|秒杀)(?P<b>[^，,。！]{1,14})"),
     re.compile(
@@ -360,6 +361,22 @@ _EN_DISCOURSE_LEAD_RE = re.compile(
 """Discourse before a statement ("Just so you know, …"): part of no object."""
 
 
+_STRICT_VETO_RE = re.compile(
+    r"\b(?:hate|hates|can'?t\s+stand|annoy\w*|never|fear|nightmare|worst|least|pet\s+peeve|"
+    r"enemy|companion|office|company|school|restaurants?|canteen|work\s+(?:switched|moved))\b|"
+    r"讨厌|不爽|烦|受不了|最怕|噩梦|食堂|公司|学校|单位|餐厅|店里|麻烦|贵",
+    re.I,
+)
+"""A sentence read by strict connectors that turns away from what it relates, or where an
+organisation or a fear is the subject: no switch, slot or comparison of the user's (an
+exception to a disliked class is read by its own polarity, :func:`_exception_parts`)."""
+_EN_SWITCH_VERB_RE = re.compile(
+    r"\b(?:switch\w*|mov\w+|went|gone|go|chang\w+|convert\w*|migrat\w+|shift\w*|swap\w*|"
+    r"trad\w+|upgrad\w+|downgrad\w+|transition\w*|jump\w*|ditch\w*)\b",
+    re.I,
+)
+
+
 def _own_clause(m: re.Match[str]) -> str:
     """A slot value's own clause: the last before the slot's name ("Chrome's gone, Firefox is
     my browser now"), the first after it ("my note taking is paper notebooks now, apps …")."""
@@ -413,9 +430,13 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
     connectors that name the relation alone."""
     zh = has_cjk(sentence)
     text = sentence.strip() if zh else _EN_DISCOURSE_LEAD_RE.sub("", sentence.strip())
+    if strict and kind != "exception" and _STRICT_VETO_RE.search(text):
+        return None  # "I hate it when restaurants serve margarine instead of butter"
     if kind == "switch":
         text = text if zh else _FROM_NOW_ON_RE.sub("", text)
         for pattern in _ZH_SWITCH if zh else _EN_SWITCH:
+            if strict and pattern is _EN_SWITCH[0] and not _EN_SWITCH_VERB_RE.search(text):
+                continue  # "I read everything from sci-fi to romance": a range, no switch
             if m := pattern.search(text):
                 old, new = (
                     (_zh_obj if zh else _en_obj)(m["old"]),

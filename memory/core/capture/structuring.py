@@ -43,14 +43,16 @@ def structured(
     kinds: list[Kind | None],
     found: list[PreferenceCandidate],
     confidence: float,
+    after: str = "",
 ) -> list[PreferenceCandidate] | None:
     """A switch, comparison, exception or slot in a sentence that the rules did not structure:
     its parts by the connectors of :mod:`.structures`, else None.
 
     Tried when the head reads the structural kind (:data:`STRUCTURE_MIN_P`), or, with strict
     connectors, when it reads the sentence as a statement at all (:data:`STATEMENT_MAX_NONE`)
-    and the sentence is not about another person, one occasion or a plan."""
-    if (lifted := _retraction(sentence, found, confidence)) is not None:
+    and the sentence is not about another person, one occasion or a plan. ``after`` is the
+    sentence that follows in the message: "Just kidding!" takes back a retraction before it."""
+    if (lifted := _retraction(sentence, found, confidence, after)) is not None:
         return lifted
     if _ALLERGY_RE.search(sentence):
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
@@ -78,7 +80,7 @@ _ALLERGY_RE = re.compile(r"allerg|intoleran|anaphyla|过敏|不耐", re.I)
 
 
 def _retraction(
-    sentence: str, found: list[PreferenceCandidate], confidence: float
+    sentence: str, found: list[PreferenceCandidate], confidence: float, after: str = ""
 ) -> list[PreferenceCandidate] | None:
     """An allergy the sentence says is over (:mod:`.allergies`), in place of what the rules
     read of its allergen (``对菠萝的过敏没了`` had stored the allergy); the rules' own
@@ -86,7 +88,7 @@ def _retraction(
     allergic to peanuts, lol", ``别以为我对花生不过敏``); None when neither applies. The head is
     not asked: it read ``花生过敏好了!!!`` as no statement, and the retraction's own structure
     is narrow."""
-    if retraction_vetoed(sentence):
+    if retraction_vetoed(sentence) or retraction_vetoed(re.sub(r"[?？]", "", after)):
         kept = [c for c in found if not (c.polarity == "like" and is_retraction(c.content))]
         return kept if len(kept) < len(found) else None
     read = read_retraction(sentence)
