@@ -12,6 +12,8 @@ import pytest
 
 from penchant.memory import Memory
 
+CASHEW = "I'm allergic to cashews"
+
 
 def allergies(memory: Memory, user: str = "u") -> list[str]:
     return sorted(p.content for p in memory.preferences(user) if p.protected)
@@ -35,9 +37,9 @@ def allergens(memory: Memory, user: str = "u") -> set[str]:
     # a second breaker pass: the joke or correction in the next sentence, a qualified
     # "not allergic", a reaction report, a relative clause
     ("I'm allergic to cashews", "My cashew allergy is gone. Just kidding!"),
-    ("I'm allergic to cashews", "My notes say I'm no longer allergic to cashews. That's incorrect."),
-    ("I'm allergic to cashews", "I'm not allergic to cashews in tiny amounts, but a handful is bad"),
-    ("I'm allergic to cashews", "Technically I'm not allergic to cashews, I have a tree nut allergy"),
+    (CASHEW, "My notes say I'm no longer allergic to cashews. That's incorrect."),
+    (CASHEW, "I'm not allergic to cashews in tiny amounts, but a handful is bad"),
+    (CASHEW, "Technically I'm not allergic to cashews, I have a tree nut allergy"),
     ("我对芒果过敏", "我对芒果不过敏了，骗你的"),
     ("我对芒果过敏", "真羡慕对芒果不过敏的人"),
     ("我对芒果过敏", "检查说我对芒果不过敏了，可昨天吃了还是起疹子"),
@@ -58,6 +60,12 @@ def test_a_look_alike_of_a_retraction_leaves_the_allergy_active(
     ("I'm allergic to shrimp", "good news, the shrimp allergy is officially gone"),
     ("我对菠萝过敏", "对菠萝的过敏没有了"),
     ("我对菠萝过敏", "菠萝过敏查出来是误诊"),
+    ("I'm allergic to shrimp", "My shrimp allergy is no more"),
+    ("I'm allergic to shrimp", "I beat my shrimp allergy"),
+    ("I'm allergic to shrimp", "Shrimp are fine for me now, the allergy's gone"),
+    ("我对菠萝过敏", "菠萝过敏治好了"),
+    ("我对菠萝过敏", "我已经对菠萝脱敏了"),
+    ("我对菠萝过敏", "菠萝不再让我过敏了"),
 ])
 def test_a_retraction_in_other_words_lifts_the_allergy(
     memory: Memory, allergy: str, message: str

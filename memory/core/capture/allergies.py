@@ -26,7 +26,7 @@ _EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
 _EN_END = (
     r"(?=\s*(?:[,.;!:)]|$)|\s+(?:now|for\s+good|completely|entirely|apparently|as\s+of|since|"
     r"thanks|according|per|at\s+last|finally|after|too|yay|woo|for\s+me|sometime|years\s+ago|"
-    r"ages\s+ago|in\s+my|when|as\s+a\s+(?:kid|child|teen))\b)"
+    r"ages\s+ago|in\s+my|when|on\s+its\s+own|as\s+a\s+(?:kid|child|teen))\b)"
 )
 """The end of a clause, or words that leave it about the allergy being over: "has gone from
 mild to severe", "is over the top" and "has resolved into" say nothing of the kind."""
@@ -63,6 +63,26 @@ _EN_RETRACTIONS = [
         re.I,
     ),
     _EN_ALLERGY_OVER,
+    # "My peanut allergy is no more", "vanished", "I beat my peanut allergy"
+    re.compile(
+        rf"\b(?:my|the)\s+(?P<obj>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{_EN_ALLERGY}\s+(?:is\s+no\s+more|"
+        r"(?:has\s+)?vanished|(?:was|is)\s+(?:a\s+)?misdiagnos\w+)" + _EN_END,
+        re.I,
+    ),
+    re.compile(
+        rf"\bi(?:'ve|\s+have)?\s+(?:beat(?:en)?|lost|kicked)\s+my\s+(?P<obj>(?:[\w'-]+\s+){{0,2}}?"
+        rf"[\w'-]+)\s+{_EN_ALLERGY}\b",
+        re.I,
+    ),
+    # "Peanuts are fine for me now, the allergy's gone", "I can eat peanuts again, my allergy
+    # went away": the allergen in the clause before
+    re.compile(
+        r"^\W*(?:(?P<obj>[\w' -]{1,30}?)\s+(?:are|is)\s+(?:totally\s+)?fine(?:\s+for\s+me)?|"
+        r"i\s+can\s+(?:eat|have|drink)\s+(?P<obj2>[\w' -]{1,30}?))\s+(?:now|again)\s*[,;]\s+"
+        r"(?:the|my)\s+allergy(?:'s|\s+is|\s+has)?\s+(?:gone|over|cleared\s+up|went\s+away|"
+        r"outgrown)" + _EN_END,
+        re.I,
+    ),
     # "my allergy to prawns is gone"
     re.compile(
         rf"\b(?:my|the)\s+(?:allergy|intolerance)\s+to\s+(?P<obj>[\w' -]{{1,30}}?)\s+{_EN_OVER}",
@@ -86,6 +106,11 @@ _EN_RETRACTIONS = [
         r"not\s+any\s*more\s*(?:[,.;!?]|$)",
         re.I,
     ),
+    re.compile(
+        r"\b(?:outgr[eo]wn|grown\s+out\s+of|grew\s+out\s+of)\s+being\s+(?:allergic|intolerant)\s+to\s+"
+        r"(?P<obj>[^,.;!?]+)",
+        re.I,
+    ),
     # "grew out of my dairy allergy", "outgrown the prawn allergy"
     re.compile(
         rf"\b(?:outgr[eo]wn?|grew\s+out\s+of|got\s+over|cured\s+of)\s+(?:my\s+|the\s+|an?\s+)?"
@@ -94,14 +119,15 @@ _EN_RETRACTIONS = [
     ),
     # "I'm no longer allergic to latex", "I no longer react to cats", "I was never allergic to…"
     re.compile(
-        r"\bi(?:'m|\s+am|\s+was)?\s+(?:now\s+|actually\s+)?(?:no\s+longer|not\s+(?:actually|really)|"
-        r"never\s+(?:was|been)?\s*)\s*(?:allergic|intolerant|react(?:ing)?|sensitive)\s+to\s+"
+        r"\bi(?:'m|m|\s+am|\s+was|'ve|\s+have)?\s+(?:now\s+|actually\s+)?(?:no\s+longer|not\s+"
+        r"(?:actually|really)|never\s+(?:actually\s+)?(?:was|been)?\s*)\s*(?:allergic|intolerant|"
+        r"react(?:ing)?|sensitive)\s+to\s+"
         r"(?P<obj>[^,.;!?]+)",
         re.I,
     ),
     # "(I'm) not lactose intolerant anymore", "not allergic to soy any more"
     re.compile(
-        r"(?:^\W*|\bi(?:'m|\s+am)\s+)not\s+(?:(?P<pre>[\w-]+)\s+)?(?:allergic|intolerant)\s*"
+        r"(?:^\W*|\bi(?:'m|m|\s+am)\s+)not\s+(?:(?P<pre>[\w-]+)\s+)?(?:allergic|intolerant)\s*"
         r"(?:to\s+(?P<obj>[^,.;!?]+?))?\s+any\s*more\b(?!\s+than)",
         re.I,
     ),
@@ -118,13 +144,15 @@ _EN_RETRACTIONS = [
 ]
 _ZH_ALLERGY = r"(?:过敏|不耐受?|乳糖不耐)"
 _ZH_ADVERBS = (
-    r"(?:已经|基本|彻底|居然|竟然|自己|早就|其实|原来|直接|完全|就|都|也|查出来|检查|结果|医生说)*"
+    r"(?:已经|基本|彻底|居然|竟然|自己|早就|其实|原来|直接|完全|就|都|也|查出来|查了|检查|结果|"
+    r"医生说)*"
 )
 """Only adverbs between the allergy and its end: ``花生过敏的药没了`` (the allergy pills ran
 out) retracts nothing."""
 _ZH_OVER = (
-    r"(?:的问题|这事儿?|这件事)?(?:没了|没有了|好了|转阴了?|自愈了?|痊愈了?|消失了?|不见了|是误诊|是误会|"
-    r"其实是误会|原来是误诊|是小时候的事|是我自己瞎猜的|解决了|过去了|脱敏成功了?)(?=[了啦呀啊哈哦嘛！!。，,～~\s]|$)"
+    r"(?:没了|没有了|好了|好啦|转阴了?|自愈了?|痊愈了?|康复了?|治好了|根治了?|好利索了?|消失了?|不见了|"
+    r"是误诊|是误会|其实是误会|原来是误诊|是小时候的事|是我自己瞎猜的|解决了?|过去了|属于过去式了?|"
+    r"过去式了?|不是问题了?|(?:是)?阴性|脱敏成功了?)(?=[了啦呀啊哈哦嘛！!。，,～~\s]|$)"
 )
 """Said of the allergy itself and ending its clause: ``好了一阵`` (better for a while) is no
 end, nor is ``好多了`` (better)."""
@@ -132,7 +160,7 @@ _ZH_RETRACTIONS = [
     # ``本来对猫过敏的，……查也说不过敏了``, ``小时候对鸡蛋过敏，长大就好了``
     re.compile(
         r"(?:本来|以前|之前|小时候|原来|曾经)(?:是|一直)?对(?P<obj>[^，,。！!？?]{1,10}?)过敏"
-        r"[^。！!？?]{0,24}?(?:不过敏了|好了|没了|转阴|痊愈|自愈)(?=[了啦呀啊哈！!。，,～~\s]|$)"
+        r"[^。！!？?]{0,24}?(?:不过敏了|好了|没了|转阴|痊愈|自愈|不会了)(?=[了啦呀啊哈！!。，,～~\s]|$)"
     ),
     # ``我一直以为自己对牛油果过敏，结果……阴性``: a belief that proved wrong
     re.compile(
@@ -142,8 +170,12 @@ _ZH_RETRACTIONS = [
     # ``对菠萝的过敏没了``, ``小麦过敏转阴``, ``头孢过敏其实是误会``
     re.compile(
         rf"(?:对)?(?P<obj>[^，,。！!？?对的我]{{1,10}}?)(?:的)?{_ZH_ALLERGY}(?:症)?"
+        r"(?:的问题|的毛病|的情况|的事|这个问题|这事儿?|这件事|反应)?"
         rf"(?:[，,]?(?:长大|后来|现在|如今|慢慢)?{_ZH_ADVERBS})?{_ZH_OVER}"
     ),
+    # ``花生不再让我过敏了``, ``我已经对花生脱敏了``
+    re.compile(r"(?P<obj>[^，,。！!？?对我]{1,10}?)不再让我过敏"),
+    re.compile(r"对(?P<obj>[^，,。！!？?]{1,10}?)脱敏(?:成功)?了"),
     # ``尘螨基本不过敏了``, ``菌子我不过敏``, ``我对虾蟹根本不过敏``, ``芒果那个不算过敏``
     re.compile(
         r"(?:对)?(?P<obj>[^，,。！!？?对我]{1,10}?)(?:那个)?我?(?:已经|基本|根本|其实|完全|早就)?"
@@ -270,7 +302,8 @@ def read_retraction(sentence: str) -> list[Part] | None:
     for pattern in _ZH_RETRACTIONS if zh else _EN_RETRACTIONS:
         if (m := pattern.search(sentence)) is None:
             continue
-        raw = (m["obj"] or (m.groupdict().get("pre") or "")).strip()
+        groups = m.groupdict()
+        raw = (groups.get("obj") or groups.get("obj2") or groups.get("pre") or "").strip()
         if zh:
             obj = _ZH_OBJ_TRAIL_RE.sub("", raw)
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
