@@ -34,7 +34,7 @@ def allergens(memory: Memory, user: str = "u") -> set[str]:
     ("我对芒果过敏", "别以为我对芒果不过敏"),
     ("我对芒果过敏", "我对芒果不是不过敏"),
     ("我对芒果过敏", "老公对芒果不过敏了"),
-    # a second breaker pass: the joke or correction in the next sentence, a qualified
+    # later breaker passes: a joke or correction in the next sentence, a qualified
     # "not allergic", a reaction report, a relative clause
     ("I'm allergic to cashews", "My cashew allergy is gone. Just kidding!"),
     (CASHEW, "My notes say I'm no longer allergic to cashews. That's incorrect."),
@@ -43,6 +43,9 @@ def allergens(memory: Memory, user: str = "u") -> set[str]:
     ("我对芒果过敏", "我对芒果不过敏了，骗你的"),
     ("我对芒果过敏", "真羡慕对芒果不过敏的人"),
     ("我对芒果过敏", "检查说我对芒果不过敏了，可昨天吃了还是起疹子"),
+    (CASHEW, "My cashew allergy is gone now, as long as I take my antihistamine"),
+    (CASHEW, "A herbalist told me my cashew allergy is cured. I'm not buying it."),
+    ("我对芒果过敏", "狗狗的芒果过敏好了"),
 ])
 def test_a_look_alike_of_a_retraction_leaves_the_allergy_active(
     memory: Memory, allergy: str, message: str
@@ -54,20 +57,34 @@ def test_a_look_alike_of_a_retraction_leaves_the_allergy_active(
     assert allergens(memory) >= before
 
 
-@pytest.mark.parametrize(("allergy", "message"), [
-    ("I'm allergic to shrimp", "I've outgrown my allergy to shrimp"),
-    ("I'm allergic to shrimp", "I don't have the shrimp allergy anymore"),
-    ("I'm allergic to shrimp", "good news, the shrimp allergy is officially gone"),
-    ("我对菠萝过敏", "对菠萝的过敏没有了"),
-    ("我对菠萝过敏", "菠萝过敏查出来是误诊"),
-    ("I'm allergic to shrimp", "My shrimp allergy is no more"),
-    ("I'm allergic to shrimp", "I beat my shrimp allergy"),
-    ("I'm allergic to shrimp", "Shrimp are fine for me now, the allergy's gone"),
-    ("我对菠萝过敏", "菠萝过敏治好了"),
-    ("我对菠萝过敏", "我已经对菠萝脱敏了"),
-    ("我对菠萝过敏", "菠萝不再让我过敏了"),
+@pytest.mark.parametrize("message", [
+    "I've outgrown my allergy to shrimp",
+    "good news, the shrimp allergy is officially gone",
+    "对菠萝的过敏没有了",
+    "菠萝过敏查出来是误诊",
+    "菠萝过敏治好了",
+    "我已经对菠萝脱敏了",
 ])
-def test_a_retraction_in_other_words_lifts_the_allergy(
+def test_a_retraction_in_other_words_stores_no_allergy_and_lifts_nothing(
+    memory: Memory, message: str
+) -> None:
+    """``对菠萝的过敏没了`` stored the allergy itself. Read in other words than the gate's
+    ("no longer allergic to X"), a retraction now stores nothing: neither the allergy it takes
+    back nor a retraction that would lift one. Three breaker passes made such readings lift
+    real allergies on 40-70 % of their look-alikes, so an allergy stored before stays."""
+    memory.capture("u", message)
+    assert allergies(memory) == []
+    memory.capture("u", "I'm allergic to shrimp" if "shrimp" in message else "我对菠萝过敏")
+    before = allergens(memory)
+    memory.capture("u", message)
+    assert before and allergens(memory) == before
+
+
+@pytest.mark.parametrize(("allergy", "message"), [
+    ("I'm allergic to shrimp", "I'm no longer allergic to shrimp"),
+    ("我对菠萝过敏", "我对菠萝不再过敏了"),
+])
+def test_the_explicit_retraction_still_lifts_the_allergy(
     memory: Memory, allergy: str, message: str
 ) -> None:
     memory.capture("u", allergy)

@@ -1,17 +1,24 @@
-"""An allergy or intolerance the user says is over, in any phrasing the head reads.
+"""The user's own allergies and intolerances: stated, and said to be over.
 
-``is_retraction`` (:mod:`~...model.protection`) knows the few fixed phrasings the gate
-accepts as lifting a protected dislike ("no longer allergic to X", ``对X不再过敏了``). Users
-say it otherwise: "the kiwi allergy seems to have gone", "my allergist cleared me for
-shellfish", ``对菠萝的过敏没了``, ``小麦过敏转阴``, ``头孢过敏其实是误会``. Read clause by
-clause these stored nothing, or, in Chinese, stored the allergy itself: the opposite of what
-was said, as a hard constraint. This module reads a sentence that names an allergy or
-intolerance and says it is over, and gives the retraction in the fixed phrasing, so that the
-gate lifts the allergy it names and nothing else (DESIGN.md §6.3).
+**Stated** (:func:`read_allergy`). The stance rules read "I'm allergic to X" and "I have an X
+allergy" when nothing but the user stands before them; a preamble ("heads up, I have a tree
+nut allergy, coconut is ok though", "Even after three years of shots I'm still allergic to
+cats") or a return ("my egg allergy came back??", ``花生过敏又复发了``) stored nothing, and a
+missed allergy is the worst mistake a preference memory can make. These are read wherever they
+stand in a sentence, questions included, in the rules' phrasing ("allergic to X", ``对X过敏``),
+so they are protected.
 
-Lifting a real allergy is the worse mistake, so the resolution must be said of the allergy
-itself ("X allergy … gone", ``X过敏…好了``), never only near it ("allergic to peanuts, but I
-can eat almonds", ``对花生过敏，但是杏仁可以吃``), and a hope or a question lifts nothing.
+**Over** (:func:`read_retraction`, :func:`retraction_vetoed`). ``is_retraction``
+(:mod:`~...model.protection`) knows the fixed phrasings the gate lifts a protected dislike by
+("no longer allergic to X", ``对X不再过敏了``). Users say it otherwise ("the kiwi allergy seems
+to have gone", ``对菠萝的过敏没了``, ``小麦过敏转阴``), and in Chinese the rules had stored the
+allergy itself. A sentence read as saying an allergy is over stores no allergy of that
+allergen, and no retraction either (:mod:`.structuring`): three breaker helpers made such
+readings lift real allergies on 40-70 % of their look-alikes ("My peanut allergy is gone now,
+as long as I take my Xolair", "A naturopath told me my peanut allergy is cured. I'm not
+buying it."), however many vetoes were added. The vetoes (a hope, a doubt, irony, a report
+the user disputes, a question, the allergy still there, back, worse or seasonal, someone
+else's) hold the rules' own retractions too (DESIGN.md §6.3).
 """
 
 from __future__ import annotations
@@ -286,7 +293,8 @@ def retraction_vetoed(sentence: str) -> bool:
 
 def read_retraction(sentence: str) -> list[Part] | None:
     """The allergies or intolerances a sentence says are over, in the phrasing the gate
-    lifts an allergy by, or None when it says no such thing.
+    lifts an allergy by, or None when it says no such thing. Capture uses it only to store no
+    allergy the sentence takes back (see the module doc).
 
     Args:
         sentence: One sentence of the user's message, English or Chinese.
@@ -413,7 +421,10 @@ def stated_allergies(
     }
     made: list[PreferenceCandidate] = []
     for sentence in sentences:
+        over = {p.obj for p in read_retraction(sentence) or []}  # "我对花生过敏好了"
         for part in read_allergy(sentence) or []:
+            if part.obj in over:
+                continue
             candidate = part_candidate(part, confidence)
             if candidate is not None and not have & set(candidate.keywords):
                 have.update(candidate.keywords)
