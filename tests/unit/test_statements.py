@@ -167,6 +167,10 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
         ("翻拍剧毁经典", "翻拍剧"), ("预制菜吃着没灵魂", "预制菜"),
         ("春天踏青是我每年的固定仪式", "踏青"), ("露营是我的精神充电站", "露营"),
         ("and 预制菜吃着没灵魂", "预制菜"),  # an English connective before Chinese (make chat)
+        # The bound head of a compound the segmenter glued to the next word (issue 17:
+        # ``剧本杀退坑`` stored 戒了剧本, ``螺蛳粉真香了`` 现在喜欢螺蛳).
+        ("密室杀现在不玩了", "密室杀"), ("螺蛳粉真香了", "螺蛳粉"),
+        ("鸭血粉丝汤本来不爱", "鸭血粉丝汤"), ("咖啡我不喝了", "咖啡"),
     ],
 )
 def test_chinese_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:

@@ -313,7 +313,7 @@ def _leading_topic_zh(text: str) -> str | None:
     return found
 
 
-def pull_object_zh(clause: str) -> str | None:
+def _pull_object_zh(clause: str) -> str | None:
     """The object of a Chinese clause: the topic it opens with (:func:`_leading_topic_zh`),
     when the segmenter's first noun phrase does not open it; else that first noun phrase
     of two characters or more (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐``
@@ -354,6 +354,34 @@ def pull_object_zh(clause: str) -> str | None:
     if all(flag.startswith((*FUNCTION_TAGS, "r", "a")) for _, flag in tag(best)):
         return None  # adverbs, pronouns, particles left over ("反而", "以前那么", "得少")
     return best
+
+
+_ZH_HEADS = frozenset(
+    "粉面饭汤茶酒鞋包衣裤帽袜裙机器剧片乐曲圈杀店款服馆车球课党控饼糕酱锅串堡卷粥糖"
+)
+"""Bound heads of Chinese compound nouns (``螺蛳粉``, ``剧本杀``, ``汉服圈``, ``古典乐``): the
+segmenter glues one to the word after it (``粉真香``, ``杀退``) when its dictionary lacks the
+compound, and the object loses its head."""
+
+
+def pull_object_zh(clause: str) -> str | None:
+    """The object of a Chinese clause (:func:`_pull_object_zh`), with the bound head of its
+    compound when the segmenter cut it off (``螺蛳粉真香了`` → ``螺蛳粉``, not ``螺蛳``)."""
+    obj = _pull_object_zh(clause)
+    if not obj:
+        return obj
+    text = _ZH_FILLER_RE.sub("", clause).strip()
+    at = text.find(obj)
+    end = at + len(obj)
+    if at < 0 or end >= len(text) or text[end] not in _ZH_HEADS:
+        return obj
+    for word, flag in tag(text):
+        if word.startswith(text[end]) and text.find(word, end) == end:
+            if len(word) > 1 and word[-1] in _ZH_HEADS and flag.startswith(("i", "l", "n")):
+                return obj + word  # the rest of the compound is one word (鸭血 + 粉丝汤/i)
+            # the head is glued to what follows (粉真香/a, 杀退/v) or stands alone (圈/q, 乐/a)
+            return obj + text[end] if not flag.startswith("n") or len(word) == 1 else obj
+    return obj
 
 
 def polarity_of(kind: Kind) -> tuple[Polarity, str] | None:
