@@ -264,6 +264,12 @@ _ZH_COMPARE = [
         + r"?(?P<b>[^，,。！]+)"
     ),
 ]
+_ZH_EXCEPT_ANY_VERB = re.compile(
+    r"(?:我)?(?:喜欢|爱|" + _ZH_V + r")(?:所有|各种|任何)?的?(?P<c>[^，,。]{1,10}?)[，,]\s*"
+    r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + _ZH_V + r"?|不行|不要)"
+)
+"""The exception pattern that any verb and any later clause with 不 fits (``喜欢X，Y不行``):
+tried only on a sentence the head reads as an exception."""
 _ZH_EXCEPT = [
     re.compile(
         r"(?P<c>[^，,。]{1,10}?)(?:里|中|当中|之中)我?(?:除了|只有|就|唯独)(?P<m>[^，,。我]{1,14}?)"
@@ -281,10 +287,7 @@ _ZH_EXCEPT = [
         + _ZH_V
         + r"?)?(?P<m>[^，,。]{1,14}?)(?:不|除外|以外|之外|没|。|$)"
     ),
-    re.compile(
-        r"(?:我)?(?:喜欢|爱|" + _ZH_V + r")(?:所有|各种|任何)?的?(?P<c>[^，,。]{1,10}?)[，,]\s*"
-        r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + _ZH_V + r"?|不行|不要)"
-    ),
+    _ZH_EXCEPT_ANY_VERB,
     re.compile(
         r"^(?P<c>[^，,。我]{1,10}?)(?:我|俺)?(?:基本|基本上|啥|什么|哪个部位|哪种)?都(?:挺|很|能|还)?"
         r"(?:喜欢|爱|吃|喝|看|行|可以|ok|OK|好这口|稀罕|听|玩)[^，,。]*[，,]\s*"
@@ -300,21 +303,18 @@ _ZH_EXCEPT = [
         r"(?:是|算)(?:唯一的|个|一个)?例外"
     ),
 ]
-_ZH_EXCEPT_LOOSE = 4
-"""The index in :data:`_ZH_EXCEPT` of the pattern that any verb and any later clause with 不
-fits (``喜欢X，Y不行``): tried only on a sentence the head reads as an exception."""
-_ZH_SLOT_LOOSE = 1
-"""The index in :data:`_ZH_SLOT` of ``S都/一直V V`` (``聚会都喝茶``), which a plain habit fits:
-tried only on a sentence the head reads as a slot."""
+_ZH_SLOT_HABIT = re.compile(
+    r"(?:现在|目前|如今|最近)?(?P<s>[^，,。是]{1,6}?)(?:默认|一直|只|都)(?:用|选|喝|吃|穿|听|看)"
+    r"(?P<v>[^，,。！]+)"
+)
+"""``S都/一直V V`` (``聚会都喝茶``), which a plain habit fits: tried only on a sentence the head
+reads as a slot."""
 _ZH_SLOT = [
     re.compile(
         r"(?:我)?(?:现在|目前|如今|最近|当下|这段时间)?(?:我)?的?(?:本命|主力|默认|常用|日常|首选)的?"
         r"(?P<s>[^，,。是]{1,8}?)(?:变成了|是|就是|换成了|用的?是)(?P<v>[^，,。！]+)"
     ),
-    re.compile(
-        r"(?:现在|目前|如今|最近)?(?P<s>[^，,。是]{1,6}?)(?:默认|一直|只|都)(?:用|选|喝|吃|穿|听|看)"
-        r"(?P<v>[^，,。！]+)"
-    ),
+    _ZH_SLOT_HABIT,
     re.compile(
         r"(?:我)?(?:现在|目前|如今|最近|当下|这段时间|新的?)?(?:我的)?(?:最喜欢|最爱|首选|心中"
         r"第一)的?(?P<s>[^，,。是]{1,8}?)(?:变成了|是|就是|换成了)(?P<v>[^，,。！]+)"
@@ -383,6 +383,7 @@ def _own_clause(m: re.Match[str]) -> str:
     if m.start("v") < m.start("s"):
         return re.split(r"[,;]", m["v"])[-1]
     return re.split(r"[,;]", m["v"])[0]
+
 
 _FROM_NOW_ON_RE = re.compile(r"\bfrom\s+now\s+on\b\s*,?", re.I)
 """A time, not a switch's "from": "From now on it's Lidl for the big shop"."""
@@ -476,7 +477,7 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
     elif kind == "exception":
         patterns = [_EN_EXCEPT_STRICT if strict else _EN_EXCEPT]
         if zh:
-            patterns = [p for i, p in enumerate(_ZH_EXCEPT) if not strict or i != _ZH_EXCEPT_LOOSE]
+            patterns = [p for p in _ZH_EXCEPT if not strict or p is not _ZH_EXCEPT_ANY_VERB]
         for pattern in patterns:
             if m := pattern.search(text):
                 c = _zh_obj(m["c"]) if zh else _en_class(m["c"])
@@ -486,7 +487,7 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
     elif kind == "slot":
         slots = [*_EN_SLOT, *_EN_SLOT_WIDE]
         if zh:
-            slots = [p for i, p in enumerate(_ZH_SLOT) if not strict or i != _ZH_SLOT_LOOSE]
+            slots = [p for p in _ZH_SLOT if not strict or p is not _ZH_SLOT_HABIT]
         for pattern in slots:
             if strict and pattern is _EN_SLOT_WIDE[1] and not _EN_CHOICE_WORD_RE.search(text):
                 continue  # "My back is killing me…": "my S is V" names a slot by a word of choice

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
-from .allergies import read_retraction, retraction_vetoed
+from .allergies import ALLERGY_WORD_RE, mentions_allergy, read_retraction, retraction_vetoed
 from .clauses import EN_PEOPLE_RE, clause_speaker
 from .keywords import object_keywords
 from .statements import Kind
@@ -55,7 +55,7 @@ def structured(
     sentence that follows in the message: "Just kidding!" takes back a retraction before it."""
     if (lifted := _retraction(sentence, found, after)) is not None:
         return lifted
-    if _ALLERGY_RE.search(sentence):
+    if ALLERGY_WORD_RE.search(sentence):
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
     for name, strict in _structural_reading(sentence, kinds):
         if _has_structure(name, found):
@@ -77,9 +77,6 @@ def structured(
     return None
 
 
-_ALLERGY_RE = re.compile(r"allerg|intoleran|anaphyla|过敏|不耐", re.I)
-
-
 def _retraction(
     sentence: str, found: list[PreferenceCandidate], after: str = ""
 ) -> list[PreferenceCandidate] | None:
@@ -97,6 +94,8 @@ def _retraction(
       allergy is cured. I'm not buying it."), however many vetoes were added. Only the
       explicit retraction the gate knows ("no longer allergic to X", ``对X不再过敏``) lifts.
     """
+    if not mentions_allergy(sentence):
+        return None  # no rule retraction and nothing to read: most sentences, skipped cheaply
     if retraction_vetoed(sentence) or retraction_vetoed(re.sub(r"[?？]", "", after)):
         kept = [c for c in found if not (c.polarity == "like" and is_retraction(c.content))]
         return kept if len(kept) < len(found) else None
@@ -122,6 +121,7 @@ def _about_another(clause: str) -> bool:
     if has_cjk(clause):
         return clause_speaker(clause) == "other" or bool(_ZH_REPORTED_RE.search(clause))
     return bool(EN_PEOPLE_RE.search(clause))
+
 
 _ONE_OCCASION_RE = re.compile(
     r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
