@@ -103,6 +103,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
+def default_embedder() -> Any:
+    """The default space (USE multilingual v3 + all-MiniLM-L6-v2 int8), loaded once."""
+    from penchant.memory.embeddings import DEFAULT_SELECTOR, build_embedder
+
+    embedder = build_embedder(DEFAULT_SELECTOR)
+    embedder.embed(["warm up"])
+    return embedder
+
+
+@pytest.fixture(scope="session")
 def use_embedder() -> USEEmbedder:
     """The real default embedder (USE multilingual v3), loaded once per session (≈1 s)."""
     embedder = USEEmbedder()

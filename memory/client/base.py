@@ -50,7 +50,7 @@ from ..core import (
     touches_snapshot,
     turn_batch,
 )
-from ..embeddings import Embedder, embedding_text, glosses, threshold
+from ..embeddings import Embedder, embedding_text, glosses, primary_part, threshold
 from ..model import (
     ForgetResult,
     GateResult,
@@ -80,7 +80,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_INTENT_BANKS: dict[tuple[str, int, float], IntentBank] = {}
+_INTENT_BANKS: dict[tuple[str, int, float, int | None], IntentBank] = {}
 """Intent banks by (embedder name, width, threshold): embedded once per process and space."""
 SNAPSHOT_CACHE_USERS = 256
 """Users whose snapshot is kept in-process (least recently used dropped first)."""
@@ -225,19 +225,22 @@ class BaseMemory(RecoveryMixin):
 
     def _intent_bank(self) -> IntentBank | None:
         """The injection-intent bank in this embedder's space (:mod:`..core.intent_screen`),
-        embedded once per embedder name in this process, with the directive head trained in
-        that space (:mod:`..core.directive_head`) when there is one; ``None`` without an
-        embedder or a calibrated ``injection_cosine``."""
-        embedder = self.embedder
+        of its primary part for a fused space (it reads the primary block of the fused
+        vectors), embedded once per embedder name in this process, with the directive head
+        trained in that space (:mod:`..core.directive_head`) when there is one; ``None``
+        without an embedder or a calibrated ``injection_cosine``."""
+        whole = self.embedder
+        embedder = primary_part(whole)
         cosine = threshold(embedder, "injection_cosine") if embedder is not None else 0.0
         if embedder is None or cosine <= 0.0:
             return None
-        key = (embedder.name, embedder.dim, cosine)
+        fused = whole.dim if whole is not None and whole is not embedder else None
+        key = (embedder.name, embedder.dim, cosine, fused)
         if key not in _INTENT_BANKS:
             head = default_directive_head()
             _INTENT_BANKS[key] = build_bank(
                 embedder.embed(bank_texts()), cosine,
-                head if head.space == embedder.name else None,
+                head if head.space == embedder.name else None, fused,
             )
         return _INTENT_BANKS[key]
 
@@ -278,8 +281,9 @@ class BaseMemory(RecoveryMixin):
         """Object-phrase vectors and glosses for this write's cross-language comparisons,
         computed here (the client) and handed to the pure gate; ``None`` when it has none."""
         vectors = self._object_vectors
-        if vectors is None or vectors.embedder is not self.embedder:
-            vectors = self._object_vectors = ObjectVectors(self.embedder)
+        primary = primary_part(self.embedder)
+        if vectors is None or vectors.embedder is not primary:
+            vectors = self._object_vectors = ObjectVectors(primary)
         return vectors.for_write(snapshot.active, prepared)
 
     def _forget_steps(
@@ -406,7 +410,7 @@ class BaseMemory(RecoveryMixin):
         from .reading import reader_for
 
         validate_user_id(user_id)
-        reader = reader_for(self.embedder)
+        reader = reader_for(primary_part(self.embedder))
         captured = extract_preferences(text or "", reader=reader)
         same_space = self.embedder is not None and reader.embedder is self.embedder
         known = reader.vectors() if same_space else {}

@@ -161,12 +161,17 @@ class IntentBank:
         texts: The intents, in the same order.
         threshold: Cosine at or above which a candidate reads as an injection.
         head: The directive head trained in this space, or ``None``.
+        whole: Width of the vectors of the memory's space when that space is fused
+            (:class:`~penchant.memory.embeddings.FusedEmbedder`) and the bank is in its
+            primary part, whose block comes first: such a vector is read by its first
+            ``dim`` values, rescaled to unit length. ``None``: vectors of the bank's width.
     """
 
     vectors: np.ndarray
     texts: tuple[str, ...]
     threshold: float
     head: DirectiveHead | None = None
+    whole: int | None = None
 
     def nearest(self, vector: np.ndarray) -> tuple[float, str]:
         """Cosine to the nearest intent and that intent's text."""
@@ -188,7 +193,12 @@ class IntentBank:
         """
         if isinstance(vector, bytes):
             vector = np.frombuffer(vector, dtype=np.float32)
-        if vector.shape[-1] != self.vectors.shape[-1]:
+        dim = self.vectors.shape[-1]
+        if self.whole is not None and vector.shape[-1] == self.whole:
+            block = np.asarray(vector[..., :dim], dtype=np.float32)
+            norm = float(np.linalg.norm(block))
+            vector = block / norm if norm > 0 else block
+        if vector.shape[-1] != dim:
             return None
         score, intent = self.nearest(vector)
         if score >= self.threshold:
@@ -238,14 +248,17 @@ def bank_texts() -> list[str]:
 
 
 def build_bank(
-    vectors: np.ndarray, threshold: float, head: DirectiveHead | None = None
+    vectors: np.ndarray,
+    threshold: float,
+    head: DirectiveHead | None = None,
+    whole: int | None = None,
 ) -> IntentBank:
     """An :class:`IntentBank` from the embedded :func:`bank_texts` (pure); ``head`` is
-    kept only when its width matches the bank's."""
+    kept only when its width matches the bank's; ``whole``: see :class:`IntentBank`."""
     vectors = np.asarray(vectors, dtype=np.float32)
     if head is not None and head.dim != vectors.shape[-1]:
         head = None
-    return IntentBank(vectors, INJECTION_INTENTS, threshold, head)
+    return IntentBank(vectors, INJECTION_INTENTS, threshold, head, whole)
 
 
 def screen_by_meaning(

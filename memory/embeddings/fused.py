@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ..model import InvalidInputError
+from ..model import CJK_CHARS, InvalidInputError
 from .base import Embedder, threshold
+
+_CJK_RE = re.compile(f"[{CJK_CHARS}]")
+
+
+@lru_cache(maxsize=65_536)
+def cjk_dominant(text: str) -> bool:
+    """True when CJK characters are at least half of the text's letters."""
+    letters = sum(ch.isalnum() for ch in text)
+    return letters > 0 and 2 * len(_CJK_RE.findall(text)) >= letters
+
 
 
 class FusedEmbedder:
@@ -26,17 +38,29 @@ class FusedEmbedder:
     0.938 / 0.799, 0.960 / 0.808. Fusion helps because the parts err on different queries; a
     single model cannot.
 
+    A part that cannot read a text (an English-only model and a text mostly of CJK
+    characters, :func:`readable_by`) leaves its block of that text's vector zero, so it adds
+    nothing for it: recall standardises each part over the rows it read
+    (:func:`zscore_fusion`), and an English-only part has no say on a Chinese request.
+
+    The first part is the space's *primary* (:attr:`primary`): what needs calibrated
+    thresholds and a reading of meaning (relevance labels, the check-up, the screen by
+    meaning, cross-language identity, the statement head) uses that part's block and that
+    part's measured constants (:func:`primary_part`, :func:`primary_block`); the other parts
+    only help rank.
+
     Args:
         parts: Two or more embedders (their names must not contain ``+``).
 
     Attributes:
         name: The parts' names joined by ``+``.
         blocks: Widths of the parts' blocks, in order.
-        multilingual: True when every part is.
+        multilingual: True when any part is (the others' blocks are zero on CJK text).
         relevant_cosine / contradiction_cosine / duplicate_cosine: the mean of the parts'
-            thresholds (the whole cosine is the mean of the parts' cosines). For USE + e5
-            that gives 0.425 / 0.75 / 0.85; measured directly on the fused cosine with the
-            same rules (``bench/thresholds.py``) they come out 0.45 / 0.75 / 0.90.
+            thresholds (the whole cosine is the mean of the parts' cosines), for code that
+            reads the whole vector. For USE + e5 that gives 0.425 / 0.75 / 0.85; measured
+            directly on the fused cosine with the same rules (``bench/thresholds.py``) they
+            come out 0.45 / 0.75 / 0.90.
 
     Raises:
         InvalidInputError: Fewer than two parts.
@@ -50,10 +74,15 @@ class FusedEmbedder:
             )
         self.parts: tuple[Embedder, ...] = tuple(parts)
         self.name = "+".join(p.name for p in self.parts)
-        self.multilingual = all(getattr(p, "multilingual", True) for p in self.parts)
+        self.multilingual = any(getattr(p, "multilingual", True) for p in self.parts)
         for attribute in ("relevant_cosine", "contradiction_cosine", "duplicate_cosine"):
             mean = sum(threshold(p, attribute) for p in self.parts) / len(self.parts)
             setattr(self, attribute, round(mean, 4))
+
+    @property
+    def primary(self) -> Embedder:
+        """The first part."""
+        return self.parts[0]
 
     @property
     def dim(self) -> int:
@@ -74,11 +103,51 @@ class FusedEmbedder:
         """Embed with every part and concatenate.
 
         Returns:
-            ``float32[len(texts), dim]``: unit rows made of ``m`` blocks of norm
-            ``1/sqrt(m)`` each.
+            ``float32[len(texts), dim]``: rows made of ``m`` blocks of norm ``1/sqrt(m)``
+            each, or 0 where the part cannot read the text (the row is then shorter than 1).
         """
+        texts = list(texts)
         scale = np.float32(1.0 / math.sqrt(len(self.parts)))
-        return np.hstack([p.embed(list(texts)) * scale for p in self.parts]).astype(np.float32)
+        out: list[np.ndarray] = []
+        for part in self.parts:
+            block = np.zeros((len(texts), part.dim), dtype=np.float32)
+            readable = [i for i, t in enumerate(texts) if readable_by(part, t)]
+            if readable:
+                block[readable] = part.embed([texts[i] for i in readable]) * scale
+            out.append(block)
+        return np.hstack(out).astype(np.float32) if out else np.zeros((0, self.dim), np.float32)
+
+
+def primary_part(embedder: Any) -> Any:
+    """The embedder whose thresholds apply to ``embedder``'s space: a fused space's first
+    part (:attr:`FusedEmbedder.primary`), else ``embedder`` itself (``None`` stays
+    ``None``)."""
+    return embedder.parts[0] if is_fused(embedder) else embedder
+
+
+def primary_block(embedder: Any, matrix: np.ndarray) -> np.ndarray:
+    """The primary part's unit vectors out of vectors of ``embedder``'s space.
+
+    Args:
+        embedder: Any embedder; for one that is not fused, ``matrix`` comes back as is.
+        matrix: ``float32[n, embedder.dim]`` (or ``float32[embedder.dim]``).
+
+    Returns:
+        ``float32[n, primary.dim]`` (or ``float32[primary.dim]``), rows of unit length (a
+        zero row stays zero).
+    """
+    if not is_fused(embedder):
+        return matrix
+    arr = np.asarray(matrix, dtype=np.float32)
+    part = arr[..., : embedder.blocks[0]]
+    norms = np.linalg.norm(part, axis=-1, keepdims=True)
+    return np.divide(part, norms, out=np.zeros_like(part), where=norms > 0)
+
+
+def readable_by(embedder: Any, text: str) -> bool:
+    """Whether ``embedder`` can be trusted on ``text``: an English-only model
+    (``multilingual = False``) not on text mostly of CJK characters."""
+    return bool(getattr(embedder, "multilingual", True)) or not cjk_dominant(text)
 
 
 def block_cosines(matrix: np.ndarray, query: np.ndarray, blocks: Sequence[int]) -> np.ndarray:
@@ -102,19 +171,32 @@ def block_cosines(matrix: np.ndarray, query: np.ndarray, blocks: Sequence[int]) 
     return out
 
 
-def zscore_fusion(cosines: np.ndarray) -> np.ndarray:
+def zscore_fusion(cosines: np.ndarray, read: np.ndarray | None = None) -> np.ndarray:
     """Sum over parts of each part's cosines standardised over the candidates.
 
     Args:
         cosines: ``float[m, n]``, as from :func:`block_cosines`.
+        read: ``bool[m, n]``, which rows each part read (its block is not zero); each part
+            is standardised over those rows and adds 0 to the others. ``None``: all.
 
     Returns:
         ``float64[n]``; a part whose cosines are all equal (or ``n == 1``) adds 0.
     """
     c = np.asarray(cosines, dtype=np.float64)
-    std = c.std(axis=1, keepdims=True)
-    z = np.divide(c - c.mean(axis=1, keepdims=True), std, out=np.zeros_like(c), where=std > 1e-9)
-    return np.asarray(z.sum(axis=0))
+    if read is None:
+        std = c.std(axis=1, keepdims=True)
+        z = np.divide(c - c.mean(axis=1, keepdims=True), std, out=np.zeros_like(c),
+                      where=std > 1e-9)  # fmt: skip
+        return np.asarray(z.sum(axis=0))
+    total = np.zeros(c.shape[1], dtype=np.float64)
+    for row, mask in zip(c, np.asarray(read, dtype=bool), strict=True):
+        if mask.sum() < 2:
+            continue
+        values = row[mask]
+        std = values.std()
+        if std > 1e-9:
+            total[mask] += (values - values.mean()) / std
+    return total
 
 
 def is_fused(embedder: Any) -> bool:
@@ -122,4 +204,13 @@ def is_fused(embedder: Any) -> bool:
     return len(getattr(embedder, "blocks", ())) > 1
 
 
-__all__ = ["FusedEmbedder", "block_cosines", "is_fused", "zscore_fusion"]
+__all__ = [
+    "FusedEmbedder",
+    "block_cosines",
+    "cjk_dominant",
+    "is_fused",
+    "primary_block",
+    "primary_part",
+    "readable_by",
+    "zscore_fusion",
+]

@@ -35,8 +35,9 @@ class Settings(BaseSettings):
             :mod:`~.backends.cluster`; a standalone primary with replicas can set 1).
         redis_replica_ack_timeout_ms: How long a commit waits for those acknowledgements; a
             commit whose ``WAIT`` timed out is still reported committed, with a warning.
-        embeddings: Embedding model selector (``PENCHANT_EMBEDDINGS``): unset or
-            ``use-multilingual`` (the default, USE multilingual v3, no torch), ``minilm``
+        embeddings: Embedding model selector (``PENCHANT_EMBEDDINGS``): unset or ``default``
+            (USE multilingual v3 fused with all-MiniLM-L6-v2 on numpy, no torch),
+            ``use-multilingual`` (USE alone), ``minilm-int8``, ``minilm``
             (extra ``penchant[minilm]``), ``use-multilingual+e5`` (extra ``penchant[e5]``),
             ``openai:<model>``, ``hash``, or a sentence-transformers name or directory; see
             :mod:`penchant.memory.embeddings`.
@@ -105,7 +106,7 @@ class Settings(BaseSettings):
     redis_cluster: bool | None = None
     redis_replica_acks: int | None = Field(default=None, ge=0)
     redis_replica_ack_timeout_ms: int = Field(default=1_000, ge=1)
-    embeddings: str = "use-multilingual"
+    embeddings: str = "default"
     model: str = "gpt-4o-mini"
     openai_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "PENCHANT_OPENAI_API_KEY")

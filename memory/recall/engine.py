@@ -10,10 +10,13 @@ Channels, each an independent ranking of candidates (rank 1 = best):
   with its query vector; preferences of another space that ships with Penchant (a store
   made before ``PENCHANT_EMBEDDINGS`` changed) with that model's query vector, each space's
   scores z-scored before they are ranked together; vectors no installed model can score are
-  reported in :attr:`RecallResult.stale` (``penchant reembed`` moves them). A fused embedder
-  (``use-multilingual+e5``) ranks by the sum of its parts' z-scored cosines. An English-only
-  model (``multilingual = False``) is not trusted on CJK text, which it reads as ``[UNK]``
-  tokens: a CJK query turns its space off and CJK preferences are left out of it.
+  reported in :attr:`RecallResult.stale` (``penchant reembed`` moves them). A fused space
+  (the default, USE + MiniLM; ``use-multilingual+e5``) ranks by the sum of its parts'
+  z-scores, each part over the preferences it read, and labels relevance by its primary
+  (first) part alone (:class:`~.spaces.FusedSpace`). An English-only model
+  (``multilingual = False``) is not trusted on CJK text, which it reads as ``[UNK]``
+  tokens: a CJK query turns its space off and CJK preferences are left out of it; inside
+  a fused space such a part only stays silent on CJK text.
   The ranking score (not the reported cosine) carries a generic-request correction for
   embedders that declare ``generic_penalty`` (USE: :data:`~.embeddings.use.USE_GENERIC_PENALTY`):
   ``cos(q, p) − λ·cos(g, p)``, ``g`` the mean vector of :data:`GENERIC_REQUESTS`, so a
@@ -59,7 +62,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..embeddings import Embedder, SpaceResolver
+from ..embeddings import Embedder, SpaceResolver, primary_block, primary_part
 from ..model import InvalidInputError, Preference, normalise_category
 from .fusion import DEFAULT_FUSION, FusionConfig, fused_scores, zscores
 from .list_data import ListData, PoolData
@@ -265,14 +268,14 @@ class Recaller:
             given = query_vector if space.embedder is self.embedder else None
             q = self._query_vector(space.embedder, query, given)
             rows = pool.sem_rows[s]
-            sims, fused = space.scores(q, rows)
-            prior = space.prior() if self.fusion.generic_penalty else None
-            if prior is not None:
-                fused = fused - prior[rows]
+            sims, label, ranked, corrected = space.scores(q, rows, self.fusion.generic_penalty)
             keep = sims >= self.fusion.min_similarity
             cosine[pos] = sims
-            relevant[pos] = relevant_mask(space.embedder, sims, fused, prior is not None, q)
-            score[pos[keep]] = fused[keep]
+            relevant[pos] = relevant_mask(
+                primary_part(space.embedder), sims, label, corrected,
+                primary_block(space.embedder, q),
+            )  # fmt: skip
+            score[pos[keep]] = ranked[keep]
             used.append(s)
         if not used:
             return None

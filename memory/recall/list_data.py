@@ -16,7 +16,7 @@ from ..embeddings import Embedder
 from ..model import Preference
 from .relevance import cjk_dominant
 from .results import NO_VECTOR
-from .spaces import VectorSpace
+from .spaces import FusedSpace, VectorSpace, make_space
 
 _POLARITY_CODES = {"like": 0, "dislike": 1}
 
@@ -74,7 +74,7 @@ class ListData:
         self._free_slots: list[int] = []
         self._slot_of: dict[int, int] = {}
         self._cat_codes: dict[str, int] = {}
-        self.spaces: list[VectorSpace] = []
+        self.spaces: list[VectorSpace | FusedSpace] = []
         self._space_index: dict[tuple[str, int], int | None] = {}
         self.stale: dict[str, int] = {}
         self._pools: OrderedDict[tuple[str | None, str | None], PoolData] = OrderedDict()
@@ -228,7 +228,7 @@ class ListData:
         index = None
         if found is not None:
             index = len(self.spaces)
-            self.spaces.append(VectorSpace(found))
+            self.spaces.append(make_space(found))
         self._space_index[key] = index
         return index
 

@@ -14,15 +14,19 @@ relevance labels, and which texts an embedder can be trusted on.
 
 from __future__ import annotations
 
-import re
 import threading
-from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
-from ..embeddings import USE_RELEVANT_COSINE, Embedder, is_fused, l2_normalise, threshold
-from ..model import CJK_CHARS
+from ..embeddings import (
+    USE_RELEVANT_COSINE,
+    Embedder,
+    cjk_dominant,
+    is_fused,
+    l2_normalise,
+    readable_by,
+    threshold,
+)
 
 GENERIC_REQUESTS = (
     "Can you recommend something for me?",
@@ -181,21 +185,6 @@ def relevant_mask(
         return np.asarray(cosine >= threshold(embedder, "relevant_cosine"))
     raise_by = request_floor(embedder, query_vector) if query_vector is not None else 0.0
     return np.asarray(score >= float(floor) + raise_by)
-
-
-_CJK_RE = re.compile(f"[{CJK_CHARS}]")
-
-
-@lru_cache(maxsize=65_536)
-def cjk_dominant(text: str) -> bool:
-    """True when CJK characters are at least half of the text's letters."""
-    letters = sum(ch.isalnum() for ch in text)
-    return letters > 0 and 2 * len(_CJK_RE.findall(text)) >= letters
-
-
-def readable_by(embedder: Any, text: str) -> bool:
-    """Whether ``embedder`` can be trusted on ``text`` (English-only models skip CJK)."""
-    return bool(getattr(embedder, "multilingual", True)) or not cjk_dominant(text)
 
 
 __all__ = [

@@ -1,4 +1,6 @@
-"""The vectors of one preference list that one embedder can score (recall's matrix)."""
+"""The vectors of one preference list that one embedder can score (recall's matrix):
+:class:`VectorSpace` for one model, :class:`FusedSpace` for a fused one (one
+:class:`VectorSpace` per part, rows in step)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..embeddings import Embedder, block_cosines, is_fused, l2_normalise, zscore_fusion
+from ..embeddings import Embedder, is_fused, l2_normalise, zscore_fusion
 from .relevance import generic_prior
 
 
@@ -26,10 +28,9 @@ class VectorSpace:
         chunks: ``float32[size, dim]`` unit vectors, rows numbered across the chunks in
             order; rows ``≥ high`` and freed rows are unused.
         high: One more than the highest row in use.
-        blocks: Part widths of a fused space (``()`` for a single model).
     """
 
-    __slots__ = ("_free", "_prior", "_starts", "blocks", "chunks", "embedder", "high")
+    __slots__ = ("_free", "_prior", "_starts", "chunks", "embedder", "high")
 
     COMPACT_MIN = 64
     """Freed rows always tolerated before :meth:`compact` (a quarter of :attr:`high` above)."""
@@ -40,9 +41,6 @@ class VectorSpace:
         self._starts: list[int] = []
         self.high = 0
         self._free: list[int] = []
-        self.blocks: tuple[int, ...] = tuple(getattr(embedder, "blocks", ())) if is_fused(
-            embedder
-        ) else ()
         # (prior of rows < capacity,) once computed; (None,) when the space has none
         self._prior: tuple[np.ndarray | None] | None = None
 
@@ -111,38 +109,134 @@ class VectorSpace:
 
     def prior(self) -> np.ndarray | None:
         """:func:`generic_prior` of every row (``float64[capacity]``; computed on first use,
-        then kept up to date by :meth:`add`); ``None`` for a fused space or an embedder
-        without a ``generic_penalty``."""
+        then kept up to date by :meth:`add`); ``None`` for an embedder without a
+        ``generic_penalty``."""
         if self._prior is None:
-            if self.blocks:
+            parts = [generic_prior(self.embedder, c) for c in self.chunks]
+            if any(p is None for p in parts):
                 self._prior = (None,)
             else:
-                parts = [generic_prior(self.embedder, c) for c in self.chunks]
-                if any(p is None for p in parts):
-                    self._prior = (None,)
-                else:
-                    self._prior = (np.concatenate([p for p in parts if p is not None] or
-                                                  [np.zeros(0)]),)  # fmt: skip
+                self._prior = (np.concatenate([p for p in parts if p is not None] or
+                                              [np.zeros(0)]),)  # fmt: skip
         return self._prior[0]
 
-    def scores(self, query: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(cosine, ranking score)`` of rows ``rows`` for a query vector: equal for one
-        model; for a fused space the mean of the parts' cosines and the sum of their
-        z-scores over those rows (:mod:`.embeddings.fused`).
+    def cosines(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """``float32[len(rows)]`` cosines of rows ``rows`` with a unit query vector.
 
         Every row is scored and the wanted ones gathered afterwards: a row's dot product
         does not depend on the other rows, and gathering 10k scores is cheaper than
         gathering a 10k × 512 matrix."""
-        if not self.blocks:
-            # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS'
-            # threaded sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and
-            # slowed the next query embedding (threads spinning against the model's).
-            parts = [np.einsum("ij,j->i", c, query) for c in self.chunks]
-            sims = (parts[0] if len(parts) == 1 else np.concatenate(parts))[rows]
-            return sims, sims.astype(np.float64)
-        blocks = [block_cosines(c, query, self.blocks) for c in self.chunks]
-        cos = (blocks[0] if len(blocks) == 1 else np.concatenate(blocks, axis=1))[:, rows]
-        return cos.mean(axis=0), zscore_fusion(cos)
+        # einsum, not `@`: a matrix-vector product is memory-bound, and OpenBLAS' threaded
+        # sgemv measured 4x slower at 10k x 384 on 2 cores (7.8 vs 1.8 ms) and slowed the
+        # next query embedding (threads spinning against the model's).
+        parts = [np.einsum("ij,j->i", c, query) for c in self.chunks]
+        return (parts[0] if len(parts) == 1 else np.concatenate(parts))[rows]
+
+    def scores(
+        self, query: np.ndarray, rows: np.ndarray, corrected: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """``(cosine, label score, ranking score, corrected)`` of rows ``rows``: the
+        cosine, and the cosine less the generic-request prior (when ``corrected`` and the
+        model has one; ``corrected`` comes back True then) as both scores."""
+        sims = self.cosines(query, rows)
+        prior = self.prior() if corrected else None
+        label = sims.astype(np.float64)
+        if prior is not None:
+            label = label - prior[rows]
+        return sims, label, label, prior is not None
 
 
-__all__ = ["VectorSpace"]
+class FusedSpace:
+    """The vectors of one list in a fused space (:class:`~.embeddings.FusedEmbedder`): one
+    :class:`VectorSpace` per part, each a contiguous matrix of that part's unit blocks.
+
+    The parts take every :meth:`add`, :meth:`free` and :meth:`compact` in step, so a row
+    number means the same preference in each. Scoring reads each part's matrix whole (two
+    contiguous products: ≈1.0 ms at 10k × (512 + 384), against ≈3.1 ms for strided column
+    slices of one 896-wide matrix). A part's block is zero on a text it could not read
+    (:class:`~.embeddings.FusedEmbedder`); its unit row stays zero, so its cosine there is
+    exactly 0.
+
+    Attributes:
+        embedder: The fused embedder (embeds the query).
+        parts: One :class:`VectorSpace` per part, the primary first.
+        blocks: The parts' widths.
+    """
+
+    __slots__ = ("blocks", "embedder", "parts")
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.blocks: tuple[int, ...] = tuple(getattr(embedder, "blocks", ()))
+        self.parts = [VectorSpace(p) for p in getattr(embedder, "parts", ())]
+
+    @property
+    def live(self) -> int:
+        """Rows in use."""
+        return self.parts[0].live
+
+    @property
+    def high(self) -> int:
+        """One more than the highest row in use."""
+        return self.parts[0].high
+
+    def add(self, raw: np.ndarray) -> np.ndarray:
+        """Store ``raw`` (``float32[m, dim]`` fused rows); returns their rows."""
+        start, rows = 0, None
+        for part, width in zip(self.parts, self.blocks, strict=True):
+            got = part.add(np.ascontiguousarray(raw[:, start : start + width]))
+            if rows is not None and not np.array_equal(got, rows):
+                raise AssertionError("the parts of a fused space fell out of step")
+            rows, start = got, start + width
+        assert rows is not None
+        return rows
+
+    def free(self, rows: Sequence[int]) -> None:
+        """Return rows to every part's free list."""
+        for part in self.parts:
+            part.free(rows)
+
+    def needs_compaction(self) -> bool:
+        """:meth:`VectorSpace.needs_compaction` (the parts are in step)."""
+        return self.parts[0].needs_compaction()
+
+    def compact(self) -> np.ndarray:
+        """Compact every part; returns each old row's new row (the same in every part)."""
+        moved = [part.compact() for part in self.parts]
+        return moved[0]
+
+    def prior(self) -> np.ndarray | None:
+        """The primary part's generic-request prior."""
+        return self.parts[0].prior()
+
+    def scores(
+        self, query: np.ndarray, rows: np.ndarray, corrected: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """``(cosine, label score, ranking score, corrected)`` of rows ``rows``.
+
+        The cosine and label score are the primary part's (:meth:`VectorSpace.scores`);
+        the ranking score sums the parts' z-scores over those rows, the primary's label
+        score standing for its cosine, each other part standardised over the rows it read
+        (:func:`~.embeddings.fused.zscore_fusion`). A part whose query block is zero (it
+        cannot read the request) adds nothing."""
+        start, cos = 0, []
+        for part, width in zip(self.parts, self.blocks, strict=True):
+            block = np.asarray(query[start : start + width], dtype=np.float32)
+            norm = float(np.linalg.norm(block))
+            cos.append(part.cosines(block / norm if norm > 0 else block, rows))
+            start += width
+        prior = self.parts[0].prior() if corrected else None
+        label = cos[0].astype(np.float64)
+        if prior is not None:
+            label = label - prior[rows]
+        ranked = np.vstack([label[None, :], *(c[None, :].astype(np.float64) for c in cos[1:])])
+        read = np.vstack([np.ones((1, len(label)), bool), *(c[None, :] != 0 for c in cos[1:])])
+        return cos[0], label, zscore_fusion(ranked, read), prior is not None
+
+
+def make_space(embedder: Embedder) -> VectorSpace | FusedSpace:
+    """The matrix holder for ``embedder``'s vectors: fused or single."""
+    return FusedSpace(embedder) if is_fused(embedder) else VectorSpace(embedder)
+
+
+__all__ = ["FusedSpace", "VectorSpace", "make_space"]

@@ -118,11 +118,16 @@ def test_model_judge_adds_its_verdicts(memory: Memory) -> None:
 
 
 @pytest.mark.model
-@pytest.mark.parametrize("model", ["use", pytest.param("minilm", marks=pytest.mark.minilm)])
+@pytest.mark.parametrize(
+    "model", ["use", "default", pytest.param("minilm", marks=pytest.mark.minilm)]
+)
 def test_real_model_checkup_flags_the_planted_semantic_contradiction(
     redis_client: redis.Redis, settings: Settings, request: pytest.FixtureRequest, model: str
 ) -> None:
-    embedder = request.getfixturevalue("use_embedder") if model == "use" else LocalEmbedder()
+    # the default space (USE + MiniLM) is checked by its USE block and USE's floors
+    embedder = (
+        request.getfixturevalue(f"{model}_embedder") if model != "minilm" else LocalEmbedder()
+    )
     real = Memory(redis_client, settings=settings, embedder=embedder)
     real.remember(USER, [
         LEATHER, VEGAN, JAZZ,

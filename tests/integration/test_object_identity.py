@@ -268,3 +268,22 @@ def test_an_object_phrase_is_embedded_once_and_reused(
     real.remember("u", like("likes espresso"))
     assert "香菜" not in counting.texts  # the stored object's vector came from the cache
     assert "espresso" in counting.texts
+
+
+@pytest.mark.model
+def test_the_default_space_reads_identity_by_its_use_block(
+    redis_client: Any, settings: Any, default_embedder: Any
+) -> None:
+    """The default space (USE + MiniLM): cross-language identity embeds object phrases with
+    its USE part and USE's thresholds, so a flip across languages supersedes and a sibling
+    is only flagged, as with USE alone."""
+    mem = Memory(redis_client, settings=settings, embedder=default_embedder)
+    mem.backend.ensure_schema()
+    try:
+        mem.remember("u", like("I love green tea"))
+        result = mem.remember("u", dislike("我不喝绿茶了"))
+        assert [s.preference.content for s in result.superseded] == ["I love green tea"]
+        mem.remember("u", like("likes oolong tea"))
+        assert sorted(active(mem)) == [("dislike", "我不喝绿茶了"), ("like", "likes oolong tea")]
+    finally:
+        mem.close()

@@ -18,7 +18,10 @@ import redis
 from penchant.memory import Settings
 from penchant.memory.backends import redis_embeddings_cache
 from penchant.memory.embeddings import (
+    DEFAULT_DIM,
+    DEFAULT_MODEL,
     E5_MODEL,
+    MINILM_INT8_MODEL,
     MINILM_MODEL,
     PINNED_DIGESTS,
     USE_DIGESTS,
@@ -28,6 +31,7 @@ from penchant.memory.embeddings import (
     FusedEmbedder,
     HashEmbedder,
     LocalEmbedder,
+    MiniLMInt8Embedder,
     OpenAIEmbedder,
     USEEmbedder,
     bundled_model_dir,
@@ -35,6 +39,7 @@ from penchant.memory.embeddings import (
     embedder_from_settings,
     from_bytes,
     passive_openmp,
+    primary_part,
     to_bytes,
     use_resources_dir,
     verify_model_dir,
@@ -93,8 +98,9 @@ def test_vector_bytes_of_the_wrong_length_are_refused() -> None:
 @pytest.mark.parametrize(
     ("selector", "kind", "name"),
     [
-        ("", USEEmbedder, USE_MODEL),
+        ("", FusedEmbedder, DEFAULT_MODEL),
         ("use-multilingual", USEEmbedder, USE_MODEL),
+        ("minilm-int8", MiniLMInt8Embedder, MINILM_INT8_MODEL),
         ("minilm", LocalEmbedder, MINILM_MODEL),
         ("all-MiniLM-L6-v2", LocalEmbedder, MINILM_MODEL),
         ("e5", E5Embedder, E5_MODEL),
@@ -115,10 +121,17 @@ def test_settings_select_an_embedder_without_loading_it(
     assert not getattr(embedder, "loaded", False) or kind is HashEmbedder
 
 
-def test_the_default_setting_is_multilingual_use() -> None:
+def test_the_default_setting_is_use_fused_with_int8_minilm() -> None:
     embedder = embedder_from_settings(Settings())
-    assert isinstance(embedder, USEEmbedder)
-    assert embedder.dim == 512 and embedder.multilingual and not embedder.loaded
+    assert isinstance(embedder, FusedEmbedder)
+    assert [type(p) for p in embedder.parts] == [USEEmbedder, MiniLMInt8Embedder]
+    assert embedder.name == DEFAULT_MODEL == f"{USE_MODEL}+{MINILM_INT8_MODEL}"
+    assert embedder.dim == DEFAULT_DIM == 896 and embedder.blocks == (512, 384)
+    assert embedder.multilingual and not embedder.loaded
+    assert primary_part(embedder) is embedder.parts[0]
+    assert embedder_from_settings(Settings(embeddings="default")).name == DEFAULT_MODEL
+    alone = embedder_from_settings(Settings(embeddings="use-multilingual"))
+    assert isinstance(alone, USEEmbedder) and primary_part(alone) is alone
 
 
 @pytest.mark.parametrize("selector", ["hash-big", "hash-0", "use-multilingual+", "openai:"])

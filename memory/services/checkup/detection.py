@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
-from ...embeddings import embedding_text, from_bytes, threshold
+from ...embeddings import (
+    embedding_text,
+    from_bytes,
+    is_fused,
+    primary_block,
+    primary_part,
+    threshold,
+)
 from ...model import Flag, Preference, Signal, flag_id, utcnow
 
 if TYPE_CHECKING:
@@ -89,7 +96,9 @@ def preference_vectors(
     *,
     checkpoint: Callable[[], None] | None = None,
 ) -> np.ndarray | None:
-    """Unit vectors of ``prefs`` in the current embedder's space (``float32[n, dim]``).
+    """Unit vectors of ``prefs`` in the current embedder's space (``float32[n, dim]``), in
+    its primary part for a fused space (:func:`~penchant.memory.embeddings.primary_block`:
+    the check-up's floors are that part's).
 
     Stored vectors are used when they come from the same model; the others are embedded
     (content plus category, as the gate does), :data:`EMBED_BATCH` at a time with
@@ -112,6 +121,8 @@ def preference_vectors(
         for i, vector in zip(batch, fresh, strict=True):
             rows[i] = np.asarray(vector, dtype=np.float32)
     matrix = np.vstack([r for r in rows if r is not None]).astype(np.float32)
+    if is_fused(embedder):
+        return primary_block(embedder, matrix)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
 
@@ -121,14 +132,16 @@ def preference_vectors(
 
 def similarity_floors(memory: BaseMemory) -> tuple[float, float]:
     """``(contradiction, duplicate)`` cosine floors: the settings' overrides, else the
-    embedder's measured ones (:func:`~penchant.memory.embeddings.threshold`)."""
+    embedder's measured ones (:func:`~penchant.memory.embeddings.threshold`; a fused
+    space's primary part's)."""
     settings = memory.settings
     contradiction = settings.contradiction_cosine
     duplicate = settings.duplicate_cosine
+    embedder = primary_part(memory.embedder)
     if contradiction is None:
-        contradiction = threshold(memory.embedder, "contradiction_cosine")
+        contradiction = threshold(embedder, "contradiction_cosine")
     if duplicate is None:
-        duplicate = threshold(memory.embedder, "duplicate_cosine")
+        duplicate = threshold(embedder, "duplicate_cosine")
     return float(contradiction), float(duplicate)
 
 

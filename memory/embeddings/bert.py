@@ -1,0 +1,203 @@
+"""A BERT encoder on numpy, for all-MiniLM-L6-v2's int8 weights (issue 18).
+
+The architecture of Devlin et al. 2019 ("BERT", NAACL) as Hugging Face's ``BertModel``
+computes it and the model's ONNX export encodes it: word + position + token-type
+embeddings, layer norm (ε = 1e-12), then per layer multi-head self-attention (scaled dot
+product, padded keys masked out), a residual layer norm, a feed-forward block with the
+exact (erf) GELU, and a residual layer norm. Weights are stored int8 with one float scale per
+output column (weight-only quantisation: ``w = q · scale``); the arithmetic is float32, as
+in the export. The matrices are bound to their roles through the graph (the ``MatMul`` whose
+output meets each layer's named bias), not by file order.
+
+Why not onnxruntime: it would add ≈100 MB (with ``protobuf`` and ``flatbuffers``) to a
+default install bound to 400 MB; this is the one computation Penchant needs from it.
+``tests/unit/test_minilm.py`` checks it against onnxruntime (the test extra) on a corpus.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .onnx_weights import Node, OnnxFormatError
+
+LAYER_NORM_EPS = 1e-12
+"""BERT's layer-norm epsilon (the export's ``LayerNormalization`` attribute)."""
+
+_ROLES = (
+    "attention.self.query", "attention.self.key", "attention.self.value",
+    "attention.output.dense", "intermediate.dense", "output.dense",
+)  # fmt: skip
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """Error function, elementwise: Abramowitz & Stegun 7.1.26 (absolute error < 1.5e-7,
+    under float32's resolution near 1; numpy has no ``erf``)."""
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741
+                + t * (-1.453152027 + t * 1.061405429))))  # fmt: skip
+    return np.asarray(sign * (1.0 - poly * np.exp(-a * a)), dtype=x.dtype)
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """The exact GELU, ``x · Φ(x)`` (Hendrycks & Gimpel 2016), as BERT uses it."""
+    return np.asarray(0.5 * x * (1.0 + erf(x * np.float32(1.0 / math.sqrt(2.0)))), x.dtype)
+
+
+def layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Normalise the last axis to zero mean and unit variance, then scale and shift."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = np.square(x - mean).mean(axis=-1, keepdims=True)
+    return np.asarray((x - mean) / np.sqrt(var + LAYER_NORM_EPS) * weight + bias, np.float32)
+
+
+@dataclass(frozen=True)
+class _Layer:
+    query: tuple[np.ndarray, np.ndarray]
+    key: tuple[np.ndarray, np.ndarray]
+    value: tuple[np.ndarray, np.ndarray]
+    attention_out: tuple[np.ndarray, np.ndarray]
+    attention_norm: tuple[np.ndarray, np.ndarray]
+    intermediate: tuple[np.ndarray, np.ndarray]
+    out: tuple[np.ndarray, np.ndarray]
+    out_norm: tuple[np.ndarray, np.ndarray]
+
+
+class BertEncoder:
+    """The encoder of a BERT export with int8 weight-only quantisation.
+
+    Args:
+        tensors: The graph's initializers (:func:`~.onnx_weights.read_graph`).
+        nodes: The graph's nodes.
+        prefix: Name prefix of the model's tensors (``"inner."`` in the MiniLM export).
+        heads: Attention heads (12 for all-MiniLM-L6-v2).
+
+    Raises:
+        OnnxFormatError: A tensor or a layer's matrix is missing or misshapen.
+    """
+
+    def __init__(
+        self,
+        tensors: Mapping[str, np.ndarray],
+        nodes: Sequence[Node],
+        prefix: str = "inner.",
+        heads: int = 12,
+    ) -> None:
+        self.heads = heads
+
+        def take(name: str) -> np.ndarray:
+            found = tensors.get(name)
+            if found is None:
+                raise OnnxFormatError(f"the model has no tensor {name!r}")
+            return np.asarray(found, dtype=np.float32)
+
+        emb = f"{prefix}embeddings."
+        word_q = tensors.get(f"{emb}word_embeddings.weight_q")
+        word_scale = tensors.get(f"{emb}word_embeddings.weight_scale")
+        if word_q is None or word_scale is None:
+            raise OnnxFormatError("the model has no int8 word embeddings")
+        self.word_q: np.ndarray = word_q
+        self.word_scale: np.ndarray = np.asarray(word_scale, dtype=np.float32)
+        self.position = take(f"{emb}position_embeddings.weight_q") * take(
+            f"{emb}position_embeddings.weight_scale"
+        )
+        self.token_type = take(f"{emb}token_type_embeddings.weight")
+        self.norm = (take(f"{emb}LayerNorm.weight"), take(f"{emb}LayerNorm.bias"))
+        matrices = _matrices_by_bias(tensors, nodes)
+        self.layers: list[_Layer] = []
+        index = 0
+        while f"{prefix}encoder.layer.{index}.output.dense.bias" in tensors:
+            base = f"{prefix}encoder.layer.{index}."
+
+            def linear(role: str, base: str = base) -> tuple[np.ndarray, np.ndarray]:
+                bias = f"{base}{role}.bias"
+                if bias not in matrices:
+                    raise OnnxFormatError(f"no matrix meets {bias!r} in the graph")
+                return matrices[bias], take(bias)
+
+            def norm(name: str, base: str = base) -> tuple[np.ndarray, np.ndarray]:
+                return take(f"{base}{name}.weight"), take(f"{base}{name}.bias")
+
+            q, k, v, o, i, out = (linear(role) for role in _ROLES)
+            self.layers.append(_Layer(q, k, v, o, norm("attention.output.LayerNorm"), i, out,
+                                      norm("output.LayerNorm")))  # fmt: skip
+            index += 1
+        if not self.layers:
+            raise OnnxFormatError("the model has no encoder layers")
+        self.dim = int(self.token_type.shape[1])
+        if self.dim % heads:
+            raise OnnxFormatError(f"width {self.dim} does not split into {heads} heads")
+
+    @property
+    def max_positions(self) -> int:
+        """Longest input the position table covers (512)."""
+        return int(self.position.shape[0])
+
+    def __call__(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Last hidden states.
+
+        Args:
+            ids: ``int64[batch, length]`` token ids.
+            mask: ``int64[batch, length]``, 1 for tokens, 0 for padding.
+
+        Returns:
+            ``float32[batch, length, dim]``.
+        """
+        batch, length = ids.shape
+        word = self.word_q[ids].astype(np.float32) * self.word_scale[ids]
+        x = layer_norm(word + self.position[:length] + self.token_type[0], *self.norm)
+        heads, width = self.heads, self.dim // self.heads
+        blocked = np.where(mask[:, None, None, :] > 0, 0.0, -1e30).astype(np.float32)
+        scale = np.float32(1.0 / math.sqrt(width))
+        for layer in self.layers:
+
+            def split(t: np.ndarray) -> np.ndarray:
+                return t.reshape(batch, length, heads, width).transpose(0, 2, 1, 3)
+
+            q = split(x @ layer.query[0] + layer.query[1])
+            k = split(x @ layer.key[0] + layer.key[1])
+            v = split(x @ layer.value[0] + layer.value[1])
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + blocked
+            scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            weights = scores / scores.sum(axis=-1, keepdims=True)
+            context = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
+            attended = context @ layer.attention_out[0] + layer.attention_out[1]
+            x = layer_norm(x + attended, *layer.attention_norm)
+            hidden = gelu(x @ layer.intermediate[0] + layer.intermediate[1])
+            x = layer_norm(x + hidden @ layer.out[0] + layer.out[1], *layer.out_norm)
+        return x
+
+
+def _matrices_by_bias(
+    tensors: Mapping[str, np.ndarray], nodes: Sequence[Node]
+) -> dict[str, np.ndarray]:
+    """Bias name → the dequantised matrix of the ``MatMul`` whose output is added to it.
+
+    The export computes ``y = x @ W + b`` as ``MatMul(x, W)`` then ``Add(·, b)``, with ``W``
+    made by ``Mul(Cast(W_q), W_scale)``; the matrix is rebuilt here as ``W_q · W_scale``.
+    """
+    made_by = {out: node for node in nodes for out in node.outputs}
+    found: dict[str, np.ndarray] = {}
+    for node in nodes:
+        if node.op_type != "Add" or len(node.inputs) != 2:
+            continue
+        bias = next((i for i in node.inputs if i.endswith(".bias") and i in tensors), None)
+        other = node.inputs[0] if node.inputs[1] == bias else node.inputs[1]
+        matmul = made_by.get(other)
+        if bias is None or matmul is None or matmul.op_type != "MatMul":
+            continue
+        weight = matmul.inputs[1]
+        quantised, scale = tensors.get(f"{weight}_q"), tensors.get(f"{weight}_scale")
+        if quantised is not None and scale is not None:
+            found[bias] = (quantised.astype(np.float32) * scale).astype(np.float32)
+        elif weight in tensors:
+            found[bias] = np.asarray(tensors[weight], dtype=np.float32)
+    return found
+
+
+__all__ = ["BertEncoder", "LAYER_NORM_EPS", "erf", "gelu", "layer_norm"]
