@@ -131,7 +131,11 @@ class WordPiece:
 
     def batch(self, texts: list[str], max_length: int) -> tuple[np.ndarray, np.ndarray]:
         """``(input_ids, attention_mask)``, both ``int64[len(texts), longest]``, padded right."""
-        rows = [self.encode(t, max_length) for t in texts]
+        return self.padded([self.encode(t, max_length) for t in texts])
+
+    def padded(self, rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Encoded rows as ``(input_ids, attention_mask)``, ``int64[len(rows), longest]``,
+        padded right with ``[PAD]`` (mask 0)."""
         width = max(map(len, rows))
         ids = np.full((len(rows), width), self.pad, dtype=np.int64)
         mask = np.zeros((len(rows), width), dtype=np.int64)
