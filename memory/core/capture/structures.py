@@ -16,6 +16,15 @@ from .categories import category_for, object_category
 from .keywords import object_keywords
 from .kinds import pull_object_en
 from .slots import slot_key
+from .switches import (
+    EN_SWITCH,
+    EN_SWITCH_TO,
+    EN_SWITCH_VERB_RE,
+    FROM_NOW_ON_RE,
+    ZH_SWITCH,
+    ZH_SWITCH_TO,
+    ZH_V,
+)
 
 
 @dataclass(frozen=True)
@@ -28,47 +37,6 @@ class Part:
     slot: str | None = None
 
 
-_EN_SWITCH = [
-    re.compile(r"\bfrom\s+(?P<old>.+?)\s+(?:to|for|over\s+to)\s+(?P<new>.+)", re.I),
-    re.compile(r"(?P<old>.+?)\s*(?:→|->|=>)\s*(?P<new>[^,;]+)", re.I),
-    re.compile(
-        r"\b(?:swapped|traded|replaced|exchanged|substituted)\s+(?P<old>.+?)\s+"
-        r"(?:for|with)\s+(?P<new>.+)",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:dropped|ditched|quit|left|gave\s+up|abandoned)\s+(?P<old>.+?)\s+"
-        r"(?:and|for)\s+(?:then\s+)?(?:picked\s+up|took\s+up|started(?:\s+on)?|moved\s+to|"
-        r"went\s+(?:with|for)|got|switched\s+to|adopted)?\s*(?P<new>.+)",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:all|only|strictly)\s+(?P<new>.+?)\s+now\s*,?\s*(?:no\s+more|not)\s+"
-        r"(?P<old>.+)",
-        re.I,
-    ),
-    re.compile(r"(?P<new>.+?)\s+instead\s+of\s+(?P<old>.+)", re.I),
-    re.compile(
-        r"(?P<new>.+?)\s+(?:has|have)\s+(?:now\s+)?(?:replaced|taken\s+over\s+from|"
-        r"taken\s+the\s+place\s+of)\s+(?P<old>.+?)(?:\s+for\s+me)?\W*$",
-        re.I,
-    ),
-    re.compile(r"\bout\s+with\s+(?P<old>.+?)\s*[,;]?\s+in\s+with\s+(?P<new>.+)", re.I),
-    re.compile(r"(?P<old>.+?)\s+is\s+out\s*[,;]\s*(?P<new>.+?)\s+is\s+in\b", re.I),
-    re.compile(r"\b(?:good)?bye\s+(?P<old>.+?)\s*[,;]\s*hello\s+(?P<new>.+)", re.I),
-    re.compile(r"\b(?:gave\s+up|given\s+up|dropped|left)\s+(?P<old>.+?)\s+(?:in\s+favou?r\s+of|"
-               r"behind\s+for)\s+(?P<new>.+)", re.I),
-    re.compile(
-        r"(?P<new>.+?)\s+(?:(?:for\s+me\s+)?now|these\s+days|nowadays)\s*[,;]?\s*(?:and\s+|but\s+)?"
-        r"(?:not|no\s+longer|no\s+more|never)\s+(?:an?\s+)?(?P<old>.+)",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:these\s+days|nowadays|now)\s*,?\s+i\s+(?:go\s+for|pick|choose|get|have|take)\s+"
-        r"(?P<new>.+?)\s*,?\s+(?:not|over|rather\s+than)\s+(?P<old>.+)",
-        re.I,
-    ),
-]
 _EN_COMPARE = [
     re.compile(
         r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*,?\s*(?:i(?:'ll|\s+will|'d|\s+would)?"
@@ -206,35 +174,10 @@ _EN_SLOT = [
     ),
 ]
 
-_ZH_V = r"(?:吃|喝|看|玩|用|听|穿|读|打|练|逛|去|追|买|下)"
-_ZH_SWITCH = [
-    re.compile(
-        r"(?:从|由)(?P<old>[^，,。]{1,14}?)(?:换成|改成|改为|换到|转到|转向|改用|换用|转用|搬家?到|"
-        rf"挪到|降到|转|改{_ZH_V})了?(?P<new>[^，,。！]+)"
-    ),
-    re.compile(r"把(?P<old>[^，,。]{1,14}?)(?:换成|改成|替换成|换为)了?(?P<new>[^，,。！]+)"),
-    re.compile(r"用(?P<new>[^，,。]{1,14}?)(?:代替|取代|替代|替换)了?(?P<old>[^，,。！]+)"),
-    re.compile(r"弃(?P<old>[^，,。]{1,10}?)投(?P<new>[^，,。！]+)"),
-    re.compile(
-        rf"(?:不再?{_ZH_V}?|放弃了?|戒了?|以前{_ZH_V}?)(?P<old>[^，,。]{{1,14}}?)了?[，,]\s*"
-        rf"(?:现在|如今)?(?:改|换|转)(?:成|为|到|{_ZH_V})?了?(?P<new>[^，,。！]+)"
-    ),
-    re.compile(r"(?P<old>[^，,。→]{1,14}?)\s*(?:→|->)\s*(?P<new>[^，,。！]+)"),
-]
-_ZH_SWITCH_TO = re.compile(
-    r"(?:换成|改成|换了|换到|改用|换用|转用|转投|转战|搬家?到|改" + _ZH_V + r")了?"
-    r"(?P<new>[^，,。！]{1,14}?)(?:之后|以后|后|了|[，,。！]|$)"
-)
-"""A switch that names only what the user turned to (``手机壳都换成磁吸的了``,
-``换了电动牙刷之后手动的就再没用过``): the new object is liked."""
-_EN_SWITCH_TO = re.compile(
-    r"\b(?:switched|shifted|converted|migrated|changed)\s+(?:over\s+)?to\s+(?P<new>[^,;.!]+)", re.I
-)
-"""Its English form: "I switched to Valorant for good"."""
 _ZH_COMPARE = [
     re.compile(
         r"(?:比起|相比于?|相较于?|跟|和)(?P<b>[^，,。]{1,14}?)(?:比|相比)?[，,]?\s*我?(?:还是)?更"
-        r"(?:喜欢|爱|偏爱|倾向于?|想要?|愿意|习惯)" + _ZH_V + r"?(?P<a>[^，,。！]+)"
+        r"(?:喜欢|爱|偏爱|倾向于?|想要?|愿意|习惯)" + ZH_V + r"?(?P<a>[^，,。！]+)"
     ),
     re.compile(
         r"(?:在)?(?P<a>[^，,。和与]{1,14}?)(?:和|与|跟)(?P<b>[^，,。]{1,14}?)(?:之间|中间)?[，,]?\s*"
@@ -242,9 +185,9 @@ _ZH_COMPARE = [
     ),
     re.compile(
         r"与其"
-        + _ZH_V
+        + ZH_V
         + r"?(?P<b>[^，,。]{1,14}?)[，,]?\s*(?:还)?不如"
-        + _ZH_V
+        + ZH_V
         + r"?(?P<a>[^，,。！]+)"
     ),
     re.compile(
@@ -253,20 +196,20 @@ _ZH_COMPARE = [
     ),
     re.compile(r"(?P<a>[^，,。]{1,14}?)(?:吊打|完爆|秒杀)(?P<b>[^，,。！]{1,14})"),
     re.compile(
-        r"(?:更|还是)(?:喜欢|爱|倾向于?|偏向)?" + _ZH_V + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*"
-        r"而(?:不是|非)" + _ZH_V + r"?(?P<b>[^，,。！]+)"
+        r"(?:更|还是)(?:喜欢|爱|倾向于?|偏向)?" + ZH_V + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*"
+        r"而(?:不是|非)" + ZH_V + r"?(?P<b>[^，,。！]+)"
     ),
     re.compile(
         r"宁(?:愿|可)"
-        + _ZH_V
+        + ZH_V
         + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*也不(?:要|想|愿意)?"
-        + _ZH_V
+        + ZH_V
         + r"?(?P<b>[^，,。！]+)"
     ),
 ]
 _ZH_EXCEPT_ANY_VERB = re.compile(
-    r"(?:我)?(?:喜欢|爱|" + _ZH_V + r")(?:所有|各种|任何)?的?(?P<c>[^，,。]{1,10}?)[，,]\s*"
-    r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + _ZH_V + r"?|不行|不要)"
+    r"(?:我)?(?:喜欢|爱|" + ZH_V + r")(?:所有|各种|任何)?的?(?P<c>[^，,。]{1,10}?)[，,]\s*"
+    r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + ZH_V + r"?|不行|不要)"
 )
 """The exception pattern that any verb and any later clause with 不 fits (``喜欢X，Y不行``):
 tried only on a sentence the head reads as an exception."""
@@ -282,9 +225,9 @@ _ZH_EXCEPT = [
     re.compile(r"除了(?P<m>[^，,。我]{1,14}?)(?:以外|之外)?我?都(?P<c>)"),
     re.compile(
         r"(?:什么|各种|所有|任何)?(?P<c>[^，,。]{1,10}?)我?(?:基本)?都(?:喜欢|爱|可以|行|"
-        + _ZH_V
+        + ZH_V
         + r")[^，,。]*[，,]\s*(?:就是|但是?|只有|唯独|除了|就|只是)(?:不"
-        + _ZH_V
+        + ZH_V
         + r"?)?(?P<m>[^，,。]{1,14}?)(?:不|除外|以外|之外|没|。|$)"
     ),
     _ZH_EXCEPT_ANY_VERB,
@@ -326,7 +269,7 @@ _ZH_SLOT = [
 ]
 _ZH_LEAD_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|好吧|现在|最近|如今|目前|以前|我|也|都|就|还|"
-    r"已经|的|了|在|" + _ZH_V + r"|[，,、\s])+"
+    r"已经|的|了|在|" + ZH_V + r"|[，,、\s])+"
 )
 _ZH_TRAIL_RE = re.compile(
     r"(?:了|的|啦|呢|吧|啊|之间|以外|之外|除外|我都|我也|我)+$|[。！!？?，,\s]+$"
@@ -370,11 +313,6 @@ _STRICT_VETO_RE = re.compile(
 """A sentence read by strict connectors that turns away from what it relates, or where an
 organisation or a fear is the subject: no switch, slot or comparison of the user's (an
 exception to a disliked class is read by its own polarity, :func:`_exception_parts`)."""
-_EN_SWITCH_VERB_RE = re.compile(
-    r"\b(?:switch\w*|mov\w+|went|gone|go|chang\w+|convert\w*|migrat\w+|shift\w*|swap\w*|"
-    r"trad\w+|upgrad\w+|downgrad\w+|transition\w*|jump\w*|ditch\w*)\b",
-    re.I,
-)
 
 
 def _own_clause(m: re.Match[str]) -> str:
@@ -383,10 +321,6 @@ def _own_clause(m: re.Match[str]) -> str:
     if m.start("v") < m.start("s"):
         return re.split(r"[,;]", m["v"])[-1]
     return re.split(r"[,;]", m["v"])[0]
-
-
-_FROM_NOW_ON_RE = re.compile(r"\bfrom\s+now\s+on\b\s*,?", re.I)
-"""A time, not a switch's "from": "From now on it's Lidl for the big shop"."""
 
 
 def _class_clause(text: str, m: re.Match[str], zh: bool) -> str:
@@ -434,9 +368,9 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
     if strict and kind != "exception" and _STRICT_VETO_RE.search(text):
         return None  # "I hate it when restaurants serve margarine instead of butter"
     if kind == "switch":
-        text = text if zh else _FROM_NOW_ON_RE.sub("", text)
-        for pattern in _ZH_SWITCH if zh else _EN_SWITCH:
-            if strict and pattern is _EN_SWITCH[0] and not _EN_SWITCH_VERB_RE.search(text):
+        text = text if zh else FROM_NOW_ON_RE.sub("", text)
+        for pattern in ZH_SWITCH if zh else EN_SWITCH:
+            if strict and pattern is EN_SWITCH[0] and not EN_SWITCH_VERB_RE.search(text):
                 continue  # "I read everything from sci-fi to romance": a range, no switch
             if m := pattern.search(text):
                 old, new = (
@@ -453,7 +387,7 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
                         Part("like", new, f"switched to {new}"),
                         Part("dislike", old, f"switched from {old} to {new}"),
                     ]
-        if (m := (_ZH_SWITCH_TO if zh else _EN_SWITCH_TO).search(text)) is not None:
+        if (m := (ZH_SWITCH_TO if zh else EN_SWITCH_TO).search(text)) is not None:
             if new := (_zh_obj if zh else _en_obj)(m["new"]):
                 return [Part("like", new, f"换成{new}" if zh else f"switched to {new}")]
     elif kind == "comparative":
