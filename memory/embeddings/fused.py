@@ -14,13 +14,20 @@ from ..model import CJK_CHARS, InvalidInputError
 from .base import Embedder, threshold
 
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
+_WORD_RE = re.compile(r"[^\W_]+")
 
 
 @lru_cache(maxsize=65_536)
 def cjk_dominant(text: str) -> bool:
-    """True when CJK characters are at least half of the text's letters."""
-    letters = sum(ch.isalnum() for ch in text)
-    return letters > 0 and 2 * len(_CJK_RE.findall(text)) >= letters
+    """True when a text is mostly CJK: at least two CJK characters for each word of another
+    script (a run of letters or digits), so ``用Spotify听什么歌好`` is Chinese and "I love
+    螺蛳粉" English. A CJK character carries about a syllable, a Latin word often two; counted
+    by letters instead, one brand name made a Chinese request English (a breaker's finding:
+    MiniLM then ranked Chinese requests that name a product)."""
+    cjk = len(_CJK_RE.findall(text))
+    if not cjk:
+        return False
+    return cjk >= 2 * len(_WORD_RE.findall(_CJK_RE.sub(" ", text)))
 
 
 
@@ -63,7 +70,8 @@ class FusedEmbedder:
             come out 0.45 / 0.75 / 0.90.
 
     Raises:
-        InvalidInputError: Fewer than two parts.
+        InvalidInputError: Fewer than two parts, or an English-only first part before a
+            multilingual one (the primary must read every language the space stores).
     """
 
     def __init__(self, parts: Sequence[Embedder]) -> None:
@@ -71,6 +79,14 @@ class FusedEmbedder:
             raise InvalidInputError(
                 f"a fused embedder needs at least two parts, got {len(parts)}; "
                 "use e.g. PENCHANT_EMBEDDINGS=use-multilingual+e5"
+            )
+        first_reads_all = bool(getattr(parts[0], "multilingual", True))
+        if not first_reads_all and any(getattr(p, "multilingual", True) for p in parts[1:]):
+            raise InvalidInputError(
+                f"the first part of a fused space is its primary (relevance, the screen by "
+                f"meaning, cross-language identity read it), and {parts[0].name!r} reads "
+                "English only: put the multilingual model first, e.g. "
+                "PENCHANT_EMBEDDINGS=use-multilingual+minilm-int8"
             )
         self.parts: tuple[Embedder, ...] = tuple(parts)
         self.name = "+".join(p.name for p in self.parts)
@@ -177,7 +193,10 @@ def zscore_fusion(cosines: np.ndarray, read: np.ndarray | None = None) -> np.nda
     Args:
         cosines: ``float[m, n]``, as from :func:`block_cosines`.
         read: ``bool[m, n]``, which rows each part read (its block is not zero); each part
-            is standardised over those rows and adds 0 to the others. ``None``: all.
+            is standardised over the rows it read, and a row that some part did not read
+            scores ``m`` times the mean of the z-scores it has: a Chinese preference under
+            an English request stands as if the English-only part agreed with the others,
+            neither lifted nor pushed down by a part that cannot read it. ``None``: all.
 
     Returns:
         ``float64[n]``; a part whose cosines are all equal (or ``n == 1``) adds 0.
@@ -188,15 +207,18 @@ def zscore_fusion(cosines: np.ndarray, read: np.ndarray | None = None) -> np.nda
         z = np.divide(c - c.mean(axis=1, keepdims=True), std, out=np.zeros_like(c),
                       where=std > 1e-9)  # fmt: skip
         return np.asarray(z.sum(axis=0))
+    mask = np.asarray(read, dtype=bool)
     total = np.zeros(c.shape[1], dtype=np.float64)
-    for row, mask in zip(c, np.asarray(read, dtype=bool), strict=True):
-        if mask.sum() < 2:
+    counts = np.zeros(c.shape[1], dtype=np.float64)
+    for row, part_read in zip(c, mask, strict=True):
+        counts += part_read
+        if part_read.sum() < 2:
             continue
-        values = row[mask]
+        values = row[part_read]
         std = values.std()
         if std > 1e-9:
-            total[mask] += (values - values.mean()) / std
-    return total
+            total[part_read] += (values - values.mean()) / std
+    return np.divide(total * len(c), counts, out=np.zeros_like(total), where=counts > 0)
 
 
 def is_fused(embedder: Any) -> bool:

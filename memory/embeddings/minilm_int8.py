@@ -33,7 +33,7 @@ from ..model import MissingExtraError, PenchantError
 from .base import l2_normalise, verify_files
 from .bert import BertEncoder
 from .local import MINILM_CONTRADICTION_COSINE, MINILM_DUPLICATE_COSINE, MINILM_RELEVANT_COSINE
-from .onnx_weights import OnnxFormatError, read_graph
+from .onnx_weights import read_graph
 from .wordpiece import WordPiece
 
 logger = logging.getLogger(__name__)
@@ -162,7 +162,7 @@ class MiniLMInt8Embedder:
                     verify_files(package, self._digests, MINILM_INT8_REINSTALL)
                 try:
                     encoder = BertEncoder(*read_graph(package / "model.onnx"))
-                except (OnnxFormatError, OSError) as exc:
+                except (ValueError, OSError) as exc:  # OnnxFormatError is a ValueError
                     raise PenchantError(
                         f"cannot load embedding model {MINILM_INT8_MODEL!r}: {exc}. Reinstall "
                         f"it with `{MINILM_INT8_REINSTALL}`"

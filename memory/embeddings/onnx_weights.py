@@ -133,20 +133,25 @@ def read_graph(path: Path) -> tuple[dict[str, np.ndarray], list[Node]]:
         OSError: The file cannot be read.
     """
     data = memoryview(Path(path).read_bytes())
-    graphs = [v for f, w, v in _fields(data) if f == 7 and w == 2]
-    if not graphs or not isinstance(graphs[0], memoryview):
-        raise OnnxFormatError(f"{path} holds no ONNX graph")
-    tensors: dict[str, np.ndarray] = {}
-    nodes: list[Node] = []
-    for field, wire, value in _fields(graphs[0]):
-        if wire != 2 or not isinstance(value, memoryview):
-            continue
-        if field == 5:
-            name, array = _tensor(value)
-            if array is not None:
-                tensors[name] = array
-        elif field == 1:
-            nodes.append(_node(value))
+    try:
+        graphs = [v for f, w, v in _fields(data) if f == 7 and w == 2]
+        if not graphs or not isinstance(graphs[0], memoryview):
+            raise OnnxFormatError(f"{path} holds no ONNX graph")
+        tensors: dict[str, np.ndarray] = {}
+        nodes: list[Node] = []
+        for field, wire, value in _fields(graphs[0]):
+            if wire != 2 or not isinstance(value, memoryview):
+                continue
+            if field == 5:
+                name, array = _tensor(value)
+                if array is not None:
+                    tensors[name] = array
+            elif field == 1:
+                nodes.append(_node(value))
+    except OnnxFormatError:
+        raise
+    except (ValueError, OverflowError, MemoryError) as exc:  # UnicodeDecodeError included
+        raise OnnxFormatError(f"{path} is not a well-formed ONNX model: {exc}") from exc
     return tensors, nodes
 
 

@@ -3,7 +3,9 @@
 The same pipeline as the ``tokenizers`` package runs from the model's ``tokenizer.json``
 (``BertNormalizer`` with ``clean_text``, ``handle_chinese_chars`` and ``lowercase``, accents
 stripped as ``lowercase`` implies; ``BertPreTokenizer``; ``WordPiece`` with ``##``
-continuations and 100 characters at most a word; ``[CLS] … [SEP]``): Devlin et al. 2019,
+continuations and 100 characters at most a word; ``[CLS] … [SEP]``), with one difference:
+a special token typed in the text (``[MASK]``, ``[SEP]``) is read as the text it is, not as
+that token, so no message can place one. Devlin et al. 2019,
 "BERT: Pre-training of Deep Bidirectional Transformers", and Google's reference
 ``tokenization.py``. It is written here rather than taken from ``tokenizers`` because that
 package brings ``huggingface_hub`` and ≈36 MB with it, which the default install's 400 MB
@@ -43,22 +45,23 @@ def _is_punctuation(ch: str) -> bool:
 
 def _normalise(text: str) -> str:
     """Clean, space CJK ideographs, strip accents, lower-case (``BertNormalizer``, in its
-    order): NUL, U+FFFD and other, format, unassigned and private-use characters go (tab,
-    newline and carriage return stay, as spaces); every other space is one space."""
+    order): NUL, U+FFFD, control, format and private-use characters go (tab, newline and
+    carriage return stay, as spaces); every other space is one space. Letters are lower-cased
+    one by one, as Rust's ``to_lowercase`` does (a final capital sigma becomes σ, not ς)."""
     out: list[str] = []
     for ch in text:
         cp = ord(ch)
         cat = unicodedata.category(ch)
         if ch in "\t\n\r" or cat in ("Zs", "Zl", "Zp"):
             out.append(" ")
-        elif cp == 0 or cp == 0xFFFD or cat in ("Cc", "Cf", "Cn", "Co"):
+        elif cp == 0 or cp == 0xFFFD or cat in ("Cc", "Cf", "Co"):
             continue
         elif _is_cjk(cp):
             out.append(f" {ch} ")
         else:
             out.append(ch)
     decomposed = unicodedata.normalize("NFD", "".join(out))
-    return "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn").lower()
+    return "".join(ch.lower() for ch in decomposed if unicodedata.category(ch) != "Mn")
 
 
 def _words(text: str) -> list[str]:

@@ -148,6 +148,36 @@ def test_real_model_checkup_flags_the_planted_semantic_contradiction(
     assert real.preferences(USER) == before
 
 
+class _Unrunnable:
+    """An English-only part that must not be run (the check-up reads the primary only)."""
+
+    name, dim, multilingual = "unrunnable-part", 8, False
+
+    def embed(self, texts: list[str]) -> Any:
+        raise AssertionError(f"the check-up ran a non-primary part on {texts!r}")
+
+
+@pytest.mark.model
+def test_a_store_not_yet_moved_to_a_fused_space_is_checked_by_its_stored_primary_vectors(
+    redis_client: redis.Redis, settings: Settings, use_embedder: Any
+) -> None:
+    """USE vectors written before the default space: the fused space's check-up reads them
+    as its primary block, runs no other part, and flags what USE alone flags."""
+    from penchant.memory.embeddings import FusedEmbedder
+
+    before = Memory(redis_client, settings=settings, embedder=use_embedder)
+    before.remember(USER, [LEATHER, VEGAN, JAZZ])
+    expected = {(f.kind, frozenset(f.contents)) for f in run_checkup(before, USER).flags}
+    fused = FusedEmbedder([use_embedder, _Unrunnable()])
+    after = Memory(redis_client, settings=settings, embedder=fused)
+    stored = after.preferences(USER)
+    assert {p.embedding_model for p in stored} == {use_embedder.name}
+    report = run_checkup(after, USER)
+    assert {(f.kind, frozenset(f.contents)) for f in report.flags} == expected
+    assert ("contradiction",
+            frozenset({"likes leather jackets", "avoids animal products"})) in expected
+
+
 # -- jobs ----------------------------------------------------------------------------------------
 
 

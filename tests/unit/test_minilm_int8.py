@@ -18,6 +18,7 @@ from penchant.memory.embeddings import (
     HashEmbedder,
     MiniLMInt8Embedder,
     build_embedder,
+    cjk_dominant,
     embedder_for_space,
     minilm_int8_package_dir,
     primary_block,
@@ -26,7 +27,7 @@ from penchant.memory.embeddings import (
 from penchant.memory.embeddings import minilm_int8 as minilm_int8_module
 from penchant.memory.embeddings.onnx_weights import OnnxFormatError, read_graph
 from penchant.memory.embeddings.wordpiece import WordPiece
-from penchant.memory.model.errors import ModelIntegrityError
+from penchant.memory.model.errors import InvalidInputError, ModelIntegrityError
 from penchant.memory.model.records import Preference
 from penchant.memory.recall import Recaller
 
@@ -56,6 +57,8 @@ def test_wordpiece_splits_words_punctuation_accents_and_cjk(wordpiece: WordPiece
                       "[UNK]", "[UNK]", "[UNK]", "!", "[SEP]"]  # fmt: skip
     assert [vocab[i] for i in wordpiece.encode("unaffable", 16)][1:-1] == ["una", "##ffa", "##ble"]
     assert wordpiece.encode("x" * 101, 16) == [wordpiece.cls, wordpiece.unk, wordpiece.sep]
+    typed = [vocab[i] for i in wordpiece.encode("[MASK] hi [SEP]", 16)]
+    assert typed == ["[CLS]", "[", "mask", "]", "hi", "[", "sep", "]", "[SEP]"]  # text, not tokens
 
 
 def test_wordpiece_cuts_to_the_token_limit_and_pads_a_batch(wordpiece: WordPiece) -> None:
@@ -74,8 +77,9 @@ def _corpus() -> list[str]:
     for path in glob.glob(str(SHARED / "cases" / "*.jsonl")):
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             texts += [v for v in json.loads(line).values() if isinstance(v, str)] if line else []
-    return texts + ["Ǆ naïve İstanbul ß ﬁ", "tab\there\x0bvt\x85nel\u2028x", "emoji 😀👍🏽 ok",
-                    "\x00null\ufffd", "A\u200bB", "日本語テキスト한국어", "x" * 150]  # fmt: skip
+    return texts + ["ΟΔΟΣ σας", "a\u0378b x\ue000y", "Ǆ naïve İstanbul ß ﬁ",
+                    "tab\there\x0bvt\x85nel\u2028x", "emoji 😀👍🏽 ok", "\x00null\ufffd",
+                    "A\u200bB", "日本語テキスト한국어", "x" * 150]  # fmt: skip
 
 
 @pytest.mark.skipif(importlib.util.find_spec("tokenizers") is None, reason="test extra")
@@ -137,13 +141,37 @@ def test_tampered_model_is_refused_before_loading(
     assert not embedder.loaded
 
 
-def test_a_file_that_is_not_an_onnx_model_is_a_clear_error(tmp_path: Path) -> None:
+def _message(*fields: tuple[int, bytes]) -> bytes:
+    """A protobuf message of length-delimited fields (each shorter than 128 bytes)."""
+    return b"".join(bytes([field << 3 | 2, len(value)]) + value for field, value in fields)
+
+
+def _model_with_tensor(tensor: bytes) -> bytes:
+    """A ModelProto whose graph holds one initializer (fields 7 → 5)."""
+    return _message((7, _message((5, tensor))))
+
+
+_DIMS_3_FLOAT = b"\x08\x03\x10\x01"  # dims [3], data_type FLOAT
+_DIMS_1_FLOAT = b"\x08\x01\x10\x01"
+BAD_MODELS = [
+    (b"\x08\x07\x12\x05hello", "no ONNX graph"),  # a valid message without a graph
+    (b"\xff\xff\xff", "varint"),
+    # dims (3) disagree with the data (2 floats)
+    (_model_with_tensor(_DIMS_3_FLOAT + _message((8, b"w"), (9, b"\0" * 8))),
+     "not a well-formed ONNX model"),
+    # a name that is not UTF-8
+    (_model_with_tensor(_DIMS_1_FLOAT + _message((8, b"\xff"), (9, b"\0" * 4))),
+     "not a well-formed ONNX model"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("payload", "match"), BAD_MODELS)
+def test_a_file_that_is_not_an_onnx_model_is_a_clear_error(
+    tmp_path: Path, payload: bytes, match: str
+) -> None:
     bad = tmp_path / "model.onnx"
-    bad.write_bytes(b"\x08\x07\x12\x05hello")  # a valid message without a graph
-    with pytest.raises(OnnxFormatError, match="no ONNX graph"):
-        read_graph(bad)
-    bad.write_bytes(b"\xff\xff\xff")
-    with pytest.raises(OnnxFormatError, match="varint"):
+    bad.write_bytes(payload)
+    with pytest.raises(OnnxFormatError, match=match):
         read_graph(bad)
 
 
@@ -180,13 +208,26 @@ def test_a_part_that_cannot_read_a_text_leaves_its_block_zero() -> None:
     assert np.allclose(np.linalg.norm(primary_block(fused, v), axis=1), 1.0, atol=1e-6)
 
 
-def test_zscores_leave_out_the_rows_a_part_did_not_read() -> None:
-    cos = np.array([[0.1, 0.2, 0.3], [0.5, 0.0, 0.7]])
+def test_a_row_a_part_did_not_read_scores_by_the_parts_that_read_it() -> None:
+    cos = np.array([[0.1, 0.3, 0.2], [0.5, 0.0, 0.7]])
     read = np.array([[True, True, True], [True, False, True]])
     fused = zscore_fusion(cos, read)
-    assert fused[1] == pytest.approx(0.0)  # the primary's own z-score is 0 there
+    # primary z: -1.22, +1.22, 0; the second part, over rows 0 and 2 only: -1, +1
     assert fused[0] == pytest.approx(-1.2247449 - 1.0, abs=1e-6)
-    assert fused[2] == pytest.approx(1.2247449 + 1.0, abs=1e-6)
+    assert fused[2] == pytest.approx(0.0 + 1.0, abs=1e-6)
+    assert fused[1] == pytest.approx(2 * 1.2247449, abs=1e-6)  # twice its mean z, not one z
+
+
+def test_a_chinese_request_naming_a_brand_is_chinese() -> None:
+    assert cjk_dominant("用Spotify听什么歌好") and cjk_dominant("推荐一款Nintendo Switch游戏")
+    assert not cjk_dominant("I love 螺蛳粉") and not cjk_dominant("likes 火锅 a lot")
+    assert not cjk_dominant("") and not cjk_dominant("hello")
+
+
+def test_an_english_only_primary_before_a_multilingual_part_is_refused() -> None:
+    with pytest.raises(InvalidInputError, match="put the multilingual model first"):
+        build_embedder("minilm-int8+use-multilingual")
+    assert FusedEmbedder([_EnglishOnly(8), _EnglishOnly(4)]).primary.dim == 8
 
 
 def _prefs(embedder: FusedEmbedder, texts: list[str]) -> list[Preference]:

@@ -16,14 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
-from ...embeddings import (
-    embedding_text,
-    from_bytes,
-    is_fused,
-    primary_block,
-    primary_part,
-    threshold,
-)
+from ...embeddings import embedding_text, from_bytes, primary_block, primary_part, threshold
 from ...model import Flag, Preference, Signal, flag_id, utcnow
 
 if TYPE_CHECKING:
@@ -97,32 +90,37 @@ def preference_vectors(
     checkpoint: Callable[[], None] | None = None,
 ) -> np.ndarray | None:
     """Unit vectors of ``prefs`` in the current embedder's space (``float32[n, dim]``), in
-    its primary part for a fused space (:func:`~penchant.memory.embeddings.primary_block`:
-    the check-up's floors are that part's).
+    its primary part's for a fused space (:func:`~penchant.memory.embeddings.primary_part`:
+    the check-up's floors are that part's, and only that part is run).
 
-    Stored vectors are used when they come from the same model; the others are embedded
-    (content plus category, as the gate does), :data:`EMBED_BATCH` at a time with
-    ``checkpoint`` called before each batch. ``None`` without an embedder.
+    Stored vectors are used when they come from the same model (for a fused space, also a
+    vector of its primary model alone: a store not yet moved by ``penchant reembed``); the
+    others are embedded by that model (content plus category, as the gate does),
+    :data:`EMBED_BATCH` at a time with ``checkpoint`` called before each batch. ``None``
+    without an embedder.
     """
-    embedder = memory.embedder
-    if embedder is None or not prefs:
+    whole = memory.embedder
+    if whole is None or not prefs:
         return None
+    model = primary_part(whole)
     rows: list[np.ndarray | None] = []
     for pref in prefs:
-        same = pref.embedding and pref.embedding_model == embedder.name
-        rows.append(from_bytes(pref.embedding, embedder.dim) if same and pref.embedding else None)
+        if pref.embedding and pref.embedding_model == whole.name and whole is not model:
+            rows.append(primary_block(whole, from_bytes(pref.embedding, whole.dim)))
+        elif pref.embedding and pref.embedding_model == model.name:
+            rows.append(from_bytes(pref.embedding, model.dim))
+        else:
+            rows.append(None)
     missing = [i for i, row in enumerate(rows) if row is None]
     for start in range(0, len(missing), EMBED_BATCH):
         if checkpoint is not None:
             checkpoint()
         batch = missing[start : start + EMBED_BATCH]
-        fresh = embedder.embed([embedding_text(prefs[i].content, prefs[i].category)
-                                for i in batch])
+        fresh = model.embed([embedding_text(prefs[i].content, prefs[i].category)
+                             for i in batch])  # fmt: skip
         for i, vector in zip(batch, fresh, strict=True):
             rows[i] = np.asarray(vector, dtype=np.float32)
     matrix = np.vstack([r for r in rows if r is not None]).astype(np.float32)
-    if is_fused(embedder):
-        return primary_block(embedder, matrix)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
 
