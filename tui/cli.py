@@ -250,7 +250,9 @@ def cmd_recall(memory: Memory, args: argparse.Namespace) -> int:
         if not result.items:
             return "nothing recalled"
         return "\n".join(
-            f"{i.score:.4f} {i.preference.polarity:8} {i.preference.content}" for i in result.items
+            f"{i.score:.4f} {i.preference.polarity:8} {i.preference.content}"
+            + ("" if i.matched else "  (ranked only: not relevant to the request)")
+            for i in result.items
         )
 
     _emit(args, result.public_dict(), human)

@@ -220,9 +220,14 @@ class LocalEmbedder:
         try:
             import torch
         except ImportError as exc:
+            shipped = "" if self._name == MINILM_MODEL else (
+                f"{self._name!r} is not a model Penchant ships (PENCHANT_EMBEDDINGS: default, "
+                "use-multilingual, minilm-int8, minilm, e5, use-multilingual+e5, "
+                "openai:<model>, hash); taken as a sentence-transformers model, it "
+            )
             raise MissingExtraError(
-                f"embedding model {self._name!r} needs torch and sentence-transformers: "
-                f"{MINILM_EXTRA}"
+                (shipped or f"embedding model {self._name!r} ")
+                + f"needs torch and sentence-transformers: {MINILM_EXTRA}"
             ) from exc
         torch.set_num_threads(1)
         from redisvl.utils.vectorize import HFTextVectorizer

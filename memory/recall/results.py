@@ -23,8 +23,8 @@ class RecallItem:
         preference: The stored preference.
         score: Fused RRF score (larger is better; at most ``Σ w_c / (k + 1)``).
         channels: Channel name → 1-based rank of this preference in that channel.
-        similarity: Cosine with the query in the preference's vector space (the mean of
-            the parts' cosines for a fused space); ``None`` when not scored by meaning.
+        similarity: Cosine with the query in the preference's vector space (its primary
+            part's for a fused space); ``None`` when not scored by meaning.
         relevant: Whether it bears on the query (see :attr:`matched`).
     """
 

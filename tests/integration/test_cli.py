@@ -538,3 +538,14 @@ def test_any_captured_or_forgotten_text_exits_cleanly(
     _assert_contract(cli(["capture", "--user", "fuzz", f"--text={text}", "--json"], cli_env))
     _assert_contract(cli(["forget", "--user", "fuzz", "--json", "--", text], cli_env))
     _assert_contract(cli(["recall", "--user", "fuzz", "--json", "--", text], cli_env))
+
+
+@pytest.mark.model
+def test_recall_text_marks_what_only_ranks(cli: CliRunner, cli_env: dict[str, str]) -> None:
+    env = {**cli_env, "PENCHANT_EMBEDDINGS": "default"}
+    cli(["remember", "--user", "ana", "--polarity", "like", "--content", "loves jazz records"],
+        env)  # fmt: skip
+    related = cli(["recall", "--user", "ana", "recommend some jazz albums"], env).stdout
+    unrelated = cli(["recall", "--user", "ana", "What's the time in Tokyo?"], env).stdout
+    assert "loves jazz records" in related and "not relevant" not in related
+    assert "loves jazz records  (ranked only: not relevant to the request)" in unrelated

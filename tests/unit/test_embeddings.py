@@ -34,6 +34,7 @@ from penchant.memory.embeddings import (
     MiniLMInt8Embedder,
     OpenAIEmbedder,
     USEEmbedder,
+    build_embedder,
     bundled_model_dir,
     embedder_for_space,
     embedder_from_settings,
@@ -300,6 +301,16 @@ def test_minilm_without_the_extra_names_the_install_command(
     monkeypatch.setattr(local_module, "BUNDLED_PACKAGE", "no_such_package_for_penchant")
     with pytest.raises(PenchantError, match=r"torch==2\.13\.0.*penchant\[minilm\]"):
         LocalEmbedder("minilm").embed(["hello"])
+
+
+def test_a_misspelt_selector_names_the_models_penchant_ships(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # as on the default install
+    with pytest.raises(PenchantError, match=r"'use-multilingul' is not a model Penchant ships"
+                       r".*default, use-multilingual, minilm-int8") as caught:  # fmt: skip
+        build_embedder("use-multilingul").embed(["hello"])
+    assert "penchant[minilm]" in str(caught.value)
 
 
 def test_bundled_minilm_dimension_is_known_without_loading() -> None:
