@@ -425,8 +425,10 @@ def test_in_process_command_closes_its_connection_and_leaves_logging_as_it_was(
     proc = cli(["checkup", "--user", "ana", "--json"], cli_env)
     assert proc.returncode == 0, proc.stderr
     assert root.handlers == handlers and (root.level, quieted.level) == levels
-    wait_until(lambda: len(redis_client.client_list()) == clients, what="the CLI's client closed")
-    wait_until(lambda: threading.active_count() == threads, what="no thread left running")
+    # at most as many as before: a connection of an earlier test may still be closing when
+    # the baseline is taken (it failed once that way on the cluster, 1 run in 14)
+    wait_until(lambda: len(redis_client.client_list()) <= clients, what="the CLI's client closed")
+    wait_until(lambda: threading.active_count() <= threads, what="no thread left running")
 
 
 # -- the installed command in a real process: entry point, argv bytes, stdin, exit codes ----------
