@@ -286,7 +286,9 @@ def cmd_doctor(memory: Memory, args: argparse.Namespace) -> int:
 
     report = diagnose(memory)
     _emit(args, report, lambda: "\n".join(f"{k:18} {_doctor_value(v)}" for k, v in report.items()))
-    return EXIT_OK if report.get("redis") == "ok" else EXIT_STORAGE
+    if report.get("redis") != "ok":
+        return EXIT_STORAGE
+    return EXIT_INVALID if "embedder_missing" in report else EXIT_OK
 
 
 def _doctor_value(value: Any) -> str:

@@ -55,7 +55,7 @@ from .base import (
     to_bytes,
     verify_files,
 )
-from .e5 import E5_DIM, E5_MODEL, E5Embedder
+from .e5 import E5_DIM, E5_MODEL, E5Embedder, e5_package_dir
 from .fused import (
     FusedEmbedder,
     block_cosines,
@@ -71,6 +71,7 @@ from .hashing import HashEmbedder
 from .local import (
     MINILM_ALIASES,
     MINILM_DIM,
+    MINILM_EXTRA,
     MINILM_MODEL,
     PINNED_DIGESTS,
     LocalEmbedder,
@@ -241,6 +242,38 @@ def embedder_for_space(
     return made if dim in (0, made.dim) else None
 
 
+def missing_runtime(embedder: Any) -> str | None:
+    """What the embedder needs that is not installed, as the error its first
+    :meth:`~Embedder.embed` would raise, found without loading anything; ``None`` when its
+    packages are there (``penchant doctor`` reports it).
+
+    Args:
+        embedder: Any embedder (a fused one is checked part by part).
+    """
+    from ..model import PenchantError
+
+    for part in getattr(embedder, "parts", None) or (embedder,):
+        try:
+            if isinstance(part, USEEmbedder):
+                use_resources_dir()
+            elif isinstance(part, MiniLMInt8Embedder):
+                minilm_int8_package_dir()
+            elif isinstance(part, E5Embedder):
+                e5_package_dir()
+            elif isinstance(part, LocalEmbedder) and not (
+                _installed("torch") and _installed("sentence_transformers")
+            ):
+                return (
+                    f"embedding model {part.name!r} needs torch and sentence-transformers: "
+                    f"{MINILM_EXTRA}"
+                )
+            elif isinstance(part, LocalEmbedder) and part.name == MINILM_MODEL:
+                bundled_model_dir()
+        except PenchantError as exc:
+            return str(exc)
+    return None
+
+
 class SpaceResolver:
     """Builds (once) and keeps the embedders of stored vector spaces other than the current.
 
@@ -311,6 +344,7 @@ __all__ = [
     "is_fused",
     "l2_normalise",
     "minilm_installed",
+    "missing_runtime",
     "minilm_int8_package_dir",
     "primary_block",
     "primary_part",

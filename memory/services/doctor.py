@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..client import Memory
+from ..embeddings import missing_runtime
 from ..model import StorageUnavailableError
 
 VECTOR_SAMPLE_USERS = 1_000
@@ -21,7 +22,9 @@ def diagnose(memory: Memory) -> dict[str, Any]:
     and how many need ``penchant reembed`` (:func:`~.reembed.vector_report`), over a random
     sample of :data:`VECTOR_SAMPLE_USERS` users when there are more (``vectors_sampled_users``
     then says how many). ``users`` is ``SCARD`` of the registry; on a cluster, ``cluster``
-    gives its shape (:func:`~.backends.cluster.shape`).
+    gives its shape (:func:`~.backends.cluster.shape`). ``embedder_missing`` is present when
+    the selected embedder's packages are not installed, with the command that installs them
+    (:func:`~penchant.memory.embeddings.missing_runtime`; nothing is loaded to find out).
     """
     report: dict[str, Any] = {"redis_location": memory.redis_location}
     try:
@@ -30,6 +33,8 @@ def diagnose(memory: Memory) -> dict[str, Any]:
     except StorageUnavailableError as exc:
         report["redis"] = f"unavailable: {exc}"
     report["embedder"] = getattr(memory.embedder, "name", None) or "none"
+    if (missing := missing_runtime(memory.embedder)) is not None:
+        report["embedder_missing"] = missing
     if report["redis"] == "ok":
         from .reembed import vector_report
 

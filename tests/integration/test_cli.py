@@ -313,6 +313,19 @@ def test_doctor_reports_redis(cli: CliRunner, cli_env: dict[str, str], memory: M
     assert report["schema_version"] == 1 and report["query_engine"] in (True, False)
 
 
+def test_doctor_names_an_embedder_whose_packages_are_missing(
+    cli: CliRunner, cli_env: dict[str, str], memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new user's finding: doctor said all was well, then remember failed."""
+    monkeypatch.setitem(sys.modules, "torch", None)  # as on the default install
+    proc = cli(["doctor", "--json"], {**cli_env, "PENCHANT_EMBEDDINGS": "minilm"})
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 2 and report["redis"] == "ok"
+    assert "penchant[minilm]" in report["embedder_missing"]
+    fine = cli(["doctor", "--json"], {**cli_env, "PENCHANT_EMBEDDINGS": "default"})
+    assert fine.returncode == 0 and "embedder_missing" not in json.loads(fine.stdout)
+
+
 def test_changes_and_history_list_newest_first(
     cli: CliRunner, cli_env: dict[str, str], memory: Memory
 ) -> None:
