@@ -71,7 +71,6 @@ from .hashing import HashEmbedder
 from .local import (
     MINILM_ALIASES,
     MINILM_DIM,
-    MINILM_EXTRA,
     MINILM_MODEL,
     PINNED_DIGESTS,
     LocalEmbedder,
@@ -263,10 +262,7 @@ def missing_runtime(embedder: Any) -> str | None:
             elif isinstance(part, LocalEmbedder) and not (
                 _installed("torch") and _installed("sentence_transformers")
             ):
-                return (
-                    f"embedding model {part.name!r} needs torch and sentence-transformers: "
-                    f"{MINILM_EXTRA}"
-                )
+                return part.needs_torch()
             elif isinstance(part, LocalEmbedder) and part.name == MINILM_MODEL:
                 bundled_model_dir()
         except PenchantError as exc:

@@ -11,7 +11,7 @@ output meets each layer's named bias), not by file order.
 
 Why not onnxruntime: it would add ≈100 MB (with ``protobuf`` and ``flatbuffers``) to a
 default install bound to 400 MB; this is the one computation Penchant needs from it.
-``tests/unit/test_minilm.py`` checks it against onnxruntime (the test extra) on a corpus.
+``tests/unit/test_minilm_int8.py`` checks it against onnxruntime (the test extra) on a corpus.
 """
 
 from __future__ import annotations

@@ -215,20 +215,26 @@ class LocalEmbedder:
                 logger.info("loaded embedding model %s (%d-d)", self._name, self._dim)
         return self._vectorizer
 
+    def needs_torch(self) -> str:
+        """The error for this model without torch and sentence-transformers: the install
+        command, and for a name that is not the bundled MiniLM, the models Penchant ships
+        (a misspelt ``PENCHANT_EMBEDDINGS`` lands here)."""
+        if self._name == MINILM_MODEL:
+            lead = f"embedding model {self._name!r} "
+        else:
+            lead = (
+                f"{self._name!r} is not a model Penchant ships (PENCHANT_EMBEDDINGS: default, "
+                "use-multilingual, minilm-int8, minilm, e5, use-multilingual+e5, "
+                "openai:<model>, hash); taken as a sentence-transformers model, it "
+            )
+        return f"{lead}needs torch and sentence-transformers: {MINILM_EXTRA}"
+
     def _build_vectorizer(self, source: str) -> Any:
         passive_openmp()
         try:
             import torch
         except ImportError as exc:
-            shipped = "" if self._name == MINILM_MODEL else (
-                f"{self._name!r} is not a model Penchant ships (PENCHANT_EMBEDDINGS: default, "
-                "use-multilingual, minilm-int8, minilm, e5, use-multilingual+e5, "
-                "openai:<model>, hash); taken as a sentence-transformers model, it "
-            )
-            raise MissingExtraError(
-                (shipped or f"embedding model {self._name!r} ")
-                + f"needs torch and sentence-transformers: {MINILM_EXTRA}"
-            ) from exc
+            raise MissingExtraError(self.needs_torch()) from exc
         torch.set_num_threads(1)
         from redisvl.utils.vectorize import HFTextVectorizer
 

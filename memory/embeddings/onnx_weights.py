@@ -7,7 +7,7 @@ An ONNX model is a Protocol Buffers message (``onnx.proto``: ``ModelProto.graph`
 ``raw_data`` (little-endian, as ONNX specifies) of the types below. The wire format is
 protobuf's (varints, length-delimited fields; https://protobuf.dev/programming-guides/encoding/).
 It is read here because ``onnx`` and ``onnxruntime`` would add ≈100 MB to an install bound to
-400 MB (issue 18); ``tests/unit/test_minilm.py`` checks the model against onnxruntime when the
+400 MB (issue 18); ``tests/unit/test_minilm_int8.py`` checks the model against onnxruntime when the
 test extra has it.
 """
 

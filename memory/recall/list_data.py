@@ -14,7 +14,7 @@ import numpy as np
 from ..core import BM25Index
 from ..embeddings import Embedder
 from ..model import Preference
-from .relevance import cjk_dominant
+from .relevance import readable_by
 from .results import NO_VECTOR
 from .spaces import FusedSpace, VectorSpace, make_space
 
@@ -250,9 +250,7 @@ class ListData:
             space = self.spaces[s]
             if len(p.embedding) != 4 * space.embedder.dim:
                 self._stale(slot, space.embedder.name)
-            elif bool(getattr(space.embedder, "multilingual", True)) or not cjk_dominant(
-                p.content
-            ):
+            elif readable_by(space.embedder, p.content):
                 groups.setdefault(s, []).append(slot)
         for s, members in groups.items():
             space = self.spaces[s]

@@ -170,16 +170,6 @@ class FusedSpace:
         self.blocks: tuple[int, ...] = tuple(getattr(embedder, "blocks", ()))
         self.parts = [VectorSpace(p) for p in getattr(embedder, "parts", ())]
 
-    @property
-    def live(self) -> int:
-        """Rows in use."""
-        return self.parts[0].live
-
-    @property
-    def high(self) -> int:
-        """One more than the highest row in use."""
-        return self.parts[0].high
-
     def add(self, raw: np.ndarray) -> np.ndarray:
         """Store ``raw`` (``float32[m, dim]`` fused rows); returns their rows."""
         start, rows = 0, None
@@ -205,10 +195,6 @@ class FusedSpace:
         moved = [part.compact() for part in self.parts]
         return moved[0]
 
-    def prior(self) -> np.ndarray | None:
-        """The primary part's generic-request prior."""
-        return self.parts[0].prior()
-
     def scores(
         self, query: np.ndarray, rows: np.ndarray, corrected: bool = True
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -219,19 +205,13 @@ class FusedSpace:
         score standing for its cosine, each other part standardised over the rows it read
         (:func:`~.embeddings.fused.zscore_fusion`). A part whose query block is zero (it
         cannot read the request) adds nothing."""
-        start, cos = 0, []
-        for part, width in zip(self.parts, self.blocks, strict=True):
-            block = np.asarray(query[start : start + width], dtype=np.float32)
-            norm = float(np.linalg.norm(block))
-            cos.append(part.cosines(block / norm if norm > 0 else block, rows))
-            start += width
-        prior = self.parts[0].prior() if corrected else None
-        label = cos[0].astype(np.float64)
-        if prior is not None:
-            label = label - prior[rows]
-        ranked = np.vstack([label[None, :], *(c[None, :].astype(np.float64) for c in cos[1:])])
-        read = np.vstack([np.ones((1, len(label)), bool), *(c[None, :] != 0 for c in cos[1:])])
-        return cos[0], label, zscore_fusion(ranked, read), prior is not None
+        blocks = np.split(np.asarray(query, dtype=np.float32), np.cumsum(self.blocks)[:-1])
+        units = [l2_normalise(b[None, :])[0] for b in blocks]  # a zero block stays zero
+        sims, label, _, corrected = self.parts[0].scores(units[0], rows, corrected)
+        others = [part.cosines(q, rows) for part, q in zip(self.parts[1:], units[1:], strict=True)]
+        ranked = np.vstack([label, *others])
+        read = np.vstack([np.ones(len(label), bool), *(c != 0 for c in others)])
+        return sims, label, zscore_fusion(ranked, read), corrected
 
 
 def make_space(embedder: Embedder) -> VectorSpace | FusedSpace:
