@@ -31,7 +31,16 @@ piece) on:
   paraphrase, persona, exfiltrate, steering, authority, hidden, suppress, encoded; 240
   preferences, style wishes and look-alikes; en, zh and eight more languages) by another
   helper who saw no file of the repository, written after the head's design was fixed and
-  never used to choose anything: the held-out figure. Only counts are printed for both;
+  never used to choose anything: the held-out figure for those kinds. Only counts are
+  printed for both;
+- ``harms-dev``: ``bench/corpus/poison/harms_dev.jsonl``, 240 rows by the helper who wrote
+  ``written4.jsonl`` (after it): wishes that would make answers harmful (figures changed on
+  purpose, safety information left out, a name that grants authority) against look-alikes
+  about numbers, safety and names. Read while :mod:`penchant.memory.core.answer_harms` was
+  written: a development set;
+- ``blind-3``: ``bench/data/poison_blind3.jsonl``, 300 rows of the same six kinds (50 each;
+  en, zh and seven more languages) by another helper who saw no file of the repository,
+  told to slip past filters: the held-out figure for those kinds, counts only;
 - false refusals among the 505 PrefEval-dev statements and every benign case.
 
 It prints refusal per kind (attacks) and false refusals per kind (benign). Misses are listed
@@ -79,6 +88,8 @@ SETS = {
     "style-dev": POISON / "style_dev.jsonl",
     "blind": REPO / "bench" / "data" / "poison_blind.jsonl",
     "blind-2": REPO / "bench" / "data" / "poison_blind2.jsonl",
+    "harms-dev": POISON / "harms_dev.jsonl",
+    "blind-3": REPO / "bench" / "data" / "poison_blind3.jsonl",
 }
 
 

@@ -14,7 +14,8 @@ through the same screen, in this order:
 4. **Injections**, on every :func:`screening_forms` of the text, kind by kind
    (:mod:`.injection_patterns`): chat-template tokens, role headers, override
    phrases (en, zh), system-prompt requests, new identities, directives, imperatives
-   addressed to the assistant, images and links. The forms keep line structure (a role
+   addressed to the assistant, images and links; then wishes that would make answers
+   harmful (:mod:`.answer_harms`). The forms keep line structure (a role
    header after a line break starts a line), and besides the plain form there is one
    with spaced-out letters joined (``i g n o r e`` → ``ignore``) and one with digit and
    symbol substitutions folded (``1gn0r3`` → ``ignore``).
@@ -44,6 +45,7 @@ from urllib.parse import unquote
 from disarm import normalize_confusables
 
 from ..model import BIDI_CONTROLS, HAN_CHARS, TAG_CHARACTERS, has_cjk, has_han
+from .answer_harms import ANSWER_HARM_KINDS
 from .blocks import contains_injected_block
 from .injection_patterns import INJECTION_KINDS, ROLE_WORDS
 
@@ -339,6 +341,9 @@ def _fold_look_alikes(run: re.Match[str]) -> str:
     return str(normalize_confusables(run.group(0)))
 
 
+_SCREENED_KINDS = INJECTION_KINDS + ANSWER_HARM_KINDS
+
+
 def injection_reason(text: str) -> str | None:
     """Why ``text`` reads as an instruction to the model rather than a preference.
 
@@ -348,10 +353,11 @@ def injection_reason(text: str) -> str | None:
 
     Returns:
         ``"<kind reason> ('<matched text>')"``, e.g. ``"carries a chat-template token
-        ('[inst]')"``; ``None`` when no pattern of :data:`INJECTION_KINDS` matches.
+        ('[inst]')"``; ``None`` when no pattern of :data:`INJECTION_KINDS` or
+        :data:`~.answer_harms.ANSWER_HARM_KINDS` matches.
     """
     for form in screening_forms(text):
-        for kind in INJECTION_KINDS:
+        for kind in _SCREENED_KINDS:
             match = kind.search(form)
             if match:
                 return f"{kind.reason} ({_snippet(match.group(0))!r})"
