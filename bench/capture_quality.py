@@ -255,13 +255,31 @@ def _matches(candidate: Any, polarity: str, keyword: str, content: bool = True) 
 def corpus_right(extract: Extract, row: dict[str, Any], absent_in_content: bool = True) -> bool:
     """Whether capture of one corpus message yields what its kind must (see module doc).
     With ``absent_in_content`` false, an absent object is looked for in the keywords only
-    ("less keen on iOS than Android" is no dislike *of* Android)."""
+    ("less keen on iOS than Android" is no dislike *of* Android). A preference of an expected
+    narrower object ("dislikes blue cheese" beside "likes cheese") is not taken for the
+    broader one's opposite."""
     found = extract(row["text"])
     if row["kind"] == "none":
         return not found
     if not all(any(_matches(c, p, k) for c in found) for p, k in row["active"]):
         return False
-    return not any(_matches(c, p, k, absent_in_content) for c in found for p, k in row["absent"])
+    return not any(
+        _matches(c, p, k, absent_in_content) and not _names_a_narrower_object(c, p, k, row)
+        for c in found for p, k in row["absent"]
+    )
+
+
+def _names_a_narrower_object(candidate: Any, polarity: str, keyword: str,
+                             row: dict[str, Any]) -> bool:
+    """Whether ``candidate`` is the expected preference of a narrower object whose name holds
+    ``keyword``: "dislikes blue cheese" under "loves cheese except blue cheese" is the
+    exception, not a dislike of cheese (the object names overlap, so a substring test alone
+    would count it against the class)."""
+    return any(
+        p == polarity and k.lower() != keyword.lower() and keyword.lower() in k.lower()
+        and _matches(candidate, p, k)
+        for p, k in row["active"]
+    )
 
 
 def corpus_figures(
