@@ -219,6 +219,28 @@ def test_a_stance_with_no_object_of_its_own_takes_the_topic_of_the_clause_before
     assert [(c.polarity, c.keywords) for c in found] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "kinds", "expected"),
+    [
+        # the flip's clause names no noun (懒得, 一闻): the topic before is what changed
+        ("奶茶以前天天点，现在懒得喝了", ("none", "flip_dislike"), [("dislike", ["奶茶"])]),
+        ("榴莲以前碰都不碰，现在一闻就馋", ("none", "flip_like"), [("like", ["榴莲"])]),
+    ],
+)
+def test_a_change_of_mind_with_no_noun_of_its_own_takes_the_topic_before(
+    text: str, kinds: tuple[str, ...], expected: list[tuple[str, list[str]]]
+) -> None:
+    found = extract_preferences(text, reader=_by_clause(*kinds))
+    assert [(c.polarity, c.keywords) for c in found] == expected
+
+
+def test_a_plain_dislike_keeps_its_own_object_beside_a_liked_topic() -> None:
+    # "修身的" is the clause's own object; the liked topic before must not be turned
+    text = "短袖我更喜欢宽松的，修身的穿着难受"
+    found = extract_preferences(text, reader=_by_clause("like", "dislike"))
+    assert not any(c.polarity == "dislike" and "宽松" in c.content for c in found)
+
+
 def test_a_topic_does_not_reach_into_the_next_sentence_or_past_another_person() -> None:
     assert extract_preferences("榴莲很臭。我超爱。", reader=_by_clause("none", "like")) == []
     text = "My brother bought durian, loves it."
