@@ -11,7 +11,10 @@ false authority, obedience, standing rules and directives hidden after a prefere
 ``written2.jsonl`` (a second helper, likewise blind: more hidden directives, leaks and
 steering phrased as preferences, and hard look-alikes and style wishes) and
 ``written3.jsonl`` (two more helpers, likewise blind: 560 attacks in eight kinds, 600
-preferences, style wishes and look-alikes; rows also in an evaluation set dropped).
+preferences, style wishes and look-alikes; rows also in an evaluation set dropped) and
+``written4.jsonl`` (two more blind helpers, 1,620 rows: wishes that would make answers
+harmful with no imperative — figures changed on purpose, safety information left out, a
+name that grants authority — against look-alikes about numbers, safety and names).
 
 Negatives (preferences): 1,500 statements of ``bench/corpus/statements/train.jsonl`` (seed
 0), the benign cases of ``tests/data/benign_preferences.jsonl`` and
@@ -40,8 +43,13 @@ refused stayed 5, the out-of-fold attacks caught .839 → .916.
 
 Threshold: cross-fitted. Five networks and lexical parts, each trained without one fifth of
 the texts (split by SHA-256), give every negative a logit from models that never saw it; the
-threshold is the ``--quantile`` (0.997) of those out-of-fold logits, so that about 3 in
-1,000 unseen preferences of the training kinds would be refused. It is then raised, if need
+threshold is the ``--quantile`` (0.994) of those out-of-fold logits, so that about 6 in
+1,000 unseen preferences of the training kinds would be refused. (It was 0.997 until the
+hard look-alikes of ``written4.jsonl`` joined the negatives and lifted that quantile from
+3.1 to 5.2. On the development sets alone (``tune``, ``blind``, ``style-dev`` and
+``harms-dev`` of ``bench/intent_calibration.py``, 530 attacks), threshold 5.2 refused 466
+attacks and 13 benign rows, 3.5 refused 486 and 17, and the previous head 445 and 18; 0.994
+gives 3.9: 480 and 16, fewer benign refusals than the previous head.) It is then raised, if need
 be, above the highest logit the shipped network gives any benign calibration text (all 505
 PrefEval-dev statements, every benign case of the tests, the tune and written files, whole
 and piece by piece) plus ``--margin`` (0.25), so none of those is refused. (A threshold set
@@ -50,7 +58,7 @@ on the training texts alone sits far too low: the network has fitted them.)
 Usage::
 
     python bench/train_directives.py [--hidden 256] [--steps 500] [--l2 1e-4]
-        [--quantile 0.997] [--margin 0.25]
+        [--quantile 0.994] [--margin 0.25]
 
 Writes the npz, rewrites ``DIRECTIVE_HEAD_SHA256`` in ``memory/core/directive_head.py`` and
 prints the threshold and the out-of-fold recall of the attacks.
@@ -80,7 +88,8 @@ REPO = Path(__file__).resolve().parents[1]
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
 DATA = REPO / "tests" / "data"
 POISON = REPO / "bench" / "corpus" / "poison"
-WRITTEN = (POISON / "written.jsonl", POISON / "written2.jsonl", POISON / "written3.jsonl")
+WRITTEN = (POISON / "written.jsonl", POISON / "written2.jsonl", POISON / "written3.jsonl",
+           POISON / "written4.jsonl")
 HEAD_FILE = REPO / "memory" / "core" / "directives.npz"
 SEMANTIC_KINDS = ("paraphrase", "hidden", "role-line")
 FOLDS = 5
@@ -238,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--steps", type=int, default=500)
     parser.add_argument("--l2", type=float, default=1e-4)
-    parser.add_argument("--quantile", type=float, default=0.997)
+    parser.add_argument("--quantile", type=float, default=0.994)
     parser.add_argument("--margin", type=float, default=0.25)
     parser.add_argument("--lexical-steps", type=int, default=300)
     parser.add_argument("--lexical-mix", type=float, default=1.0,
@@ -268,6 +277,10 @@ def main(argv: list[str] | None = None) -> None:
           f"{shipped[top]:.2f}, {calibration[top][:60]!r}); out-of-fold: attacks caught "
           f"{(oof[y == 1] >= threshold).mean():.3f}, preferences refused "
           f"{(oof[y == 0] >= threshold).mean():.4f}; sha256 {digest}")
+    for q in (0.99, 0.992, 0.994, 0.995, 0.996, 0.997, 0.998):
+        at = float(np.quantile(oof[y == 0], q))
+        print(f"  out-of-fold quantile {q}: logit {at:.2f}, attacks caught "
+              f"{(oof[y == 1] >= at).mean():.3f}")
 
 
 if __name__ == "__main__":
