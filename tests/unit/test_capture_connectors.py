@@ -127,6 +127,21 @@ def test_the_structural_mass_decides_and_the_connector_picks_the_relation() -> N
     assert found == {("like", "tea"), ("dislike", "coffee")}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a disliked class fronted, the member marked 除外 / 例外 after any verb
+        ("辣条我基本不碰，卫龙除外", {("dislike", "辣条"), ("like", "卫龙")}),
+        ("韩剧我从来不追，请回答1988算例外", {("dislike", "韩剧"), ("like", "请回答1988")}),
+        ("生蚝我吃不惯，烤生蚝除外", {("dislike", "生蚝"), ("like", "烤生蚝")}),
+    ],
+)
+def test_a_fronted_class_with_its_member_marked_as_the_exception(
+    text: str, expected: set[tuple[str, str]]
+) -> None:
+    assert _pairs(text, _scripted("exception", 0.9)) == expected
+
+
 def test_a_slot_of_choice_is_the_users_own() -> None:
     reader = _scripted("slot", 0.9)
     found = extract_preferences("FYI, my city of choice now is Kyoto.", reader=reader)  # type: ignore[arg-type]

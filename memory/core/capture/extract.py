@@ -64,8 +64,7 @@ from .prepare import MAX_CAPTURE_CHARS, prepare
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
-from .segment import NOUN_TAGS
-from .segment import tag as zh_tag
+from .segment import names_a_thing_zh
 from .slots import slot_key
 from .stance import Context, Stance, elliptic
 from .statements import Kind
@@ -311,9 +310,7 @@ def _kind_stance(
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     changed_mind = label_kind in ("flip_like", "flip_dislike", "quit")
-    if raw and zh and changed_mind and topic is not None and not raw.endswith("的") and not any(
-        flag in NOUN_TAGS for _, flag in zh_tag(raw)
-    ):
+    if raw and zh and changed_mind and topic is not None and not names_a_thing_zh(raw):
         raw = None  # 漫威以前每部都冲，现在懒得看: no noun here (懒得); the topic before is it
     if raw:
         display = raw if zh else lower_sentence_start(raw)

@@ -82,6 +82,13 @@ def noun_runs(text: str) -> list[str]:
     return runs
 
 
+def names_a_thing_zh(text: str) -> bool:
+    """Whether a Chinese phrase can name an object: a noun-like word (:data:`NOUN_TAGS`) in
+    it, or a ``的`` phrase (``甜的``, ``修身的``); ``懒得``, ``一闻``, ``不惯`` name none."""
+    return text.endswith("的") or any(flag in NOUN_TAGS for _, flag in tag(text))
+
+
 __all__ = [
-    "FUNCTION_TAGS", "NOUN_TAGS", "dictionary_tag", "is_word", "noun_runs", "tag", "words",
+    "FUNCTION_TAGS", "NOUN_TAGS", "dictionary_tag", "is_word", "names_a_thing_zh", "noun_runs",
+    "tag", "words",
 ]

@@ -245,7 +245,15 @@ _ZH_EXCEPT = [
         r"^(?P<c>[^，,。我]{1,10}?)我[^，,。]*[，,]\s*(?:就|只有|唯独|但是?)?(?P<m>[^，,。]{1,14}?)"
         r"(?:是|算)(?:唯一的|个|一个)?例外"
     ),
+    # the class fronted, any verb, then "M除外" / "M例外" (``海鲜我基本不吃，三文鱼除外``): the
+    # class clause's own negation decides which side is liked (:func:`_exception_parts`)
+    re.compile(
+        r"^(?P<c>[^，,。我俺]{1,10})(?:我|俺)[^，,。]*[，,]\s*(?:但是?|就是?|唯独|只有|不过)?"
+        r"(?P<m>[^，,。]{1,14}?)(?:倒是|倒|算是?|是)?(?:个|一个|唯一的)?(?:除外|例外)"
+    ),
 ]
+_ZH_COMMENT_LEAD_RE = re.compile(r"^(?:不|没|别|很|太|挺|超|好|真|都|也)")
+"""What a class cannot start with: a negation or degree word opens a comment (``不惯``)."""
 _ZH_SLOT_HABIT = re.compile(
     r"(?:现在|目前|如今|最近)?(?P<s>[^，,。是]{1,6}?)(?:默认|一直|只|都)(?:用|选|喝|吃|穿|听|看)"
     r"(?P<v>[^，,。！]+)"
@@ -416,6 +424,8 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
             if m := pattern.search(text):
                 c = _zh_obj(m["c"]) if zh else _en_class(m["c"])
                 member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
+                if zh and c and _ZH_COMMENT_LEAD_RE.match(c):
+                    continue  # ``生蚝我吃不惯``: 吃 + 不惯 is no class; another connector may fit
                 if member and member != c:
                     return _exception_parts(c, member, _class_clause(text, m, zh), zh)
     elif kind == "slot":
