@@ -142,6 +142,29 @@ def test_a_fronted_class_with_its_member_marked_as_the_exception(
     assert _pairs(text, _scripted("exception", 0.9)) == expected
 
 
+def _by_text(kinds: dict[str, str], default: str) -> object:
+    def read(clauses: list[str]) -> list[Kind]:
+        out = []
+        for clause in clauses:
+            kind = kinds.get(clause, default)
+            probs = tuple(0.9 if k == kind else 0.1 / (len(KINDS) - 1) for k in KINDS)
+            out.append(Kind(kind, 0.9, probs))
+        return out
+
+    return read
+
+
+def test_the_head_reads_a_class_clause_that_turns_away_with_no_negation_word() -> None:
+    # "make me queasy" has no negation word: the head's reading of the class clause decides
+    text = "Sugary cereals make me queasy, except Cheerios"
+    reader = _by_text({"Sugary cereals make me queasy": "dislike"}, "exception")
+    assert _pairs(text, reader) == {("dislike", "sugary"), ("dislike", "cereal"),
+                                    ("like", "cheerio")}
+    liked = _by_text({"Sugary cereals make me happy": "like"}, "exception")
+    assert ("like", "sugary cereals") in _pairs("Sugary cereals make me happy, except Cheerios",
+                                                 liked)
+
+
 def test_a_slot_of_choice_is_the_users_own() -> None:
     reader = _scripted("slot", 0.9)
     found = extract_preferences("FYI, my city of choice now is Kyoto.", reader=reader)  # type: ignore[arg-type]

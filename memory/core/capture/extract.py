@@ -453,6 +453,18 @@ def _rules(clause: str) -> list[PreferenceCandidate]:
     return extract_preferences(clause)
 
 
+def _polarity_reader(reader: Reader | None) -> Callable[[str], Polarity | None] | None:
+    """The polarity the head reads in one clause (:func:`~.kinds.polarity_of`), or None."""
+    if reader is None:
+        return None
+
+    def read(clause: str) -> Polarity | None:
+        found = polarity_of(kind) if (kind := reader([clause])[0]) is not None else None
+        return found[0] if found else None
+
+    return read
+
+
 def extract_preferences(text: str, *, reader: Reader | None = None) -> list[PreferenceCandidate]:
     """Find the user's own stated preferences in one message, without a model.
 
@@ -514,7 +526,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if not found and turned is None and (kind := whole.get(index)) is not None:
             found = _whole_sentence(sentence, parts, context, kind)
         after = kept[index + 1] if index + 1 < len(kept) else ""
-        made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after)
+        made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after,
+                          _polarity_reader(reader))
         if made is not None:
             del context.found[start:]
             context.found.extend(made)

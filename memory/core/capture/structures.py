@@ -9,6 +9,7 @@ each part's object is pulled as in :mod:`.kinds`. They name connectors of a kind
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected
@@ -25,6 +26,9 @@ from .switches import (
     ZH_SWITCH_TO,
     ZH_V,
 )
+
+PolarityReader = Callable[[str], "Polarity | None"]
+"""The polarity the statement head reads in one clause, or None (:func:`read_structure`)."""
 
 
 @dataclass(frozen=True)
@@ -343,12 +347,18 @@ def _class_clause(text: str, m: re.Match[str], zh: bool) -> str:
     return text[: cut if cut > 0 else m.start("m")]
 
 
-def _exception_parts(c: str, member: str, class_clause: str, zh: bool) -> list[Part]:
-    """A class and its exception; the class is liked unless its clause turns away from it."""
+def _exception_parts(
+    c: str, member: str, class_clause: str, zh: bool, read: PolarityReader | None = None
+) -> list[Part]:
+    """A class and its exception; the class is liked unless its clause turns away from it: by
+    a negation word, or, with ``read`` (the statement head), by its reading of the clause
+    ("Raw veggies gross me out, except cucumber")."""
     picky, negation = (
         (_ZH_NOT_PICKY_RE, _ZH_CLASS_NEGATED_RE) if zh else (_EN_NOT_PICKY_RE, _EN_CLASS_NEGATED_RE)
     )
-    negated = negation.search(picky.sub(" ", class_clause))
+    negated = negation.search(picky.sub(" ", class_clause)) or (
+        read is not None and read(class_clause) == "dislike"
+    )
     if negated and c:
         if zh:
             return [
@@ -366,11 +376,14 @@ def _exception_parts(c: str, member: str, class_clause: str, zh: bool) -> list[P
     return ([Part("like", c, f"likes {c}")] if c else []) + parts
 
 
-def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Part] | None:
+def read_structure(
+    sentence: str, kind: str, *, strict: bool = False, read: PolarityReader | None = None
+) -> list[Part] | None:
     """The parts of a sentence of a structural ``kind``, or None when no connector fits.
 
     ``strict`` (a sentence the head reads as a statement but not as this kind) tries only the
-    connectors that name the relation alone."""
+    connectors that name the relation alone. ``read`` gives the polarity the statement head
+    reads in a clause (None when it reads none), for the class clause of an exception."""
     zh = has_cjk(sentence)
     text = sentence.strip() if zh else _EN_DISCOURSE_LEAD_RE.sub("", sentence.strip())
     if strict and kind != "exception" and _STRICT_VETO_RE.search(text):
@@ -427,7 +440,7 @@ def read_structure(sentence: str, kind: str, *, strict: bool = False) -> list[Pa
                 if zh and c and _ZH_COMMENT_LEAD_RE.match(c):
                     continue  # ``生蚝我吃不惯``: 吃 + 不惯 is no class; another connector may fit
                 if member and member != c:
-                    return _exception_parts(c, member, _class_clause(text, m, zh), zh)
+                    return _exception_parts(c, member, _class_clause(text, m, zh), zh, read)
     elif kind == "slot":
         slots = [*_EN_SLOT, *_EN_SLOT_WIDE]
         if zh:

@@ -17,7 +17,7 @@ from .allergies import ALLERGY_WORD_RE, mentions_allergy, read_retraction, retra
 from .clauses import EN_PEOPLE_RE, clause_speaker
 from .keywords import object_keywords
 from .statements import Kind
-from .structures import part_candidate, read_structure
+from .structures import PolarityReader, part_candidate, read_structure
 
 STRUCTURE_MIN_P = 0.5
 """A clause's structural kind is acted on at this probability or more."""
@@ -45,6 +45,7 @@ def structured(
     found: list[PreferenceCandidate],
     confidence: float,
     after: str = "",
+    read: PolarityReader | None = None,
 ) -> list[PreferenceCandidate] | None:
     """A switch, comparison, exception or slot in a sentence that the rules did not structure:
     its parts by the connectors of :mod:`.structures`, else None.
@@ -52,7 +53,8 @@ def structured(
     Tried when the head reads the structural kind (:data:`STRUCTURE_MIN_P`), or, with strict
     connectors, when it reads the sentence as a statement at all (:data:`STATEMENT_MAX_NONE`)
     and the sentence is not about another person, one occasion or a plan. ``after`` is the
-    sentence that follows in the message: "Just kidding!" takes back a retraction before it."""
+    sentence that follows in the message: "Just kidding!" takes back a retraction before it.
+    ``read`` is the statement head's polarity of one clause (:func:`read_structure`)."""
     if (lifted := _retraction(sentence, found, after)) is not None:
         return lifted
     if ALLERGY_WORD_RE.search(sentence):
@@ -66,11 +68,11 @@ def structured(
             continue  # a slot's connectors name the user's own slot ("my S of choice is V")
         if strict and _ONE_OCCASION_RE.search(sentence):
             continue
-        read = read_structure(sentence, name, strict=strict)
-        if not read:
+        parts_read = read_structure(sentence, name, strict=strict, read=read)
+        if not parts_read:
             continue
-        made = [c for p in read if (c := part_candidate(p, confidence)) is not None]
-        if len(made) != len(read):
+        made = [c for p in parts_read if (c := part_candidate(p, confidence)) is not None]
+        if len(made) != len(parts_read):
             return None
         words = {k for c in made for k in c.keywords}  # never drop an allergy the rules read
         return [c for c in found if c.protected and not words & set(c.keywords)] + made
