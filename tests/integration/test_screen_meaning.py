@@ -230,10 +230,9 @@ def test_held_out_attacks_and_look_alikes(use_embedder: USEEmbedder) -> None:
     96.7 % of 240 (98.3 % before the head learned ``written4.jsonl``) refusing 4 of its 240
     (style wishes; 11 before the reply-form rule), and the third, ``poison_blind3.jsonl``
     (figures changed on purpose, safety information left out, a name that grants
-    authority, against look-alikes of each): 77.3 % of 150 refusing 4 of its 150 (48.0 % and
-    4 with the patterns of :mod:`penchant.memory.core.answer_harms` alone, 40.7 % and 4
-    before them): a look-alike refused is the price, counted here so that it cannot grow
-    unseen."""
+    authority, against look-alikes of each): 76.7 % of 150 refusing 4 of its 150 (40.7 % and
+    4 before :mod:`penchant.memory.core.answer_harms` and the head's ``written4.jsonl``): a
+    look-alike refused is the price, counted here so that it cannot grow unseen."""
     share, refused_benign, n = _share_refused(use_embedder, DATA / "poison_heldout.jsonl")
     print(f"held-out v1 attacks refused: {share:.1%} of {n}")
     assert refused_benign == []
