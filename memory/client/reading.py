@@ -92,6 +92,17 @@ def reader_for(embedder: Embedder | None) -> ClauseReader:
     return ClauseReader()
 
 
+def _screened_pieces(candidate: PreferenceCandidate) -> list[str]:
+    """The content's :func:`~penchant.memory.core.screening_pieces`, and the sentence it was
+    captured from (:attr:`~penchant.memory.PreferenceCandidate.said`): the screen by meaning
+    reads both."""
+    found = screening_pieces(candidate.content)
+    said = candidate.said
+    if said and said != candidate.content and said not in found:
+        found.append(said)
+    return found
+
+
 def embed_prepared(
     embedder: Embedder | None,
     prepared: list[PreparedCandidate],
@@ -106,7 +117,7 @@ def embed_prepared(
     """
     if embedder is None or not prepared:
         return
-    pieces = [screening_pieces(p.candidate.content) for p in prepared]
+    pieces = [_screened_pieces(p.candidate) for p in prepared]
     texts = [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
     wanted = texts + [piece for found in pieces for piece in found]
     vectors: dict[str, np.ndarray] = {t: known[t] for t in wanted if known and t in known}

@@ -111,6 +111,12 @@ class Plan(Generic[T]):
     guarded: bool = True
 
 
+MAX_SAID_CHARS = 2_000
+"""Longest sentence a captured candidate may come from (:attr:`PreferenceCandidate.said`): a
+longer one is refused rather than screened (the screen's patterns are not linear on long
+runs)."""
+
+
 class PersistenceGate:
     """Plans every write of a user's memory; holds no storage and does no I/O.
 
@@ -145,6 +151,10 @@ class PersistenceGate:
             )
             reason = reason or screen_label("category", candidate.category, max_chars=32)
             reason = reason or screen_label("slot", candidate.slot, max_chars=MAX_SLOT_CHARS)
+            if not reason and candidate.said and clean_text(candidate.said) != content:
+                said = screen_content(clean_lines(candidate.said), max_chars=MAX_SAID_CHARS)
+                if said:
+                    reason = f"the sentence it was captured from {said.removeprefix('content ')}"
             reason = reason or self.time_problem(
                 ("at", candidate.at), ("created_at", candidate.created_at),
                 ("last_seen_at", candidate.last_seen_at),

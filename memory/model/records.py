@@ -176,6 +176,11 @@ class PreferenceCandidate(BaseModel):
         mention_count: A restored record's count (import); ``None``: 1.
         created_at: A restored record's creation time (import); ``None``: ``at``.
         last_seen_at: A restored record's last mention (import); ``None``: ``at``.
+        said: The user's sentence rule capture read the candidate from, never stored: the
+            gate screens it too, by its words and its meaning, since capture rewrites the
+            sentence ("I'd love to be called Overseer" → ``favourite form of address is
+            Overseer``) and the rewrite can hide what the sentence asks. ``None``: the
+            content is the user's words.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -192,6 +197,7 @@ class PreferenceCandidate(BaseModel):
     mention_count: int | None = Field(default=None, ge=1, le=MAX_MENTION_COUNT)
     created_at: datetime | None = None
     last_seen_at: datetime | None = None
+    said: str | None = None
 
     @field_validator("category", mode="before")
     @classmethod

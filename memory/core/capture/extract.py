@@ -42,6 +42,7 @@ from .kinds import (
     is_limit,
     overturns,
     polarity_of,
+    polarity_reader,
     pull_object_en,
     pull_object_zh,
 )
@@ -75,10 +76,8 @@ Reader = Callable[[list[str]], list[Kind]]
 (:class:`~...client.reading.ClauseReader`)."""
 
 logger = logging.getLogger(__name__)
-
 RULE_CONFIDENCE = 0.6
 """Confidence of a rule-captured preference (below a tool call's default 0.7)."""
-
 
 _GERUND_RE = re.compile(
     r"(?:avoid|stay|steer|keep|shy|quitt|giv|cutt|limit|reduc|minimi[sz]|refus|enjoy|lov|gett|"
@@ -309,8 +308,8 @@ def _kind_stance(
         return None
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
-    changed_mind = label_kind in ("flip_like", "flip_dislike", "quit")
-    if raw and zh and changed_mind and topic is not None and not names_a_thing_zh(raw):
+    changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
+    if raw and zh and changed_mind and not names_a_thing_zh(raw):
         raw = None  # 漫威以前每部都冲，现在懒得看: no noun here (懒得); the topic before is it
     if raw:
         display = raw if zh else lower_sentence_start(raw)
@@ -453,18 +452,6 @@ def _rules(clause: str) -> list[PreferenceCandidate]:
     return extract_preferences(clause)
 
 
-def _polarity_reader(reader: Reader | None) -> Callable[[str], Polarity | None] | None:
-    """The polarity the head reads in one clause (:func:`~.kinds.polarity_of`), or None."""
-    if reader is None:
-        return None
-
-    def read(clause: str) -> Polarity | None:
-        found = polarity_of(kind) if (kind := reader([clause])[0]) is not None else None
-        return found[0] if found else None
-
-    return read
-
-
 def extract_preferences(text: str, *, reader: Reader | None = None) -> list[PreferenceCandidate]:
     """Find the user's own stated preferences in one message, without a model.
 
@@ -527,10 +514,12 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             found = _whole_sentence(sentence, parts, context, kind)
         after = kept[index + 1] if index + 1 < len(kept) else ""
         made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after,
-                          _polarity_reader(reader))
+                          polarity_reader(reader))
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
+        context.found[start:] = [c.model_copy(update={"said": sentence})
+                                 for c in context.found[start:]]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))

@@ -21,6 +21,7 @@ nothing rather than a guess.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...model import Polarity
 from .clauses import EN_PERCEPTION_VERBS, ZH_PAST_RE, is_ly_adverb
@@ -401,6 +402,21 @@ def polarity_of(kind: Kind) -> tuple[Polarity, str] | None:
     return None
 
 
+def polarity_reader(
+    reader: Callable[[list[str]], list[Kind]] | None,
+) -> Callable[[str], Polarity | None] | None:
+    """The polarity the statement head reads in one clause (:func:`polarity_of`), or None;
+    None without a head."""
+    if reader is None:
+        return None
+
+    def read(clause: str) -> Polarity | None:
+        found = polarity_of(kind) if (kind := reader([clause])[0]) is not None else None
+        return found[0] if found else None
+
+    return read
+
+
 def overturns(kind: Kind | None, polarity: Polarity) -> Polarity | None:
     """The polarity the head puts in place of the rules' ``polarity``, or None to keep it; read
     from the linear part alone when the head has a hidden layer (:attr:`Kind.linear`)."""
@@ -428,6 +444,7 @@ __all__ = [
     "is_limit",
     "overturns",
     "polarity_of",
+    "polarity_reader",
     "pull_object_en",
     "pull_object_zh",
 ]
