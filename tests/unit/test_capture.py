@@ -933,3 +933,17 @@ def test_a_negated_weariness_is_a_like_and_dig_is_slang_for_one(
     text: str, expected: list[tuple[str, str]]
 ) -> None:
     assert [(c.polarity, c.content) for c in extract_preferences(text)] == expected
+
+
+def test_a_long_message_with_no_sentence_end_is_read_not_dropped() -> None:
+    # over MAX_CAPTURE_CHARS and no sentence end: cut after a whole word, not emptied
+    text = "I love green tea; " + "la " * 8_000
+    found = extract_preferences(text)
+    assert any("green tea" in c.content for c in found)
+
+
+def test_a_very_long_sentence_is_not_tried_for_a_structure_in_quadratic_time() -> None:
+    from penchant.memory.core.capture.structuring import MAX_STRUCTURED_CHARS, structured
+
+    sentence = ("skip the tea to the coffee over " * 1_000)[: MAX_STRUCTURED_CHARS + 1]
+    assert structured(sentence, [sentence], [None], [], 0.6) is None

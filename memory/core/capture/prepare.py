@@ -16,13 +16,17 @@ MAX_CAPTURE_CHARS = 20_000
 
 
 def _head(text: str) -> str:
-    """At most :data:`MAX_CAPTURE_CHARS` of a text, cut after a whole sentence."""
+    """At most :data:`MAX_CAPTURE_CHARS` of a text, cut after a whole sentence, else after a
+    whole word (a long message with no sentence end is read, not dropped)."""
     if len(text) <= MAX_CAPTURE_CHARS:
         return text
-    logger.debug("capture reads the first %d of %d characters", MAX_CAPTURE_CHARS, len(text))
+    logger.info("capture reads the first %d of %d characters", MAX_CAPTURE_CHARS, len(text))
     head = text[:MAX_CAPTURE_CHARS]
     ends = [head.rfind(mark) for mark in ".!?。！？\n"]
-    return head[: max(ends) + 1] if max(ends) > 0 else ""
+    if max(ends) > 0:
+        return head[: max(ends) + 1]
+    space = head.rfind(" ")
+    return head[:space] if space > 0 else head
 
 
 _WHITESPACE_RUN_RE = re.compile(r"\s+")

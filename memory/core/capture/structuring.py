@@ -30,6 +30,11 @@ which relation it is."""
 
 STRUCTURAL_KINDS = ("switch", "comparative", "exception", "slot")
 
+MAX_STRUCTURED_CHARS = 600
+"""A longer sentence is not tried for a structure: the connectors' lazy spans cost quadratic
+time on a long run with no sentence end (a 20,000-character one took 29 s, a breaker found),
+and a switch, comparison or exception is said in far fewer words."""
+
 
 def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
     polarities = {c.polarity for c in found}
@@ -57,7 +62,7 @@ def structured(
     ``read`` is the statement head's polarity of one clause (:func:`read_structure`)."""
     if (lifted := _retraction(sentence, found, after)) is not None:
         return lifted
-    if ALLERGY_WORD_RE.search(sentence):
+    if ALLERGY_WORD_RE.search(sentence) or len(sentence) > MAX_STRUCTURED_CHARS:
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
     for name, strict in _structural_reading(sentence, kinds):
         if _has_structure(name, found):
