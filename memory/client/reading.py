@@ -92,15 +92,12 @@ def reader_for(embedder: Embedder | None) -> ClauseReader:
     return ClauseReader()
 
 
-def _screened_pieces(candidate: PreferenceCandidate) -> list[str]:
-    """The content's :func:`~penchant.memory.core.screening_pieces`, and the sentence it was
-    captured from (:attr:`~penchant.memory.PreferenceCandidate.said`): the screen by meaning
-    reads both."""
-    found = screening_pieces(candidate.content)
+def _said(candidate: PreferenceCandidate, pieces: list[str]) -> list[str]:
+    """The sentence a captured candidate was read from
+    (:attr:`~penchant.memory.PreferenceCandidate.said`), when it is not its content or one of
+    its ``pieces``, as a list of at most one text."""
     said = candidate.said
-    if said and said != candidate.content and said not in found:
-        found.append(said)
-    return found
+    return [said] if said and said != candidate.content and said not in pieces else []
 
 
 def embed_prepared(
@@ -117,9 +114,10 @@ def embed_prepared(
     """
     if embedder is None or not prepared:
         return
-    pieces = [_screened_pieces(p.candidate) for p in prepared]
+    pieces = [screening_pieces(p.candidate.content) for p in prepared]
     texts = [embedding_text(p.candidate.content, p.candidate.category) for p in prepared]
-    wanted = texts + [piece for found in pieces for piece in found]
+    said = [_said(p.candidate, found) for p, found in zip(prepared, pieces, strict=True)]
+    wanted = texts + [piece for found in pieces for piece in found] + [t for s in said for t in s]
     vectors: dict[str, np.ndarray] = {t: known[t] for t in wanted if known and t in known}
     missing = list(dict.fromkeys(t for t in wanted if t not in vectors))
     if missing:
@@ -132,6 +130,9 @@ def embed_prepared(
         item.piece_embeddings = [
             np.asarray(vectors[piece], dtype=np.float32).tobytes() for piece in found
         ]
+    for item, sentence in zip(prepared, said, strict=True):
+        if sentence:
+            item.said_embedding = np.asarray(vectors[sentence[0]], dtype=np.float32).tobytes()
 
 
 @dataclass(frozen=True)

@@ -112,9 +112,8 @@ class Plan(Generic[T]):
 
 
 MAX_SAID_CHARS = 2_000
-"""Longest sentence a captured candidate may come from (:attr:`PreferenceCandidate.said`): a
-longer one is refused rather than screened (the screen's patterns are not linear on long
-runs)."""
+"""Longest sentence a captured candidate may come from (:attr:`PreferenceCandidate.said`); a
+longer one is refused, not screened (the patterns are not linear on long runs)."""
 
 
 class PersistenceGate:
@@ -171,7 +170,8 @@ class PersistenceGate:
         prepared: list[PreparedCandidate], bank: IntentBank | None
     ) -> tuple[list[PreparedCandidate], list[Rejection]]:
         """Refuse prepared candidates whose embedding reads as an injection intent
-        (:mod:`.intent_screen`), whole or in one of its pieces. Runs after the caller embedded
+        (:mod:`.intent_screen`), whole, in a piece or in the sentence it was captured from
+        (``said_embedding``, named so in the reason). Runs after the caller embedded
         them (:func:`embed_prepared`), on those very vectors: each candidate is embedded once,
         for this and for storing; a candidate of several sentences also has its pieces
         embedded (``piece_embeddings``), for this only.
@@ -189,11 +189,14 @@ class PersistenceGate:
             [embedding_text(p.candidate.content, p.candidate.category) for p in prepared],
             [p.piece_texts for p in prepared],
         )  # fmt: skip
-        kept = [p for p, why in zip(prepared, reasons, strict=True) if why is None]
-        refused = [
-            Rejection(content=printable(p.candidate.content), reason=f"content {why}")
-            for p, why in zip(prepared, reasons, strict=True) if why is not None
-        ]
+        said = screen_by_meaning(bank, [p.said_embedding for p in prepared],
+                                 texts=[p.candidate.said or "" for p in prepared])
+        reasons = [f"content {why}" if why else why_said and
+                   f"the sentence it was captured from {why_said}"
+                   for why, why_said in zip(reasons, said, strict=True)]  # fmt: skip
+        kept = [p for p, why in zip(prepared, reasons, strict=True) if not why]
+        refused = [Rejection(content=printable(p.candidate.content), reason=why)
+                   for p, why in zip(prepared, reasons, strict=True) if why]  # fmt: skip
         return kept, refused
 
     def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:

@@ -53,6 +53,9 @@ class PreparedCandidate:
             (never stored).
         piece_texts: Those pieces' texts, in the same order (for the directive head's
             lexical part), set with ``piece_embeddings``.
+        said_embedding: ``float32[dim]`` bytes of the sentence a captured candidate was read
+            from (:attr:`~penchant.memory.PreferenceCandidate.said`), when it is not the
+            content or one of its pieces: screened by meaning, never stored.
         slot: Normalised single-valued slot (:func:`~.matching.slot_key`), if any.
         protected: An allergy or intolerance (:func:`~.protection.is_protected`).
         retracted: Normalised keywords of the allergies or intolerances this like
@@ -71,6 +74,7 @@ class PreparedCandidate:
     embedding_dim: int = 0
     piece_embeddings: list[bytes] = field(default_factory=list)
     piece_texts: list[str] = field(default_factory=list)
+    said_embedding: bytes | None = None
     slot: str | None = None
     protected: bool = False
     retracted: list[str] = field(default_factory=list)
