@@ -165,6 +165,25 @@ def test_the_head_reads_a_class_clause_that_turns_away_with_no_negation_word() -
         ("like", "sugary"), ("like", "cereal"), ("dislike", "cheerio")}
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "slot"),
+    [
+        # a current choice named by its time alone, the slot without its verb (迷上的)
+        ("最近迷上的桌游是卡坦岛", "卡坦岛", "最喜欢的桌游"),
+        ("目前的通勤标配：降噪耳机", "降噪耳机", "最喜欢的通勤标配"),
+        # a habit said of now is a current choice even when the head reads no slot
+        ("现在写代码默认用Neovim", "neovim", "最喜欢的写代码"),
+    ],
+)
+def test_a_choice_said_of_now_fills_its_slot(text: str, value: str, slot: str) -> None:
+    found = extract_preferences(text, reader=_scripted("like", 0.9))  # type: ignore[arg-type]
+    assert [(c.polarity, c.keywords, c.slot) for c in found] == [("like", [value], slot)]
+
+
+def test_a_state_of_now_with_no_statement_fills_no_slot() -> None:
+    assert _pairs("最近的天气是阴天", _scripted("none", 0.9)) == set()
+
+
 def test_a_slot_of_choice_is_the_users_own() -> None:
     reader = _scripted("slot", 0.9)
     found = extract_preferences("FYI, my city of choice now is Kyoto.", reader=reader)  # type: ignore[arg-type]

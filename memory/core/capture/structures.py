@@ -278,7 +278,15 @@ _ZH_SLOT = [
         r"(?P<v>[^，,。]{1,12}?)是我(?:现在|目前|如今|最近|当下)?(?:最喜欢|最爱|首选)的"
         r"(?P<s>[^，,。]{1,8})"
     ),
+    # a current choice named by its time alone: ``最近沉迷的运动是飞盘``, ``目前的早餐标配：…``
+    re.compile(
+        r"^(?:我)?(?:现在|目前|如今|最近|这段时间|这阵子)(?:我)?(?:的)?(?P<s>[^，,。是：:]{1,10}?)"
+        r"(?:是|就是|：|:)\s*(?P<v>[^，,。！]+)"
+    ),
 ]
+_ZH_NOW_LEAD_RE = re.compile(r"^(?:我)?(?:现在|目前|如今|最近|这段时间|这阵子)")
+"""A sentence that opens with the present: a habit or choice said of now is a current choice
+(a slot), so its connectors are tried even when the head reads no slot."""
 _ZH_LEAD_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|好吧|现在|最近|如今|目前|以前|我|也|都|就|还|"
     r"已经|的|了|在|" + ZH_V + r"|[，,、\s])+"
@@ -444,13 +452,15 @@ def read_structure(
     elif kind == "slot":
         slots = [*_EN_SLOT, *_EN_SLOT_WIDE]
         if zh:
-            slots = [p for p in _ZH_SLOT if not strict or p is not _ZH_SLOT_HABIT]
+            now = _ZH_NOW_LEAD_RE.match(text) is not None
+            slots = [p for p in _ZH_SLOT if not strict or p is not _ZH_SLOT_HABIT or now]
         for pattern in slots:
             if strict and pattern is _EN_SLOT_WIDE[1] and not _EN_CHOICE_WORD_RE.search(text):
                 continue  # "My back is killing me…": "my S is V" names a slot by a word of choice
             if m := pattern.search(text):
                 value = _zh_obj(m["v"]) if zh else _en_obj(_own_clause(m))
                 slot = m["s"].strip()
+                slot = (slot.rsplit("的", 1)[-1] or slot) if zh else slot  # 沉迷的运动 → 运动
                 if value and slot:
                     if zh:
                         return [Part("like", value, f"最喜欢的{slot}是{value}", f"最喜欢的{slot}")]
