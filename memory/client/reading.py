@@ -47,7 +47,7 @@ class ClauseReader:
         self._embedder = embedder
         self._head = head
         self.last: np.ndarray | None = None
-        self._texts: list[str] = []
+        self._known: dict[str, np.ndarray] = {}
 
     @property
     def embedder(self) -> Embedder | None:
@@ -61,15 +61,17 @@ class ClauseReader:
         embedder = self._embedder or shared_use_embedder()
         head = self._head or default_head()
         vectors = np.asarray(embedder.embed(list(clauses)), dtype=np.float32)
-        self.last, self._texts = vectors, list(clauses)
+        self.last = vectors
+        self._known.update(zip(clauses, vectors, strict=True))
         return head.read(vectors, clauses)
 
     def vectors(self) -> dict[str, np.ndarray]:
-        """The last batch's vectors by clause text (``float32[512]`` each; empty before
-        any batch), for a caller that embeds the same text in the same space."""
-        if self.last is None:
-            return {}
-        return dict(zip(self._texts, self.last, strict=True))
+        """Every vector this reader computed, by clause text (``float32[512]`` each; empty
+        before any batch), for a caller that embeds the same text in the same space. Every
+        batch counts, not only the last: capture reads a message's clauses in one batch, then
+        may read single clauses (a past clause, an exception's class clause), and the gate
+        reuses all of them. A reader serves one capture (:func:`reader_for`)."""
+        return dict(self._known)
 
 
 _LOCK = threading.Lock()

@@ -98,3 +98,13 @@ def test_the_gate_reuses_the_clause_vector_of_a_queued_call_in_the_users_words(
     expected = embedder.inner.embed([text])[0]
     assert model == embedder.name and vector is not None
     assert np.allclose(np.frombuffer(vector, dtype=np.float32), expected, atol=1e-6)
+
+
+def test_a_clause_read_again_after_the_batch_does_not_make_the_gate_embed_twice(
+    counted: tuple[Memory, CountingEmbedder],
+) -> None:
+    # an exception's class clause is read on its own after the message's batch; the gate
+    # still reuses every vector the reader computed (it had kept only the last batch)
+    memory, embedder = counted
+    memory.capture(USER, "I like tea. Raw veggies gross me out, except cucumber.")
+    assert max(Counter(embedder.texts()).values()) == 1, embedder.batches
