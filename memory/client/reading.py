@@ -55,14 +55,18 @@ class ClauseReader:
         return self._embedder
 
     def __call__(self, clauses: list[str]) -> list[Kind]:
-        """Kinds of ``clauses`` (one embedding each, one batch)."""
+        """Kinds of ``clauses`` (one embedding each, one batch; a text this reader embedded
+        already is not embedded again)."""
         if not clauses:
             return []
         embedder = self._embedder or shared_use_embedder()
         head = self._head or default_head()
-        vectors = np.asarray(embedder.embed(list(clauses)), dtype=np.float32)
+        missing = [t for t in dict.fromkeys(clauses) if t not in self._known]
+        if missing:
+            made = np.asarray(embedder.embed(missing), dtype=np.float32)
+            self._known.update(zip(missing, made, strict=True))
+        vectors = np.stack([self._known[t] for t in clauses])
         self.last = vectors
-        self._known.update(zip(clauses, vectors, strict=True))
         return head.read(vectors, clauses)
 
     def vectors(self) -> dict[str, np.ndarray]:

@@ -101,6 +101,28 @@ def test_the_head_reads_kinds_of_unseen_sentences() -> None:
     assert reader.last is not None and reader.last.shape == (3, 512)
 
 
+@pytest.mark.model
+def test_a_reader_embeds_a_text_once_and_keeps_every_vector() -> None:
+    from penchant.memory.client.reading import ClauseReader, shared_use_embedder
+
+    inner = shared_use_embedder()
+    seen: list[str] = []
+
+    class Counting:
+        name, dim = inner.name, inner.dim
+
+        def embed(self, texts: list[str]) -> np.ndarray:
+            seen.extend(texts)
+            return inner.embed(texts)
+
+    reader = ClauseReader(Counting())  # type: ignore[arg-type]
+    first = reader(["I love tea", "Raw veggies gross me out"])
+    again = reader(["Raw veggies gross me out"])  # an exception's class clause, read again
+    assert seen == ["I love tea", "Raw veggies gross me out"]
+    assert again[0].kind == first[1].kind
+    assert set(reader.vectors()) == {"I love tea", "Raw veggies gross me out"}
+
+
 def test_polar_kinds_sum_by_polarity() -> None:
     assert polarity_of(_kind("quit", 0.9)) == ("dislike", "quit")
     assert polarity_of(_kind("flip_like", 0.9)) == ("like", "flip_like")
