@@ -492,7 +492,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     kinds = read[: len(flat)]
     kinds += [None] * (len(flat) - len(kinds))
     whole = dict(zip(multi, read[len(flat) :], strict=False))
-    position = 0
+    position, head_polarity = 0, polarity_reader(reader)
     for index, (sentence, parts) in enumerate(zip(kept, split, strict=True)):
         context.speaker, context.in_sentence, context.wants = "user", False, False
         start = len(context.found)
@@ -514,7 +514,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             found = _whole_sentence(sentence, parts, context, kind)
         after = kept[index + 1] if index + 1 < len(kept) else ""
         made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after,
-                          polarity_reader(reader))
+                          head_polarity)
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
