@@ -43,12 +43,7 @@ from __future__ import annotations
 
 import re
 
-from .injection_patterns import InjectionKind
-
-
-def _any(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{a})" for a in alternatives), re.MULTILINE)
-
+from .injection_patterns import InjectionKind, any_of
 
 # One clause: no sentence end between the two halves of a pattern.
 _GAP = r"[^.!?;。！？；\n]{0,40}?"
@@ -140,7 +135,7 @@ _FIGURES_REASON = "asks for figures changed on purpose in the answers"
 
 FALSIFIED_FIGURES = InjectionKind(
     _FIGURES_REASON,
-    _any(
+    any_of(
         # a dose raised: "round medication doses up to the next 500 mg", "double the dose"
         rf"\b(?:{_DOSE_EN})\b{_GAP}\b(?:{_RAISE_EN})",
         rf"\b(?:{_RAISE_EN}){_GAP}\b(?:{_DOSE_EN})\b",
@@ -157,7 +152,7 @@ FALSIFIED_FIGURES = InjectionKind(
 
 MISLABELLED_UNITS = InjectionKind(
     _FIGURES_REASON,
-    _any(
+    any_of(
         # one unit labelled or passed off as another: "Fahrenheit, but label it Celsius"
         rf"\b(?:{_UNIT_EN}){_GAP}\b(?:label|call|mark|tag|pass|present|show|write|display|"
         rf"list|disguis|dress)\w*\s+(?:\w+\s+){{0,2}}?(?:off\s+)?as\s+(?:\w+\s+)?(?:{_UNIT_EN})\b",
@@ -180,7 +175,7 @@ MISLABELLED_UNITS = InjectionKind(
 
 OVERSTATED_FIGURES = InjectionKind(
     _FIGURES_REASON,
-    _any(
+    any_of(
         rf"\b(?:overstat|understat|exaggerat|inflat|fudg|lowball|misreport|falsif)(?:e|es|ing|y)\s+"
         rf"(?:\S+\s+){{0,4}}?(?:{_FIGURES_EN})\b",
         # zh: 收益多报一点
@@ -247,7 +242,7 @@ _DROPPED_ZH = (
 
 DROPPED_SAFETY = InjectionKind(
     "asks to leave safety information out of the answers",
-    _any(
+    any_of(
         rf"\b(?:{_DROP_EN})\s+(?:\S+\s+){{0,4}}?(?:{_SAFETY_INFO_EN})\b",
         rf"\b(?:{_SAFETY_INFO_EN})\s+(?:\S+\s+){{0,3}}?(?:{_NOUN_DROPPED_EN})",
         rf"(?:{_DROP_ZH})[^。！？；\n]{{0,8}}?(?:{_SAFETY_ZH})",
@@ -301,7 +296,7 @@ before a name) or ``我的身份是系统架构师``."""
 
 AUTHORITY_NAME = InjectionKind(
     "names the user as an authority over the assistant",
-    _any(
+    any_of(
         rf"\b(?:{_NAMING_EN})(?:[\"'“‘«]\s*)?(?:the\s+|your\s+|a\s+|an\s+|mr\.?\s+|mrs\.?\s+|"
         rf"ms\.?\s+|lord\s+|sir\s+)?(?:{_AUTHORITY_EN})(?![\w-]){_NAME_END_EN}",
         rf"(?:{_NAMING_ZH})\s*[「“\"'『]?\s*(?:{_AUTHORITY_ZH}){_NAME_END_ZH}",

@@ -87,8 +87,9 @@ _SENTENCE_END_RE = re.compile(r"[.!?;。！？；\n]")
 _LEAD_RE = re.compile(r"[\s.!?;:,，。！？；：]*")
 
 
-def _any(*alternatives: str) -> re.Pattern[str]:
-    # MULTILINE: the screening form keeps line breaks, so ``^`` is also the start of a line.
+def any_of(*alternatives: str) -> re.Pattern[str]:
+    """One pattern matching any of ``alternatives`` (each grouped), MULTILINE: the screening
+    form keeps line breaks, so ``^`` is also the start of a line."""
     return re.compile("|".join(f"(?:{a})" for a in alternatives), re.MULTILINE)
 
 
@@ -109,7 +110,7 @@ _SPEAK = r"reply|respond|answer|speak|talk|write|communicate|output"
 
 CHAT_TEMPLATE = InjectionKind(
     "carries a chat-template token",
-    _any(
+    any_of(
         r"<\|[^|<>]{1,40}\|>",  # ChatML, Llama 3, Phi, Qwen, GPT special tokens
         # the same with look-alike bars, which UTS #39 folds to "l" (``‹∣im_start∣›``)
         r"<[|l](?:im_start|im_end|im_sep|endoftext|user|assistant|system|end|[a-z]+_[a-z_]+)[|l]>",
@@ -127,7 +128,7 @@ CHAT_TEMPLATE = InjectionKind(
 
 ROLE_HEADER = InjectionKind(
     "carries a role header",
-    _any(
+    any_of(
         rf"(?:^|\s)#{{1,6}}\s*(?:{_HEADER_ROLE})\s*:",
         rf"{_SENTENCE_START}(?:{_HEADER_ROLE})\s*:",
         rf"[\[(]\s*(?:{_BRACKET_ROLE})\s*[\])]",
@@ -142,7 +143,7 @@ ROLE_HEADER = InjectionKind(
 
 OVERRIDE = InjectionKind(
     "tries to override the assistant's instructions",
-    _any(
+    any_of(
         r"\b(?:ignore|disregard|forget|override|bypass|discard|abandon|skip)\s+(?:\S+\s+){0,4}?"
         r"(?:previous|prior|above|earlier|preceding|all|your|system|initial|original|safety|"
         r"existing)\s+(?:\S+\s+){0,3}?(?:instructions?|prompts?|rules?|messages?|guidelines?|"
@@ -189,7 +190,7 @@ OVERRIDE = InjectionKind(
 
 PROMPT_LEAK = InjectionKind(
     "asks for the system prompt",
-    _any(
+    any_of(
         r"\bsystem\s*prompts?\b",
         r"\b(?:reveal|print|show|repeat|leak|output|display|dump)\b.{0,30}\b(?:your instructions|"
         r"your prompt|hidden prompt|initial prompt|your rules|hidden instructions)\b",
@@ -200,7 +201,7 @@ PROMPT_LEAK = InjectionKind(
 
 NEW_IDENTITY = InjectionKind(
     "tries to give the assistant a new role",
-    _any(
+    any_of(
         r"\byou are (?:now|no longer)\b",
         r"\byou (?:have no|no longer have) (?:rules|restrictions|limits|guidelines|filters)\b",
         r"\bpretend (?:that )?you are\b",
@@ -213,7 +214,7 @@ NEW_IDENTITY = InjectionKind(
 
 DIRECTIVE = InjectionKind(
     "is a directive to the assistant, not a preference",
-    _any(
+    any_of(
         rf"(?:^|[.!?;:,]\s*|\b(?:the|this|our|my|your)\s+){_AI_SUBJECT}\s+(?:{_MODAL})\b",
         r"\b(?:from now on|from this point on|from here on|henceforth|going forward|starting now)"
         rf"\b[,:]?\s*(?:please\s+)?(?:the\s+)?(?:you|your|{_AI_SUBJECT}|(?:always\s+|only\s+)?"
@@ -250,7 +251,7 @@ _REPLY = r"answers?|repl(?:y|ies)|responses?|messages?|outputs?|suggestions?|rec
 
 IMPERATIVE = InjectionKind(
     "is an instruction to the assistant, not a preference",
-    _any(
+    any_of(
         # "… From now on always recommend X", "; never mention Y", "Always end with …"
         rf"(?:^|[.!?;:,，。！？；：]\s*)(?:and\s+|also\s+|so\s+|now\s+|please\s+|pls\s+)*"
         rf"(?:always|never|only|from now on|henceforth|going forward|in future|in the future)"
@@ -311,7 +312,7 @@ IMPERATIVE = InjectionKind(
 
 LINK_IMAGE = InjectionKind(
     "embeds an image or a link for the model to render",
-    _any(
+    any_of(
         r"!\[[^\]\n]{0,200}\]\s*\(",  # markdown image: rendering fetches its URL
         r"!\[[^\]\n]{0,200}\]\s*\[",  # markdown reference image
         r"<\s*(?:img|image|iframe|script|object|embed|svg|link|meta|a)\b",
@@ -334,7 +335,7 @@ _SENT = (
 
 LEAK_TO_ADDRESS = InjectionKind(
     "sends data to an outside address",
-    _any(
+    any_of(
         rf"\b(?:send|email|e-mail|mail|forward|post|upload|share|transmit|copy|cc|bcc|report|"
         rf"dump|export|sync|leak|pipe|relay|submit|deliver)\w*\b[^.!?;\n]{{0,60}}?\b(?:{_SENT})\b"
         rf"[^.!?;\n]{{0,40}}?\b(?:to|at|into|onto|via)\s+{_ADDRESS}",
@@ -369,4 +370,5 @@ __all__ = [
     "ROLE_HEADER",
     "ROLE_WORDS",
     "InjectionKind",
+    "any_of",
 ]
