@@ -13,20 +13,20 @@ from .tombstones import Erasure
 
 
 def cross_language_flag_ops(snapshot: UserSnapshot, write: WritePlan, now: datetime) -> list[Op]:
-    """A check-up flag for each pair across languages that may be one object (issue 17):
-    both preferences stay active until the user confirms."""
+    """A check-up flag for each pair the write planned (issue 17): across languages, one that
+    may be one object; a like of what an allergy names. Both preferences stay active until the
+    user confirms."""
     ops: list[Op] = []
     written = {p.id for p in write.after.prefs.values()} if write.after is not None else set()
-    for old, new, cosine in write.flags:
+    for old, new, cosine, reason in write.flags:
         ids = [old.id, new.id]
         fid = flag_id("contradiction", ids)
         if fid in snapshot.flags or not set(ids) <= written:
             continue
         flag = Flag(
             id=fid, user_id=snapshot.user_id, kind="contradiction", preference_ids=ids,
-            contents=[old.content, new.content], score=cosine, signals=["embedding"],
-            reason="may be the same object in two languages with opposite polarity; "
-            "confirm which one stands", created_at=now,
+            contents=[old.content, new.content], score=cosine,
+            signals=["embedding"] if cosine else ["lexicon"], reason=reason, created_at=now,
         )  # fmt: skip
         ops.append(PutFlag(flag))
         ops.append(AppendEvent(ChangeEvent(

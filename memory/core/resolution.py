@@ -15,6 +15,7 @@ from ..model import (
     Preference,
     PreferenceCandidate,
     Superseded,
+    has_cjk,
 )
 from .active_set import ActiveSet, content_key
 from .identity import (
@@ -102,9 +103,20 @@ class WritePlan:
     superseded: list[Superseded] = field(default_factory=list)
     outdated: list[tuple[PreferenceCandidate, Preference]] = field(default_factory=list)
     after: ActiveSet | None = None
-    flags: list[tuple[Preference, Preference, float]] = field(default_factory=list)
-    """``(older, newer, cosine)``: pairs across languages that may be one object, for the
-    user to confirm (:mod:`.identity`'s middle band); nothing of them is deleted."""
+    flags: list[tuple[Preference, Preference, float, str]] = field(default_factory=list)
+    """``(older, newer, cosine, reason)``: pairs for the user to confirm, nothing of them
+    deleted: across languages, ones that may be one object (:mod:`.identity`'s middle band,
+    :data:`CROSS_LANGUAGE_REASON`); a like of what a protected dislike names
+    (:data:`BESIDE_ALLERGY_REASON`)."""
+
+
+CROSS_LANGUAGE_REASON = (
+    "may be the same object in two languages with opposite polarity; confirm which one stands"
+)
+BESIDE_ALLERGY_REASON = (
+    "a like of what an allergy or intolerance names; the allergy stays protected until the user "
+    "takes it back in so many words (\"no longer allergic to …\"); confirm which one stands"
+)
 
 
 def _is_same(pref: Preference, prepared: PreparedCandidate) -> bool:
@@ -299,9 +311,25 @@ def plan_write(
                 continue
             _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
+        if prepared.candidate.polarity == "like":
+            words = [w for k in prepared.keywords for w in k.split()]  # "shrimp tempura": shrimp
+            plan.flags += [
+                (old, winner, 0.0, BESIDE_ALLERGY_REASON)
+                for old in {p.id: p for p in [*related, *state.related(words, "")]}.values()
+                if old.protected and old.id in state.prefs and _names_allergen(winner, old)
+            ]  # fmt: skip
         if cross is not None and created_op != "imported":
             _cross_language(plan, state, prepared, winner, cross, now)
     return plan
+
+
+def _names_allergen(like: Preference, allergy: Preference) -> bool:
+    """Whether a like names what a protected dislike names: the same or a covered object, or
+    a dish of it (``shrimp tempura``, ``菠萝包`` beside ``allergic to shrimp``, ``对菠萝过敏``)."""
+    return any(
+        keyword_covers(a, k) or keyword_covers(k, a) or a in (k if has_cjk(a) else k.split())
+        for a in allergy.keywords for k in like.keywords
+    )  # fmt: skip
 
 
 def _cross_language(
@@ -324,7 +352,7 @@ def _cross_language(
             _record_supersede(plan, old, winner.id, cand.source, now, f"{reason}language")
             state.remove(old.id)
         else:
-            plan.flags.append((old, winner, cosine))
+            plan.flags.append((old, winner, cosine, CROSS_LANGUAGE_REASON))
 
 
 def _retract(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from penchant.memory import Memory
+from penchant.memory import Memory, PreferenceCandidate
 
 CASHEW = "I'm allergic to cashews"
 
@@ -65,19 +65,40 @@ def test_a_look_alike_of_a_retraction_leaves_the_allergy_active(
     "菠萝过敏治好了",
     "我已经对菠萝脱敏了",
 ])
-def test_a_retraction_in_other_words_stores_no_allergy_and_lifts_nothing(
+def test_a_retraction_in_other_words_is_stored_as_reported_and_lifts_nothing(
     memory: Memory, message: str
 ) -> None:
     """``对菠萝的过敏没了`` stored the allergy itself. Read in other words than the gate's
-    ("no longer allergic to X"), a retraction now stores nothing: neither the allergy it takes
-    back nor a retraction that would lift one. Three breaker passes made such readings lift
-    real allergies on 40-70 % of their look-alikes, so an allergy stored before stays."""
+    ("no longer allergic to X"), a retraction stores neither the allergy it takes back nor a
+    retraction that would lift one: three breaker passes made such readings lift real
+    allergies on 40-70 % of their look-alikes. It stores the news as reported, a like that
+    says it is unconfirmed, and an allergy stored before stays protected beside it."""
     memory.capture("u", message)
     assert allergies(memory) == []
+    reported = [p for p in memory.preferences("u") if p.polarity == "like"]
+    assert [p.content for p in reported] in (
+        ["says shrimp is fine for them again, not yet confirmed"], ["说菠萝现在没问题了但尚未确认"],
+    )
     memory.capture("u", "I'm allergic to shrimp" if "shrimp" in message else "我对菠萝过敏")
     before = allergens(memory)
     memory.capture("u", message)
     assert before and allergens(memory) == before
+    again = [p.content for p in memory.preferences("u") if p.polarity == "like"]
+    assert again == [reported[0].content]  # the allergy had superseded the first report
+    # the pair is a check-up flag for the user to confirm, in Redis
+    [flag] = memory.flags("u")
+    assert flag.contents[1] == reported[0].content and "allerg" in flag.reason
+    assert flag.preference_ids[0] in {p.id for p in memory.preferences("u") if p.protected}
+
+
+def test_a_like_of_an_allergen_is_flagged_beside_the_allergy(memory: Memory) -> None:
+    memory.capture("u", "I'm allergic to shrimp")
+    memory.remember("u", PreferenceCandidate(content="loves shrimp tempura", polarity="like"))
+    assert allergies(memory) == ["allergic to shrimp"]
+    [flag] = memory.flags("u")
+    assert flag.contents == ["allergic to shrimp", "loves shrimp tempura"]
+    memory.forget("u", "shrimp tempura")
+    assert memory.flags("u") == []  # a flag does not outlive the like it names
 
 
 @pytest.mark.parametrize(("allergy", "message"), [

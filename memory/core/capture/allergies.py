@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
-from .kinds import pull_object_en
+from .kinds import pull_object_en, pull_object_zh
 from .structures import Part, part_candidate
 
 _EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
@@ -328,6 +328,52 @@ def read_retraction(sentence: str) -> list[Part] | None:
     return None
 
 
+_EN_ALLERGEN_RE = re.compile(
+    r"\b(?:allergic|intolerant|sensitive|react(?:ed|ion|ing)?s?)\s+to\s+(?P<obj>[^,.;!?]+?)"
+    r"(?=\s+(?:any\s*more|again|now|after|since|as|anymore)\b|\s*[,.;!?]|\s*$)|"
+    rf"\b(?P<pre>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{_EN_ALLERGY}\b",
+    re.I,
+)
+"""The allergen an English sentence names by its allergy: "allergic to X", "the X allergy"."""
+_ZH_ALLERGEN_RE = re.compile(
+    rf"对(?P<obj>[^，,。！!？?对]{{1,10}}?)(?:的)?(?:过敏|不耐受?|脱敏)|"
+    rf"(?P<pre>[^，,。！!？?对的我不没]{{1,10}}?)(?:的)?{_ZH_ALLERGY}"
+)
+"""The allergen a Chinese sentence names by its allergy: ``对X过敏``, ``X过敏``, ``X不耐受``."""
+
+
+def allergen_of(sentence: str, clauses: list[str]) -> str | None:
+    """The allergen a sentence about an allergy being over names, or None.
+
+    Named by its allergy where the sentence has one ("the kiwi allergy…", "…react to
+    latex…", ``小麦过敏转阴``); else the object of the first clause that names one ("I can
+    have fish again!", ``现在芒果随便吃``: :func:`~.kinds.pull_object_en`,
+    :func:`~.kinds.pull_object_zh`).
+
+    Args:
+        sentence: One sentence of the user's message.
+        clauses: Its clauses, in order.
+    """
+    sentence = _QUOTED_RE.sub(" ", sentence)
+    zh = has_cjk(sentence)
+    if zh:
+        if (m := _ZH_ALLERGEN_RE.search(sentence)) is not None:
+            obj = _ZH_OBJ_TRAIL_RE.sub("", (m["obj"] or m["pre"]).strip())
+            obj = re.sub(r"^(?:以前|之前|小时候|原来|本来|曾经|一直|那个|我的|我)+", "", obj)
+            if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
+                return obj
+    elif (m := _EN_ALLERGEN_RE.search(sentence)) is not None:
+        raw = _EN_ARTICLE_SPLIT_RE.split((m["obj"] or m["pre"]).strip())[-1]
+        allergen = pull_object_en(raw, alone=True) if raw else None
+        if allergen and not _EN_NO_OBJECT_RE.search(allergen):
+            return re.sub(r"'s$", "", allergen if allergen.isupper() else allergen.lower())
+    for clause in clauses:
+        named = pull_object_zh(clause) if zh else pull_object_en(clause)
+        if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
+            return re.sub(r"'s$", "", named)
+    return None
+
+
 _EN_STATED = [
     # "I'm (still) allergic to cats", "I am severely allergic to shellfish"
     re.compile(
@@ -447,6 +493,6 @@ def stated_allergies(
 
 
 __all__ = [
-    "ALLERGY_WORD_RE", "mentions_allergy", "read_allergy", "read_retraction", "retraction_vetoed",
-    "stated_allergies",
+    "ALLERGY_WORD_RE", "allergen_of", "mentions_allergy", "read_allergy", "read_retraction",
+    "retraction_vetoed", "stated_allergies",
 ]  # fmt: skip

@@ -13,11 +13,17 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
-from .allergies import ALLERGY_WORD_RE, mentions_allergy, read_retraction, retraction_vetoed
+from .allergies import (
+    ALLERGY_WORD_RE,
+    allergen_of,
+    mentions_allergy,
+    read_allergy,
+    read_retraction,
+    retraction_vetoed,
+)
 from .clauses import EN_PEOPLE_RE, clause_speaker
-from .keywords import object_keywords
 from .statements import Kind
-from .structures import PolarityReader, part_candidate, read_structure
+from .structures import Part, PolarityReader, part_candidate, read_structure
 
 STRUCTURE_MIN_P = 0.5
 """A clause's structural kind is acted on at this probability or more."""
@@ -60,7 +66,7 @@ def structured(
     and the sentence is not about another person, one occasion or a plan. ``after`` is the
     sentence that follows in the message: "Just kidding!" takes back a retraction before it.
     ``read`` is the statement head's polarity of one clause (:func:`read_structure`)."""
-    if (lifted := _retraction(sentence, found, after)) is not None:
+    if (lifted := _retraction(sentence, parts, kinds, found, confidence, after)) is not None:
         return lifted
     if ALLERGY_WORD_RE.search(sentence) or len(sentence) > MAX_STRUCTURED_CHARS:
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
@@ -85,7 +91,12 @@ def structured(
 
 
 def _retraction(
-    sentence: str, found: list[PreferenceCandidate], after: str = ""
+    sentence: str,
+    parts: list[str],
+    kinds: list[Kind | None],
+    found: list[PreferenceCandidate],
+    confidence: float,
+    after: str = "",
 ) -> list[PreferenceCandidate] | None:
     """What capture keeps of a sentence about an allergy being over, or None to keep all.
 
@@ -93,28 +104,57 @@ def _retraction(
       right, I'm no longer allergic to peanuts, lol", ``别以为我对花生不过敏``, or a take-back
       in ``after``, the next sentence).
     - A sentence that says an allergy is over in other words than the gate's (``对菠萝的过敏
-      没了``, "the kiwi allergy seems to have gone", :func:`~.allergies.read_retraction`) stores
-      no allergy of that allergen: the rules had stored ``对菠萝的过敏``, the opposite of what
-      was said. It stores no retraction either, so it lifts nothing: three breaker helpers
-      made such readings lift real allergies on 40-70 % of their look-alikes ("My peanut
-      allergy is gone now, as long as I take my Xolair", "A naturopath told me my peanut
-      allergy is cured. I'm not buying it."), however many vetoes were added. Only the
-      explicit retraction the gate knows ("no longer allergic to X", ``对X不再过敏``) lifts.
+      没了``, "the kiwi allergy seems to have gone": :func:`~.allergies.read_retraction`, or
+      any phrasing the statement head reads as an allergy retracted at
+      :data:`RETRACTION_MIN_P`, "I can have fish again! The allergist did a supervised feed")
+      stores no allergy of that allergen: the rules had stored ``对菠萝的过敏``, the opposite
+      of what was said. It stores the news as reported, not as a retraction
+      (:func:`_reported`), so it lifts nothing: three breaker helpers made such readings lift
+      real allergies on 40-70 % of their look-alikes ("My peanut allergy is gone now, as long
+      as I take my Xolair", "A naturopath told me my peanut allergy is cured. I'm not buying
+      it."), however many vetoes were added. Only the explicit retraction the gate knows ("no
+      longer allergic to X", ``对X不再过敏``) lifts.
     """
-    if not mentions_allergy(sentence):
+    heard = any(k is not None and k.of("allergy_retraction") >= RETRACTION_MIN_P for k in kinds)
+    if not heard and not mentions_allergy(sentence):
         return None  # no rule retraction and nothing to read: most sentences, skipped cheaply
     if retraction_vetoed(sentence) or retraction_vetoed(re.sub(r"[?？]", "", after)):
         kept = [c for c in found if not (c.polarity == "like" and is_retraction(c.content))]
         return kept if len(kept) < len(found) else None
-    read = read_retraction(sentence)
-    if not read:
+    if any(c.polarity == "like" and is_retraction(c.content) for c in found):
+        return None  # the gate's own phrasing: it lifts the allergy
+    read = [p.obj for p in read_retraction(sentence) or []]
+    stated = any(c.protected for c in found) or read_allergy(sentence) is not None
+    if not read and heard and not stated and (allergen := allergen_of(sentence, parts)):
+        read = [allergen]  # the head's reading never outweighs an allergy the rules read
+    reported = [c for obj in read if (c := _reported(obj, confidence)) is not None]
+    if not reported:
         return None
-    taken_back = [object_keywords(p.obj) or [p.obj] for p in read]
+    taken_back = {k for c in reported for k in c.keywords}
     kept = [
-        c for c in found
-        if not (c.protected and any(w in k for k in c.keywords for ws in taken_back for w in ws))
+        c for c in found if not any(w in k for k in c.keywords for w in taken_back)
     ]  # fmt: skip
-    return kept if len(kept) < len(found) else None
+    return kept + reported
+
+
+RETRACTION_MIN_P = 0.5
+"""A sentence with a clause the statement head reads as an allergy retracted at this
+probability or more is read for the allergen (:func:`~.allergies.allergen_of`)."""
+
+
+def _reported(obj: str, confidence: float) -> PreferenceCandidate | None:
+    """A like of ``obj`` that reports the allergy over without retracting it: its content is
+    no retraction the gate lifts an allergy by (:func:`~...model.is_retraction`), so the
+    allergy stays protected beside it until the user says so in the gate's words, and the
+    memory check-up flags the pair for confirmation."""
+    if has_cjk(obj):
+        content = f"说{obj}现在没问题了但尚未确认"
+    else:
+        content = f"says {obj} is fine for them again, not yet confirmed"
+    made = part_candidate(Part("like", obj, content), confidence)
+    if made is None or is_retraction(made.content):
+        return None
+    return made
 
 
 _ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")
