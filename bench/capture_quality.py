@@ -259,6 +259,8 @@ def corpus_right(extract: Extract, row: dict[str, Any], absent_in_content: bool 
     narrower object ("dislikes blue cheese" beside "likes cheese") is not taken for the
     broader one's opposite."""
     found = extract(row["text"])
+    if (forbidden := row.get("forbid")) is not None:  # an allergy still there: stored, not liked
+        return not any(c.polarity == forbidden for c in found)
     if row["kind"] == "none":
         return not found
     if not all(any(_matches(c, p, k) for c in found) for p, k in row["active"]):
@@ -364,6 +366,22 @@ other-person and event look-alikes. Half 0 (:func:`chat_half`) of the allergy gr
 read once to find what the readers missed; the other rows were never looked at."""
 
 
+KINDS_FOURTH = REPO_ROOT / "bench" / "data" / "statements_kinds_blind4.jsonl"
+"""2,892 chat messages (en 1,448, zh 1,444) by three helpers who saw no file of the repository,
+written to train the statement head on the kinds it had learned only from the corpus's
+frames: switches, comparisons, exceptions (expecting both the class and the exception),
+current choices, limits, allergy retractions and stated allergies, with look-alikes of each
+(one-off switches, comparison questions, someone else's switch, facts with an exception, a
+temporary or planned limit, an allergy still there, doubted, someone else's, asked about).
+A limit is right when it stores no dislike, an allergy still there or doubted when it stores
+no like (``forbid``: the allergy itself may be stored), each judged apart from the none.
+Trained on (``bench/train_statements.py`` with them in the blind corpus), the head gained 3
+to 8 of these kinds' messages on half 1 of :data:`KINDS_BLIND` and lost 8 to 15 of the blind
+statements' likes and dislikes (half 1): a structural kind took probability from the plain
+polarities. So they were not shipped as training data, and are a held-out set instead: no
+row has been read."""
+
+
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
     """A blind message as :func:`corpus_right` judges it: its expected (polarity, object)
     pairs active, and its ``absent`` pairs, or else each expected object's opposite."""
@@ -371,6 +389,7 @@ def judged_row(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "text": row["text"], "kind": row["kind"], "active": row["expect"],
         "absent": row.get("absent") or [[opposite[p], k] for p, k in row["expect"]],
+        "forbid": row.get("forbid"),
     }
 
 
@@ -389,13 +408,14 @@ def chat_turn_figures(
         false: list[str] = []
         for row in rows:
             right = corpus_right(extract, judged_row(row), absent_in_content=not by_group)
-            kind = row["group"] if by_group and row["kind"] != "none" else row["kind"]
+            own = row["kind"] != "none" or row.get("forbid")  # judged apart from the none
+            kind = row["group"] if by_group and own else row["kind"]
             base = f"{prefix}|{name}|{row['lang']}|{kind}"
             for key in (base, f"{base}|half{chat_half(row['text'])}"):
                 tally = figures.setdefault(key, [0, 0])
                 tally[0] += right
                 tally[1] += 1
-            if row["kind"] == "none" and not right:
+            if row["kind"] == "none" and not row.get("forbid") and not right:
                 false.append(f"{row['lang']}/{row.get('group', '')}")
         figures[f"{prefix}|{name}|false"] = sorted(false)
     return figures
@@ -423,6 +443,9 @@ def _print_chat(figures: dict[str, Any], names: Sequence[str], prefix: str = "ch
 
 KIND_GROUPS = ("switch", "exception", "comparative", "slot", "allergy_retraction", "limit",
                "quit", "flip_like", "flip_dislike", "none")  # fmt: skip
+FOURTH_GROUPS = ("switch", "comparative", "still_same", "exception", "slot", "limit",
+                 "allergy_retraction", "allergy_stated", "allergy_still", "allergy_doubt",
+                 "none")  # fmt: skip
 THIRD_GROUPS = ("switch", "exception_liked_class", "exception_disliked_class", "slot",
                 "allergy_retraction", "allergy_still", "none")  # fmt: skip
 
@@ -431,7 +454,8 @@ def _print_kinds(
     figures: dict[str, Any], names: Sequence[str], prefix: str = "kinds",
     groups: Sequence[str] = KIND_GROUPS,
 ) -> None:
-    print(f"\nKinds{' (third set)' if prefix != 'kinds' else ''} "
+    label = {"kinds3": " (third set)", "kinds4": " (fourth set)"}.get(prefix, "")
+    print(f"\nKinds{label} "
           f"({figures[f'{prefix}_turns']} messages, written blind, never trained on): share right")
     heads = [f"{name} {lang}" for name in names for lang in ("en", "zh")]
     print(f"{'kind':<26}" + "".join(f"{h:>18}" for h in heads))
@@ -530,6 +554,10 @@ def run(
         figures.update(chat_turn_figures(
             {"capture": with_head, "capture_rules": extract_preferences}, KINDS_THIRD,
             "kinds3", by_group=True))
+    if KINDS_FOURTH.exists():
+        figures.update(chat_turn_figures(
+            {"capture": with_head, "capture_rules": extract_preferences}, KINDS_FOURTH,
+            "kinds4", by_group=True))
     if note:
         figures["capture_baseline_note"] = note
     return figures
@@ -566,6 +594,8 @@ def _print_table(figures: dict[str, Any]) -> None:
         _print_kinds(figures, ["capture", "capture_rules"])
     if "kinds3_turns" in figures:
         _print_kinds(figures, ["capture", "capture_rules"], "kinds3", THIRD_GROUPS)
+    if "kinds4_turns" in figures:
+        _print_kinds(figures, ["capture", "capture_rules"], "kinds4", FOURTH_GROUPS)
 
 
 def kinds_dev() -> int:
@@ -628,6 +658,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 {"capture": lambda t: extract_preferences(t, reader=reader),
                  "capture_rules": extract_preferences}, KINDS_THIRD, "kinds3", by_group=True))
             _print_kinds(figures, ["capture", "capture_rules"], "kinds3", THIRD_GROUPS)
+        if KINDS_FOURTH.exists():
+            figures.update(chat_turn_figures(
+                {"capture": lambda t: extract_preferences(t, reader=reader),
+                 "capture_rules": extract_preferences}, KINDS_FOURTH, "kinds4", by_group=True))
+            _print_kinds(figures, ["capture", "capture_rules"], "kinds4", FOURTH_GROUPS)
         print(json.dumps(figures))
         return 0
     figures = run(args.quick, args.data, corpus)

@@ -10,7 +10,8 @@ import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
-from penchant.memory.core.capture.allergies import read_allergy, read_retraction
+from penchant.memory.core.capture.allergies import allergen_of, read_allergy, read_retraction
+from penchant.memory.core.capture.clauses import clauses
 from penchant.memory.core.objects import only_retracts, retracted_objects
 from penchant.memory.model.protection import is_retraction
 
@@ -110,3 +111,31 @@ def test_capture_stores_an_allergy_behind_a_preamble_or_in_a_question_as_protect
 @pytest.mark.parametrize("text", ["芒果那个不算过敏哈", "查了一下，我根本不过敏"])
 def test_a_negated_allergy_is_never_stored_as_one(text: str) -> None:
     assert not any(c.protected for c in extract_preferences(text, reader=ClauseReader()))
+
+
+@pytest.mark.parametrize(("sentence", "allergen"), [
+    ("the walnut intolerance cleared up after the course", "walnut"),
+    ("I no longer react to wool, the dermatologist checked", "wool"),
+    ("turns out I can drink oat milk again!", "oat milk"),
+    ("芝麻过敏居然自己好了", "芝麻"),
+    ("我对猫毛脱敏成功", "猫毛"),
+    ("脱敏成功了，现在榛子随便吃", "榛子"),
+])
+def test_the_allergen_of_a_sentence_about_an_allergy_being_over(
+    sentence: str, allergen: str
+) -> None:
+    """By its allergy where the sentence names one, else the object of the first clause that
+    names one other than the treatment (``脱敏成功了``)."""
+    assert allergen_of(sentence, clauses(sentence)) == allergen
+
+
+def test_a_report_of_an_allergy_over_is_a_like_that_retracts_nothing() -> None:
+    reader = ClauseReader()
+    found = extract_preferences("对芝麻的过敏没了", reader=reader)
+    assert [(c.polarity, c.keywords, c.protected) for c in found] == [("like", ["芝麻"], False)]
+    assert not is_retraction(found[0].content) and "尚未确认" in found[0].content
+    # an allergy the rules read in the sentence outweighs the head's reading of it
+    kept = extract_preferences(
+        "heads up, I've got a walnut allergy, but pecans are fine", reader=reader
+    )
+    assert any(c.protected and c.keywords == ["walnut"] for c in kept)
