@@ -46,6 +46,7 @@ class ActiveSet:
         self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_language: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_lead: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_polarity: LayeredMap[str, frozenset[str]] = LayeredMap()
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -64,6 +65,7 @@ class ActiveSet:
         other._by_slot = self._by_slot.copy()
         other._by_language = self._by_language.copy()
         other._by_lead = self._by_lead.copy()
+        other._by_polarity = self._by_polarity.copy()
         return other
 
     def add(self, pref: Preference) -> None:
@@ -80,6 +82,7 @@ class ActiveSet:
             _bucket_add(self._by_language, _language_key(pref), pref.id)
         for lead in {lead for k in pref.keywords if (lead := leading_word(k))}:
             _bucket_add(self._by_lead, lead, pref.id)
+        _bucket_add(self._by_polarity, _polarity_key(pref), pref.id)
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
@@ -96,6 +99,12 @@ class ActiveSet:
             _bucket_drop(self._by_language, _language_key(pref), pref_id)
         for lead in {lead for k in pref.keywords if (lead := leading_word(k))}:
             _bucket_drop(self._by_lead, lead, pref_id)
+        _bucket_drop(self._by_polarity, _polarity_key(pref), pref_id)
+
+    def of_polarity(self, polarity: str, protected: bool = False) -> list[Preference]:
+        """The likes, the dislikes, or (``protected``) the allergies and intolerances."""
+        ids = self._by_polarity.get("protected" if protected else polarity) or frozenset()
+        return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
     def related(
         self, keywords: list[str], content: str, slot: str | None = None
@@ -123,6 +132,10 @@ class ActiveSet:
         if category != "other":
             ids = ids | (self._by_language.get(f"{language}:other") or frozenset())
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
+
+
+def _polarity_key(pref: Preference) -> str:
+    return "protected" if pref.protected else pref.polarity
 
 
 def _language_key(pref: Preference) -> str:

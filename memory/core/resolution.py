@@ -173,6 +173,8 @@ def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Pref
     if cand.at is not None and cand.at < pref.updated_at:  # an older statement of the same
         now = pref.updated_at
         cand = cand.model_copy(update={"content": pref.content})
+    if pref.protected and not prepared.protected:  # "I avoid kiwi" after "allergic to kiwi"
+        cand = cand.model_copy(update={"content": pref.content})  # the allergy's words stay
     keywords = list(dict.fromkeys([*pref.keywords, *prepared.keywords]))
     merged = pref.model_copy(
         update={
@@ -187,7 +189,7 @@ def _merge(pref: Preference, prepared: PreparedCandidate, now: datetime) -> Pref
             "last_seen_at": now,
         }
     )
-    if prepared.embedding is not None:
+    if prepared.embedding is not None and merged.content == prepared.candidate.content:
         merged.embedding = prepared.embedding
         merged.embedding_model = prepared.embedding_model
         merged.embedding_dim = prepared.embedding_dim
@@ -311,16 +313,27 @@ def plan_write(
                 continue
             _record_supersede(plan, old, winner.id, source, now, reason)
             state.remove(old.id)
-        if prepared.candidate.polarity == "like":
-            words = [w for k in prepared.keywords for w in k.split()]  # "shrimp tempura": shrimp
-            plan.flags += [
-                (old, winner, 0.0, BESIDE_ALLERGY_REASON)
-                for old in {p.id: p for p in [*related, *state.related(words, "")]}.values()
-                if old.protected and old.id in state.prefs and _names_allergen(winner, old)
-            ]  # fmt: skip
+        plan.flags += _beside_allergies(state, winner)
         if cross is not None and created_op != "imported":
             _cross_language(plan, state, prepared, winner, cross, now)
     return plan
+
+
+def _beside_allergies(
+    state: ActiveSet, winner: Preference
+) -> list[tuple[Preference, Preference, float, str]]:
+    """Flags for a like beside an allergy that names its object, whichever came first: a like
+    is checked against the user's allergies, an allergy against their likes."""
+    if winner.polarity == "like":
+        pairs = [(a, winner) for a in state.of_polarity("dislike", protected=True)]
+    elif winner.protected:
+        pairs = [(winner, like) for like in state.of_polarity("like")]
+    else:
+        return []
+    return [
+        (allergy, like, 0.0, BESIDE_ALLERGY_REASON) for allergy, like in pairs
+        if _names_allergen(like, allergy)
+    ]  # fmt: skip
 
 
 def _names_allergen(like: Preference, allergy: Preference) -> bool:

@@ -202,7 +202,9 @@ _EN_DOUBT_RE = re.compile(
     r"note|put)|never\s+tell|(?:can'?t|cannot|wouldn'?t)\s+say|thinks|mistake|mistaken|"
     r"kiddo|little\s+one|toddler|fix\s+it|add\s+it\s+back|didn'?t|don'?t\s+update|profile|card|"
     r"chart|there\s+was\s+a\s+time|someday|one\s+day|fantas\w*|i'?d\s+like|technically|strictly|"
-    r"specifically|in\s+the\s+same\s+way|unnoticed|app\s+update)\b|\bnot\s*[.!]|"
+    r"specifically|in\s+the\s+same\s+way|unnoticed|app\s+update|jk|j/k|as\s+long\s+as|"
+    r"only\s+(?:if|when|with|while|bad|mild)|keep\s+saying|isn'?t\s+(?:gone|over|true))\b|"
+    r"\bnot\s*[.!]|"
     r"\b(?:thought|assumed)\b(?!\s+i\s+was\s+(?:allergic|intolerant))|\?",
     re.I,
 )
@@ -228,7 +230,7 @@ _ZH_DOUBT_RE = re.compile(
     r"希望|但愿|也许|可能|如果|要是|会不会|快要|快好了|等|巴不得|做梦|的话|才怪|别以为|谁说|听说|"
     r"[？?]|大家都以为|都以为|他们以为|你以为|不可能|对(?:什么|啥|任何|所有)|说不定|或许|多想|祈祷|"
     r"不认为|没有证据|骗你|开玩笑|玩笑|搞错|胡扯|错的|不代表|没说|并不是说|别说|千万别|羡慕|的人|想象|"
-    r"假装|故事|才好|同学|表[姐哥弟妹]|小孩|老师|邻居|以前对[^，,。]{1,10}不过敏"
+    r"假装|故事|才好|同学|表[姐哥弟妹]|小孩|老师|邻居|以前对[^，,。]{1,10}不过敏|不确定|不知道|只要"
 )
 _ZH_STILL_RE = re.compile(
     r"不是不过敏|还是不能|还不能|但还是|还是过敏|还过敏|依然过敏|仍然过敏|其实我(?:很|还|也)?过敏|过敏得|"
@@ -455,6 +457,13 @@ def read_allergy(sentence: str) -> list[Part] | None:
     return None
 
 
+def excepted_allergy(candidate: PreferenceCandidate | None) -> PreferenceCandidate | None:
+    """The exception of a retraction (``not allergic to anything except peanuts``) is an allergy."""
+    if candidate is None or candidate.polarity != "dislike" or not is_retraction(candidate.content):
+        return candidate
+    return candidate.model_copy(update={"protected": True})
+
+
 ALLERGY_WORD_RE = re.compile(r"allerg|intoleran|anaphyla|过敏|不耐", re.I)
 """A word of allergy or intolerance (:mod:`.structuring` reads no structure in a sentence
 with one: "allergic to everything from peanuts to shellfish")."""
@@ -493,6 +502,6 @@ def stated_allergies(
 
 
 __all__ = [
-    "ALLERGY_WORD_RE", "allergen_of", "mentions_allergy", "read_allergy", "read_retraction",
-    "retraction_vetoed", "stated_allergies",
+    "ALLERGY_WORD_RE", "allergen_of", "excepted_allergy", "mentions_allergy", "read_allergy",
+    "read_retraction", "retraction_vetoed", "stated_allergies",
 ]  # fmt: skip

@@ -23,7 +23,7 @@ from ...model import (
     is_protected,
     is_retraction,
 )
-from .allergies import stated_allergies
+from .allergies import excepted_allergy, stated_allergies
 from .categories import category_for, object_category
 from .changes import changed, then_and_now
 from .clauses import (
@@ -272,17 +272,10 @@ def candidates(stance: Stance) -> list[PreferenceCandidate]:
     ]
     opposite = _OPPOSITE[stance.polarity]
     found += [
-        _excepted_allergy(_candidate(stance, content, opposite, item, 1, None))
+        excepted_allergy(_candidate(stance, content, opposite, item, 1, None))
         for content, item in _turned_away(stance)
     ]
     return [c for c in found if c is not None]
-
-
-def _excepted_allergy(candidate: PreferenceCandidate | None) -> PreferenceCandidate | None:
-    """The exception of a retraction (``not allergic to anything except peanuts``) is an allergy."""
-    if candidate is None or candidate.polarity != "dislike" or not is_retraction(candidate.content):
-        return candidate
-    return candidate.model_copy(update={"protected": True})
 
 
 _EN_WANT_RE = re.compile(
@@ -423,13 +416,19 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
 
 
 def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
-    """Within one message the last stance on an object wins (``I like X… actually I hate X``)."""
+    """Within one message the last stance on an object wins (``I like X… actually I hate X``),
+    but never over an allergy: a like of it is kept beside it (the gate flags the pair), a plain
+    dislike of it adds nothing (``我对虾过敏，但是我很喜欢吃虾``)."""
     latest: dict[frozenset[str], PreferenceCandidate] = {}
+    beside: list[PreferenceCandidate] = []
     for candidate in found:
         key = frozenset(candidate.keywords)
+        if (before := latest.get(key)) is not None and before.protected and not candidate.protected:
+            beside += [candidate] if candidate.polarity == "like" else []
+            continue
         latest.pop(key, None)
         latest[key] = candidate
-    return list(latest.values())
+    return list(latest.values()) + beside
 
 
 def _whole_sentence(
@@ -512,7 +511,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         found = context.found[start:]
         if not found and turned is None and (kind := whole.get(index)) is not None:
             found = _whole_sentence(sentence, parts, context, kind)
-        after = kept[index + 1] if index + 1 < len(kept) else ""
+        after = next((s for s in kept[index + 1 :] if re.search(r"\w", s)), "")  # not "!"
         made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after,
                           head_polarity)
         if made is not None:
