@@ -355,7 +355,8 @@ helpers who saw no file of the repository; split by
 ``bench/data/statements_kinds_dev.jsonl`` (942 messages), the set the structure rules are
 developed on (``--kinds-dev`` reports it in place of half 1). The statement head does not
 learn either half: trained on half 0 it moved half 1 by −6 to +4 points per kind and the
-blind statements' half 1 down by one to two, so it was not shipped. Never tuned on."""
+blind statements' half 1 down by one to two, so it was not shipped. The structure head
+learns half 0 (``bench/train_statements.py --structure``). Half 1 is never tuned on."""
 KINDS_DEV = REPO_ROOT / "bench" / "data" / "statements_kinds_dev.jsonl"
 KINDS_THIRD = REPO_ROOT / "bench" / "data" / "statements_kinds_blind3.jsonl"
 """330 chat messages (en and zh 165 each) written after the strict structure reading and the
@@ -363,7 +364,8 @@ allergy readers were designed, by a helper who saw no file of the repository: al
 retractions, allergies still current (and look-alikes: hopes, questions, someone else's),
 exceptions to liked and to disliked classes, switches, current choices, and one-off, plan,
 other-person and event look-alikes. Half 0 (:func:`chat_half`) of the allergy groups was
-read once to find what the readers missed; the other rows were never looked at."""
+read once to find what the readers missed; the other rows were never looked at. The
+structure head learns all of it (``bench/train_statements.py --structure``)."""
 
 
 KINDS_FOURTH = REPO_ROOT / "bench" / "data" / "statements_kinds_blind4.jsonl"
@@ -375,11 +377,12 @@ current choices, limits, allergy retractions and stated allergies, with look-ali
 temporary or planned limit, an allergy still there, doubted, someone else's, asked about).
 A limit is right when it stores no dislike, an allergy still there or doubted when it stores
 no like (``forbid``: the allergy itself may be stored), each judged apart from the none.
-Trained on (``bench/train_statements.py`` with them in the blind corpus), the head gained 3
-to 8 of these kinds' messages on half 1 of :data:`KINDS_BLIND` and lost 8 to 15 of the blind
-statements' likes and dislikes (half 1): a structural kind took probability from the plain
-polarities. So they were not shipped as training data, and are a held-out set instead: no
-row has been read."""
+Trained on (``bench/train_statements.py`` with them in the blind corpus), the statement head
+gained 3 to 8 of these kinds' messages on half 1 of :data:`KINDS_BLIND` and lost 8 to 15 of
+the blind statements' likes and dislikes (half 1): a structural kind took probability from
+the plain polarities. So half 0 (:func:`chat_half`) trains the structure head instead
+(``--structure``, with :data:`KINDS_DEV` and :data:`KINDS_THIRD`), and half 1 is held out:
+no row has been read."""
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -454,16 +457,21 @@ def _print_kinds(
     figures: dict[str, Any], names: Sequence[str], prefix: str = "kinds",
     groups: Sequence[str] = KIND_GROUPS,
 ) -> None:
-    label = {"kinds3": " (third set)", "kinds4": " (fourth set)"}.get(prefix, "")
-    print(f"\nKinds{label} "
-          f"({figures[f'{prefix}_turns']} messages, written blind, never trained on): share right")
+    label, trained, half = {
+        "kinds": ("", "half 1, never trained on", ""),
+        "kinds_dev": (" (development half)", "the structure head learns it", ""),
+        "kinds3": (" (third set)", "development: the structure head learns it", ""),
+        "kinds4": (" (fourth set)", "half 1 only, never trained on", "|half1"),
+    }[prefix]
+    print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
+          "share right")
     heads = [f"{name} {lang}" for name in names for lang in ("en", "zh")]
     print(f"{'kind':<26}" + "".join(f"{h:>18}" for h in heads))
     for kind in groups:
         cells = []
         for name in names:
             for lang in ("en", "zh"):
-                right, total = figures.get(f"{prefix}|{name}|{lang}|{kind}", [0, 0])
+                right, total = figures.get(f"{prefix}|{name}|{lang}|{kind}{half}", [0, 0])
                 cells.append(f"{right / total:.3f} ({total:>3})" if total else "")
         print(f"{kind:<26}" + "".join(f"{c:>18}" for c in cells))
 
@@ -605,8 +613,8 @@ def kinds_dev() -> int:
     def capture(text: str) -> list[Any]:
         return extract_preferences(text, reader=reader)
 
-    figures = chat_turn_figures({"capture": capture}, KINDS_DEV, "kinds", by_group=True)
-    _print_kinds(figures, ["capture"])
+    figures = chat_turn_figures({"capture": capture}, KINDS_DEV, "kinds_dev", by_group=True)
+    _print_kinds(figures, ["capture"], "kinds_dev")
     for line in KINDS_DEV.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         if not corpus_right(capture, judged_row(row), absent_in_content=False):

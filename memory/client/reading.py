@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core import Kind, StatementHead, default_head, screening_pieces
+from ..core import Kind, StatementHead, default_head, default_structure_head, screening_pieces
 from ..embeddings import USE_MODEL, Embedder, USEEmbedder, embedding_text
 from ..model import InvalidInputError, PreferenceCandidate
 
@@ -33,12 +33,17 @@ class ClauseReader:
         embedder: A USE-multilingual v3 embedder; default: the process's shared one
             (its weights load, after their digest check, on first use).
         head: The statement head; default: the shipped one (digest-checked).
+        structure_head: The structure head each kind also carries (:meth:`Kind.for_structure`);
+            default: the shipped one, where ``head`` is the shipped one too.
 
     Raises:
         InvalidInputError: ``embedder`` is not in the head's vector space.
     """
 
-    def __init__(self, embedder: Embedder | None = None, head: StatementHead | None = None):
+    def __init__(
+        self, embedder: Embedder | None = None, head: StatementHead | None = None,
+        structure_head: StatementHead | None = None,
+    ):
         if embedder is not None and embedder.name != USE_MODEL:
             raise InvalidInputError(
                 f"the statement head reads {USE_MODEL} vectors; embedder {embedder.name!r} "
@@ -46,6 +51,7 @@ class ClauseReader:
             )
         self._embedder = embedder
         self._head = head
+        self._structure_head = structure_head
         self.last: np.ndarray | None = None
         self._known: dict[str, np.ndarray] = {}
 
@@ -67,7 +73,16 @@ class ClauseReader:
             self._known.update(zip(missing, made, strict=True))
         vectors = np.stack([self._known[t] for t in clauses])
         self.last = vectors
-        return head.read(vectors, clauses)
+        kinds = head.read(vectors, clauses)
+        structure = self._structure_head
+        if structure is None and self._head is None:
+            structure = default_structure_head()
+        if structure is None:
+            return kinds
+        return [
+            replace(kind, structure=other.probs)
+            for kind, other in zip(kinds, structure.read(vectors, clauses), strict=True)
+        ]
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Every vector this reader computed, by clause text (``float32[512]`` each; empty

@@ -4,7 +4,13 @@ from .active_set import ActiveSet
 from .blocks import strip_injected_blocks, wrap_block
 from .capture import extract_preferences
 from .capture.keywords import object_keywords
-from .capture.statements import KINDS, Kind, StatementHead, default_head
+from .capture.statements import (
+    KINDS,
+    Kind,
+    StatementHead,
+    default_head,
+    default_structure_head,
+)
 from .directive_head import DirectiveHead, default_directive_head
 from .erasure_index import event_terms
 from .identity import CrossLanguage, is_chinese, object_phrase, simple_form
@@ -58,6 +64,7 @@ __all__ = [
     "Kind",
     "StatementHead",
     "default_head",
+    "default_structure_head",
     "event_terms",
     "ActiveSet",
     "CrossLanguage",

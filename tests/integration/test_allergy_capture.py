@@ -77,7 +77,7 @@ def test_a_retraction_in_other_words_is_stored_as_reported_and_lifts_nothing(
     assert allergies(memory) == []
     reported = [p for p in memory.preferences("u") if p.polarity == "like"]
     assert [p.content for p in reported] in (
-        ["says shrimp is fine for them again, not yet confirmed"], ["说菠萝现在没问题了但尚未确认"],
+        ["says shrimp is fine for them again, not yet confirmed"], ["说菠萝现在没问题但尚未确认"],
     )
     memory.capture("u", "I'm allergic to shrimp" if "shrimp" in message else "我对菠萝过敏")
     before = allergens(memory)
@@ -127,3 +127,62 @@ def test_an_allergy_beside_a_structure_or_behind_a_preamble_is_stored(
     assert not any(
         p.polarity == "like" and allergen in p.content for p in memory.preferences("u")
     )
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("I love shrimp tempura", "I'm allergic to shrimp"),  # the like first
+    ("我对虾过敏", "我超爱吃虾饺"),  # a Chinese dish of the allergen
+    ("我爱吃虾饺", "我对虾过敏"),
+])
+def test_a_like_and_an_allergy_of_its_object_are_flagged_whichever_came_first(
+    memory: Memory, first: str, then: str
+) -> None:
+    memory.capture("u", first)
+    memory.capture("u", then)
+    assert len(allergies(memory)) == 1
+    [flag] = memory.flags("u")
+    assert flag.preference_ids[0] in {p.id for p in memory.preferences("u") if p.protected}
+
+
+@pytest.mark.parametrize("message", [
+    "我对虾过敏，但是我很喜欢吃虾。",
+    "I'm allergic to shrimp, but I really love shrimp.",
+])
+def test_a_like_beside_an_allergy_in_one_message_keeps_the_allergy(
+    memory: Memory, message: str
+) -> None:
+    """The last stance on an object had won within a message, and the like dropped the
+    allergy (a breaker pass)."""
+    memory.capture("u", message)
+    assert len(allergies(memory)) == 1
+    assert [p for p in memory.preferences("u") if p.polarity == "like"]
+    assert len(memory.flags("u")) == 1
+
+
+@pytest.mark.parametrize(("allergy", "then"), [
+    ("I'm allergic to kiwi", "I don't like kiwi"),
+    ("I'm allergic to kiwi", "No kiwi please."),
+    ("我对菠萝过敏", "我讨厌菠萝"),
+])
+def test_a_plain_dislike_of_an_allergen_keeps_the_allergys_words(
+    memory: Memory, allergy: str, then: str
+) -> None:
+    """A merge took the newer content, and "allergic to kiwi" became "dislikes kiwi"."""
+    memory.capture("u", allergy)
+    before = allergies(memory)
+    memory.capture("u", then)
+    assert allergies(memory) == before
+
+
+@pytest.mark.parametrize("message", [
+    "My peanut allergy is gone now, as long as I take my Xolair.",
+    "Peanut allergy gone!! (jk)",
+    "我不确定我对花生不再过敏了。",
+])
+def test_a_conditional_or_unsure_report_stores_no_reported_like(
+    memory: Memory, message: str
+) -> None:
+    memory.capture("u", "I'm allergic to peanuts" if "eanut" in message else "我对花生过敏")
+    memory.capture("u", message)
+    assert len(allergies(memory)) == 1
+    assert not [p for p in memory.preferences("u") if p.polarity == "like"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core import ngrams
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.kinds import (
@@ -22,8 +23,11 @@ from penchant.memory.core.capture.statements import (
     HEAD_PATH,
     HEAD_SHA256,
     KINDS,
+    STRUCTURE_HEAD_PATH,
+    STRUCTURE_HEAD_SHA256,
     Kind,
     StatementHead,
+    default_structure_head,
 )
 from penchant.memory.embeddings import sha256_file
 from penchant.memory.model import ModelIntegrityError
@@ -41,6 +45,21 @@ def test_shipped_head_matches_its_pinned_digest() -> None:
     assert head.dim == 512 and head.weights.shape == (512, len(KINDS))
     assert head.hidden is not None and head.hidden[2].shape[1] == len(KINDS)
     assert 0.0 < head.mix < 1.0
+
+
+def test_shipped_structure_head_matches_its_pinned_digest_and_rides_on_each_kind() -> None:
+    """The structure head reads the same vectors as the statement head; a reader carries its
+    probabilities on each kind, and :meth:`Kind.for_structure` reads them as a kind."""
+    assert sha256_file(STRUCTURE_HEAD_PATH) == STRUCTURE_HEAD_SHA256
+    assert default_structure_head().weights.shape == (512, len(KINDS))
+    [kind] = ClauseReader()(["I switched from Chrome to Firefox for good"])
+    assert kind.structure is not None and abs(sum(kind.structure) - 1.0) < 1e-6
+    structural = kind.for_structure()
+    assert structural.probs == kind.structure and structural.kind == KINDS[
+        int(np.argmax(kind.structure))
+    ]
+    plain = Kind("like", 0.9, kind.probs)
+    assert plain.for_structure() is plain  # a reader without the structure head
 
 
 def test_a_tampered_head_is_refused_with_both_digests(tmp_path: Path) -> None:

@@ -40,6 +40,15 @@ HEAD_SHA256 = "d05dbceb44ca2e9c6cf61b2384f91e17ab1f22bc93839a6ce2723d36c2f59a0d"
 """SHA-256 of :data:`HEAD_PATH`, rewritten by ``bench/train_statements.py``."""
 HEAD_SPACE = "universal-sentence-encoder-multilingual-3"
 """The vector space the head was trained in (the default embedder's)."""
+STRUCTURE_HEAD_PATH = Path(__file__).resolve().with_name("structures.npz")
+"""A second head of the same shape, for the structural kinds only (:meth:`Kind.for_structure`):
+trained as the first, plus the kinds sets' development messages (``bench/train_statements.py
+--structure``). Learned into the first head, those messages took probability from the plain
+likes and dislikes of other authors' messages; read apart, they decide only which structure a
+sentence is tried for, and whether an allergy is said to be over."""
+STRUCTURE_HEAD_SHA256 = "c67b3a90a6734c8f155bbbba3a48676944110751b8b658b2c70ada87ff3b40fc"
+"""SHA-256 of :data:`STRUCTURE_HEAD_PATH`, rewritten by ``bench/train_statements.py
+--structure``."""
 
 
 @dataclass(frozen=True)
@@ -55,16 +64,27 @@ class Kind:
             ``我最近不怎么喜欢芹菜了`` as coming round to celery at 0.98, the linear part at
             0.51), so a reading the rules made is overturned on these only
             (:func:`~.kinds.overturns`).
+        structure: The structure head's probabilities of the same clause, in :data:`KINDS`
+            order, where the reader has that head (:meth:`for_structure`).
     """
 
     kind: str
     p: float
     probs: tuple[float, ...]
     linear: tuple[float, ...] | None = None
+    structure: tuple[float, ...] | None = None
 
     def of(self, kind: str) -> float:
         """The probability of ``kind``."""
         return self.probs[KINDS.index(kind)]
+
+    def for_structure(self) -> Kind:
+        """The structure head's reading of the same clause (:data:`STRUCTURE_HEAD_PATH`), or
+        this one where the reader has none."""
+        if self.structure is None:
+            return self
+        best = int(np.argmax(self.structure))
+        return Kind(KINDS[best], self.structure[best], self.structure)
 
 
 class StatementHead:
@@ -146,16 +166,17 @@ class StatementHead:
         return int(self.weights.shape[0])
 
     @classmethod
-    def load(cls, path: Path = HEAD_PATH, sha256: str = HEAD_SHA256) -> StatementHead:
+    def load(
+        cls, path: Path = HEAD_PATH, sha256: str = HEAD_SHA256, what: str = "statement head",
+        retrain: str = "python bench/train_statements.py",
+    ) -> StatementHead:
         """Read the weights after checking the file's SHA-256.
 
         Raises:
             ModelIntegrityError: The file is missing, its digest differs from ``sha256``
                 (both named, with the fix), or it does not hold a head.
         """
-        data = read_pinned_weights(
-            path, sha256, "statement head", "python bench/train_statements.py"
-        )
+        data = read_pinned_weights(path, sha256, what, retrain)
         hidden = None
         if "W1" in data:
             hidden = (data["W1"], data["b1"], data["W2"], data["b2"])
@@ -229,6 +250,7 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 _LOCK = threading.Lock()
 _HEAD: StatementHead | None = None
+_STRUCTURE_HEAD: StatementHead | None = None
 
 
 def default_head() -> StatementHead:
@@ -240,5 +262,19 @@ def default_head() -> StatementHead:
         return _HEAD
 
 
-__all__ = ["HEAD_PATH", "HEAD_SHA256", "HEAD_SPACE", "KINDS", "Kind", "StatementHead",
-           "default_head"]  # fmt: skip
+def default_structure_head() -> StatementHead:
+    """The shipped structure head (:data:`STRUCTURE_HEAD_PATH`), loaded (and its digest
+    checked) once per process."""
+    global _STRUCTURE_HEAD
+    with _LOCK:
+        if _STRUCTURE_HEAD is None:
+            _STRUCTURE_HEAD = StatementHead.load(
+                STRUCTURE_HEAD_PATH, STRUCTURE_HEAD_SHA256, "structure head",
+                "python bench/train_statements.py --structure",
+            )
+        return _STRUCTURE_HEAD
+
+
+__all__ = ["HEAD_PATH", "HEAD_SHA256", "HEAD_SPACE", "KINDS", "STRUCTURE_HEAD_PATH",
+           "STRUCTURE_HEAD_SHA256", "Kind", "StatementHead", "default_head",
+           "default_structure_head"]  # fmt: skip

@@ -115,7 +115,10 @@ def _retraction(
       it."), however many vetoes were added. Only the explicit retraction the gate knows ("no
       longer allergic to X", ``对X不再过敏``) lifts.
     """
-    heard = any(k is not None and k.of("allergy_retraction") >= RETRACTION_MIN_P for k in kinds)
+    heard = any(
+        k is not None and k.for_structure().of("allergy_retraction") >= RETRACTION_MIN_P
+        for k in kinds
+    )
     if not heard and not mentions_allergy(sentence):
         return None  # no rule retraction and nothing to read: most sentences, skipped cheaply
     if retraction_vetoed(sentence) or retraction_vetoed(re.sub(r"[?？]", "", after)):
@@ -148,7 +151,7 @@ def _reported(obj: str, confidence: float) -> PreferenceCandidate | None:
     allergy stays protected beside it until the user says so in the gate's words, and the
     memory check-up flags the pair for confirmation."""
     if has_cjk(obj):
-        content = f"说{obj}现在没问题了但尚未确认"
+        content = f"说{obj}现在没问题但尚未确认"
     else:
         content = f"says {obj} is fine for them again, not yet confirmed"
     made = part_candidate(Part("like", obj, content), confidence)
@@ -199,9 +202,10 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
     """
     mass: dict[str, float] = {}
     weak: dict[str, float] = {}
-    for kind in kinds:
-        if kind is None:
+    for read in kinds:
+        if read is None:
             continue
+        kind = read.for_structure()
         probs = {name: kind.of(name) for name in STRUCTURAL_KINDS}
         if kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
             mass[kind.kind] = max(mass.get(kind.kind, 0.0), kind.p)
