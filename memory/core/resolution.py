@@ -326,14 +326,25 @@ def _beside_allergies(
     is checked against the user's allergies, an allergy against their likes."""
     if winner.polarity == "like":
         pairs = [(a, winner) for a in state.of_polarity("dislike", protected=True)]
-    elif winner.protected:
-        pairs = [(winner, like) for like in state.of_polarity("like")]
+    elif winner.protected:  # every like, once per allergy written: a substring test first
+        starts = _starts(winner)
+        pairs = [
+            (winner, like) for like in state.of_polarity("like")
+            if any(start in " ".join(like.keywords) for start in starts)
+        ]  # fmt: skip
     else:
         return []
     return [
         (allergy, like, 0.0, BESIDE_ALLERGY_REASON) for allergy, like in pairs
         if _names_allergen(like, allergy)
     ]  # fmt: skip
+
+
+def _starts(pref: Preference) -> set[str]:
+    """The first three characters of each word of a preference's keywords, and each Chinese
+    character: one is in the other's keywords wherever :func:`_names_allergen` can hold."""
+    words = {w for k in pref.keywords for w in k.split()}
+    return {c for w in words if has_cjk(w) for c in w} | {w[:3] for w in words if not has_cjk(w)}
 
 
 def _names_allergen(like: Preference, allergy: Preference) -> bool:
