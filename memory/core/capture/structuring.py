@@ -105,15 +105,15 @@ def _retraction(
       in ``after``, the next sentence).
     - A sentence that says an allergy is over in other words than the gate's (``对菠萝的过敏
       没了``, "the kiwi allergy seems to have gone": :func:`~.allergies.read_retraction`, or
-      any phrasing the statement head reads as an allergy retracted at
-      :data:`RETRACTION_MIN_P`, "I can have fish again! The allergist did a supervised feed")
-      stores no allergy of that allergen: the rules had stored ``对菠萝的过敏``, the opposite
-      of what was said. It stores the news as reported, not as a retraction
-      (:func:`_reported`), so it lifts nothing: three breaker helpers made such readings lift
-      real allergies on 40-70 % of their look-alikes ("My peanut allergy is gone now, as long
-      as I take my Xolair", "A naturopath told me my peanut allergy is cured. I'm not buying
-      it."), however many vetoes were added. Only the explicit retraction the gate knows ("no
-      longer allergic to X", ``对X不再过敏``) lifts.
+      any phrasing the structure head (:meth:`~.statements.Kind.for_structure`) reads as an
+      allergy retracted at :data:`RETRACTION_MIN_P`, "I can have fish again! The allergist
+      did a supervised feed") stores no allergy of that allergen: the rules had stored
+      ``对菠萝的过敏``, the opposite of what was said. It stores the news as reported, not
+      as a retraction (:func:`_reported`), so it lifts nothing: three breaker helpers made
+      such readings lift real allergies on 40-70 % of their look-alikes ("My peanut allergy
+      is gone now, as long as I take my Xolair", "A naturopath told me my peanut allergy is
+      cured. I'm not buying it."), however many vetoes were added. Only the explicit
+      retraction the gate knows ("no longer allergic to X", ``对X不再过敏``) lifts.
     """
     heard = any(
         k is not None and k.for_structure().of("allergy_retraction") >= RETRACTION_MIN_P
@@ -141,7 +141,7 @@ def _retraction(
 
 
 RETRACTION_MIN_P = 0.5
-"""A sentence with a clause the statement head reads as an allergy retracted at this
+"""A sentence with a clause the structure head reads as an allergy retracted at this
 probability or more is read for the allergen (:func:`~.allergies.allergen_of`)."""
 
 
