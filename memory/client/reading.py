@@ -13,12 +13,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core import Kind, StatementHead, default_head, default_structure_head, screening_pieces
+from ..core import (
+    Kind,
+    StatementHead,
+    default_head,
+    default_structure_head,
+    read_kinds,
+    screening_pieces,
+)
 from ..embeddings import USE_MODEL, Embedder, USEEmbedder, embedding_text
 from ..model import InvalidInputError, PreferenceCandidate
 
@@ -73,16 +80,10 @@ class ClauseReader:
             self._known.update(zip(missing, made, strict=True))
         vectors = np.stack([self._known[t] for t in clauses])
         self.last = vectors
-        kinds = head.read(vectors, clauses)
         structure = self._structure_head
         if structure is None and self._head is None:
             structure = default_structure_head()
-        if structure is None:
-            return kinds
-        return [
-            replace(kind, structure=other.probs)
-            for kind, other in zip(kinds, structure.read(vectors, clauses), strict=True)
-        ]
+        return read_kinds(head, structure, vectors, clauses)
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Every vector this reader computed, by clause text (``float32[512]`` each; empty

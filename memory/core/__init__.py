@@ -10,6 +10,7 @@ from .capture.statements import (
     StatementHead,
     default_head,
     default_structure_head,
+    read_kinds,
 )
 from .directive_head import DirectiveHead, default_directive_head
 from .erasure_index import event_terms
@@ -65,6 +66,7 @@ __all__ = [
     "StatementHead",
     "default_head",
     "default_structure_head",
+    "read_kinds",
     "event_terms",
     "ActiveSet",
     "CrossLanguage",

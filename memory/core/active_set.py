@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Literal
 
 from ..model import Preference, has_cjk, normalise_keyword
 from .layered_map import LayeredMap
@@ -46,7 +47,7 @@ class ActiveSet:
         self._by_slot: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_language: LayeredMap[str, frozenset[str]] = LayeredMap()
         self._by_lead: LayeredMap[str, frozenset[str]] = LayeredMap()
-        self._by_polarity: LayeredMap[str, frozenset[str]] = LayeredMap()
+        self._by_group: LayeredMap[str, frozenset[str]] = LayeredMap()
 
     @classmethod
     def build(cls, prefs: Iterable[Preference]) -> ActiveSet:
@@ -65,7 +66,7 @@ class ActiveSet:
         other._by_slot = self._by_slot.copy()
         other._by_language = self._by_language.copy()
         other._by_lead = self._by_lead.copy()
-        other._by_polarity = self._by_polarity.copy()
+        other._by_group = self._by_group.copy()
         return other
 
     def add(self, pref: Preference) -> None:
@@ -82,7 +83,7 @@ class ActiveSet:
             _bucket_add(self._by_language, _language_key(pref), pref.id)
         for lead in {lead for k in pref.keywords if (lead := leading_word(k))}:
             _bucket_add(self._by_lead, lead, pref.id)
-        _bucket_add(self._by_polarity, _polarity_key(pref), pref.id)
+        _bucket_add(self._by_group, _group_key(pref), pref.id)
 
     def remove(self, pref_id: str) -> None:
         """Drop a preference (no-op when absent)."""
@@ -99,11 +100,12 @@ class ActiveSet:
             _bucket_drop(self._by_language, _language_key(pref), pref_id)
         for lead in {lead for k in pref.keywords if (lead := leading_word(k))}:
             _bucket_drop(self._by_lead, lead, pref_id)
-        _bucket_drop(self._by_polarity, _polarity_key(pref), pref_id)
+        _bucket_drop(self._by_group, _group_key(pref), pref_id)
 
-    def of_polarity(self, polarity: str, protected: bool = False) -> list[Preference]:
-        """The likes, the dislikes, or (``protected``) the allergies and intolerances."""
-        ids = self._by_polarity.get("protected" if protected else polarity) or frozenset()
+    def in_group(self, group: Literal["like", "dislike", "protected"]) -> list[Preference]:
+        """The likes, the dislikes that are not protected, or the protected ones (allergies
+        and intolerances)."""
+        ids = self._by_group.get(group) or frozenset()
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
     def related(
@@ -134,7 +136,7 @@ class ActiveSet:
         return [self.prefs[i] for i in sorted(ids) if i in self.prefs]
 
 
-def _polarity_key(pref: Preference) -> str:
+def _group_key(pref: Preference) -> str:
     return "protected" if pref.protected else pref.polarity
 
 

@@ -325,19 +325,21 @@ def _beside_allergies(
     """Flags for a like beside an allergy that names its object, whichever came first: a like
     is checked against the user's allergies, an allergy against their likes."""
     if winner.polarity == "like":
-        pairs = [(a, winner) for a in state.of_polarity("dislike", protected=True)]
+        pairs = [(a, winner) for a in state.in_group("protected")]
     elif winner.protected:  # every like, once per allergy written: a substring test first
         starts = _starts(winner)
-        pairs = [
-            (winner, like) for like in state.of_polarity("like")
-            if any(start in " ".join(like.keywords) for start in starts)
-        ]  # fmt: skip
+        pairs = [(winner, like) for like in state.in_group("like") if _holds_any(like, starts)]
     else:
         return []
     return [
         (allergy, like, 0.0, BESIDE_ALLERGY_REASON) for allergy, like in pairs
         if _names_allergen(like, allergy)
     ]  # fmt: skip
+
+
+def _holds_any(pref: Preference, starts: set[str]) -> bool:
+    text = " ".join(pref.keywords)
+    return any(start in text for start in starts)
 
 
 def _starts(pref: Preference) -> set[str]:

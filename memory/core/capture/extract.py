@@ -424,7 +424,8 @@ def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandi
     for candidate in found:
         key = frozenset(candidate.keywords)
         if (before := latest.get(key)) is not None and before.protected and not candidate.protected:
-            beside += [candidate] if candidate.polarity == "like" else []
+            if candidate.polarity == "like":
+                beside.append(candidate)
             continue
         latest.pop(key, None)
         latest[key] = candidate

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 from ...model import ModelIntegrityError
-from ..ngrams import BUCKETS, logits
+from ..ngrams import BUCKETS, batch, batch_logits
 from ..pinned_weights import read_pinned_weights
 
 KINDS: tuple[str, ...] = (
@@ -209,9 +209,10 @@ class StatementHead:
         return alone if linear else mixed
 
     def _parts(
-        self, vectors: np.ndarray, texts: Sequence[str] | None = None
+        self, vectors: np.ndarray, texts: Sequence[str] | None = None, grams: Grams | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The linear part's probabilities and the mixture's (the same array when linear)."""
+        """The linear part's probabilities and the mixture's (the same array when linear);
+        ``grams``: the texts' n-grams, already hashed (:func:`read_kinds`)."""
         x = np.asarray(vectors, dtype=np.float32)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise ValueError(f"vectors have shape {x.shape}, expected (n, {self.dim})")
@@ -226,19 +227,58 @@ class StatementHead:
                 raise ValueError(
                     f"the statement head's lexical part needs the {len(x)} texts of the vectors"
                 )
-            words = _softmax(logits(*self.lexical, list(texts)))
+            flat, counts = grams or _grams(texts)
+            words = _softmax(batch_logits(*self.lexical, flat, counts))
             mixed = (1.0 - self.lexical_mix) * mixed + self.lexical_mix * words
         return alone, mixed
 
-    def read(self, vectors: np.ndarray, texts: Sequence[str] | None = None) -> list[Kind]:
-        """The most probable kind of each vector (see :meth:`probabilities`)."""
+    def read(
+        self, vectors: np.ndarray, texts: Sequence[str] | None = None, grams: Grams | None = None
+    ) -> list[Kind]:
+        """The most probable kind of each vector (see :meth:`probabilities`); ``grams``: the
+        texts' n-grams, already hashed (:func:`read_kinds`)."""
         found = []
-        alone, mixed = self._parts(vectors, texts)
+        alone, mixed = self._parts(vectors, texts, grams)
         for i, row in enumerate(mixed):
             best = int(np.argmax(row))
             linear = None if self.hidden is None else tuple(float(p) for p in alone[i])
             found.append(Kind(KINDS[best], float(row[best]), tuple(float(p) for p in row), linear))
         return found
+
+
+Grams = tuple[np.ndarray, np.ndarray]
+"""Texts' hashed n-grams, ``(buckets, counts)`` as :func:`~..ngrams.batch` gives them."""
+
+
+def _grams(texts: Sequence[str]) -> Grams:
+    flat, _, counts = batch(list(texts))
+    return flat, counts
+
+
+def read_kinds(
+    head: StatementHead, structure: StatementHead | None, vectors: np.ndarray,
+    texts: Sequence[str],
+) -> list[Kind]:
+    """``head``'s kind of each text, carrying ``structure``'s reading (:attr:`Kind.structure`)
+    where one is given; the texts' n-grams are hashed once for both heads (the hashing is most
+    of a head's cost: 0.3 of 0.48 ms for ten clauses).
+
+    Args:
+        head: The statement head.
+        structure: The structure head, or None.
+        vectors: ``(n, dim)`` sentence embeddings of ``texts``.
+        texts: The ``n`` texts.
+    """
+    grams = _grams(texts) if head.lexical is not None or (
+        structure is not None and structure.lexical is not None
+    ) else None
+    kinds = head.read(vectors, texts, grams)
+    if structure is None:
+        return kinds
+    return [
+        replace(kind, structure=other.probs)
+        for kind, other in zip(kinds, structure.read(vectors, texts, grams), strict=True)
+    ]
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -277,4 +317,4 @@ def default_structure_head() -> StatementHead:
 
 __all__ = ["HEAD_PATH", "HEAD_SHA256", "HEAD_SPACE", "KINDS", "STRUCTURE_HEAD_PATH",
            "STRUCTURE_HEAD_SHA256", "Kind", "StatementHead", "default_head",
-           "default_structure_head"]  # fmt: skip
+           "default_structure_head", "read_kinds"]  # fmt: skip
