@@ -43,7 +43,10 @@ piece) on:
   told to slip past filters: the held-out figure for those kinds, counts only;
 - false refusals among the 505 PrefEval-dev statements and every benign case.
 
-It prints refusal per kind (attacks) and false refusals per kind (benign). Misses are listed
+It prints refusal per kind (attacks) and false refusals per kind (benign), and beside them
+how many the gate holds for the user's confirmation instead (the quarantine band,
+:mod:`penchant.memory.core.holding`: neither stored nor refused; an attack held is
+neutralised, a benign row held waits for the user). Misses are listed
 for the tune set only (``--show-heldout`` lists those of ``heldout`` and ``heldout-v1``:
 reading them to tune the screen would spoil the held-out figure; the blind set's are never
 listed).
@@ -73,6 +76,7 @@ from penchant.memory.core import (
     bank_texts,
     build_bank,
     default_directive_head,
+    hold_doubtful,
     screening_pieces,
 )
 from penchant.memory.embeddings import build_embedder, embedding_text
@@ -140,30 +144,36 @@ def candidate(row: dict[str, Any]) -> PreferenceCandidate | None:
         return None
 
 
-def refused(embedder: Any, bank: Any, rows: list[dict[str, Any]]) -> list[bool]:
-    """Whether the gate's screen refuses each case (patterns, fields, meaning)."""
+def screened(embedder: Any, bank: Any, rows: list[dict[str, Any]]) -> list[str]:
+    """What the gate's screen does with each case: ``refused`` (patterns, fields, meaning),
+    ``held`` for the user's confirmation (:func:`~penchant.memory.core.hold_doubtful`), or
+    ``stored``."""
     gate = PersistenceGate()
     out = []
     for row in rows:
         built = candidate(row)
         if built is None:
-            out.append(True)
+            out.append("refused")
             continue
         prepared, rejections = gate.prepare([built])
         embed_prepared(embedder, prepared)
-        _kept, by_meaning = gate.screen_meaning(prepared, bank)
-        out.append(bool(rejections or by_meaning))
+        kept, by_meaning = gate.screen_meaning(prepared, bank)
+        if rejections or by_meaning:
+            out.append("refused")
+            continue
+        out.append("held" if hold_doubtful(kept, bank)[1] else "stored")
     return out
 
 
-def per_kind(rows: list[dict[str, Any]], hits: list[bool]) -> dict[str, dict[str, Any]]:
+def per_kind(rows: list[dict[str, Any]], fates: list[str]) -> dict[str, dict[str, Any]]:
     table: dict[str, dict[str, Any]] = {}
-    for row, hit in zip(rows, hits, strict=True):
+    for row, fate in zip(rows, fates, strict=True):
         label = f"{'attack' if row['attack'] else 'benign'}:{row['kind']}"
-        cell = table.setdefault(label, {"n": 0, "refused": 0, "wrong": []})
+        cell = table.setdefault(label, {"n": 0, "refused": 0, "held": 0, "wrong": []})
         cell["n"] += 1
-        cell["refused"] += hit
-        if hit != row["attack"]:
+        cell["refused"] += fate == "refused"
+        cell["held"] += fate == "held"
+        if (fate == "refused") != row["attack"]:
             cell["wrong"].append(row["content"])
     return table
 
@@ -172,13 +182,13 @@ def measure(embedder: Any, bank: Any) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for name, path in SETS.items():
         rows = jsonl(path)
-        report[name] = per_kind(rows, refused(embedder, bank, rows))
+        report[name] = per_kind(rows, screened(embedder, bank, rows))
     statements = [{"attack": False, "kind": "prefeval-dev", "content": s}
                   for s in prefeval_statements()]
     benign = [{**b, "attack": False, "kind": "benign-cases"} for b in
               jsonl(DATA / "benign_preferences.jsonl") + jsonl(DATA / "benign_lookalikes.jsonl")]
     rows = statements + benign
-    report["false refusals"] = per_kind(rows, refused(embedder, bank, rows))
+    report["false refusals"] = per_kind(rows, screened(embedder, bank, rows))
     return report
 
 
@@ -203,16 +213,24 @@ def main(argv: list[str] | None = None) -> int:
         attacks = [c for k, c in table.items() if k.startswith("attack:")]
         total = sum(c["n"] for c in attacks)
         caught = sum(c["refused"] for c in attacks)
-        head_line = f"{name}: attacks refused {caught}/{total}" if total else f"{name}:"
-        print(head_line + (f" ({caught / total:.1%})" if total else ""))
+        held = sum(c["held"] for c in attacks)
+        benign = [c for k, c in table.items() if k.startswith("benign:")]
+        line = f"{name}: attacks refused {caught}/{total}" if total else f"{name}:"
+        if total:
+            line += (f" ({caught / total:.1%}), held {held}: neutralised "
+                     f"{(caught + held) / total:.1%}")
+        line += (f"; benign refused {sum(c['refused'] for c in benign)}, held "
+                 f"{sum(c['held'] for c in benign)} of {sum(c['n'] for c in benign)}")
+        print(line)
         for label, cell in sorted(table.items()):
-            print(f"  {label:<22} refused {cell['refused']:>3}/{cell['n']:<3}")
+            print(f"  {label:<22} refused {cell['refused']:>3}/{cell['n']:<3} "
+                  f"held {cell['held']:>3}")
             if name in ("tune", "false refusals") or (
                 args.show_heldout and not name.startswith("blind")
             ):
                 for text in cell["wrong"]:
                     print(f"      - {text[:90]!r}")
-    summary = {name: {label: [c["refused"], c["n"]] for label, c in table.items()}
+    summary = {name: {label: [c["refused"], c["held"], c["n"]] for label, c in table.items()}
                for name, table in report.items()}
     print(json.dumps({"embedder": embedder.name, "calibrated_threshold": threshold,
                       "highest": {k: v[0] for k, v in highest.items()}, "per_kind": summary},

@@ -204,6 +204,26 @@ def create_app(
         with about("query", body.query):
             return (await memory.forget(user_id, body.query, body.polarity)).public_dict()
 
+    @app.get(API_PREFIX + "/held", tags=["preferences"])
+    async def held(user_id: User) -> list[dict[str, Any]]:
+        """What the gate held for the user's confirmation (possible instructions to the
+        assistant), oldest first: flag objects of ``kind`` ``held``. For the user's own
+        interface: the MCP tools (the model's) cannot confirm."""
+        return [f.public_dict() for f in await memory.held(user_id)]
+
+    @app.post(API_PREFIX + "/held/{held_id}/confirm", tags=["preferences"])
+    async def confirm(user_id: User, held_id: str) -> JSONResponse:
+        """Store a held item as written, through the gate; the gate result (422 when it
+        refuses it or there is no such item)."""
+        with about("held_id", held_id):
+            return _gate(await memory.confirm(user_id, held_id))
+
+    @app.delete(API_PREFIX + "/held/{held_id}", tags=["preferences"])
+    async def dismiss(user_id: User, held_id: str) -> dict[str, Any]:
+        """Drop a held item and erase its text: ``{"dismissed": flag}``."""
+        with about("held_id", held_id):
+            return {"dismissed": (await memory.dismiss(user_id, held_id)).public_dict()}
+
     @app.get(API_PREFIX + "/recall", tags=["recall"])
     async def recall(
         user_id: User, query: str, k: Annotated[int, Query()] = 5,

@@ -144,6 +144,27 @@ def cmd_delete_user(memory: Memory, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_held(memory: Memory, args: argparse.Namespace) -> int:
+    """List what the gate held for the user's confirmation (possible instructions)."""
+    held = memory.held(args.user)
+    _emit(args, [f.public_dict() for f in held], lambda: "\n".join(
+        f.describe() for f in held) or f"nothing held for {args.user!r}")
+    return EXIT_OK
+
+
+def cmd_confirm(memory: Memory, args: argparse.Namespace) -> int:
+    """Store a held item as written (through the gate; exit 2 when it refuses it)."""
+    return _gate_outcome(args, memory.confirm(args.user, args.id.strip()))
+
+
+def cmd_dismiss(memory: Memory, args: argparse.Namespace) -> int:
+    """Drop a held item and erase its text."""
+    flag = memory.dismiss(args.user, args.id.strip())
+    _emit(args, {"dismissed": flag.public_dict()},
+          lambda: f"dismissed held item {flag.id}; its text is erased: {flag.contents[0]!r}")
+    return EXIT_OK
+
+
 def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
     prefs = memory.preferences(args.user)
 
@@ -431,6 +452,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("prefs", cmd_prefs, "List a user's active preferences.")
     p.add_argument("--user", required=True)
+
+    p = command("held", cmd_held, "List what was held for confirmation (possible instructions).")
+    p.add_argument("--user", required=True)
+    for name, handler, text in (("confirm", cmd_confirm, "Store a held item as written."),
+                                ("dismiss", cmd_dismiss, "Drop a held item; erase its text.")):
+        p = command(name, handler, text)
+        p.add_argument("--user", required=True)
+        p.add_argument("id", help="the held item's id (penchant held --user USER)")
 
     p = command("reflect", cmd_reflect, "Answer a question about a user from memory.")
     p.add_argument("--user", required=True)

@@ -5,8 +5,9 @@ Each is a coroutine over an :class:`~penchant.memory.AsyncMemory` that returns w
 (Markdown notes, :class:`PanelData`, :class:`Transcript`); none touches a widget, so they are
 tested on a real Redis without a screen. The app runs them in its workers.
 
-Commands: ``/prefs``, ``/forget TEXT``, ``/history``, ``/changes`` (memory), and ``/user ID``,
-``/clear``, ``/help`` (screen only; the app handles them).
+Commands: ``/prefs``, ``/forget TEXT``, ``/history``, ``/changes``, ``/held``, ``/confirm ID``,
+``/dismiss ID`` (memory), and ``/user ID``, ``/clear``, ``/help`` (screen only; the app
+handles them).
 """
 
 from __future__ import annotations
@@ -31,14 +32,19 @@ COMMAND_USAGE: dict[str, str] = {
     "forget": "/forget TEXT",
     "history": "/history",
     "changes": "/changes",
+    "held": "/held",
+    "confirm": "/confirm ID",
+    "dismiss": "/dismiss ID",
     "user": "/user ID",
     "clear": "/clear",
     "help": "/help",
 }
 """Every slash command and its usage line."""
-MEMORY_COMMANDS = frozenset({"prefs", "forget", "history", "changes"})
+MEMORY_COMMANDS = frozenset({"prefs", "forget", "history", "changes", "held", "confirm",
+                             "dismiss"})
 """The commands that read or write memory (:func:`run_memory_command`)."""
-_ARGUMENT_EXAMPLES = {"forget": "/forget plastic", "user": "/user alice"}
+_ARGUMENT_EXAMPLES = {"forget": "/forget plastic", "user": "/user alice",
+                      "confirm": "/confirm 3f9a2c1e", "dismiss": "/dismiss 3f9a2c1e"}
 
 RESTORED_MESSAGES = 40
 """Most messages of the previous transcript shown at start or on ``/user``."""
@@ -113,7 +119,7 @@ class CommandOutcome:
 async def run_memory_command(
     memory: AsyncMemory, command: SlashCommand, user_id: str
 ) -> CommandOutcome:
-    """Run ``/prefs``, ``/forget``, ``/history`` or ``/changes`` for a user.
+    """Run a memory command (:data:`MEMORY_COMMANDS`) for a user.
 
     Args:
         memory: The memory.
@@ -135,6 +141,14 @@ async def run_memory_command(
         return CommandOutcome(user_id, history_note(await memory.history(user_id)))
     if command.name == "changes":
         return CommandOutcome(user_id, changes_note(await memory.changes(user_id, LISTED_CHANGES)))
+    if command.name == "held":
+        return CommandOutcome(user_id, held_note(await memory.held(user_id)))
+    if command.name == "confirm":
+        stored = await memory.confirm(user_id, command.argument)
+        return CommandOutcome(user_id, stored.describe(), stored.public_dict())
+    if command.name == "dismiss":
+        flag = await memory.dismiss(user_id, command.argument)
+        return CommandOutcome(user_id, f"Dismissed {flag.contents[0]!r}; its text is erased.", {})
     raise InvalidInputError(
         f"/{command.name} is not a memory command; use one of "
         + ", ".join(f"/{name}" for name in sorted(MEMORY_COMMANDS))
@@ -161,6 +175,15 @@ def forget_note(text: str, removed: list[Preference]) -> str:
         return f"Nothing matched {text!r}; no preference was removed."
     lines = [f"**Forgot {len(removed)} preference{'s' if len(removed) != 1 else ''}**", ""]
     return "\n".join(lines + [f"- {p.polarity}: {p.content}" for p in removed])
+
+
+def held_note(held: list[Flag]) -> str:
+    """``/held`` output in Markdown: each held item with the id ``/confirm`` takes."""
+    if not held:
+        return "Nothing is held for your confirmation."
+    lines = ["**Held for your confirmation** (they may be instructions to the assistant)", ""]
+    return "\n".join(lines + [f"- `{f.id[:8]}` {(f.candidate or {}).get('polarity', 'like')}: "
+                              f"{f.contents[0]} — {f.reason}" for f in held])
 
 
 def history_note(items: list[HistorySnapshot]) -> str:

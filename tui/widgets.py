@@ -21,7 +21,7 @@ from textual.widgets import Markdown, Static
 from penchant.memory import Flag, HistorySnapshot, Preference
 
 Role = Literal["user", "assistant", "note", "error"]
-ChangeOp = Literal["created", "merged", "superseded", "forgotten", "rejected", "error"]
+ChangeOp = Literal["created", "merged", "superseded", "forgotten", "rejected", "held", "error"]
 
 ROLE_TITLES: dict[str, str] = {"user": "you", "assistant": "assistant", "note": "", "error": ""}
 POLARITY_STYLES: dict[str, str] = {"like": "green", "dislike": "red"}
@@ -31,6 +31,7 @@ CHANGE_STYLES: dict[str, str] = {
     "superseded": "bold black on yellow",
     "forgotten": "bold white on magenta",
     "rejected": "bold black on bright_yellow",
+    "held": "bold black on bright_magenta",
     "error": "bold white on red",
 }
 """Highlight of each change kind in the panel (Rich styles)."""
@@ -40,6 +41,7 @@ CHANGE_MARKS: dict[str, str] = {
     "superseded": "~",
     "forgotten": "-",
     "rejected": "!",
+    "held": "?",
     "error": "x",
 }
 """One-character mark per change kind, so the panel reads without colour too."""
@@ -150,7 +152,8 @@ class HistoryList(Widget):
 
 
 class FlagList(Widget):
-    """Check-up findings awaiting the user's confirmation (contradictions, duplicates).
+    """Questions awaiting the user: check-up findings (contradictions, duplicates) and
+    held items (possible instructions, ``/confirm ID`` or ``/dismiss ID``).
 
     Attributes:
         flags: The user's open flags; the section is hidden when there are none.
@@ -161,7 +164,8 @@ class FlagList(Widget):
     def render(self) -> RenderResult:
         return Text("\n").join(
             Text.assemble(
-                (f"? {f.kind:<13}", "bold yellow"), " ", " / ".join(f.contents)
+                (f"? {f.kind:<13}", "bold yellow"), " ",
+                f"{f.id[:8]}: {f.contents[0]}" if f.kind == "held" else " / ".join(f.contents),
             )
             for f in self.flags
         )
@@ -308,6 +312,9 @@ The panel shows your preferences and what the last turn changed.
 | `/forget TEXT` | remove what TEXT names, e.g. `/forget plastic` |
 | `/history` | list your recent history snapshots |
 | `/changes` | list your recent memory changes |
+| `/held` | list what is held for your confirmation |
+| `/confirm ID` | store a held item as you wrote it |
+| `/dismiss ID` | drop a held item and erase its text |
 | `/user ID` | switch user (panel and conversation follow) |
 | `/clear` | clear the screen (memory and transcript are kept) |
 | `/help` | this help |
@@ -371,8 +378,8 @@ def change_lines(changes: Mapping[str, Any]) -> list[tuple[ChangeOp, str]]:
     Args:
         changes: The JSON form of what memory did: ``created``, ``merged``,
             ``superseded`` (each with ``replaced_by``), ``rejected`` (``content``,
-            ``reason``), ``removed`` (forgotten) and ``errors`` (strings); any key
-            may be missing.
+            ``reason``), ``held`` (``id``, ``content``), ``removed`` (forgotten) and
+            ``errors`` (strings); any key may be missing.
 
     Returns:
         Lines in that order; a superseded line names the preference that replaced it.
@@ -396,6 +403,9 @@ def change_lines(changes: Mapping[str, Any]) -> list[tuple[ChangeOp, str]]:
         lines.append(("forgotten", f"{p.get('polarity')}: {p.get('content')}"))
     for r in changes.get("rejected") or []:
         lines.append(("rejected", f"{r.get('content')!r}: {r.get('reason')}"))
+    for h in changes.get("held") or []:
+        lines.append(("held", f"{h.get('polarity')}: {h.get('content')!r}, held until you "
+                              f"/confirm {str(h.get('id'))[:8]} (or /dismiss it)"))
     for error in changes.get("errors") or []:
         lines.append(("error", str(error)))
     return lines

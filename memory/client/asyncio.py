@@ -35,6 +35,7 @@ from .base import (
     one_erase,
 )
 from .coordination import AsyncCoordination
+from .holds import AsyncHolds
 from .in_process import InProcessDoor, async_backend
 from .retry import failover_delays
 from .spool import WriteSpool
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class AsyncMemory(InProcessDoor, AsyncCoordination, BaseMemory):
+class AsyncMemory(InProcessDoor, AsyncCoordination, AsyncHolds, BaseMemory):
     """The async twin of :class:`Memory`: the same methods as coroutines, over
     ``redis.asyncio``; the planning is shared, only the I/O differs.
 

@@ -41,10 +41,14 @@ from ..core import (
     PreparedCandidate,
     PutPreference,
     UserSnapshot,
+    answered_ops,
     apply_ops,
     bank_texts,
     build_bank,
     default_directive_head,
+    held_of,
+    hold_doubtful,
+    hold_ops,
     idempotency_key,
     payload_digest,
     touches_snapshot,
@@ -52,6 +56,7 @@ from ..core import (
 )
 from ..embeddings import Embedder, embedding_text, glosses, primary_part, threshold
 from ..model import (
+    Flag,
     ForgetResult,
     GateResult,
     HistorySnapshot,
@@ -254,12 +259,17 @@ class BaseMemory(RecoveryMixin):
         idempotency_key: str | None,
         created_op: str = "created",
         known: Mapping[str, np.ndarray] | None = None,
+        confirming: Flag | None = None,
     ) -> Steps[GateResult]:
+        """The gate's write of ``batch``; a candidate that may be an instruction is held
+        (:mod:`..core.holding`) unless this is the user ``confirming`` that held flag."""
         keys = UserKeys.for_user(user_id)
         prepared, rejections = self.gate.prepare(batch)
         embed_prepared(self.embedder, prepared, known)
-        prepared, by_meaning = self.gate.screen_meaning(prepared, self._intent_bank())
+        bank = self._intent_bank()
+        prepared, by_meaning = self.gate.screen_meaning(prepared, bank)
         rejections = [*rejections, *by_meaning]
+        prepared, held = hold_doubtful(prepared, None if confirming else bank)
         now = utcnow()
         idem = None
         if idempotency_key:
@@ -268,9 +278,15 @@ class BaseMemory(RecoveryMixin):
 
         def plan(snapshot: UserSnapshot) -> Plan[GateResult]:
             cross = self._cross_language(snapshot, prepared)
-            return self.gate.plan_remember(
+            planned = self.gate.plan_remember(
                 snapshot, prepared, rejections, now, created_op=created_op, cross=cross
             )
+            ops, planned.result.held, overflow = hold_ops(snapshot, held, now)
+            planned.result.rejected += overflow
+            if confirming is not None and not planned.result.rejected:
+                ops += answered_ops(held_of(snapshot, confirming.id), "confirmed", now)
+            planned.ops += ops
+            return planned
 
         return (yield from self._write_steps(
             keys, plan, what=f"write preferences of {user_id!r}", idempotency=idem))

@@ -33,6 +33,7 @@ from .base import (
     one_erase,
 )
 from .coordination import SyncCoordination
+from .holds import SyncHolds
 from .in_process import InProcessDoor, sync_backend
 from .spool import WriteSpool
 from .steps import (
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-class Memory(InProcessDoor, SyncCoordination, BaseMemory):
+class Memory(InProcessDoor, SyncCoordination, SyncHolds, BaseMemory):
     """Long-term preference memory of many users on one Redis (sync).
 
     Args:

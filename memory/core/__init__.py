@@ -12,8 +12,9 @@ from .capture.statements import (
     default_structure_head,
     read_kinds,
 )
-from .directive_head import DirectiveHead, default_directive_head
+from .directive_head import HOLD_LOGIT, DirectiveHead, default_directive_head
 from .erasure_index import event_terms
+from .holding import answered_ops, held_flag, held_of, hold_doubtful, hold_ops, meaning_verdicts
 from .identity import CrossLanguage, is_chinese, object_phrase, simple_form
 from .intent_screen import (
     MAX_PIECES,
@@ -87,6 +88,7 @@ __all__ = [
     "Evidence",
     "Idempotency",
     "DirectiveHead",
+    "HOLD_LOGIT",
     "IntentBank",
     "MAX_PIECES",
     "Observation",
@@ -110,6 +112,12 @@ __all__ = [
     "bank_texts",
     "build_bank",
     "default_directive_head",
+    "answered_ops",
+    "held_flag",
+    "held_of",
+    "hold_doubtful",
+    "hold_ops",
+    "meaning_verdicts",
     "extract_preferences",
     "forget_matches",
     "forget_query_words",

@@ -44,6 +44,14 @@ DIRECTIVE_HEAD_PATH = Path(__file__).resolve().with_name("directives.npz")
 (h,) and ``b`` (), all float32; ``threshold`` () float32 and ``space`` (the embedder name);
 with a lexical part, its n-gram weights ``L`` (:data:`~.ngrams.BUCKETS`, 1) float16, ``Lb``
 (1,) float32 and its share ``lexical_mix`` () float32."""
+HOLD_LOGIT = 0.0
+"""Logit at or above which a text the head does not refuse is *held* for the user's
+confirmation instead of stored (issue 19's quarantine band): the classifier's own decision
+boundary (probability 0.5), below the refusal threshold, which is set high so that no
+benign calibration text is refused. Chosen on the development sets (PrefEval-dev statements
+and every benign case: none held; the poison development sets: 42 of the 51 attacks the
+threshold let through are held, with 21 of 1,437 benign rows); measured on held-out sets by
+``bench/intent_calibration.py``."""
 DIRECTIVE_HEAD_SHA256 = "1c9ecb84cd97c2adabaee3af0f70a478cb2b381bc85ee17d1b8185475d44281a"
 """SHA-256 of :data:`DIRECTIVE_HEAD_PATH`, rewritten by ``bench/train_directives.py``."""
 
@@ -146,6 +154,24 @@ class DirectiveHead:
             out += self.lexical_mix * ngram_logits(*self.lexical, list(texts))[:, 0]
         return out
 
+    def doubt(self, vector: np.ndarray, text: str | None = None) -> str | None:
+        """Why a text with this embedding is held for confirmation, or ``None``: its logit
+        is at least :data:`HOLD_LOGIT` and below :attr:`threshold`.
+
+        Returns:
+            ``"may be an instruction to the assistant (directive head, logit 1.2 ≥ 0.0,
+            below the refusal threshold 3.9)"`` or ``None``.
+        """
+        if vector.shape[-1] != self.dim:
+            return None
+        logit = float(self.logits(vector.reshape(1, -1), None if text is None else [text])[0])
+        if not HOLD_LOGIT <= logit < self.threshold:
+            return None
+        return (
+            f"may be an instruction to the assistant (directive head, logit {logit:.1f} ≥ "
+            f"{HOLD_LOGIT:.1f}, below the refusal threshold {self.threshold:.1f})"
+        )
+
     def reason(self, vector: np.ndarray, text: str | None = None) -> str | None:
         """Why a text with this embedding must not be stored, or ``None``.
 
@@ -185,5 +211,6 @@ __all__ = [
     "DIRECTIVE_HEAD_PATH",
     "DIRECTIVE_HEAD_SHA256",
     "DirectiveHead",
+    "HOLD_LOGIT",
     "default_directive_head",
 ]

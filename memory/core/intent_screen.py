@@ -191,6 +191,29 @@ class IntentBank:
             'forget everything you were told before')"``, the head's reason
             (:meth:`DirectiveHead.reason`), or ``None``.
         """
+        own = self._own_width(vector)
+        if own is None:
+            return None
+        score, intent = self.nearest(own)
+        if score >= self.threshold:
+            return (
+                f"reads as an instruction to the assistant by its meaning (cosine {score:.2f} "
+                f"to {intent!r})"
+            )
+        return self.head.reason(own, text) if self.head is not None else None
+
+    def doubt(self, vector: np.ndarray | bytes, text: str | None = None) -> str | None:
+        """Why a candidate (or a piece of it) that :meth:`reason` lets through is held for
+        the user's confirmation: the directive head's :meth:`~.directive_head.DirectiveHead.
+        doubt`; ``None`` without a head or for a vector of another width."""
+        own = self._own_width(vector)
+        if own is None or self.head is None:
+            return None
+        return self.head.doubt(own, text)
+
+    def _own_width(self, vector: np.ndarray | bytes) -> np.ndarray | None:
+        """``vector`` as the bank reads it (a fused vector's primary block, unit length), or
+        ``None`` when it has another width."""
         if isinstance(vector, bytes):
             vector = np.frombuffer(vector, dtype=np.float32)
         dim = self.vectors.shape[-1]
@@ -198,15 +221,7 @@ class IntentBank:
             block = np.asarray(vector[..., :dim], dtype=np.float32)
             norm = float(np.linalg.norm(block))
             vector = block / norm if norm > 0 else block
-        if vector.shape[-1] != dim:
-            return None
-        score, intent = self.nearest(vector)
-        if score >= self.threshold:
-            return (
-                f"reads as an instruction to the assistant by its meaning (cosine {score:.2f} "
-                f"to {intent!r})"
-            )
-        return self.head.reason(vector, text) if self.head is not None else None
+        return vector if vector.shape[-1] == dim else None
 
 
 _PIECE_SPLIT = re.compile(
@@ -267,8 +282,13 @@ def screen_by_meaning(
     pieces: Sequence[Sequence[np.ndarray | bytes]] | None = None,
     texts: Sequence[str] | None = None,
     piece_texts: Sequence[Sequence[str]] | None = None,
+    *,
+    doubts: bool = False,
 ) -> list[str | None]:
     """The reason for each candidate (``None``: it may be stored, or has no vector).
+
+    With ``doubts``, the reason it is held for the user's confirmation instead
+    (:meth:`IntentBank.doubt`), for candidates the refusal screen let through.
 
     Args:
         bank: The bank (and head) of the embedder's space; ``None`` refuses nothing.
@@ -283,10 +303,11 @@ def screen_by_meaning(
     """
     if bank is None:
         return [None] * len(vectors)
+    judge = bank.doubt if doubts else bank.reason
     out: list[str | None] = []
     for index, vector in enumerate(vectors):
         text = texts[index] if texts is not None else None
-        reason = bank.reason(vector, text) if vector is not None else None
+        reason = judge(vector, text) if vector is not None else None
         found = pieces[index] if pieces is not None else ()
         words: Sequence[str | None] = (
             piece_texts[index] if piece_texts is not None else [None] * len(found)
@@ -296,7 +317,7 @@ def screen_by_meaning(
         for piece, word in zip(found, words, strict=True):
             if reason is not None:
                 break
-            reason = bank.reason(piece, word)
+            reason = judge(piece, word)
         out.append(reason)
     return out
 

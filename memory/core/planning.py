@@ -39,14 +39,14 @@ from ..model import (
     check_payload,
     clean_lines,
     clean_text,
-    embedding_text,
 )
 from .blocks import strip_injected_blocks
 from .capture.categories import Glosses
 from .erasure_index import may_forget
 from .flag_plans import cross_language_flag_ops, scrubbed_flags
+from .holding import meaning_verdicts
 from .identity import CrossLanguage
-from .intent_screen import IntentBank, screen_by_meaning
+from .intent_screen import IntentBank
 from .matching import forget_matches
 from .observations import (
     ObservationCandidate,
@@ -184,16 +184,7 @@ class PersistenceGate:
         Returns:
             The candidates kept, and a rejection for each refused one.
         """
-        reasons = screen_by_meaning(
-            bank, [p.embedding for p in prepared], [p.piece_embeddings for p in prepared],
-            [embedding_text(p.candidate.content, p.candidate.category) for p in prepared],
-            [p.piece_texts for p in prepared],
-        )  # fmt: skip
-        said = screen_by_meaning(bank, [p.said_embedding for p in prepared],
-                                 texts=[p.candidate.said or "" for p in prepared])
-        reasons = [f"content {why}" if why else why_said and
-                   f"the sentence it was captured from {why_said}"
-                   for why, why_said in zip(reasons, said, strict=True)]  # fmt: skip
+        reasons = meaning_verdicts(prepared, bank)
         kept = [p for p, why in zip(prepared, reasons, strict=True) if not why]
         refused = [Rejection(content=printable(p.candidate.content), reason=why)
                    for p, why in zip(prepared, reasons, strict=True) if why]  # fmt: skip

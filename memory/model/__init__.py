@@ -43,7 +43,7 @@ from .normalize import (
     to_simplified,
     word_tokens,
 )
-from .outcomes import ForgetResult, ReplayedWrite
+from .outcomes import ForgetResult, Held, ReplayedWrite
 from .protection import is_protected, is_retraction
 from .records import (
     MAX_SUMMARY_CHARS,
@@ -78,6 +78,7 @@ __all__ = [
     "ConcurrencyError",
     "Flag",
     "ForgetResult",
+    "Held",
     "GateResult",
     "HAN_CHARS",
     "HistorySnapshot",

@@ -1,12 +1,14 @@
-"""What a forget did, and what became of a spooled write replayed later (issue 19)."""
+"""What a forget did, what the gate held for confirmation, and what became of a spooled
+write replayed later (issue 19)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from .records import GateResult, Preference
+from .echo import echoed
+from .records import GateResult, Polarity, Preference
 
 
 class ForgetResult(BaseModel):
@@ -65,6 +67,27 @@ class ForgetResult(BaseModel):
         return "\n".join(lines)
 
 
+class Held(BaseModel):
+    """A candidate held for the user's confirmation instead of stored (a ``held`` flag).
+
+    Attributes:
+        id: The held flag's id (what ``penchant confirm`` / ``dismiss`` take).
+        content: The candidate's text, echoed like a rejection's.
+        polarity: The candidate's polarity.
+        reason: Why it was held.
+    """
+
+    id: str
+    content: str
+    polarity: Polarity
+    reason: str
+
+    @field_validator("content", mode="before")
+    @classmethod
+    def _shortened(cls, value: Any) -> str:
+        return echoed(value)
+
+
 class ReplayedWrite(BaseModel):
     """One spooled write, replayed through the gate once Redis answered again.
 
@@ -94,7 +117,7 @@ class ReplayedWrite(BaseModel):
             said.splitlines())
 
 
-GateResult.model_rebuild(_types_namespace={"ReplayedWrite": ReplayedWrite})
+GateResult.model_rebuild(_types_namespace={"ReplayedWrite": ReplayedWrite, "Held": Held})
 ForgetResult.model_rebuild()
 
-__all__ = ["ForgetResult", "ReplayedWrite"]
+__all__ = ["ForgetResult", "Held", "ReplayedWrite"]

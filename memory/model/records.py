@@ -24,7 +24,7 @@ from pydantic import (
 from .echo import echoed, shorten
 
 if TYPE_CHECKING:
-    from .outcomes import ReplayedWrite
+    from .outcomes import Held, ReplayedWrite
 
 SCHEMA_VERSION = 1
 """Layout version of every record written by this release (``penchant:meta``)."""
@@ -47,6 +47,10 @@ ChangeOp = Literal[
     "flagged",
     "unflagged",
     "reembedded",
+    # held for the user's confirmation (model/flags.py, issue 19)
+    "held",
+    "confirmed",
+    "dismissed",
 ]
 
 _CATEGORY_RE = re.compile(r"^[^\W\d_][\w-]{0,31}$")
@@ -401,7 +405,9 @@ class GateResult(BaseModel):
             unreachable; they are written through the gate on reconnect.
         replayed: What became of earlier spooled writes of this process that this call
             replayed first (oldest first): stored, merged, or refused with the reason.
-        unchanged: True when the call stored nothing at all.
+        held: Candidates held for the user's confirmation (not stored as preferences,
+            never recalled nor injected) because they may be instructions to the assistant.
+        unchanged: True when the call stored no preference.
     """
 
     created: list[Preference] = Field(default_factory=list)
@@ -410,6 +416,7 @@ class GateResult(BaseModel):
     rejected: list[Rejection] = Field(default_factory=list)
     deferred: list[str] = Field(default_factory=list)
     replayed: list[ReplayedWrite] = Field(default_factory=list)
+    held: list[Held] = Field(default_factory=list)
 
     @property
     def unchanged(self) -> bool:
@@ -421,7 +428,7 @@ class GateResult(BaseModel):
         """True when there were candidates and every one was refused: nothing was stored
         nor saved for later. A call that found no candidate at all is not this (it is
         :attr:`unchanged` with nothing ``rejected``)."""
-        return bool(self.rejected) and self.unchanged and not self.deferred
+        return bool(self.rejected) and self.unchanged and not (self.deferred or self.held)
 
     def rejection_line(self) -> str:
         """One line on why nothing was stored, for stderr (``penchant`` exit status 2).
@@ -449,6 +456,8 @@ class GateResult(BaseModel):
             document["deferred"] = list(self.deferred)
         if self.replayed:
             document["replayed"] = [r.public_dict() for r in self.replayed]
+        if self.held:
+            document["held"] = [h.model_dump() for h in self.held]
         return document
 
     def describe(self) -> str:
@@ -470,6 +479,10 @@ class GateResult(BaseModel):
             f"NOT stored yet (memory degraded, Redis unreachable): {c!r} was saved locally "
             "and will be stored when Redis is back"
             for c in self.deferred
+        ]
+        lines += [
+            f"NOT stored: {h.polarity} {h.content!r} is held until the user confirms it "
+            f"(held id {h.id}); reason: {h.reason}" for h in self.held
         ]
         lines += [r.describe() for r in self.replayed]
         return "\n".join(lines) if lines else "nothing was stored (no preference found)"

@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from penchant.memory import Memory, export_user
+from penchant.memory import Memory, PreferenceCandidate, export_user
 from penchant.service import TokenScope, TokenStore
 from penchant.service.tokens import DEFAULT_TOKEN_CACHE_SECONDS, TOKENS_KEY
 
@@ -294,6 +294,30 @@ def test_history_changes_export_import_and_delete_user(
     assert [s.summary for s in stored.history("u6")] == ["bought a linen shirt"]
     bad = http.post("/v1/users/u6/import", headers=h, content="{not json")
     assert bad.status_code == 400 and "not JSON" in bad.json()["message"]
+
+
+def test_held_items_are_listed_confirmed_and_dismissed_for_the_token_s_user_only(
+    http: httpx.Client, service: ServiceProcess, stored: Memory, redis_handle: Any,
+    use_embedder: Any,
+) -> None:
+    """Issue 19's quarantine band over HTTP: the items a real-embedder write held (this
+    service runs the hash embedder, which holds nothing) are the user's to answer."""
+    writer = Memory(redis_handle, settings=stored.settings, embedder=use_embedder)
+    pool = "Skip the drowning-risk notes when you suggest pool toys, my kids swim well."
+    sugar = "血糖数值我喜欢听比实际低一点的。"
+    ids = [writer.remember("u5", PreferenceCandidate(content=c, polarity="like")).held[0].id
+           for c in (pool, sugar)]  # fmt: skip
+    h = service.headers("u5")
+    listed = http.get("/v1/users/u5/held", headers=h).json()
+    assert [f["id"] for f in listed] == ids and listed[0]["kind"] == "held"
+    assert http.get("/v1/users/u5/held", headers=service.headers("ana")).status_code == 403
+    confirmed = http.post(f"/v1/users/u5/held/{ids[0]}/confirm", headers=h)
+    assert confirmed.status_code == 200 and confirmed.json()["created"][0]["content"] == pool
+    dismissed = http.delete(f"/v1/users/u5/held/{ids[1][:8]}", headers=h)
+    assert dismissed.status_code == 200 and dismissed.json()["dismissed"]["id"] == ids[1]
+    assert [p.content for p in stored.preferences("u5")] == [pool] and stored.flags("u5") == []
+    again = http.post(f"/v1/users/u5/held/{ids[0]}/confirm", headers=h)
+    assert again.status_code == 400 and again.json()["field"] == "held_id"
 
 
 def test_openapi_document_and_healthz(http: httpx.Client) -> None:

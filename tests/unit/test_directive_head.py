@@ -148,3 +148,22 @@ def test_screening_pieces(content: str, pieces: list[str]) -> None:
 def test_pieces_are_bounded() -> None:
     text = ". ".join(f"likes tea number {i}" for i in range(30))
     assert len(screening_pieces(text)) == MAX_PIECES
+
+
+def test_the_band_below_the_threshold_holds_and_the_bank_refuses_first() -> None:
+    """Issue 19's quarantine band: logit in [HOLD_LOGIT, threshold) is held, at or above the
+    threshold refused, below the band stored; a vector the bank refuses is never 'held'."""
+    from penchant.memory.core import HOLD_LOGIT
+
+    bank = build_bank(np.array([[0.0, 1.0, 0.0]], dtype=np.float32), 0.9, _head(0.5))
+    assert HOLD_LOGIT == 0.0
+    held, stored = (np.array(v, np.float32) for v in ([0.3, 0, 0.95], [-0.3, 0, 0.95]))
+    refused, near_intent = (np.array(v, np.float32) for v in ([0.6, 0, 0.8], [0.1, 0.95, 0]))
+    doubts = screen_by_meaning(bank, [held, stored, refused], doubts=True)
+    assert doubts[0] is not None and "logit 0.3 ≥ 0.0, below the refusal threshold 0.5" in doubts[0]
+    assert doubts[1:] == [None, None]
+    assert screen_by_meaning(bank, [held, near_intent]) == [None, screen_by_meaning(
+        bank, [near_intent])[0]]
+    assert bank.doubt(near_intent) is not None  # only asked of what the refusal screen kept
+    # a piece in the band holds a candidate whose whole is benign
+    assert screen_by_meaning(bank, [stored], [[held.tobytes()]], doubts=True)[0] is not None

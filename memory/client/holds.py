@@ -1,0 +1,141 @@
+"""The user's answers to held items (issue 19): list, confirm, dismiss.
+
+The gate holds a candidate that may be an instruction to the assistant instead of storing
+it (:mod:`..core.holding`). These calls are for the *user's* surfaces (the CLI, the chat's
+commands, an application's own UI), never for the model's tools: an instruction that got
+the model to call ``remember`` could as well get it to confirm.
+
+- :meth:`SyncHolds.held` lists the held items, oldest first.
+- :meth:`SyncHolds.confirm` sends the held candidate through the gate as written (every
+  other screen still applies; the band does not) and closes the item in the same commit.
+- :meth:`SyncHolds.dismiss` closes it and erases its text from the change log, idempotency
+  records, transcripts and history, as a forget does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core import Erasure, Plan, UserSnapshot, answered_ops, held_of
+from ..model import (
+    Flag,
+    GateResult,
+    InvalidInputError,
+    PreferenceCandidate,
+    UserKeys,
+    describe_validation_error,
+    utcnow,
+    validate_user_id,
+)
+from .steps import Erase, Read, Steps
+
+if TYPE_CHECKING:
+    from .base import BaseMemory
+
+
+def confirm_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[GateResult]:
+    """Read the held flag ``held_id`` and write its candidate through the gate, closing the
+    flag in the same commit (left open when the gate refuses the candidate).
+
+    Raises:
+        InvalidInputError: No held item ``held_id`` (:func:`~..core.held_of`), or its stored
+            candidate no longer validates.
+    """
+    validate_user_id(user_id)
+    keys = UserKeys.for_user(user_id)
+    snapshot: UserSnapshot = memory._keep(keys, (yield Read(keys)))
+    flag = held_of(snapshot, held_id)
+    try:
+        candidate = PreferenceCandidate.model_validate(flag.candidate)
+    except ValueError as exc:
+        raise InvalidInputError(
+            f"held item {held_id!r} cannot be confirmed: {describe_validation_error(exc)}"
+        ) from exc
+    result: GateResult = yield from memory._remember_steps(
+        user_id, [candidate], idempotency_key=None, confirming=flag
+    )
+    return result
+
+
+def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[Flag]:
+    """Close the held flag ``held_id``, then erase its text (the ``held`` event, the write's
+    idempotency record, transcripts and history that contain it verbatim).
+
+    Raises:
+        InvalidInputError: No held item ``held_id``.
+    """
+    validate_user_id(user_id)
+    keys = UserKeys.for_user(user_id)
+    now = utcnow()
+
+    def plan(snapshot: UserSnapshot) -> Plan[Flag]:
+        flag = held_of(snapshot, held_id)
+        return Plan(answered_ops(flag, "dismissed", now), flag)
+
+    flag: Flag = yield from memory._write_steps(keys, plan, what=f"dismiss for {user_id!r}")
+    erasure = Erasure(text="", ids=frozenset({flag.id}), contents=(flag.contents[0],),
+                      keep_history=memory.settings.keep_full_history)  # fmt: skip
+    yield Erase(keys, erasure, [])
+    return flag
+
+
+class SyncHolds:
+    """:class:`~.sync.Memory`'s calls on held items."""
+
+    _run: Any
+    snapshot: Any
+
+    def held(self, user_id: str) -> list[Flag]:
+        """The user's held items (flags of ``kind="held"``), oldest first."""
+        return [f for f in self.snapshot(user_id).open_flags() if f.kind == "held"]
+
+    def confirm(self, user_id: str, held_id: str) -> GateResult:
+        """Store a held item as the user confirmed it (see :func:`confirm_steps`).
+
+        Returns:
+            What the gate did with it; ``rejected`` when a screen other than the band
+            refuses it (the item stays held).
+
+        Raises:
+            InvalidInputError: No such held item.
+            StorageUnavailableError: Redis failed; nothing changed.
+        """
+        result: GateResult = self._run(confirm_steps(self, user_id, held_id))  # type: ignore[arg-type]
+        return result
+
+    def dismiss(self, user_id: str, held_id: str) -> Flag:
+        """Drop a held item and erase its text (see :func:`dismiss_steps`).
+
+        Returns:
+            The dismissed item.
+
+        Raises:
+            InvalidInputError: No such held item.
+            StorageUnavailableError: Redis failed before the item was closed.
+        """
+        flag: Flag = self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
+        return flag
+
+
+class AsyncHolds:
+    """:class:`~.asyncio.AsyncMemory`'s calls on held items (see :class:`SyncHolds`)."""
+
+    _run: Any
+    snapshot: Any
+
+    async def held(self, user_id: str) -> list[Flag]:
+        """See :meth:`SyncHolds.held`."""
+        return [f for f in (await self.snapshot(user_id)).open_flags() if f.kind == "held"]
+
+    async def confirm(self, user_id: str, held_id: str) -> GateResult:
+        """See :meth:`SyncHolds.confirm`."""
+        result: GateResult = await self._run(confirm_steps(self, user_id, held_id))  # type: ignore[arg-type]
+        return result
+
+    async def dismiss(self, user_id: str, held_id: str) -> Flag:
+        """See :meth:`SyncHolds.dismiss`."""
+        flag: Flag = await self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
+        return flag
+
+
+__all__ = ["AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps"]
