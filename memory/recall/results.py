@@ -144,13 +144,16 @@ def pack(
     k: int,
     token_budget: int | None,
     semantic: Semantic | None = None,
+    score: np.ndarray | None = None,
 ) -> RecallResult:
     """Greedy packing: take items in ``order``, skipping any that would overflow the budget.
 
     Each item is labelled ``relevant`` when the lexical channel found it or its cosine
-    reaches its embedder's ``relevant_cosine``.
+    reaches its embedder's ``relevant_cosine``. ``score``: :func:`fused_scores` of ``ranks``
+    when the caller has it already.
     """
-    score = fused_scores(ranks, fusion)
+    if score is None:
+        score = fused_scores(ranks, fusion)
     active = [c for c in CHANNELS if c in ranks and fusion.weight(c) > 0]
     chosen: list[RecallItem] = []
     used = 0

@@ -532,3 +532,68 @@ def test_cached_semantic_channel_uses_unit_vectors() -> None:
         p.embedding_model, p.embedding_dim = emb.name, 3
     got = Recaller(emb).recall([long, short], "q", k=2, cache_key="k")
     assert contents(got) == ["b", "a"]  # cosine 0.8 > 0.6, whatever the stored lengths
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_ordered_prefix_is_how_the_whole_order_begins(seed: int) -> None:
+    """Recall orders only a prefix before packing (issue 18's latency): it must be exactly
+    the first members of the full lexicographic order (matched, score, recency), ties and
+    recency-only members included, for any weights."""
+    from penchant.memory.recall import engine
+    from penchant.memory.recall.fusion import FusionConfig, fused_scores
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    fusion = FusionConfig(recency=float(rng.choice([0.0, 0.01, 1.0])),
+                          rrf_k=int(rng.choice([1, 60])))  # fmt: skip
+    ranks = {"recency": rng.permutation(n).astype(np.int32) + 1}
+    for channel in ("semantic", "lexical"):
+        hit = rng.random(n) < rng.random()
+        r = np.zeros(n, dtype=np.int32)
+        r[hit] = rng.permutation(int(hit.sum())) + 1
+        if rng.random() < 0.3:  # equal ranks make equal scores: ties
+            r[hit] = rng.integers(1, 4, size=int(hit.sum()))
+        ranks[channel] = r
+    score = fused_scores(ranks, fusion)
+    matched = (ranks["semantic"] > 0) | (ranks["lexical"] > 0)
+    whole = np.lexsort((ranks["recency"], -score, ~matched))
+    for need in (1, 5, 32, n):
+        prefix = engine.Recaller._order(ranks, score, need)
+        assert len(prefix) >= min(need, n)
+        assert prefix.tolist() == whole[: len(prefix)].tolist()
+
+
+@pytest.mark.parametrize("budget", [None, 6, 12, 40])
+def test_a_budget_that_skips_past_the_ordered_prefix_packs_as_the_whole_order_would(
+    budget: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Contents that do not fit the budget are skipped: packing may run past the ordered
+    prefix and order the rest, with the same items as ordering everything first."""
+    from penchant.memory.recall import engine
+
+    emb = HashEmbedder()
+    long_ones = [pref("wool " + "very long words " * 30 + str(i), emb, age_days=i)
+                 for i in range(12)]  # fmt: skip
+    short = [pref(f"wool socks {i}", emb, age_days=20 + i) for i in range(12)]
+    prefs = long_ones + short
+
+    needs: list[int] = []
+    order = engine.Recaller._order
+
+    def counted(ranks: Any, score: Any, need: int) -> Any:
+        needs.append(need)
+        return order(ranks, score, need)
+
+    monkeypatch.setattr(engine.Recaller, "_order", staticmethod(counted))
+
+    def packed(first: int) -> list[tuple[str, float]]:
+        monkeypatch.setattr(engine, "ORDERED_FIRST", first)
+        result = Recaller(emb).recall(prefs, "wool", k=3, token_budget=budget)
+        return [(i.preference.content, i.score) for i in result.items]
+
+    whole = packed(10**6)
+    assert needs == [10**6]
+    assert packed(1) == whole
+    assert sum(estimate_tokens(c) for c, _ in whole) <= (budget or 10**6)
+    if budget == 6:  # one short content fits, no second: packing runs past the prefix
+        assert len(whole) == 1 and needs[1:] == [12, len(prefs)]
