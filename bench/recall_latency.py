@@ -24,6 +24,14 @@ query 18–40 ms. The cached recall is the query embedding plus ≈0.3 ms (1k) /
 The einsum product matters: with OpenBLAS' threaded ``@`` the next query embedding ran at
 65 ms instead of 30 under MiniLM (threads spinning against torch on 2 cores).
 
+``--against REV`` measures recall p50 at 10k preferences of this tree and of the code at git
+revision ``REV`` (``git archive`` into a temporary directory; each runs its own
+``bench/recall_latency.py`` with its own default embedder, in its own process), alternating
+``--rounds`` times, and prints the medians and their ratio: issue 18 bounds recall p50 at 10k
+to 2× the code's when the issue was filed (``84b705f``, USE alone, before the default space)::
+
+    python bench/recall_latency.py --against 84b705f --rounds 5
+
 Usage::
 
     python bench/recall_latency.py [--sizes 1000 10000] [--queries 30]
@@ -33,12 +41,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -200,13 +212,61 @@ def run_latency(
     return result
 
 
+def _recall_ms_at(tree: Path, package_root: Path | None, queries: int) -> float:
+    """Recall p50 ms at 10k preferences, as ``tree``'s own bench measures it in a new
+    process (``package_root``: a directory whose ``penchant`` is that tree; ``None``: the
+    installed package)."""
+    env = dict(os.environ, OMP_WAIT_POLICY=os.environ.get("OMP_WAIT_POLICY", "PASSIVE"))
+    if package_root is not None:
+        env["PYTHONPATH"] = str(package_root)
+    done = subprocess.run(
+        [sys.executable, str(tree / "bench" / "recall_latency.py"), "--sizes", "10000",
+         "--queries", str(queries)], env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    last = done.stdout.strip().splitlines()[-1]
+    return float(json.loads(last)["results"][0]["recall_ms"])
+
+
+def against(revision: str, rounds: int, queries: int) -> dict[str, Any]:
+    """This tree's recall p50 at 10k against the code at ``revision``, alternating runs.
+
+    Raises:
+        subprocess.CalledProcessError: ``git archive`` or a run failed.
+    """
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        old = root / "penchant"
+        old.mkdir()
+        archive = subprocess.run(["git", "-C", str(repo), "archive", revision],
+                                 capture_output=True, check=True).stdout  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        now_ms, then_ms = [], []
+        for i in range(rounds):
+            print(f"round {i + 1}/{rounds}…", file=sys.stderr, flush=True)
+            then_ms.append(_recall_ms_at(old, root, queries))
+            now_ms.append(_recall_ms_at(repo, None, queries))
+    now, then = statistics.median(now_ms), statistics.median(then_ms)
+    return {"revision": revision, "rounds": rounds, "recall_ms_p50_10k": now_ms,
+            "recall_ms_p50_10k_then": then_ms, "median_now": now, "median_then": then,
+            "ratio": round(now / then, 2)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print a table, then one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000])
     parser.add_argument("--queries", type=int, default=30, help="timed calls per figure")
     parser.add_argument("--embedder", default=DEFAULT_SELECTOR, help="PENCHANT_EMBEDDINGS value")
+    parser.add_argument("--against", metavar="REV", help="git revision to compare recall with")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs (--against)")
     args = parser.parse_args(argv)
+    if args.against:
+        found = against(args.against, args.rounds, args.queries)
+        print(f"recall p50 at 10k: now {found['median_now']:.2f} ms, at {args.against} "
+              f"{found['median_then']:.2f} ms: {found['ratio']}x (medians of {args.rounds})")
+        print(json.dumps(found))
+        return 0
     embedder = build_embedder(args.embedder)
     rows = [run_latency(n, embedder, args.queries) for n in args.sizes]
     keys = [k for k in rows[0] if k != "n_prefs"]

@@ -6,7 +6,10 @@ and a Redis URL without its credentials (status lines, ``doctor``, every storage
 from __future__ import annotations
 
 import re
+from typing import Annotated
 from urllib.parse import parse_qsl, urlencode
+
+from pydantic import BeforeValidator
 
 from .normalize import BIDI_CONTROLS, TAG_CHARACTERS
 
@@ -94,4 +97,8 @@ def redacted_url(url: str) -> str:
     return f"{head}{base}{mark}{query}"
 
 
-__all__ = ["ECHO_CHARS", "REDACTED", "echoed", "redacted_url", "shorten", "shown"]
+EchoedText = Annotated[str, BeforeValidator(echoed)]
+"""A model field holding a text as it is shown back (:func:`echoed`): a refused or held
+candidate's content."""
+
+__all__ = ["ECHO_CHARS", "REDACTED", "EchoedText", "echoed", "redacted_url", "shorten", "shown"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field
 
-from .echo import echoed
+from .echo import EchoedText
 from .records import GateResult, Polarity, Preference
 
 
@@ -78,14 +78,9 @@ class Held(BaseModel):
     """
 
     id: str
-    content: str
+    content: EchoedText
     polarity: Polarity
     reason: str
-
-    @field_validator("content", mode="before")
-    @classmethod
-    def _shortened(cls, value: Any) -> str:
-        return echoed(value)
 
 
 class ReplayedWrite(BaseModel):

@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from .echo import echoed, shorten
+from .echo import EchoedText, shorten
 
 if TYPE_CHECKING:
     from .outcomes import Held, ReplayedWrite
@@ -373,13 +373,8 @@ class Rejection(BaseModel):
         reason: Why, in words.
     """
 
-    content: str
+    content: EchoedText
     reason: str
-
-    @field_validator("content", mode="before")
-    @classmethod
-    def _shortened(cls, value: Any) -> str:
-        return echoed(value)
 
 
 class Superseded(BaseModel):
