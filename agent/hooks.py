@@ -104,8 +104,9 @@ NodeState: TypeAlias = Any
 """A LangGraph state with a ``messages`` list: any TypedDict, pydantic or plain-dict state.
 
 Typed ``Any`` so the nodes fit ``StateGraph.add_node`` for every host state schema."""
-ChangeKey = Literal["created", "merged", "superseded", "rejected", "removed"]
-CHANGE_KEYS: tuple[ChangeKey, ...] = ("created", "merged", "superseded", "rejected", "removed")
+ChangeKey = Literal["created", "merged", "superseded", "rejected", "held", "removed"]
+CHANGE_KEYS: tuple[ChangeKey, ...] = (
+    "created", "merged", "superseded", "rejected", "held", "removed")
 MODEL_UNAVAILABLE = "model_unavailable"
 """``response_metadata["penchant_error"]`` of the reply that stands in for a failed model
 (see :func:`penchant.agent.graph.unavailable_message`)."""
@@ -204,6 +205,8 @@ class MemoryChanges(TypedDict):
         merged: Preferences a repeat merged into.
         superseded: Preferences a contradiction replaced, with what replaced them.
         rejected: Candidates the gate refused, each with its reason.
+        held: Candidates the gate held for the user's confirmation (``{"id", "content",
+            "polarity", "reason"}``): not stored.
         removed: Preferences a forget removed.
         errors: One line per failed memory step of the turn (the turn itself went on).
         dropped: Malformed items of the summary model's reply that were left out
@@ -217,6 +220,7 @@ class MemoryChanges(TypedDict):
     merged: list[dict[str, Any]]
     superseded: list[dict[str, Any]]
     rejected: list[dict[str, Any]]
+    held: list[dict[str, Any]]
     removed: list[dict[str, Any]]
     errors: list[str]
     dropped: list[dict[str, Any]]
@@ -225,8 +229,8 @@ class MemoryChanges(TypedDict):
 
 def empty_changes() -> MemoryChanges:
     """A ``memory_changes`` value with nothing in it."""
-    return MemoryChanges(created=[], merged=[], superseded=[], rejected=[], removed=[],
-                         errors=[], dropped=[], queued=[])  # fmt: skip
+    return MemoryChanges(created=[], merged=[], superseded=[], rejected=[], held=[],
+                         removed=[], errors=[], dropped=[], queued=[])  # fmt: skip
 
 
 def add_changes(changes: MemoryChanges, result: dict[str, Any]) -> None:

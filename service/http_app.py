@@ -214,13 +214,14 @@ def create_app(
     @app.post(API_PREFIX + "/held/{held_id}/confirm", tags=["preferences"])
     async def confirm(user_id: User, held_id: str) -> JSONResponse:
         """Store a held item as written, through the gate; the gate result (422 when it
-        refuses it or there is no such item)."""
+        refuses it; 400 naming ``held_id`` when there is no such item)."""
         with about("held_id", held_id):
             return _gate(await memory.confirm(user_id, held_id))
 
     @app.delete(API_PREFIX + "/held/{held_id}", tags=["preferences"])
     async def dismiss(user_id: User, held_id: str) -> dict[str, Any]:
-        """Drop a held item and erase its text: ``{"dismissed": flag}``."""
+        """Drop a held item and erase its text: ``{"dismissed": flag}`` (400 naming
+        ``held_id`` when there is no such item)."""
         with about("held_id", held_id):
             return {"dismissed": (await memory.dismiss(user_id, held_id)).public_dict()}
 

@@ -154,14 +154,17 @@ def cmd_held(memory: Memory, args: argparse.Namespace) -> int:
 
 def cmd_confirm(memory: Memory, args: argparse.Namespace) -> int:
     """Store a held item as written (through the gate; exit 2 when it refuses it)."""
-    return _gate_outcome(args, memory.confirm(args.user, args.id.strip()))
+    result = memory.confirm(args.user, args.id.strip())
+    if not args.json and not result.rejected:
+        print(f"confirmed held item {args.id.strip()}:")
+    return _gate_outcome(args, result)
 
 
 def cmd_dismiss(memory: Memory, args: argparse.Namespace) -> int:
     """Drop a held item and erase its text."""
     flag = memory.dismiss(args.user, args.id.strip())
     _emit(args, {"dismissed": flag.public_dict()},
-          lambda: f"dismissed held item {flag.id}; its text is erased: {flag.contents[0]!r}")
+          lambda: f"dismissed held item {flag.id[:8]}; its text is erased")
     return EXIT_OK
 
 
@@ -459,7 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 ("dismiss", cmd_dismiss, "Drop a held item; erase its text.")):
         p = command(name, handler, text)
         p.add_argument("--user", required=True)
-        p.add_argument("id", help="the held item's id (penchant held --user USER)")
+        p.add_argument("id", metavar="HELD_ID",
+                       help="the held item's id, or its first 6+ characters (penchant held)")
 
     p = command("reflect", cmd_reflect, "Answer a question about a user from memory.")
     p.add_argument("--user", required=True)

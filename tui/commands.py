@@ -145,10 +145,12 @@ async def run_memory_command(
         return CommandOutcome(user_id, held_note(await memory.held(user_id)))
     if command.name == "confirm":
         stored = await memory.confirm(user_id, command.argument)
-        return CommandOutcome(user_id, stored.describe(), stored.public_dict())
+        said = stored.describe() if stored.rejected else f"Confirmed: {stored.describe()}"
+        return CommandOutcome(user_id, said, stored.public_dict())
     if command.name == "dismiss":
         flag = await memory.dismiss(user_id, command.argument)
-        return CommandOutcome(user_id, f"Dismissed {flag.contents[0]!r}; its text is erased.", {})
+        return CommandOutcome(user_id, f"Dismissed held item `{flag.id[:8]}`; its text is erased.",
+                              {})  # fmt: skip
     raise InvalidInputError(
         f"/{command.name} is not a memory command; use one of "
         + ", ".join(f"/{name}" for name in sorted(MEMORY_COMMANDS))

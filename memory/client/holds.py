@@ -8,8 +8,9 @@ the model to call ``remember`` could as well get it to confirm.
 - :meth:`SyncHolds.held` lists the held items, oldest first.
 - :meth:`SyncHolds.confirm` sends the held candidate through the gate as written (every
   other screen still applies; the band does not) and closes the item in the same commit.
-- :meth:`SyncHolds.dismiss` closes it and erases its text from the change log, idempotency
-  records, transcripts and history, as a forget does.
+- :meth:`SyncHolds.dismiss` closes it and erases its text (and a captured item's sentence)
+  from the change log, idempotency records, transcripts and history wherever they are kept
+  verbatim.
 """
 
 from __future__ import annotations
@@ -58,8 +59,10 @@ def confirm_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[GateR
 
 
 def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[Flag]:
-    """Close the held flag ``held_id``, then erase its text (the ``held`` event, the write's
-    idempotency record, transcripts and history that contain it verbatim).
+    """Close the held flag ``held_id``, then erase its text and a captured item's sentence
+    wherever they are kept verbatim: the ``held`` event, the write's idempotency record,
+    transcript messages and history records that contain them (the rest of a conversation
+    stays; a forget erases by objects).
 
     Raises:
         InvalidInputError: No held item ``held_id``.
@@ -73,7 +76,9 @@ def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[Flag]
         return Plan(answered_ops(flag, "dismissed", now), flag)
 
     flag: Flag = yield from memory._write_steps(keys, plan, what=f"dismiss for {user_id!r}")
-    erasure = Erasure(text="", ids=frozenset({flag.id}), contents=(flag.contents[0],),
+    said = (flag.candidate or {}).get("said")
+    texts = (flag.contents[0], *([said] if isinstance(said, str) and said else []))
+    erasure = Erasure(text="", ids=frozenset({flag.id}), contents=texts,
                       keep_history=memory.settings.keep_full_history)  # fmt: skip
     yield Erase(keys, erasure, [])
     return flag

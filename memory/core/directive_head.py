@@ -159,8 +159,8 @@ class DirectiveHead:
         is at least :data:`HOLD_LOGIT` and below :attr:`threshold`.
 
         Returns:
-            ``"may be an instruction to the assistant (directive head, logit 1.2 ≥ 0.0,
-            below the refusal threshold 3.9)"`` or ``None``.
+            ``"may be an instruction to the assistant (directive head score 1.2: held from
+            0.0, refused from 3.9)"`` or ``None``.
         """
         if vector.shape[-1] != self.dim:
             return None
@@ -168,8 +168,8 @@ class DirectiveHead:
         if not HOLD_LOGIT <= logit < self.threshold:
             return None
         return (
-            f"may be an instruction to the assistant (directive head, logit {logit:.1f} ≥ "
-            f"{HOLD_LOGIT:.1f}, below the refusal threshold {self.threshold:.1f})"
+            f"may be an instruction to the assistant (directive head score {logit:.1f}: held "
+            f"from {HOLD_LOGIT:.1f}, refused from {self.threshold:.1f})"
         )
 
     def reason(self, vector: np.ndarray, text: str | None = None) -> str | None:

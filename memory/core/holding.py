@@ -84,11 +84,13 @@ def hold_doubtful(
 
 def held_flag(user_id: str, prepared: PreparedCandidate, reason: str, now: datetime) -> Flag:
     """The held flag of one candidate; its id is stable for the same candidate (polarity
-    and content), so holding it again keeps one flag. The flag keeps the candidate (less
-    the captured sentence, which is never stored) with the time it was said."""
+    and content), so holding it again keeps one flag. The flag keeps the candidate with the
+    time it was said, and a captured candidate's sentence (``said``: shown to the user
+    beside the rewrite, screened again on confirmation, erased verbatim on dismissal)."""
     candidate = prepared.candidate
-    digest = hashlib.sha256(f"{candidate.polarity}|{candidate.content}".encode()).hexdigest()
-    document = candidate.model_dump(mode="json", exclude_none=True, exclude={"said"})
+    said = f"{user_id}|{candidate.polarity}|{candidate.content}"  # one user's: ids never match
+    digest = hashlib.sha256(said.encode()).hexdigest()  # across users
+    document = candidate.model_dump(mode="json", exclude_none=True)
     document.setdefault("at", now.isoformat())  # confirmed later, it was said now
     return Flag(
         id=flag_id("held", [digest]), user_id=user_id, kind="held", preference_ids=[],
@@ -112,7 +114,8 @@ def hold_ops(
         if flag.id not in waiting and len(waiting) >= MAX_HELD:
             refused.append(Rejection(content=flag.contents[0], reason=(
                 f"{reason}; it was not held, because {MAX_HELD} items already await the "
-                "user's confirmation (confirm or dismiss some: penchant held)")))
+                "user's confirmation: confirm or dismiss some first (/held in the chat, "
+                f"`penchant held --user {snapshot.user_id}`)")))
             continue
         report.append(Held(id=flag.id, content=flag.contents[0],
                            polarity=prepared.candidate.polarity, reason=reason))  # fmt: skip
@@ -137,7 +140,14 @@ def held_of(snapshot: UserSnapshot, held_id: str) -> Flag:
             close on their own when a preference of their pair goes).
     """
     flag = snapshot.flags.get(held_id)
-    if flag is None and len(held_id) >= MIN_ID_PREFIX:
+    listed = (f"`penchant held --user {snapshot.user_id}` or /held in the chat lists the "
+              "user's held items")  # fmt: skip
+    if flag is None and len(held_id) < MIN_ID_PREFIX:
+        raise InvalidInputError(
+            f"no held item {held_id!r}: give the whole id or at least {MIN_ID_PREFIX} of its "
+            f"first characters ({listed})"
+        )
+    if flag is None:
         found = [f for f in snapshot.flags.values()
                  if f.kind == "held" and f.id.startswith(held_id)]  # fmt: skip
         if len(found) > 1:
@@ -146,7 +156,7 @@ def held_of(snapshot: UserSnapshot, held_id: str) -> Flag:
     if flag is None:
         raise InvalidInputError(
             f"no held item {held_id!r} for user {snapshot.user_id!r} (confirmed or dismissed "
-            "already?); `penchant held --user USER` lists them"
+            f"already?); {listed}"
         )
     if flag.kind != "held":
         raise InvalidInputError(
@@ -159,7 +169,8 @@ def held_of(snapshot: UserSnapshot, held_id: str) -> Flag:
 def answered_ops(flag: Flag, op: str, now: datetime) -> list[Op]:
     """Close a held flag: ``confirmed`` (its candidate was stored) or ``dismissed`` (the
     event names the flag, not its text, which the dismissal erases)."""
-    event = ChangeEvent(op=op, reason=f"held item {flag.id} {op} by the user", at=now)  # type: ignore[arg-type]
+    event = ChangeEvent(op=op, reason=f"held item {flag.id} {op} by the user",  # type: ignore[arg-type]
+                        source="user", at=now)  # fmt: skip
     return [DeleteFlag(flag.id), AppendEvent(event)]
 
 

@@ -123,6 +123,10 @@ _FORGET_FILLER = frozenset(
      "about", "preference", "preferences", "please", "like", "dislike", "love", "hate", "want",
      "don't", "do", "not", "no", "any", "more", "anymore", "of", "for", "to", "is", "am", "it"}
 )
+_FORGET_KIND_WORDS = frozenset(
+    {"allergic", "allergy", "allergies", "intolerant", "intolerance", "intolerances",
+     "sensitive", "sensitivity"}
+)
 
 
 def keywords_equal(a: str, b: str) -> bool:
@@ -289,8 +293,24 @@ def _contains_run(haystack: list[str], needle: list[str]) -> bool:
 
 
 def forget_query_words(query: str) -> list[str]:
-    """The content words of a forget request (filler such as ``forget that I`` dropped)."""
-    return [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
+    """The content words of a forget request (filler such as ``forget that I`` dropped, and
+    the words that say what kind of preference it is, ``allergic``, ``intolerance``, when an
+    object is left: ``forget "allergic to shrimp"`` names shrimp, as ``hate cilantro`` names
+    cilantro)."""
+    words = [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
+    objects = [w for w in words if w not in _FORGET_KIND_WORDS]
+    return objects or words
+
+
+def names_protection(query: str) -> bool:
+    """Whether a forget request names an allergy or intolerance as such (``allergic to
+    shrimp``, ``lactose intolerance``, ``花生过敏``) beside its object: then it forgets only
+    protected preferences, never a like of the same object."""
+    if has_cjk(query):
+        return any(w in query for w in ("过敏", "不耐")) and len(query.strip()) > 2
+    words = [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
+    return any(w in _FORGET_KIND_WORDS for w in words) and any(
+        w not in _FORGET_KIND_WORDS for w in words)
 
 
 def forget_phrases(query: str) -> list[str]:
@@ -354,6 +374,7 @@ __all__ = [
     "changes_head",
     "forget_matches",
     "forget_phrases",
+    "names_protection",
     "forget_query_words",
     "is_transposition_typo",
     "keyword_covers",

@@ -47,7 +47,7 @@ from .flag_plans import cross_language_flag_ops, scrubbed_flags
 from .holding import meaning_verdicts
 from .identity import CrossLanguage
 from .intent_screen import IntentBank
-from .matching import forget_matches
+from .matching import forget_matches, names_protection
 from .observations import (
     ObservationCandidate,
     ObservationResult,
@@ -317,8 +317,9 @@ class PersistenceGate:
         keep = self.settings.keep_full_history
         salt = snapshot.user_id
         write = WritePlan()
+        protected_only = names_protection(text)  # "allergic to shrimp": not a like of shrimp
         for pref in snapshot.preferences():
-            if polarity and pref.polarity != polarity:
+            if (polarity and pref.polarity != polarity) or (protected_only and not pref.protected):
                 continue
             if may_forget(text, pref.keywords, pref.content) and forget_matches(
                 text, pref.keywords, pref.content

@@ -96,8 +96,8 @@ class Flag(BaseModel):
         """One human-readable line."""
         if self.kind == "held":
             polarity = (self.candidate or {}).get("polarity", "like")
-            return (f"held {self.id}, awaiting your confirmation: {polarity} "
-                    f"{self.contents[0]!r} ({self.reason})")  # fmt: skip
+            return (f"held {self.id[:8]}, awaiting your confirmation: {polarity} "
+                    f"{self.contents[0]!r}: {self.reason}")  # fmt: skip
         first, second = self.contents
         via = "+".join(self.signals) or "check-up"
         return f"{self.kind}? {first!r} vs {second!r} ({via}, cosine {self.score:.2f})"

@@ -477,7 +477,8 @@ class GateResult(BaseModel):
         ]
         lines += [
             f"NOT stored: {h.polarity} {h.content!r} is held until the user confirms it "
-            f"(held id {h.id}); reason: {h.reason}" for h in self.held
+            f"(held id {h.id[:8]}: /confirm {h.id[:8]} in the chat or `penchant confirm`; or "
+            f"dismiss it): {h.reason}" for h in self.held
         ]
         lines += [r.describe() for r in self.replayed]
         return "\n".join(lines) if lines else "nothing was stored (no preference found)"

@@ -134,3 +134,25 @@ def test_a_forget_whose_scrub_fails_is_reported_done_and_its_retry_reports_the_s
     assert "rhubarb" not in log  # the pending scrub ran at the retry
     other = memory.forget("odile", "rhubarb")  # no key: a new request, which finds nothing
     assert other.removed == [] and other.already_removed == []
+
+
+@pytest.mark.parametrize("query", ["allergic to shrimp", "my shrimp allergy",
+                                   "forget that I am allergic to shrimp"])
+def test_forget_naming_an_allergy_removes_it_and_not_a_like_of_its_object(
+    memory: Memory, query: str
+) -> None:
+    """Issue 17's breaker: ``forget "allergic to shrimp"`` removed nothing (the query became
+    "allergic shrimp"); ``shrimp`` alone would also take "likes shrimp tempura"."""
+    memory.capture("u", "I'm allergic to shrimp, but I really love shrimp tempura.")
+    removed = memory.forget("u", query).removed
+    assert [p.content for p in removed] == ["allergic to shrimp"]
+    assert [p.content for p in memory.preferences("u")] == ["likes shrimp tempura"]
+
+
+def test_forget_naming_an_intolerance_or_a_chinese_allergy(memory: Memory) -> None:
+    memory.capture("u", "I'm lactose intolerant")
+    memory.capture("u", "我对花生过敏，但是我喜欢花生酱的味道。")
+    assert [p.content for p in memory.forget("u", "lactose intolerance").removed] == [
+        "intolerant to lactose"]
+    assert [p.content for p in memory.forget("u", "花生过敏").removed] == ["对花生过敏"]
+    assert [p.content for p in memory.preferences("u")] == ["喜欢花生酱的味道"]

@@ -83,7 +83,7 @@ def test_a_doubtful_candidate_is_held_not_stored_recalled_or_injected(
     assert [p.content for p in result.created] == ["I like hiking in the rain"]
     (held,) = result.held
     assert held.content == POOL_TOYS and "directive head" in held.reason
-    assert "NOT stored" in result.describe() and held.id in result.describe()
+    assert "NOT stored" in result.describe() and f"/confirm {held.id[:8]}" in result.describe()
     assert not result.all_rejected and result.public_dict()["held"][0]["id"] == held.id
     assert _prefs(redis_client) == ["I like hiking in the rain"]
     (flag,) = _flags(redis_client)
@@ -103,13 +103,19 @@ def test_holding_the_same_candidate_again_keeps_one_flag(
     assert len(_flags(redis_client)) == 1 and _prefs(redis_client) == []
 
 
-def test_a_captured_sentence_is_held_without_keeping_the_sentence(
+def test_a_captured_sentence_is_held_and_dismissing_erases_it_from_the_transcript(
     held_memory: Memory, redis_client: redis.Redis
 ) -> None:
+    held_memory.append_transcript(USER, "chat", "user", f"hi there. {FISHING}")
+    held_memory.append_transcript(USER, "chat", "assistant", "Noted, no more reminders.")
     result = held_memory.capture(USER, FISHING)
     assert result.held and not result.created
     (flag,) = _flags(redis_client)
-    assert "said" not in flag["candidate"] and _prefs(redis_client) == []
+    assert flag["candidate"]["said"] == FISHING and _prefs(redis_client) == []
+    held_memory.dismiss(USER, flag["id"])
+    assert serialized_hits(redis_client, "防溺水") == []
+    kept = [m["text"] for m in held_memory.transcript(USER, "chat")]
+    assert kept == ["Noted, no more reminders."]
 
 
 def test_confirm_stores_the_held_candidate_and_closes_it_once(

@@ -160,7 +160,7 @@ def test_the_band_below_the_threshold_holds_and_the_bank_refuses_first() -> None
     held, stored = (np.array(v, np.float32) for v in ([0.3, 0, 0.95], [-0.3, 0, 0.95]))
     refused, near_intent = (np.array(v, np.float32) for v in ([0.6, 0, 0.8], [0.1, 0.95, 0]))
     doubts = screen_by_meaning(bank, [held, stored, refused], doubts=True)
-    assert doubts[0] is not None and "logit 0.3 ≥ 0.0, below the refusal threshold 0.5" in doubts[0]
+    assert doubts[0] is not None and "score 0.3: held from 0.0, refused from 0.5" in doubts[0]
     assert doubts[1:] == [None, None]
     assert screen_by_meaning(bank, [held, near_intent]) == [None, screen_by_meaning(
         bank, [near_intent])[0]]

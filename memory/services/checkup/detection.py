@@ -435,7 +435,8 @@ def run_checkup(
     if checkpoint is not None:
         checkpoint()
     new = memory.write_flags(user_id, found)
-    return CheckupReport(user_id=user_id, flags=memory.flags(user_id), new=new, pairs=pairs)
+    return CheckupReport(user_id=user_id, flags=_findings(memory.flags(user_id)), new=new,
+                         pairs=pairs)
 
 
 async def arun_checkup(
@@ -454,8 +455,13 @@ async def arun_checkup(
     if checkpoint is not None:
         checkpoint()
     new = await memory.write_flags(user_id, found)
-    return CheckupReport(user_id=user_id, flags=await memory.flags(user_id), new=new,
+    return CheckupReport(user_id=user_id, flags=_findings(await memory.flags(user_id)), new=new,
                          pairs=pairs)
+
+
+def _findings(flags: list[Flag]) -> list[Flag]:
+    """The check-up's own open flags (held items, the gate's, are listed by ``held``)."""
+    return [f for f in flags if f.kind != "held"]
 
 
 # -- jobs ----------------------------------------------------------------------------------------
