@@ -260,7 +260,8 @@ def cmd_changes(memory: Memory, args: argparse.Namespace) -> int:
         lines = []
         for e in events:
             subject = (e.after or e.before or {}).get("content") or e.content or ""
-            lines.append(f"{e.at:%Y-%m-%d %H:%M:%S} {e.op:10} {subject} {e.reason}".rstrip())
+            why = f" — {e.reason}" if e.reason and subject else e.reason
+            lines.append(f"{e.at:%Y-%m-%d %H:%M:%S} {e.op:10} {subject}{why}".rstrip())
         return "\n".join(lines)
 
     _emit(args, [e.model_dump(mode="json") for e in events], human)
