@@ -12,6 +12,12 @@ from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
+_ZH_ALLERGY_LEAD = (
+    r"(?:[^对，,。]{0,12}?我(?:们(?:全家|一家|家)?)?的?)?"
+    r"(?:是|其实|也|都|还|一直|从小|就|本来|有点|有些|比较)*"
+)
+"""Before an allergen in ``X过敏`` / ``X不耐受``: what precedes the speaker, the speaker, and
+adverbs, none of them part of the allergen."""
 _SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
 
 _SLOT_NOUN = r"[^是，,不没已再]{1,8}"
@@ -72,13 +78,20 @@ ZH_RULES: tuple[Rule, ...] = (
         "对{obj}过敏",
     ),
     # not a negated allergy (``芒果那个不算过敏``, ``查出来根本不过敏``): that one is over
-    zh(r"(?P<obj>[^对，,。]{0,20}?)(?<![不没])(?<!不算)过敏(?!原)", "dislike", "对{obj}过敏"),
+    # a fronted allergen (``芒果我过敏``, ``海鲜我一吃就过敏``)
+    zh(r"(?P<obj>[^对，,。我]{1,12}?)我(?:[^，,。我的]{0,4}?就|都|也|有点|有些)?过敏(?!原)",
+       "dislike", "对{obj}过敏"),
+    # what precedes the speaker, the speaker and an adverb are no part of the allergen
+    # (``希望我的花生过敏能好``, ``我其实有点芒果过敏``, ``我们全家都海鲜过敏``)
+    zh(rf"{_ZH_ALLERGY_LEAD}(?P<obj>[^对，,。我]{{0,20}}?)(?<![不没])(?<!不算)过敏(?!原)",
+       "dislike", "对{obj}过敏"),
     zh(
         rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:有点|有些|严重|非常|很|都|也)?不耐(?:受|症)?",
         "dislike",
         "对{obj}不耐受",
     ),
-    zh(r"(?P<obj>[^对，,。]{1,20}?)不耐(?:受|症)", "dislike", "对{obj}不耐受"),
+    zh(rf"{_ZH_ALLERGY_LEAD}(?P<obj>[^对，,。我]{{1,20}}?)不耐(?:受|症)", "dislike",
+       "对{obj}不耐受"),
     zh(
         rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:一点|完全|真的|实在)?(?:都|也)?(?:不|没有?)(?:太|什么|很|怎么|多大|啥)?"
         r"(?:感兴趣|兴趣|感冒)",

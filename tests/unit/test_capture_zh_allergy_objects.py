@@ -1,0 +1,25 @@
+"""Chinese allergy statements without 对: the allergen is what the speaker names, not the
+words before the speaker nor an adverb (issue 17's breaker: ``希望我的花生过敏能好`` stored
+``对希望我的花生过敏``, protected, beside the real one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.core.capture import extract_preferences
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("希望我的花生过敏能好", "对花生过敏"),
+    ("我其实有点芒果过敏", "对芒果过敏"),
+    ("我们全家都海鲜过敏", "对海鲜过敏"),
+    ("医生说我是尘螨过敏", "对尘螨过敏"),
+    ("希望我的乳糖不耐受能好", "对乳糖不耐受"),
+    ("芒果我过敏，碰都不能碰", "对芒果过敏"),
+    ("海鲜我一吃就过敏", "对海鲜过敏"),
+    ("我花生过敏", "对花生过敏"),
+])
+def test_the_allergen_is_what_the_speaker_names(text: str, content: str) -> None:
+    found = extract_preferences(text)
+    assert [(c.polarity, c.content) for c in found] == [("dislike", content)]
+    assert found[0].protected is not False
