@@ -223,7 +223,7 @@ def create_app(
         """Drop a held item and erase its text: ``{"dismissed": flag}`` (400 naming
         ``held_id`` when there is no such item)."""
         with about("held_id", held_id):
-            return {"dismissed": (await memory.dismiss(user_id, held_id)).public_dict()}
+            return (await memory.dismiss(user_id, held_id)).public_dict()
 
     @app.get(API_PREFIX + "/recall", tags=["recall"])
     async def recall(

@@ -162,9 +162,8 @@ def cmd_confirm(memory: Memory, args: argparse.Namespace) -> int:
 
 def cmd_dismiss(memory: Memory, args: argparse.Namespace) -> int:
     """Drop a held item and erase its text."""
-    flag = memory.dismiss(args.user, args.id.strip())
-    _emit(args, {"dismissed": flag.public_dict()},
-          lambda: f"dismissed held item {flag.id[:8]}; its text is erased")
+    done = memory.dismiss(args.user, args.id.strip())
+    _emit(args, done.public_dict(), done.describe)
     return EXIT_OK
 
 
@@ -174,9 +173,8 @@ def cmd_prefs(memory: Memory, args: argparse.Namespace) -> int:
     flags = [] if args.json else memory.flags(args.user)
 
     def human() -> str:
-        if not prefs:
-            return f"no preferences stored for {args.user!r}"
-        lines = [
+        lines = [] if prefs else [f"no preferences stored for {args.user!r}"]
+        lines += [
             f"{p.polarity:8} {p.content}  [{', '.join(p.keywords)}] ({p.category}, "
             + (f"slot {p.slot}, " if p.slot else "")
             + ("protected, " if p.protected else "")

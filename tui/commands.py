@@ -148,9 +148,8 @@ async def run_memory_command(
         said = stored.describe() if stored.rejected else f"Confirmed: {stored.describe()}"
         return CommandOutcome(user_id, said, stored.public_dict())
     if command.name == "dismiss":
-        flag = await memory.dismiss(user_id, command.argument)
-        return CommandOutcome(user_id, f"Dismissed held item `{flag.id[:8]}`; its text is erased.",
-                              {})  # fmt: skip
+        done = await memory.dismiss(user_id, command.argument)
+        return CommandOutcome(user_id, done.describe().capitalize() + ".", {})
     raise InvalidInputError(
         f"/{command.name} is not a memory command; use one of "
         + ", ".join(f"/{name}" for name in sorted(MEMORY_COMMANDS))

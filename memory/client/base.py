@@ -14,8 +14,7 @@ only the I/O (httpx's ``BaseClient`` / ``Client`` / ``AsyncClient``; LangGraph's
 One :class:`~..core.UserSnapshot` per user and revision is cached (LRU): after Penchant's own
 commit it is updated in place from the committed operations; after another process's write
 (or a conflict) the next read, given the cached snapshot, fetches only the fields changed
-since its revision, from the user's revision log, in the same round trip
-(:mod:`~..backends.wire`).
+since its revision, from the user's revision log, in the same round trip (:mod:`~..backends.wire`).
 """
 
 from __future__ import annotations
@@ -71,6 +70,7 @@ from ..model import (
     utcnow,
     validate_user_id,
 )
+from .holds import screen_summary
 from .identity import ObjectVectors
 from .reading import Captured, embed_prepared
 from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
@@ -261,8 +261,7 @@ class BaseMemory(RecoveryMixin):
         known: Mapping[str, np.ndarray] | None = None,
         confirming: Flag | None = None,
     ) -> Steps[GateResult]:
-        """The gate's write of ``batch``; a candidate that may be an instruction is held
-        (:mod:`..core.holding`) unless this is the user ``confirming`` that held flag."""
+        """The gate's write of ``batch``, holding doubtful ones (:mod:`..core.holding`)."""
         keys = UserKeys.for_user(user_id)
         prepared, rejections = self.gate.prepare(batch)
         embed_prepared(self.embedder, prepared, known)
@@ -364,6 +363,7 @@ class BaseMemory(RecoveryMixin):
     def _history_steps(self, user_id: str, snapshot: HistorySnapshot) -> Steps[Any]:
         keys = UserKeys.for_user(user_id)
         planned = self.gate.plan_history(snapshot)
+        screen_summary(self, snapshot.summary)  # by meaning, as a preference would be
         return (yield from self._write_steps(keys, lambda _s: planned, what="write history"))
 
     def _transcript_steps(self, user_id: str, thread_id: str, role: str, text: str) -> Steps[Any]:

@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import Erasure, Plan, UserSnapshot, answered_ops, held_of
+from ..embeddings import primary_part
 from ..model import (
+    DismissResult,
     Flag,
     GateResult,
     InvalidInputError,
@@ -32,6 +34,26 @@ from .steps import Erase, Read, Steps
 
 if TYPE_CHECKING:
     from .base import BaseMemory
+
+
+def screen_summary(memory: BaseMemory, summary: str) -> None:
+    """Refuse a behaviour-history summary that reads as an instruction by its meaning, as a
+    preference's content is refused: history is injected as the user's recent behaviour (a
+    breaker stored refused instructions through ``record_history``). The band below the
+    refusal threshold is not applied: history has no confirmation of its own, and the band
+    held 2 of 20 ordinary summaries ("cancelled the gym membership"). One embedding.
+
+    Raises:
+        InvalidInputError: The summary is refused, with the screen's reason.
+    """
+    bank = memory._intent_bank()
+    embedder = primary_part(memory.embedder)
+    if bank is None or embedder is None or not summary.strip():
+        return
+    vector = embedder.embed([summary])[0]
+    why = bank.reason(vector, summary)
+    if why:
+        raise InvalidInputError(f"history snapshot refused: its summary {why}")
 
 
 def confirm_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[GateResult]:
@@ -58,7 +80,7 @@ def confirm_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[GateR
     return result
 
 
-def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[Flag]:
+def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[DismissResult]:
     """Close the held flag ``held_id``, then erase its text and a captured item's sentence
     wherever they are kept verbatim: the ``held`` event, the write's idempotency record,
     transcript messages and history records that contain them (the rest of a conversation
@@ -80,8 +102,9 @@ def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[Flag]
     texts = (flag.contents[0], *([said] if isinstance(said, str) and said else []))
     erasure = Erasure(text="", ids=frozenset({flag.id}), contents=texts,
                       keep_history=memory.settings.keep_full_history)  # fmt: skip
-    yield Erase(keys, erasure, [])
-    return flag
+    scrubbed = yield Erase(keys, erasure, [])
+    return DismissResult(dismissed=flag, scrub_pending=scrubbed is None,
+                         history_kept=memory.settings.keep_full_history)  # fmt: skip
 
 
 class SyncHolds:
@@ -108,18 +131,18 @@ class SyncHolds:
         result: GateResult = self._run(confirm_steps(self, user_id, held_id))  # type: ignore[arg-type]
         return result
 
-    def dismiss(self, user_id: str, held_id: str) -> Flag:
+    def dismiss(self, user_id: str, held_id: str) -> DismissResult:
         """Drop a held item and erase its text (see :func:`dismiss_steps`).
 
         Returns:
-            The dismissed item.
+            The dismissed item, and whether its erasure is still pending.
 
         Raises:
             InvalidInputError: No such held item.
             StorageUnavailableError: Redis failed before the item was closed.
         """
-        flag: Flag = self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
-        return flag
+        done: DismissResult = self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
+        return done
 
 
 class AsyncHolds:
@@ -137,10 +160,10 @@ class AsyncHolds:
         result: GateResult = await self._run(confirm_steps(self, user_id, held_id))  # type: ignore[arg-type]
         return result
 
-    async def dismiss(self, user_id: str, held_id: str) -> Flag:
+    async def dismiss(self, user_id: str, held_id: str) -> DismissResult:
         """See :meth:`SyncHolds.dismiss`."""
-        flag: Flag = await self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
-        return flag
+        done: DismissResult = await self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
+        return done
 
 
 __all__ = ["AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps"]

@@ -120,6 +120,10 @@ def hold_ops(
         report.append(Held(id=flag.id, content=flag.contents[0],
                            polarity=prepared.candidate.polarity, reason=reason))  # fmt: skip
         if flag.id in waiting:
+            # written again, unchanged: the commit then checks the revision, so a client whose
+            # cached snapshot still shows an item dismissed elsewhere reads again, holds anew
+            if flag.id in snapshot.flags:
+                ops.append(PutFlag(snapshot.flags[flag.id]))
             continue
         waiting.add(flag.id)
         ops.append(PutFlag(flag))

@@ -352,8 +352,10 @@ class PersistenceGate:
             keywords=tuple(dict.fromkeys(k for p in removed for k in p.keywords)),
             keep_history=keep,
         )  # fmt: skip
-        ops += scrubbed_flags(snapshot, erasure, write.deletes)
-        return Plan(ops, (ForgetResult(removed=removed), erasure))
+        scrubbed = scrubbed_flags(snapshot, erasure, write.deletes)
+        held = [op.flag_id for op in scrubbed if snapshot.flags[op.flag_id].kind == "held"]
+        return Plan([*ops, *scrubbed], (ForgetResult(removed=removed, dropped_held=held),
+                                        erasure))  # fmt: skip
 
     # -- observations (reflect) -----------------------------------------------------------------
 

@@ -41,6 +41,7 @@ and precomputed tables.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -405,6 +406,12 @@ class Tombstones:
 
 
 
+def _squashed(text: str) -> str:
+    """``text`` compared for erasure: NFKC (full-width forms folded), whitespace runs as one
+    space, case folded."""
+    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
 @dataclass(frozen=True)
 class Erasure:
     """What one forget scrubs, after its commit, from the records that copy the forgotten
@@ -454,6 +461,8 @@ class Erasure:
             return False
         if any(c and c in text for c in self.contents):
             return True
+        if self.contents and any(c and _squashed(c) in _squashed(text) for c in self.contents):
+            return True  # the same text with other spacing or full-width forms (a message)
         if self.polarity is not None:
             return False
         if any(forget_matches(query, [], text) for query in (self.text, *self.keywords)):

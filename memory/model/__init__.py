@@ -43,7 +43,7 @@ from .normalize import (
     to_simplified,
     word_tokens,
 )
-from .outcomes import ForgetResult, Held, ReplayedWrite
+from .outcomes import DismissResult, ForgetResult, Held, ReplayedWrite
 from .protection import is_protected, is_retraction
 from .records import (
     MAX_SUMMARY_CHARS,
@@ -77,6 +77,7 @@ __all__ = [
     "ChangeOp",
     "ConcurrencyError",
     "Flag",
+    "DismissResult",
     "ForgetResult",
     "Held",
     "GateResult",

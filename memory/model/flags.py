@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .echo import shorten
 from .records import SCHEMA_VERSION, utcnow
 
 FlagKind = Literal["contradiction", "duplicate", "held"]
@@ -96,8 +97,10 @@ class Flag(BaseModel):
         """One human-readable line."""
         if self.kind == "held":
             polarity = (self.candidate or {}).get("polarity", "like")
+            said = (self.candidate or {}).get("said")
+            source = f" (read from {shorten(said)!r})" if said and said != self.contents[0] else ""
             return (f"held {self.id[:8]}, awaiting your confirmation: {polarity} "
-                    f"{self.contents[0]!r}: {self.reason}")  # fmt: skip
+                    f"{self.contents[0]!r}{source}: {self.reason}")  # fmt: skip
         first, second = self.contents
         via = "+".join(self.signals) or "check-up"
         return f"{self.kind}? {first!r} vs {second!r} ({via}, cosine {self.score:.2f})"

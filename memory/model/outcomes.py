@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from .echo import EchoedText
+from .flags import Flag
 from .records import GateResult, Polarity, Preference
 
 
@@ -24,6 +25,8 @@ class ForgetResult(BaseModel):
             ids the first attempt removed (their text is erased, so not repeated here).
         scrub_pending: Removed, but Redis failed while its text was being scrubbed from
             the records that copy it; the scrub is retried on the process's next call.
+        dropped_held: Ids of held items (awaiting the user's confirmation) whose text named
+            what was forgotten: dropped with it.
     """
 
     removed: list[Preference] = Field(default_factory=list)
@@ -31,11 +34,14 @@ class ForgetResult(BaseModel):
     replayed: list[ReplayedWrite] = Field(default_factory=list)
     already_removed: list[str] = Field(default_factory=list)
     scrub_pending: bool = False
+    dropped_held: list[str] = Field(default_factory=list)
 
     def public_dict(self) -> dict[str, Any]:
         """The CLI's JSON contract: ``{"removed": [...]}`` (``deferred``, ``replayed``,
-        ``already_removed``, ``scrub_pending`` only when set)."""
+        ``already_removed``, ``scrub_pending``, ``dropped_held`` only when set)."""
         document: dict[str, Any] = {"removed": [p.public_dict() for p in self.removed]}
+        if self.dropped_held:
+            document["dropped_held"] = list(self.dropped_held)
         if self.already_removed:
             document["already_removed"] = list(self.already_removed)
         if self.scrub_pending:
@@ -61,6 +67,10 @@ class ForgetResult(BaseModel):
             lines.insert(0, "nothing matched; no preference was removed")
         else:
             lines[:0] = [f"forgot {p.polarity}: {p.content!r} (id {p.id})" for p in self.removed]
+        if self.dropped_held:
+            lines.append(f"also dropped {len(self.dropped_held)} held item(s) awaiting the "
+                         "user's confirmation that named it (ids "
+                         f"{', '.join(i[:8] for i in self.dropped_held)})")  # fmt: skip
         if self.scrub_pending:
             lines.append("removed; Redis failed while erasing its text from the change log and "
                          "transcripts: that erasure is retried on the next call")  # fmt: skip
@@ -81,6 +91,42 @@ class Held(BaseModel):
     content: EchoedText
     polarity: Polarity
     reason: str
+
+
+class DismissResult(BaseModel):
+    """What dismissing a held item did.
+
+    Attributes:
+        dismissed: The held item's flag, now closed.
+        scrub_pending: Closed, but Redis failed while its text was being erased from the
+            records that copy it; the erasure is retried on the process's next call.
+        history_kept: ``Settings.keep_full_history``: the change log, transcripts and
+            history keep its text (idempotency records are erased still).
+    """
+
+    dismissed: Flag
+    scrub_pending: bool = False
+    history_kept: bool = False
+
+    def public_dict(self) -> dict[str, Any]:
+        """``{"dismissed": flag}`` (``scrub_pending``, ``history_kept`` only when set)."""
+        document: dict[str, Any] = {"dismissed": self.dismissed.public_dict()}
+        if self.scrub_pending:
+            document["scrub_pending"] = True
+        if self.history_kept:
+            document["history_kept"] = True
+        return document
+
+    def describe(self) -> str:
+        """One line: what was dismissed and whether its text is erased."""
+        head = f"dismissed held item {self.dismissed.id[:8]}"
+        if self.scrub_pending:
+            return (f"{head}; Redis failed while erasing its text: that erasure is retried on "
+                    "the next call")  # fmt: skip
+        if self.history_kept:
+            return (f"{head}; the change log, transcripts and history keep its text "
+                    "(PENCHANT_KEEP_FULL_HISTORY)")  # fmt: skip
+        return f"{head}; its text is erased"
 
 
 class ReplayedWrite(BaseModel):
@@ -115,4 +161,4 @@ class ReplayedWrite(BaseModel):
 GateResult.model_rebuild(_types_namespace={"ReplayedWrite": ReplayedWrite, "Held": Held})
 ForgetResult.model_rebuild()
 
-__all__ = ["ForgetResult", "Held", "ReplayedWrite"]
+__all__ = ["DismissResult", "ForgetResult", "Held", "ReplayedWrite"]

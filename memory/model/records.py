@@ -472,7 +472,7 @@ class GateResult(BaseModel):
         lines += [f"rejected {r.content!r}: {r.reason}" for r in self.rejected]
         lines += [
             f"NOT stored yet (memory degraded, Redis unreachable): {c!r} was saved locally "
-            "and will be stored when Redis is back"
+            "and goes through the gate when Redis is back"
             for c in self.deferred
         ]
         lines += [
