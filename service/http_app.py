@@ -29,7 +29,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, Field
 from starlette.routing import Route
 
-from penchant.memory import AsyncMemory, GateResult, parse_document
+from penchant.memory import AsyncMemory, GateResult, check_history_meaning, parse_document
 
 from .auth import USER_SCOPE_KEY, McpAuth, authorize
 from .errors import error, install
@@ -250,10 +250,10 @@ def create_app(
 
     @app.post(API_PREFIX + "/history", tags=["history"], status_code=201)
     async def record_history(user_id: User, body: HistoryBody) -> dict[str, Any]:
-        """Record what the user did (not a preference)."""
+        """Record what the user did (not a preference): the snapshot as stored
+        (``unverified`` set when it is kept but never injected into a prompt)."""
         snapshot = history_snapshot(body.kind, body.summary, body.payload)
-        await memory.record_history(user_id, snapshot)
-        return snapshot.model_dump(mode="json")
+        return (await memory.record_history(user_id, snapshot)).model_dump(mode="json")
 
     @app.get(API_PREFIX + "/changes", tags=["history"])
     async def changes(user_id: User, limit: int = 50) -> list[dict[str, Any]]:
@@ -277,6 +277,7 @@ def create_app(
         text = (await request.body()).decode("utf-8", "replace")
         with about("body"):
             document = parse_document(text, user_override=user_id, settings=memory.settings)
+            check_history_meaning(memory, document)
         result = (await memory.import_preferences(user_id, document.preferences)
                   if document.preferences else GateResult())
         seen = {(h.kind, h.summary, h.at) for h in await memory.history(user_id, 10_000)}

@@ -197,9 +197,11 @@ def build_mcp(memory_of: MemoryOf, user_of: UserOf, *, name: str = "penchant") -
     async def record_history(kind: str, summary: str, ctx: Context) -> CallToolResult:
         async def call() -> CallToolResult:
             snapshot = history_snapshot(kind, summary)
-            await memory_of().record_history(user_of(ctx), snapshot)
-            return _result(f"recorded {snapshot.kind}: {snapshot.summary}",
-                           snapshot.model_dump(mode="json"))
+            stored = await memory_of().record_history(user_of(ctx), snapshot)
+            said = f"recorded {stored.kind}: {stored.summary}"
+            if stored.unverified:
+                said += f" (NOT shown to the assistant: {stored.unverified})"
+            return _result(said, stored.model_dump(mode="json"))
 
         return await _guarded(call)
 

@@ -106,12 +106,14 @@ def render_preferences(relevant: Sequence[Preference], others: Sequence[Preferen
 
 
 def render_history(snapshots: Iterable[HistorySnapshot]) -> str:
-    """The ``<user_recent_history>`` block: what the user recently *did* (not likes).
+    """The ``<user_recent_history>`` block: what the user recently *did* (not likes); an
+    ``unverified`` snapshot (it may be an instruction) is never part of it.
 
     Returns:
         The wrapped block, or ``""`` without snapshots.
     """
-    lines = [f"- {s.kind} ({s.at:%Y-%m-%d %H:%M} UTC): {_one_line(s.summary)}" for s in snapshots]
+    lines = [f"- {s.kind} ({s.at:%Y-%m-%d %H:%M} UTC): {_one_line(s.summary)}"
+             for s in snapshots if not s.unverified]  # fmt: skip
     return wrap_block(HISTORY_TAG, "\n".join(lines)) if lines else ""
 
 

@@ -243,7 +243,9 @@ def cmd_history(memory: Memory, args: argparse.Namespace) -> int:
     def human() -> str:
         if not items:
             return f"no history for {args.user!r}"
-        return "\n".join(f"{h.at:%Y-%m-%d %H:%M} {h.kind:10} {h.summary}" for h in items)
+        return "\n".join(f"{h.at:%Y-%m-%d %H:%M} {h.kind:10} {h.summary}"
+                         + (f"  (never injected: {h.unverified})" if h.unverified else "")
+                         for h in items)  # fmt: skip
 
     _emit(args, [h.model_dump(mode="json") for h in items], human)
     return EXIT_OK

@@ -35,7 +35,7 @@ from .base import (
     one_erase,
 )
 from .coordination import AsyncCoordination
-from .holds import AsyncHolds
+from .holds import AsyncHolds, history_steps
 from .in_process import InProcessDoor, async_backend
 from .retry import failover_delays
 from .spool import WriteSpool
@@ -324,9 +324,9 @@ class AsyncMemory(InProcessDoor, AsyncCoordination, AsyncHolds, BaseMemory):
             cached_embeddings_removed=cached, spooled_writes_dropped=dropped,
         )  # fmt: skip
 
-    async def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
+    async def record_history(self, user_id: str, snapshot: HistorySnapshot) -> HistorySnapshot:
         """See :meth:`Memory.record_history`."""
-        await self._run(self._history_steps(user_id, snapshot))
+        return await self._run(history_steps(self, user_id, snapshot))
 
     async def append_transcript(self, user_id: str, thread_id: str, role: str, text: str) -> None:
         """See :meth:`Memory.append_transcript`."""

@@ -70,7 +70,6 @@ from ..model import (
     utcnow,
     validate_user_id,
 )
-from .holds import screen_summary
 from .identity import ObjectVectors
 from .reading import Captured, embed_prepared
 from .recovery import RecoveryMixin, _decode_forget, _encode_forget, one_erase
@@ -359,12 +358,6 @@ class BaseMemory(RecoveryMixin):
         return (yield from self._write_steps(
             keys, lambda s: self.gate.plan_vectors(s, updates, now),
             what=f"write embeddings of {user_id!r}"))
-
-    def _history_steps(self, user_id: str, snapshot: HistorySnapshot) -> Steps[Any]:
-        keys = UserKeys.for_user(user_id)
-        planned = self.gate.plan_history(snapshot)
-        screen_summary(self, snapshot.summary)  # by meaning, as a preference would be
-        return (yield from self._write_steps(keys, lambda _s: planned, what="write history"))
 
     def _transcript_steps(self, user_id: str, thread_id: str, role: str, text: str) -> Steps[Any]:
         keys = UserKeys.for_user(user_id)

@@ -1,4 +1,5 @@
-"""The user's answers to held items (issue 19): list, confirm, dismiss.
+"""The user's answers to held items (issue 19): list, confirm, dismiss; and behaviour
+history kept from the prompt when it may be an instruction.
 
 The gate holds a candidate that may be an instruction to the assistant instead of storing
 it (:mod:`..core.holding`). These calls are for the *user's* surfaces (the CLI, the chat's
@@ -17,12 +18,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import Erasure, Plan, UserSnapshot, answered_ops, held_of
+from ..core import Erasure, Plan, PushHistory, UserSnapshot, answered_ops, held_of
 from ..embeddings import primary_part
 from ..model import (
     DismissResult,
     Flag,
     GateResult,
+    HistorySnapshot,
     InvalidInputError,
     PreferenceCandidate,
     UserKeys,
@@ -36,24 +38,47 @@ if TYPE_CHECKING:
     from .base import BaseMemory
 
 
-def screen_summary(memory: BaseMemory, summary: str) -> None:
-    """Refuse a behaviour-history summary that reads as an instruction by its meaning, as a
-    preference's content is refused: history is injected as the user's recent behaviour (a
-    breaker stored refused instructions through ``record_history``). The band below the
-    refusal threshold is not applied: history has no confirmation of its own, and the band
-    held 2 of 20 ordinary summaries ("cancelled the gym membership"). One embedding.
+def screen_summary(memory: BaseMemory, summary: str) -> str | None:
+    """Screen a behaviour-history summary by meaning, as a preference's content is: history
+    is injected as the user's recent behaviour (a breaker put instructions the gate refuses
+    or holds into the prompt through ``record_history``). One embedding.
+
+    Returns:
+        Why a summary in the band below the refusal threshold is kept but never injected
+        (history has no confirmation of its own, and refusing there would lose ordinary
+        records: the band took 2 of 20 ordinary summaries tried, "cancelled the gym
+        membership"); ``None`` for a summary that passes.
 
     Raises:
-        InvalidInputError: The summary is refused, with the screen's reason.
+        InvalidInputError: The summary reads as an instruction: refused, with the reason.
     """
     bank = memory._intent_bank()
     embedder = primary_part(memory.embedder)
     if bank is None or embedder is None or not summary.strip():
-        return
+        return None
     vector = embedder.embed([summary])[0]
     why = bank.reason(vector, summary)
     if why:
         raise InvalidInputError(f"history snapshot refused: its summary {why}")
+    doubt = bank.doubt(vector, summary)
+    return f"its summary {doubt}; kept, never injected" if doubt else None
+
+
+def history_steps(memory: BaseMemory, user_id: str, snapshot: HistorySnapshot) -> Steps[
+    HistorySnapshot
+]:
+    """Store a behaviour-history snapshot: the gate's screens first (cheap), then the
+    meaning's (:func:`screen_summary`); returns it as stored.
+
+    Raises:
+        InvalidInputError: A screen refuses it, or its payload or time is bad.
+    """
+    memory.gate.plan_history(snapshot)
+    marked = snapshot.model_copy(update={"unverified": screen_summary(memory, snapshot.summary)})
+    planned = memory.gate.plan_history(marked)
+    yield from memory._write_steps(UserKeys.for_user(user_id), lambda _s: planned,
+                                   what="write history")  # fmt: skip
+    return next(op.snapshot for op in planned.ops if isinstance(op, PushHistory))
 
 
 def confirm_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[GateResult]:
@@ -166,4 +191,6 @@ class AsyncHolds:
         return done
 
 
-__all__ = ["AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps"]
+__all__ = [
+    "AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps", "history_steps", "screen_summary",
+]

@@ -33,7 +33,7 @@ from .base import (
     one_erase,
 )
 from .coordination import SyncCoordination
-from .holds import SyncHolds
+from .holds import SyncHolds, history_steps
 from .in_process import InProcessDoor, sync_backend
 from .spool import WriteSpool
 from .steps import (
@@ -396,13 +396,14 @@ class Memory(InProcessDoor, SyncCoordination, SyncHolds, BaseMemory):
             cached_embeddings_removed=cached, spooled_writes_dropped=dropped,
         )  # fmt: skip
 
-    def record_history(self, user_id: str, snapshot: HistorySnapshot) -> None:
-        """Store a behaviour history snapshot (never a preference).
+    def record_history(self, user_id: str, snapshot: HistorySnapshot) -> HistorySnapshot:
+        """Store a behaviour history snapshot (never a preference); returns it as stored
+        (``unverified`` set when it is kept but never injected).
 
         Raises:
             InvalidInputError: The summary is refused by the screen or the payload is bad.
         """
-        self._run(self._history_steps(user_id, snapshot))
+        return self._run(history_steps(self, user_id, snapshot))
 
     def append_transcript(self, user_id: str, thread_id: str, role: str, text: str) -> None:
         """Append one message, screened (see :meth:`PersistenceGate.plan_transcript`)."""

@@ -316,6 +316,9 @@ class HistorySnapshot(BaseModel):
         summary: One line describing the action.
         payload: Free-form JSON-serialisable details (query, product id …).
         at: When it happened, UTC.
+        unverified: Why the summary is kept but never injected into a prompt: it may be an
+            instruction to the assistant (the band below the refusal threshold, issue 19);
+            ``None`` for an ordinary snapshot.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -324,6 +327,7 @@ class HistorySnapshot(BaseModel):
     summary: str
     payload: dict[str, Any] = Field(default_factory=dict)
     at: datetime = Field(default_factory=utcnow)
+    unverified: str | None = None
 
     @field_validator("kind", mode="before")
     @classmethod

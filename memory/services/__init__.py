@@ -13,7 +13,7 @@ from .reflect_prompt import (
     ReflectResult,
     keep_valid_items,
 )
-from .transfer import export_user, import_document, parse_document
+from .transfer import check_history_meaning, export_user, import_document, parse_document
 
 __all__ = [
     "ContradictionJudge",
@@ -25,6 +25,7 @@ __all__ = [
     "ReflectPrompt",
     "ReflectResult",
     "areflect",
+    "check_history_meaning",
     "checkup_job",
     "diagnose",
     "export_user",

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..client import Memory
+from ..client import AsyncMemory, Memory, screen_summary
 from ..core import PersistenceGate, screen_content, screen_label
 from ..model import (
     MAX_SUMMARY_CHARS,
@@ -139,6 +139,21 @@ def parse_document(
     return document
 
 
+def check_history_meaning(memory: Memory | AsyncMemory, document: ImportDocument) -> None:
+    """Screen every history summary of a parsed document by meaning before anything is
+    written (:func:`~..client.screen_summary`), so an import never stops half-way.
+
+    Raises:
+        InvalidInputError: A summary reads as an instruction, named by its index.
+    """
+    for i, snapshot in enumerate(document.history):
+        try:
+            screen_summary(memory, snapshot.summary)
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"import document: history.{i}.summary: {exc}. Nothing "
+                                    "was imported") from exc  # fmt: skip
+
+
 def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     """Write a validated document through the gate; history snapshots are appended.
 
@@ -151,6 +166,7 @@ def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     Returns:
         The gate's result for the preferences (rejected ones included).
     """
+    check_history_meaning(memory, document)
     result = (
         memory.import_preferences(document.user_id, document.preferences)
         if document.preferences
@@ -163,5 +179,5 @@ def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     return result
 
 
-__all__ = ["ImportDocument", "ImportedPreference", "export_user", "import_document",
-           "parse_document"]
+__all__ = ["ImportDocument", "ImportedPreference", "check_history_meaning", "export_user",
+           "import_document", "parse_document"]

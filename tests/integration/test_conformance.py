@@ -702,7 +702,8 @@ async def test_a_held_candidate_waits_then_is_confirmed_or_dismissed_on_every_do
     assert len(keyspace.hgetall(f"penchant:{{{USER}}}:flags")) == 2
     confirmed = await door.confirm(USER, first)
     assert [p.content for p in confirmed.created] == [pool]
-    await door.dismiss(USER, second[:6])
+    done = await door.dismiss(USER, second[:6])
+    assert done.dismissed.id == second and not done.scrub_pending
     assert sorted(json.loads(v)["content"] for v in stored(keyspace).values()) == [
         "I like green tea", pool]
     assert keyspace.hgetall(f"penchant:{{{USER}}}:flags") == {}
