@@ -23,3 +23,9 @@ def test_the_allergen_is_what_the_speaker_names(text: str, content: str) -> None
     found = extract_preferences(text)
     assert [(c.polarity, c.content) for c in found] == [("dislike", content)]
     assert found[0].protected is not False
+
+
+@pytest.mark.parametrize("text", ["我妈花生过敏", "我爸的海鲜过敏好了", "我儿子乳糖不耐受"])
+def test_the_allergy_of_someone_close_to_the_speaker_is_not_the_user_s(text: str) -> None:
+    """``我妈花生过敏`` had stored ``对妈花生过敏``, a protected allergy of the user."""
+    assert extract_preferences(text) == []

@@ -12,12 +12,14 @@ from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
+_ZH_ADVERBS = r"(?:是|其实|也|都|还|一直|从小|就|本来|有点|有些|比较)*"
 _ZH_ALLERGY_LEAD = (
-    r"(?:[^对，,。]{0,12}?我(?:们(?:全家|一家|家)?)?的?)?"
-    r"(?:是|其实|也|都|还|一直|从小|就|本来|有点|有些|比较)*"
+    rf"(?:[^对，,。]{{0,12}}?我(?:们(?:全家|一家|家)?)?(?![妈爸爷奶姥哥姐弟妹儿女老孩家朋同])的?"
+    rf"{_ZH_ADVERBS}|(?<!我){_ZH_ADVERBS})"
 )
 """Before an allergen in ``X过敏`` / ``X不耐受``: what precedes the speaker, the speaker, and
-adverbs, none of them part of the allergen."""
+adverbs, none of them part of the allergen; never someone close to the speaker (``我妈花生过敏``
+is the mother's allergy, not an allergen ``妈花生``)."""
 _SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
 
 _SLOT_NOUN = r"[^是，,不没已再]{1,8}"
