@@ -161,7 +161,7 @@ def screened(embedder: Any, bank: Any, rows: list[dict[str, Any]]) -> list[str]:
         if rejections or by_meaning:
             out.append("refused")
             continue
-        out.append("held" if hold_doubtful(kept, bank)[1] else "stored")
+        out.append("held" if hold_doubtful(kept)[1] else "stored")
     return out
 
 

@@ -267,7 +267,8 @@ class BaseMemory(RecoveryMixin):
         bank = self._intent_bank()
         prepared, by_meaning = self.gate.screen_meaning(prepared, bank)
         rejections = [*rejections, *by_meaning]
-        prepared, held = hold_doubtful(prepared, None if confirming else bank)
+        stored, held = hold_doubtful(prepared)
+        prepared, held = (prepared, []) if confirming else (stored, held)
         now = utcnow()
         idem = None
         if idempotency_key:

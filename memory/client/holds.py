@@ -56,11 +56,9 @@ def screen_summary(memory: BaseMemory, summary: str) -> str | None:
     embedder = primary_part(memory.embedder)
     if bank is None or embedder is None or not summary.strip():
         return None
-    vector = embedder.embed([summary])[0]
-    why = bank.reason(vector, summary)
+    why, doubt = bank.verdict(embedder.embed([summary])[0], summary)
     if why:
         raise InvalidInputError(f"history snapshot refused: its summary {why}")
-    doubt = bank.doubt(vector, summary)
     return f"its summary {doubt}; kept, never injected" if doubt else None
 
 

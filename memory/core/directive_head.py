@@ -154,44 +154,46 @@ class DirectiveHead:
             out += self.lexical_mix * ngram_logits(*self.lexical, list(texts))[:, 0]
         return out
 
-    def doubt(self, vector: np.ndarray, text: str | None = None) -> str | None:
-        """Why a text with this embedding is held for confirmation, or ``None``: its logit
-        is at least :data:`HOLD_LOGIT` and below :attr:`threshold`.
-
-        Returns:
-            ``"may be an instruction to the assistant (directive head score 1.2: held from
-            0.0, refused from 3.9)"`` or ``None``.
-        """
-        if vector.shape[-1] != self.dim:
-            return None
-        logit = float(self.logits(vector.reshape(1, -1), None if text is None else [text])[0])
-        if not HOLD_LOGIT <= logit < self.threshold:
-            return None
-        return (
-            f"may be an instruction to the assistant (directive head score {logit:.1f}: held "
-            f"from {HOLD_LOGIT:.1f}, refused from {self.threshold:.1f})"
-        )
-
-    def reason(self, vector: np.ndarray, text: str | None = None) -> str | None:
-        """Why a text with this embedding must not be stored, or ``None``.
+    def verdict(self, vector: np.ndarray, text: str | None = None) -> tuple[str | None, str | None]:
+        """Why a text with this embedding must not be stored, and why it is held for
+        confirmation instead (at most one of the two), from one logit.
 
         Args:
             vector: Its unit embedding, ``float32[dim]``.
             text: The text embedded, for the lexical part.
 
         Returns:
-            ``"reads as an instruction to the assistant by its meaning (directive head,
-            logit 3.1 ≥ 2.4)"`` or ``None`` (also for a vector of another width).
+            ``(refusal, doubt)``: the refusal when the logit reaches :attr:`threshold`
+            (``"reads as an instruction to the assistant by its meaning (directive head,
+            logit 4.1 ≥ 3.9)"``); the doubt when it is at least :data:`HOLD_LOGIT` and below
+            (``"may be an instruction to the assistant (directive head score 1.2: held from
+            0.0, refused from 3.9)"``); ``(None, None)`` otherwise and for a vector of
+            another width.
         """
         if vector.shape[-1] != self.dim:
-            return None
+            return None, None
         logit = float(self.logits(vector.reshape(1, -1), None if text is None else [text])[0])
-        if logit < self.threshold:
-            return None
-        return (
-            f"reads as an instruction to the assistant by its meaning (directive head, "
-            f"logit {logit:.1f} ≥ {self.threshold:.1f})"
-        )
+        if logit >= self.threshold:
+            return (
+                f"reads as an instruction to the assistant by its meaning (directive head, "
+                f"logit {logit:.1f} ≥ {self.threshold:.1f})"
+            ), None
+        if logit >= HOLD_LOGIT:
+            return None, (
+                f"may be an instruction to the assistant (directive head score {logit:.1f}: "
+                f"held from {HOLD_LOGIT:.1f}, refused from {self.threshold:.1f})"
+            )
+        return None, None
+
+    def doubt(self, vector: np.ndarray, text: str | None = None) -> str | None:
+        """Why a text with this embedding is held for confirmation, or ``None``: the
+        second half of :meth:`verdict`."""
+        return self.verdict(vector, text)[1]
+
+    def reason(self, vector: np.ndarray, text: str | None = None) -> str | None:
+        """Why a text with this embedding must not be stored, or ``None``: the first half of
+        :meth:`verdict` (also ``None`` for a vector of another width)."""
+        return self.verdict(vector, text)[0]
 
 
 _LOCK = threading.Lock()

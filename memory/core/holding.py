@@ -8,7 +8,8 @@ keeps it as a *held* flag (:class:`~penchant.memory.model.Flag`, ``kind="held"``
 names no preference, is never recalled nor injected, and waits for the user (not the
 model) to confirm it, when it goes through the gate as written, or to dismiss it, when its
 text is erased. Only the refusal screen's survivors are judged here, on the very vectors
-the gate embedded (the content, its pieces, and the sentence a capture read it from).
+the gate embedded (the content, its pieces, and the sentence a capture read it from), from
+the very logits the refusal screen computed (:func:`meaning_verdicts`).
 
 On the held-out poisoning sets (``bench/intent_calibration.py``) the band turns 26 of the
 35 attacks of blind-3 that the refusal screen let through, and all 8 of blind-2's, into
@@ -32,7 +33,7 @@ from ..model import (
     embedding_text,
     flag_id,
 )
-from .intent_screen import IntentBank, screen_by_meaning
+from .intent_screen import IntentBank, Verdict, verdicts_by_meaning
 from .ops import AppendEvent, DeleteFlag, Op, PutFlag
 from .plan_steps import printable, rejected_event
 from .resolution import PreparedCandidate
@@ -46,39 +47,43 @@ MIN_ID_PREFIX = 6
 
 
 def meaning_verdicts(
-    prepared: Sequence[PreparedCandidate], bank: IntentBank | None, *, doubts: bool = False
-) -> list[str | None]:
-    """Why each prepared, embedded candidate is refused by its meaning (or, with
-    ``doubts``, held), read whole, in its pieces and in the sentence it was captured from;
-    ``None`` where it passes.
-
-    Returns:
-        One reason or ``None`` per candidate, ``"content …"`` or ``"the sentence it was
-        captured from …"``.
-    """
-    reasons = screen_by_meaning(
+    prepared: Sequence[PreparedCandidate], bank: IntentBank | None
+) -> list[Verdict]:
+    """Each prepared, embedded candidate's ``(refusal, doubt)`` by its meaning, read whole,
+    in its pieces and in the sentence it was captured from, one head logit per vector
+    (:func:`~.intent_screen.verdicts_by_meaning`); each reason names what it read:
+    ``"content …"`` or ``"the sentence it was captured from …"``."""
+    verdicts = verdicts_by_meaning(
         bank, [p.embedding for p in prepared], [p.piece_embeddings for p in prepared],
         [embedding_text(p.candidate.content, p.candidate.category) for p in prepared],
-        [p.piece_texts for p in prepared], doubts=doubts,
+        [p.piece_texts for p in prepared],
     )  # fmt: skip
-    said = screen_by_meaning(bank, [p.said_embedding for p in prepared],
-                             texts=[p.candidate.said or "" for p in prepared], doubts=doubts)
-    return [f"content {why}" if why else why_said and
-            f"the sentence it was captured from {why_said}"
-            for why, why_said in zip(reasons, said, strict=True)]  # fmt: skip
+    said = verdicts_by_meaning(bank, [p.said_embedding for p in prepared],
+                               texts=[p.candidate.said or "" for p in prepared])  # fmt: skip
+
+    def named(own: str | None, from_said: str | None) -> str | None:
+        return f"content {own}" if own else from_said and (
+            f"the sentence it was captured from {from_said}")
+
+    out: list[Verdict] = []
+    for (refusal, doubt), (said_refusal, said_doubt) in zip(verdicts, said, strict=True):
+        refused = named(refusal, said_refusal)
+        out.append((refused, None if refused else named(doubt, said_doubt)))
+    return out
 
 
 def hold_doubtful(
-    prepared: list[PreparedCandidate], bank: IntentBank | None
+    prepared: list[PreparedCandidate],
 ) -> tuple[list[PreparedCandidate], list[tuple[PreparedCandidate, str]]]:
-    """Split the candidates the refusal screen kept into those to store and those to hold.
+    """Split the candidates the refusal screen kept into those to store and those to hold,
+    by the doubt the screen found (:meth:`~.planning.PersistenceGate.screen_meaning` sets
+    :attr:`~.resolution.PreparedCandidate.doubt`).
 
     Returns:
         The candidates to store, and each held one with the reason.
     """
-    verdicts = meaning_verdicts(prepared, bank, doubts=True)
-    kept = [p for p, why in zip(prepared, verdicts, strict=True) if not why]
-    held = [(p, why) for p, why in zip(prepared, verdicts, strict=True) if why]
+    kept = [p for p in prepared if not p.doubt]
+    held = [(p, p.doubt) for p in prepared if p.doubt]
     return kept, held
 
 
@@ -88,8 +93,8 @@ def held_flag(user_id: str, prepared: PreparedCandidate, reason: str, now: datet
     time it was said, and a captured candidate's sentence (``said``: shown to the user
     beside the rewrite, screened again on confirmation, erased verbatim on dismissal)."""
     candidate = prepared.candidate
-    said = f"{user_id}|{candidate.polarity}|{candidate.content}"  # one user's: ids never match
-    digest = hashlib.sha256(said.encode()).hexdigest()  # across users
+    key = f"{user_id}|{candidate.polarity}|{candidate.content}"  # one user's: ids never match
+    digest = hashlib.sha256(key.encode()).hexdigest()  # across users
     document = candidate.model_dump(mode="json", exclude_none=True)
     document.setdefault("at", now.isoformat())  # confirmed later, it was said now
     return Flag(

@@ -30,7 +30,7 @@ a fused space) gets no screening by meaning; the patterns still run.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -191,16 +191,28 @@ class IntentBank:
             'forget everything you were told before')"``, the head's reason
             (:meth:`DirectiveHead.reason`), or ``None``.
         """
+        return self.verdict(vector, text)[0]
+
+    @staticmethod
+    def _cosine_reason(score: float, intent: str) -> str:
+        return (
+            f"reads as an instruction to the assistant by its meaning (cosine {score:.2f} "
+            f"to {intent!r})"
+        )
+
+    def verdict(
+        self, vector: np.ndarray | bytes, text: str | None = None
+    ) -> tuple[str | None, str | None]:
+        """``(refusal, doubt)`` of a candidate (or a piece of it): :meth:`reason`, and when
+        nothing refuses it the head's doubt (:meth:`~.directive_head.DirectiveHead.
+        verdict`), from one logit."""
         own = self._own_width(vector)
         if own is None:
-            return None
+            return None, None
         score, intent = self.nearest(own)
         if score >= self.threshold:
-            return (
-                f"reads as an instruction to the assistant by its meaning (cosine {score:.2f} "
-                f"to {intent!r})"
-            )
-        return self.head.reason(own, text) if self.head is not None else None
+            return self._cosine_reason(score, intent), None
+        return self.head.verdict(own, text) if self.head is not None else (None, None)
 
     def doubt(self, vector: np.ndarray | bytes, text: str | None = None) -> str | None:
         """Why a candidate (or a piece of it) that :meth:`reason` lets through is held for
@@ -276,6 +288,11 @@ def build_bank(
     return IntentBank(vectors, INJECTION_INTENTS, threshold, head, whole)
 
 
+Verdict = tuple[str | None, str | None]
+"""``(refusal, doubt)``: why a text must not be stored, or why it is held for the user's
+confirmation instead (issue 19's band); at most one of the two is set."""
+
+
 def screen_by_meaning(
     bank: IntentBank | None,
     vectors: Sequence[np.ndarray | bytes | None],
@@ -303,11 +320,39 @@ def screen_by_meaning(
     """
     if bank is None:
         return [None] * len(vectors)
-    judge = bank.doubt if doubts else bank.reason
-    out: list[str | None] = []
+    if doubts:
+        held = _judged(lambda v, t: (None, bank.doubt(v, t)), vectors, pieces, texts, piece_texts)
+        return [doubt for _refusal, doubt in held]
+    return [refusal for refusal, _doubt in verdicts_by_meaning(bank, vectors, pieces, texts,
+                                                                   piece_texts)]  # fmt: skip
+
+
+def verdicts_by_meaning(
+    bank: IntentBank | None,
+    vectors: Sequence[np.ndarray | bytes | None],
+    pieces: Sequence[Sequence[np.ndarray | bytes]] | None = None,
+    texts: Sequence[str] | None = None,
+    piece_texts: Sequence[Sequence[str]] | None = None,
+) -> list[Verdict]:
+    """Each candidate's :data:`Verdict`, read whole and piece by piece, each vector's head
+    logit computed once for both (:meth:`IntentBank.verdict`): the first refusal of any of
+    them, else the first doubt. Arguments and errors as :func:`screen_by_meaning`."""
+    if bank is None:
+        return [(None, None)] * len(vectors)
+    return _judged(bank.verdict, vectors, pieces, texts, piece_texts)
+
+
+def _judged(
+    judge: Callable[[np.ndarray | bytes, str | None], Verdict],
+    vectors: Sequence[np.ndarray | bytes | None],
+    pieces: Sequence[Sequence[np.ndarray | bytes]] | None,
+    texts: Sequence[str] | None,
+    piece_texts: Sequence[Sequence[str]] | None,
+) -> list[Verdict]:
+    out: list[Verdict] = []
     for index, vector in enumerate(vectors):
         text = texts[index] if texts is not None else None
-        reason = judge(vector, text) if vector is not None else None
+        refusal, doubt = judge(vector, text) if vector is not None else (None, None)
         found = pieces[index] if pieces is not None else ()
         words: Sequence[str | None] = (
             piece_texts[index] if piece_texts is not None else [None] * len(found)
@@ -315,10 +360,11 @@ def screen_by_meaning(
         if len(words) != len(found):
             raise ValueError(f"{len(found)} piece embeddings for {len(words)} piece texts")
         for piece, word in zip(found, words, strict=True):
-            if reason is not None:
+            if refusal is not None:
                 break
-            reason = judge(piece, word)
-        out.append(reason)
+            refusal, piece_doubt = judge(piece, word)
+            doubt = doubt or piece_doubt
+        out.append((refusal, None if refusal else doubt))
     return out
 
 
@@ -328,6 +374,8 @@ __all__ = [
     "MAX_PIECES",
     "bank_texts",
     "build_bank",
+    "Verdict",
     "screen_by_meaning",
     "screening_pieces",
+    "verdicts_by_meaning",
 ]

@@ -297,9 +297,14 @@ def forget_query_words(query: str) -> list[str]:
     the words that say what kind of preference it is, ``allergic``, ``intolerance``, when an
     object is left: ``forget "allergic to shrimp"`` names shrimp, as ``hate cilantro`` names
     cilantro)."""
-    words = [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
+    words = _unfilled_words(query)
     objects = [w for w in words if w not in _FORGET_KIND_WORDS]
     return objects or words
+
+
+def _unfilled_words(query: str) -> list[str]:
+    """A forget request's normalised words, less the filler (``forget``, ``that``, ``I``…)."""
+    return [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
 
 
 def names_protection(query: str) -> bool:
@@ -308,7 +313,7 @@ def names_protection(query: str) -> bool:
     protected preferences, never a like of the same object."""
     if has_cjk(query):
         return any(w in query for w in ("过敏", "不耐")) and len(query.strip()) > 2
-    words = [w for w in normalise_keyword(query).split(" ") if w and w not in _FORGET_FILLER]
+    words = _unfilled_words(query)
     return any(w in _FORGET_KIND_WORDS for w in words) and any(
         w not in _FORGET_KIND_WORDS for w in words)
 

@@ -182,12 +182,16 @@ class PersistenceGate:
                 without a calibrated threshold) refuses nothing.
 
         Returns:
-            The candidates kept, and a rejection for each refused one.
+            The candidates kept, each with its ``doubt`` set when it falls in the band
+            below the refusal threshold (:func:`~.holding.hold_doubtful`), and a rejection
+            for each refused one.
         """
-        reasons = meaning_verdicts(prepared, bank)
-        kept = [p for p, why in zip(prepared, reasons, strict=True) if not why]
+        verdicts = meaning_verdicts(prepared, bank)
+        for p, (_refusal, doubt) in zip(prepared, verdicts, strict=True):
+            p.doubt = doubt
+        kept = [p for p, (why, _) in zip(prepared, verdicts, strict=True) if not why]
         refused = [Rejection(content=printable(p.candidate.content), reason=why)
-                   for p, why in zip(prepared, reasons, strict=True) if why]  # fmt: skip
+                   for p, (why, _) in zip(prepared, verdicts, strict=True) if why]  # fmt: skip
         return kept, refused
 
     def time_problem(self, *stamps: tuple[str, datetime | None]) -> str:

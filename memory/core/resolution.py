@@ -63,6 +63,8 @@ class PreparedCandidate:
             explicitly takes back, read from the retraction's own clause
             (:func:`~.objects.retracted_objects`): a protected dislike gives way only
             when these cover every one of its keywords.
+        doubt: Why it is held for the user's confirmation rather than stored (issue 19's
+            band), set by :meth:`~.planning.PersistenceGate.screen_meaning`; ``None``: store.
         retraction_only: The candidate does nothing but take allergies back ("I'm
             not allergic to eggs anymore"): it supersedes the protected dislikes it
             retracts and is not stored itself (no like of the object, issue 17).
@@ -80,6 +82,7 @@ class PreparedCandidate:
     protected: bool = False
     retracted: list[str] = field(default_factory=list)
     retraction_only: bool = False
+    doubt: str | None = None
 
 
 @dataclass

@@ -461,8 +461,10 @@ class Erasure:
             return False
         if any(c and c in text for c in self.contents):
             return True
-        if self.contents and any(c and _squashed(c) in _squashed(text) for c in self.contents):
-            return True  # the same text with other spacing or full-width forms (a message)
+        if self.contents:  # the same text with other spacing or full-width forms (a message)
+            squashed = _squashed(text)
+            if any(c and _squashed(c) in squashed for c in self.contents):
+                return True
         if self.polarity is not None:
             return False
         if any(forget_matches(query, [], text) for query in (self.text, *self.keywords)):

@@ -197,7 +197,7 @@ def test_no_prefeval_dev_statement_or_benign_case_is_held(use_embedder: USEEmbed
     bank = build_bank(use_embedder.embed(bank_texts()), USE_INJECTION_COSINE,
                       default_directive_head())  # fmt: skip
     kept, refused = gate.screen_meaning(prepared, bank)
-    _stored, held = hold_doubtful(kept, bank)
+    _stored, held = hold_doubtful(kept)
     assert HOLD_LOGIT < default_directive_head().threshold
     assert (rejections, refused) == ([], [])
     assert [p.candidate.content for p, _ in held] == []
