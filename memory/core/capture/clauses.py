@@ -159,10 +159,27 @@ def _names_a_subject(text: str) -> bool:
     )
 
 
+_ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友事学桌居师傅夫妻")
+"""Last characters of Chinese words for people close to the speaker (``同桌``, ``表姐``,
+``室友``, ``导师``): ``我`` before such a word, or before a doubled one (``婆婆``, ``舅舅``),
+is a possessive, and the clause is that person's."""
+
+
+def _close_person_zh(clause: str) -> bool:
+    """Whether a Chinese clause opens with ``我`` (or ``我的``) and a word for a person
+    (:data:`_ZH_PERSON_HEADS`): ``我同桌以前超爱韩剧``, not ``我花生过敏``."""
+    words = [w for w, _ in tag(clause.lstrip()[:12])]
+    if len(words) < 2 or words[0] != "我":
+        return False
+    named = words[2] if words[1] == "的" and len(words) > 2 else words[1]
+    doubled = len(named) == 2 and named[0] == named[1]
+    return len(named) >= 2 and (named[-1] in _ZH_PERSON_HEADS or doubled)
+
+
 def clause_speaker(clause: str) -> Speaker:
-    """Speaker of a clause with no stance in it (``my wife cooks``, ``我朋友``)."""
+    """Speaker of a clause with no stance in it (``my wife cooks``, ``我朋友``, ``我表姐``)."""
     if has_cjk(clause):
-        if _ZH_OTHER_SUBJECT_RE.search(clause):
+        if _ZH_OTHER_SUBJECT_RE.search(clause) or _close_person_zh(clause):
             return "other"
         return "user" if clause.lstrip().startswith("我") else "unknown"
     text = _EN_PREFIX_PHRASES.sub(" ", clause.lower())  # "just so you know, …" is no "you"

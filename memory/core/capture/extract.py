@@ -36,14 +36,13 @@ from .clauses import (
     zh_prefix_speaker,
 )
 from .keywords import object_keywords
+from .kind_stances import elliptic_stance, kind_stance, tagged_stances
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
     is_limit,
     overturns,
-    polarity_of,
     polarity_reader,
-    pull_object_en,
     pull_object_zh,
 )
 from .negation import negated_stance
@@ -65,9 +64,8 @@ from .prepare import MAX_CAPTURE_CHARS, prepare
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
-from .segment import names_a_thing_zh
 from .slots import slot_key
-from .stance import Context, Stance, elliptic
+from .stance import Context, Stance
 from .statements import Kind
 from .structuring import structured
 
@@ -288,53 +286,6 @@ _EN_WANT_RE = re.compile(
 
 Plain "I have / I get" state a situation ("I have a dog but no cat"), not a want.
 """
-def _kind_stance(
-    clause: str, context: Context, kind: Kind | None, topic: Object | None = None
-) -> Stance | None:
-    """A stance the rules did not read, from the clause's kind and the object rules pull, or,
-    when the clause names none, the ``topic`` the clause before named."""
-    read = polarity_of(kind) if kind is not None else None
-    if read is None:
-        return None
-    polarity, label_kind = read
-    if clause_speaker(clause) == "other" or context.speaker == "other":
-        return None
-    zh = has_cjk(clause)
-    raw = pull_object_zh(clause) if zh else pull_object_en(clause)
-    changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
-    if raw and zh and changed_mind and not names_a_thing_zh(raw):
-        raw = None  # 漫威以前每部都冲，现在懒得看: no noun here (懒得); the topic before is it
-    if raw:
-        display = raw if zh else lower_sentence_start(raw)
-        obj = resolve(display, zh, context.antecedent, initial=not zh)
-    elif topic is not None:
-        obj, display, zh = topic, topic.display, topic.zh
-    else:
-        return None
-    if obj is None or is_pronoun(obj.display):
-        return None
-    label = (ZH_LABELS if zh else EN_LABELS)[label_kind]
-    rule = Rule(re.compile(r"^"), polarity, label)
-    words = {"verb": "", "adj": "", "slot": "", "match": clause}
-    return Stance(rule, words, "unknown", obj, polarity, Cut(display))
-
-
-def _elliptic_stance(clause: str, context: Context) -> Stance | None:
-    """``…, but I do now`` / ``…, not anymore``: the previous clause's object, turned."""
-    if (polarity := elliptic(clause)) is None:
-        return None
-    obj = context.antecedent if context.in_sentence else None
-    if obj is None and context.previous and (raw := pull_object_en(context.previous)):
-        obj = resolve(lower_sentence_start(raw), False, None, initial=True)
-    obj = obj or context.mentioned
-    if obj is None or obj.zh:
-        return None
-    label = EN_LABELS["flip_like" if polarity == "like" else "flip_dislike"]
-    words = {"verb": "", "adj": "", "slot": "", "match": clause}
-    rule = Rule(re.compile(r"^"), polarity, label)
-    return Stance(rule, words, "user", obj, polarity, Cut(obj.display))
-
-
 def _overturned(stance: Stance, kind: Kind | None) -> Stance:
     """The rules' stance with the polarity a confident kind puts in its place (and content
     that reads as it); a switch, comparison or exception keeps the rules' structure."""
@@ -371,15 +322,15 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         clause, stance.words["match"]
     ):
         # The clause's kind reads it, if it reads a stance.
-        stance = _kind_stance(clause, context, kind, topic) or stance
+        stance = kind_stance(clause, context, kind, topic) or stance
     if is_limit(kind) and (stance is None or stance.polarity == "dislike"):
         context.wants = wants  # "I like doughnuts, just no more than one a week": no dislike
         return
     if stance is not None:
         stance = _overturned(stance, kind)
-    elif (again := _elliptic_stance(clause, context)) is not None:
+    elif (again := elliptic_stance(clause, context)) is not None:
         stance = again
-    elif (from_kind := _kind_stance(clause, context, kind, topic)) is not None:
+    elif (from_kind := kind_stance(clause, context, kind, topic)) is not None:
         stance = from_kind
     if stance is None and (negated := negated_stance(clause, context, wants)):
         context.antecedent = context.mentioned = negated.obj
@@ -441,7 +392,7 @@ def _whole_sentence(
     then and now (the head confuses which way it went) or with another person in it."""
     if context.speaker in ("other", "stale") or then_and_now(parts) is not None:
         return []
-    stance = _kind_stance(sentence, context, kind)
+    stance = kind_stance(sentence, context, kind)
     found = candidates(stance) if stance is not None else []
     context.found.extend(found)
     return found
@@ -518,6 +469,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
+        if not context.found[start:]:  # no rule read it: the object tagger may
+            kind = whole.get(index) if len(parts) > 1 else kinds[position - 1]
+            context.found.extend(c for s in tagged_stances(sentence, kind) for c in candidates(s))
         context.found[start:] = [c.model_copy(update={"said": sentence})
                                  for c in context.found[start:]]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))

@@ -1,0 +1,137 @@
+"""Stances no stance rule read: from a clause's kind, from an ellipsis, from the object tagger.
+
+:mod:`.extract` tries the stance rules first. When none matches, a clause may still state a
+preference:
+
+- the statement head reads a polar kind in it (:func:`kind_stance`), and the object is the
+  noun phrase the rules pull (:mod:`.kinds`) or the topic the clause before named;
+- it repeats the clause before with its polarity turned (:func:`elliptic_stance`: ``…, but I
+  do now``);
+- a whole sentence the head reads as a statement yields nothing by any rule (the object is
+  in words no rule pulls: "Chrome's gone, Firefox is my browser now"), and the object tagger
+  (:mod:`.object_tagger`) marks its object (:func:`tagged_stances`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import Polarity, has_cjk
+from .allergies import mentions_allergy
+from .clauses import clause_speaker
+from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
+from .object_tagger import default_tagger
+from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
+from .rules import Rule
+from .segment import names_a_thing_zh
+from .stance import Context, Stance, elliptic
+from .statements import Kind
+
+TAGGED_MAX_LIMIT = 0.2
+"""Nor about a sentence whose probability of an amount limit ("two coffees a day, tops") is
+this or more: a limit stores no dislike (:func:`~.kinds.is_limit`), and the tagger, which
+reads no amounts, would mark the thing limited. Chosen on the same half: one more limit
+right, no statement lost."""
+TAGGED_MAX_NONE = 0.35
+"""The object tagger is asked about a sentence whose probability of being no statement at
+all is under this. Chosen on the development half of the kinds set with the tagger trained
+without it (``bench/train_objects.py --without-dev``): at 0.5 the tagger found 3 more of its
+switches and slot values, and stored something for 7 more of its 401 non-statements; at 0.2
+it found 5 fewer changes, and 2 fewer false captures."""
+
+
+def kind_stance(
+    clause: str, context: Context, kind: Kind | None, topic: Object | None = None
+) -> Stance | None:
+    """A stance the rules did not read, from the clause's kind and the object rules pull, or,
+    when the clause names none, the ``topic`` the clause before named."""
+    read = polarity_of(kind) if kind is not None else None
+    if read is None:
+        return None
+    polarity, label_kind = read
+    if clause_speaker(clause) == "other" or context.speaker == "other":
+        return None
+    zh = has_cjk(clause)
+    raw = pull_object_zh(clause) if zh else pull_object_en(clause)
+    changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
+    if raw and zh and changed_mind and not names_a_thing_zh(raw):
+        raw = None  # 漫威以前每部都冲，现在懒得看: no noun here (懒得); the topic before is it
+    if raw:
+        display = raw if zh else lower_sentence_start(raw)
+        obj = resolve(display, zh, context.antecedent, initial=not zh)
+    elif topic is not None:
+        obj, display, zh = topic, topic.display, topic.zh
+    else:
+        return None
+    if obj is None or is_pronoun(obj.display):
+        return None
+    label = (ZH_LABELS if zh else EN_LABELS)[label_kind]
+    rule = Rule(re.compile(r"^"), polarity, label)
+    words = {"verb": "", "adj": "", "slot": "", "match": clause}
+    return Stance(rule, words, "unknown", obj, polarity, Cut(display))
+
+
+def elliptic_stance(clause: str, context: Context) -> Stance | None:
+    """``…, but I do now`` / ``…, not anymore``: the previous clause's object, turned."""
+    if (polarity := elliptic(clause)) is None:
+        return None
+    obj = context.antecedent if context.in_sentence else None
+    if obj is None and context.previous and (raw := pull_object_en(context.previous)):
+        obj = resolve(lower_sentence_start(raw), False, None, initial=True)
+    obj = obj or context.mentioned
+    if obj is None or obj.zh:
+        return None
+    label = EN_LABELS["flip_like" if polarity == "like" else "flip_dislike"]
+    words = {"verb": "", "adj": "", "slot": "", "match": clause}
+    rule = Rule(re.compile(r"^"), polarity, label)
+    return Stance(rule, words, "user", obj, polarity, Cut(obj.display))
+
+
+
+def tagged_stances(sentence: str, kind: Kind | None) -> list[Stance]:
+    """The stances the object tagger reads in a sentence no rule read anything in.
+
+    Args:
+        sentence: One sentence (its clauses together).
+        kind: The statement head's reading of the whole sentence; None without a head.
+
+    Returns:
+        A stance per object the tagger finds (at most a like and a dislike: the new and the
+        old of a switch); none when the head reads no statement (a probability of ``none`` of
+        :data:`TAGGED_MAX_NONE` or more) or may read an amount limit
+        (:data:`TAGGED_MAX_LIMIT`), when the sentence is another person's, and when it
+        speaks of an allergy: whether one is over is for :mod:`.allergies` alone, whose
+        vetoes (a joke, a doubt, a condition) the tagger knows nothing of ("Peanut allergy
+        gone!! (jk)" would be a like of peanuts). When the tagger finds one object and the
+        head reads the other polarity confidently (:func:`~.kinds.polarity_of`), the head's
+        polarity is kept: it reads the whole sentence, the tagger a window of words.
+    """
+    if kind is None or kind.of("none") >= TAGGED_MAX_NONE:
+        return []
+    if kind.of("limit") >= TAGGED_MAX_LIMIT:
+        return []
+    if clause_speaker(sentence) == "other" or mentions_allergy(sentence):
+        return []  # another person's; an allergy only as its readers read it, with their vetoes
+    found = default_tagger().objects(sentence)
+    read = polarity_of(kind)
+    polarities: list[Polarity] = [o.polarity for o in found]
+    if read is not None and len(found) == 1 and polarities[0] != read[0]:
+        polarities = [read[0]]
+    stances: list[Stance] = []
+    for polarity, tagged in zip(polarities, found, strict=True):
+        zh = has_cjk(tagged.text)
+        display = tagged.text if zh else lower_sentence_start(tagged.text)
+        obj = resolve(display, zh, None, initial=not zh)
+        if obj is None or is_pronoun(obj.display):
+            continue
+        name = read[1] if read is not None and read[0] == polarity else polarity
+        label = (ZH_LABELS if zh else EN_LABELS)[name]
+        words = {"verb": "", "adj": "", "slot": "", "match": sentence}
+        rule = Rule(re.compile(r"^"), polarity, label)
+        stances.append(Stance(rule, words, "user", obj, polarity, Cut(display)))
+    return stances
+
+
+__all__ = [
+    "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "elliptic_stance", "kind_stance", "tagged_stances",
+]

@@ -1,0 +1,119 @@
+"""The object tagger: its pinned weights, its tokens, and what capture gains from it.
+
+The sentences below are new instances of the kinds (written for this test, in no training or
+evaluation set): phrasings no stance rule reads, whose object capture missed before the
+tagger (:func:`~penchant.memory.core.capture.kind_stances.tagged_stances`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.clauses import clause_speaker
+from penchant.memory.core.capture.object_tagger import (
+    BUCKETS,
+    LABELS,
+    TAGGER_PATH,
+    TAGGER_SHA256,
+    ObjectTagger,
+    default_tagger,
+    tokenize,
+)
+from penchant.memory.core.capture.segment import tag, words
+from penchant.memory.core.capture.statements import KINDS, Kind
+from penchant.memory.embeddings import sha256_file
+from penchant.memory.model import ModelIntegrityError
+
+
+@pytest.fixture(scope="module")
+def reader() -> ClauseReader:
+    return ClauseReader()
+
+
+def test_shipped_tagger_matches_its_pinned_digest() -> None:
+    assert sha256_file(TAGGER_PATH) == TAGGER_SHA256
+    assert default_tagger().weights.shape == (BUCKETS, len(LABELS))
+
+
+def test_a_tampered_tagger_is_refused_with_both_digests(tmp_path: Path) -> None:
+    copy = tmp_path / "object_tagger.npz"
+    shutil.copy(TAGGER_PATH, copy)
+    copy.write_bytes(copy.read_bytes() + b"\0")
+    with pytest.raises(ModelIntegrityError, match=TAGGER_SHA256) as raised:
+        ObjectTagger.load(copy)
+    assert "train_objects.py" in str(raised.value)
+    with pytest.raises(ModelIntegrityError, match="missing"):
+        ObjectTagger.load(tmp_path / "absent.npz")
+
+
+def test_wrong_shapes_are_refused() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        ObjectTagger(np.zeros((10, 3), np.float32))
+
+
+def test_probabilities_are_deterministic_and_rows_sum_to_one() -> None:
+    tagger = default_tagger()
+    tokens = tokenize("Edge is gone from my laptop, Vivaldi is what I browse with now")
+    first, again = tagger.probabilities(tokens), tagger.probabilities(tokens)
+    assert first.shape == (len(tokens), len(LABELS))
+    assert np.array_equal(first, again)
+    assert np.allclose(first.sum(axis=1), 1.0, atol=1e-5)
+    assert tagger.probabilities([]).shape == (0, len(LABELS))
+
+
+def test_chinese_tokens_are_the_segmenters_words_with_offsets_in_the_normal_form() -> None:
+    tokens = tokenize("密室逃脱以前周周去，现在一想就头疼")
+    assert [t.text for t in tokens[:4]] == list(words("密室逃脱以前周周去"))[:4]
+    assert [t.tag for t in tokens[:2]] == [flag for _, flag in tag("密室逃脱")]
+    comma = next(t for t in tokens if t.text == ",")  # the full-width comma, folded
+    assert (comma.start, comma.end) == (9, 10)
+    english = tokenize("Duolingo's out, Babbel is the app I use now")
+    assert [t.text for t in english][:3] == ["Duolingo's", "out", ","]
+    assert english[0].tag == "C" and english[1].tag == "L" and english[2].tag == "P"
+
+
+@pytest.mark.parametrize(
+    ("text", "polarity", "word"),
+    [
+        ("Edge is gone from my laptop, Vivaldi is what I browse with now", "like", "vivaldi"),
+        ("never been one for hiking but I'm hooked on it these days", "like", "hiking"),
+        ("I'm a reformed sushi sceptic, eat it every week now", "like", "sushi"),
+        ("密室逃脱以前周周去，现在一想就头疼", "dislike", "密室逃脱"),
+    ],
+)
+def test_a_statement_no_rule_reads_yields_the_tagged_object(
+    reader: ClauseReader, text: str, polarity: str, word: str
+) -> None:
+    assert extract_preferences(text) == []  # no stance rule reads it
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, word in c.content.lower()) for c in found] == [(polarity, True)]
+
+
+def _reading(name: str, p: float) -> Kind:
+    rest = (1 - p) / (len(KINDS) - 1)
+    return Kind(name, p, tuple(p if k == name else rest for k in KINDS))
+
+
+def test_the_tagger_is_not_asked_when_the_head_reads_no_statement_or_a_limit() -> None:
+    text = "Edge is gone from my laptop, Vivaldi is what I browse with now"
+    for name in ("none", "limit"):
+        found = extract_preferences(text, reader=lambda cs, n=name: [_reading(n, 0.9)] * len(cs))
+        assert found == []
+    found = extract_preferences(text, reader=lambda cs: [_reading("switch", 0.9)] * len(cs))
+    assert [c.polarity for c in found] == ["like"]
+
+
+def test_a_sentence_about_someone_close_is_theirs_and_yields_nothing(
+    reader: ClauseReader,
+) -> None:
+    assert clause_speaker("我表哥现在完全不碰奶茶了") == "other"
+    assert clause_speaker("我师傅以前超爱钓鱼") == "other"
+    assert clause_speaker("我花生过敏") != "other"  # the user's own allergy
+    assert clause_speaker("我牛奶喝不了") != "other"
+    assert extract_preferences("我表哥以前超爱打篮球，现在改踢足球了", reader=reader) == []
