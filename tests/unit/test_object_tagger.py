@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from penchant.memory.client.reading import ClauseReader
-from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture import extract, extract_preferences
 from penchant.memory.core.capture.clauses import clause_speaker
 from penchant.memory.core.capture.object_tagger import (
     BUCKETS,
@@ -93,6 +93,27 @@ def test_a_statement_no_rule_reads_yields_the_tagged_object(
     assert extract_preferences(text) == []  # no stance rule reads it
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, word in c.content.lower()) for c in found] == [(polarity, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "misread", "polarity", "word"),
+    [
+        ("I used to live on energy drinks but it's green tea all day now", "live", "like",
+         "green tea"),
+        ("gone right off gin lately, gives me a headache", "right", "dislike", "gin"),
+        ("烧烤以前天天吃，现在一想到就腻", "一想到", "dislike", "烧烤"),
+    ],
+)
+def test_objects_the_tagger_reads_as_no_object_are_replaced_by_its_own(
+    reader: ClauseReader, text: str, misread: str, polarity: str, word: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [c.polarity for c in found if word in c.content.lower()] == [polarity]
+    assert not any(misread in c.content for c in found)
+    monkeypatch.setattr(extract, "retagged", lambda sentence, kind, found: None)
+    before = extract_preferences(text, reader=reader)  # what the rules and the head read
+    assert any(misread in c.content for c in before)
 
 
 def _reading(name: str, p: float) -> Kind:

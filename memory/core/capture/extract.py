@@ -36,7 +36,7 @@ from .clauses import (
     zh_prefix_speaker,
 )
 from .keywords import object_keywords
-from .kind_stances import elliptic_stance, kind_stance, tagged_stances
+from .kind_stances import elliptic_stance, kind_stance, retagged
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
@@ -469,9 +469,10 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
-        if not context.found[start:]:  # no rule read it: the object tagger may
-            kind = whole.get(index) if len(parts) > 1 else kinds[position - 1]
-            context.found.extend(c for s in tagged_stances(sentence, kind) for c in candidates(s))
+        kind = whole.get(index) if len(parts) > 1 else kinds[position - 1] if parts else None
+        if (tagged := retagged(sentence, kind, context.found[start:])) is not None:
+            del context.found[start:]  # no rule read it, or only words that name nothing
+            context.found.extend(c for s in tagged for c in candidates(s))
         context.found[start:] = [c.model_copy(update={"said": sentence})
                                  for c in context.found[start:]]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))

@@ -8,15 +8,16 @@ preference:
 - it repeats the clause before with its polarity turned (:func:`elliptic_stance`: ``…, but I
   do now``);
 - a whole sentence the head reads as a statement yields nothing by any rule (the object is
-  in words no rule pulls: "Chrome's gone, Firefox is my browser now"), and the object tagger
-  (:mod:`.object_tagger`) marks its object (:func:`tagged_stances`).
+  in words no rule pulls: "Chrome's gone, Firefox is my browser now"), or only objects the
+  tagger reads as no object at all, and the object tagger (:mod:`.object_tagger`) marks its
+  object (:func:`retagged`).
 """
 
 from __future__ import annotations
 
 import re
 
-from ...model import Polarity, has_cjk
+from ...model import Polarity, PreferenceCandidate, has_cjk
 from .allergies import mentions_allergy
 from .clauses import clause_speaker
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
@@ -27,6 +28,16 @@ from .segment import names_a_thing_zh
 from .stance import Context, Stance, elliptic
 from .statements import Kind
 
+RETAG_MIN_P = 0.8
+"""The tagger replaces what the rules read only with an object it finds at this mean
+probability or more (:func:`retagged`), and only when it reads every object the rules read as
+outside any object at :data:`OUTSIDE_MIN_P` or more. Both chosen on the development half of
+the kinds set and the corpus's dev split, with the tagger trained without that half: 9 more
+of the half's 541 preferences right, none of its 401 non-statements wrong; 22 more of the
+split's 972 English messages right, its 590 Chinese ones unchanged; PrefEval's development
+topics unchanged."""
+OUTSIDE_MIN_P = 0.9
+"""See :data:`RETAG_MIN_P`."""
 TAGGED_MAX_LIMIT = 0.2
 """Nor about a sentence whose probability of an amount limit ("two coffees a day, tops") is
 this or more: a limit stores no dislike (:func:`~.kinds.is_limit`), and the tagger, which
@@ -88,18 +99,27 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
 
 
 
-def tagged_stances(sentence: str, kind: Kind | None) -> list[Stance]:
-    """The stances the object tagger reads in a sentence no rule read anything in.
+def retagged(
+    sentence: str, kind: Kind | None, found: list[PreferenceCandidate]
+) -> list[Stance] | None:
+    """What the object tagger reads in a sentence, where it replaces what the rules read.
+
+    It replaces nothing the rules read, unless the rules' objects are words the tagger reads
+    as no object: every candidate's keywords are, on average, outside any object at
+    :data:`OUTSIDE_MIN_P` or more ("I used to live on Coke but it's sparkling water all the
+    way now" read by the rules as a like of *live*; ``健身房以前天天泡，现在一想到就emo``
+    as a dislike of *emo*), and the tagger finds an object elsewhere at :data:`RETAG_MIN_P`.
 
     Args:
         sentence: One sentence (its clauses together).
         kind: The statement head's reading of the whole sentence; None without a head.
+        found: What the rules read in it.
 
     Returns:
         A stance per object the tagger finds (at most a like and a dislike: the new and the
-        old of a switch); none when the head reads no statement (a probability of ``none`` of
-        :data:`TAGGED_MAX_NONE` or more) or may read an amount limit
-        (:data:`TAGGED_MAX_LIMIT`), when the sentence is another person's, and when it
+        old of a switch), or None to keep ``found``. None when the head reads no statement
+        (a probability of ``none`` of :data:`TAGGED_MAX_NONE` or more) or may read an amount
+        limit (:data:`TAGGED_MAX_LIMIT`), when the sentence is another person's, and when it
         speaks of an allergy: whether one is over is for :mod:`.allergies` alone, whose
         vetoes (a joke, a doubt, a condition) the tagger knows nothing of ("Peanut allergy
         gone!! (jk)" would be a like of peanuts). When the tagger finds one object and the
@@ -107,20 +127,29 @@ def tagged_stances(sentence: str, kind: Kind | None) -> list[Stance]:
         polarity is kept: it reads the whole sentence, the tagger a window of words.
     """
     if kind is None or kind.of("none") >= TAGGED_MAX_NONE:
-        return []
+        return None
     if kind.of("limit") >= TAGGED_MAX_LIMIT:
-        return []
+        return None
     if clause_speaker(sentence) == "other" or mentions_allergy(sentence):
-        return []  # another person's; an allergy only as its readers read it, with their vetoes
-    found = default_tagger().objects(sentence)
+        return None  # another person's; an allergy only as its readers read it, with vetoes
+    reading = default_tagger().read(sentence)
+    tagged = reading.objects
+    if not tagged:
+        return None
+    if found:
+        outside = [reading.outside(c.keywords) for c in found]
+        if max(o.p for o in tagged) < RETAG_MIN_P or any(
+            p is None or p < OUTSIDE_MIN_P for p in outside
+        ):
+            return None
     read = polarity_of(kind)
-    polarities: list[Polarity] = [o.polarity for o in found]
-    if read is not None and len(found) == 1 and polarities[0] != read[0]:
+    polarities: list[Polarity] = [o.polarity for o in tagged]
+    if read is not None and len(tagged) == 1 and polarities[0] != read[0]:
         polarities = [read[0]]
     stances: list[Stance] = []
-    for polarity, tagged in zip(polarities, found, strict=True):
-        zh = has_cjk(tagged.text)
-        display = tagged.text if zh else lower_sentence_start(tagged.text)
+    for polarity, one in zip(polarities, tagged, strict=True):
+        zh = has_cjk(one.text)
+        display = one.text if zh else lower_sentence_start(one.text)
         obj = resolve(display, zh, None, initial=not zh)
         if obj is None or is_pronoun(obj.display):
             continue
@@ -129,9 +158,10 @@ def tagged_stances(sentence: str, kind: Kind | None) -> list[Stance]:
         words = {"verb": "", "adj": "", "slot": "", "match": sentence}
         rule = Rule(re.compile(r"^"), polarity, label)
         stances.append(Stance(rule, words, "user", obj, polarity, Cut(display)))
-    return stances
+    return stances or None
 
 
 __all__ = [
-    "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "elliptic_stance", "kind_stance", "tagged_stances",
+    "OUTSIDE_MIN_P", "RETAG_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "elliptic_stance",
+    "kind_stance", "retagged",
 ]

@@ -52,6 +52,7 @@ TAGGER_SHA256 = "50cb90cb63b978a796448a99059ab70a34c2bcf6423693b19f0ef90642f351b
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+&\-]*[A-Za-z0-9+]|[A-Za-z0-9]|[\u4e00-\u9fff]+|\S")
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
 _POSSESSIVE_RE = re.compile(r"'s$", re.IGNORECASE)
+_POLAR_COLUMNS: tuple[tuple[int, Polarity], ...] = ((1, "like"), (2, "dislike"))
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,33 @@ class TaggedObject:
     polarity: Polarity
     text: str
     p: float
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The tagger's reading of a sentence.
+
+    Attributes:
+        tokens: Its tokens (:func:`tokenize`).
+        probs: (len(tokens), 3) probabilities of :data:`LABELS` per token.
+        objects: The objects found (:meth:`ObjectTagger.read`).
+    """
+
+    tokens: list[Token]
+    probs: np.ndarray
+    objects: list[TaggedObject]
+
+    def outside(self, keywords: list[str]) -> float | None:
+        """The mean probability that the tokens naming ``keywords`` are outside any object,
+        or None when no token names one (a token names a keyword when it holds it, or, two
+        characters or longer, is held in it: ``podcasts`` / ``podcast``, ``健身`` / ``健身房``)."""
+        wanted = [k.lower() for k in keywords if k]
+        rows = [
+            i for i, token in enumerate(self.tokens)
+            if any(k in token.text.lower() or (len(token.text) > 1 and token.text.lower() in k)
+                   for k in wanted)
+        ]  # fmt: skip
+        return float(self.probs[rows, 0].mean()) if rows else None
 
 
 def normal_form(text: str) -> str:
@@ -177,25 +205,26 @@ class ObjectTagger:
         exp = np.exp(logits)
         return exp / exp.sum(axis=1, keepdims=True)
 
-    def objects(self, sentence: str, min_p: float = MIN_P) -> list[TaggedObject]:
-        """The objects of one sentence: for each polarity, the run of consecutive tokens
-        tagged with it whose mean probability is highest, if that is ``min_p`` or more.
+    def read(self, sentence: str, min_p: float = MIN_P) -> Reading:
+        """The tagger's reading of one sentence: each token's probabilities and the objects.
 
         Args:
             sentence: One sentence, English and/or Chinese.
-            min_p: The least mean probability of a run (default :data:`MIN_P`).
+            min_p: The least mean probability of an object's run (default :data:`MIN_P`).
 
         Returns:
-            At most one like and one dislike, in label order; their text is the sentence's
-            :func:`normal_form` from the run's first to last token, without a trailing
-            possessive ``'s``.
+            A :class:`Reading`. Its objects are, for each polarity, the run of consecutive
+            tokens tagged with it whose mean probability is highest, if that is ``min_p`` or
+            more: at most one like and one dislike, in label order; their text is the
+            sentence's :func:`normal_form` from the run's first to last token, without a
+            trailing possessive ``'s``.
         """
         tokens = tokenize(sentence)
         probs = self.probabilities(tokens)
         best_label = probs.argmax(axis=1) if len(tokens) else np.zeros(0, np.int64)
         text = normal_form(sentence)
         found: list[TaggedObject] = []
-        for column, polarity in ((1, "like"), (2, "dislike")):
+        for column, polarity in _POLAR_COLUMNS:
             best: tuple[float, int, int] | None = None
             start = None
             for i in range(len(tokens) + 1):
@@ -211,8 +240,12 @@ class ObjectTagger:
                 words = text[tokens[best[1]].start : tokens[best[2] - 1].end]
                 words = _POSSESSIVE_RE.sub("", words).strip()
                 if words:
-                    found.append(TaggedObject(polarity, words, best[0]))  # type: ignore[arg-type]
-        return found
+                    found.append(TaggedObject(polarity, words, best[0]))
+        return Reading(tokens, probs, found)
+
+    def objects(self, sentence: str, min_p: float = MIN_P) -> list[TaggedObject]:
+        """The objects of :meth:`read`."""
+        return self.read(sentence, min_p).objects
 
 
 _LOCK = threading.Lock()
@@ -229,6 +262,6 @@ def default_tagger() -> ObjectTagger:
 
 
 __all__ = [
-    "BUCKETS", "LABELS", "MIN_P", "TAGGER_PATH", "TAGGER_SHA256", "ObjectTagger", "TaggedObject",
-    "Token", "default_tagger", "normal_form", "token_features", "tokenize",
+    "BUCKETS", "LABELS", "MIN_P", "TAGGER_PATH", "TAGGER_SHA256", "ObjectTagger", "Reading",
+    "TaggedObject", "Token", "default_tagger", "normal_form", "token_features", "tokenize",
 ]  # fmt: skip
