@@ -81,7 +81,6 @@ def test_chinese_tokens_are_the_segmenters_words_with_offsets_in_the_normal_form
 @pytest.mark.parametrize(
     ("text", "polarity", "word"),
     [
-        ("Edge is gone from my laptop, Vivaldi is what I browse with now", "like", "vivaldi"),
         ("never been one for hiking but I'm hooked on it these days", "like", "hiking"),
         ("I'm a reformed sushi sceptic, eat it every week now", "like", "sushi"),
         ("密室逃脱以前周周去，现在一想就头疼", "dislike", "密室逃脱"),
@@ -122,19 +121,42 @@ def _reading(name: str, p: float) -> Kind:
 
 
 def test_the_tagger_is_not_asked_when_the_head_reads_no_statement_or_a_limit() -> None:
-    text = "Edge is gone from my laptop, Vivaldi is what I browse with now"
+    text = "never been one for hiking but I'm hooked on it these days"
     for name in ("none", "limit"):
         found = extract_preferences(text, reader=lambda cs, n=name: [_reading(n, 0.9)] * len(cs))
         assert found == []
-    found = extract_preferences(text, reader=lambda cs: [_reading("switch", 0.9)] * len(cs))
-    assert [c.polarity for c in found] == ["like"]
+    found = extract_preferences(text, reader=lambda cs: [_reading("flip_like", 0.9)] * len(cs))
+    assert [(c.polarity, "hiking" in c.content) for c in found] == [("like", True)]
+
+
+def test_the_head_and_the_tagger_must_agree_on_the_polarity() -> None:
+    """A breaker's finding: alone, the tagger stored "kimchi is dead to me" as a like. Where
+    the head reads the other polarity, or no polarity and no structure, nothing is stored."""
+    text = "never been one for hiking but I'm hooked on it these days"
+    for name in ("flip_dislike", "quit"):
+        found = extract_preferences(text, reader=lambda cs, n=name: [_reading(n, 0.9)] * len(cs))
+        assert found == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mum used to live on energy drinks but it's green tea all day now",
+        "Bluey is the kids' favourite now",
+        "密室逃脱曾经让我妈很上头，现在她一想就累",
+    ],
+)
+def test_a_sentence_with_someone_else_in_it_is_not_tagged(reader: ClauseReader, text: str) -> None:
+    """Another breaker's finding: the tagger reads words, not whose stance they are."""
+    assert extract_preferences(text, reader=reader) == []
 
 
 def test_a_sentence_about_someone_close_is_theirs_and_yields_nothing(
     reader: ClauseReader,
 ) -> None:
     assert clause_speaker("我表哥现在完全不碰奶茶了") == "other"
-    assert clause_speaker("我师傅以前超爱钓鱼") == "other"
-    assert clause_speaker("我花生过敏") != "other"  # the user's own allergy
-    assert clause_speaker("我牛奶喝不了") != "other"
+    assert clause_speaker("我婆婆以前超爱钓鱼") == "other"  # a doubled noun
+    owns = ("我花生过敏", "我牛奶喝不了", "我天天喝咖啡", "我大学时候很爱打篮球", "我没事就刷抖音")
+    for own in owns:
+        assert clause_speaker(own) != "other", own  # the user's own: a noun, an adverb
     assert extract_preferences("我表哥以前超爱打篮球，现在改踢足球了", reader=reader) == []

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
+from .clauses import close_person_zh
 from .kinds import pull_object_en, pull_object_zh
 from .structures import Part, part_candidate
 
@@ -272,9 +273,13 @@ not the user's to lift. A doctor who says it is over is the user's news ("Allerg
 ``医生说已经好了``)."""
 
 
-def _someone_else(sentence: str) -> bool:
+def someone_else(sentence: str) -> bool:
+    """Whether a sentence speaks of someone other than the user anywhere in it (``他``,
+    ``我妈``, "my son's", "they"): their allergy is not the user's, and the object tagger
+    reads no stance in it (:func:`~.kind_stances.retagged`)."""
     if has_cjk(sentence):
-        return bool(_ZH_SOMEONE_ELSE_RE.search(_ZH_ADDRESS_RE.sub("", sentence)))
+        text = _ZH_ADDRESS_RE.sub("", sentence)
+        return bool(_ZH_SOMEONE_ELSE_RE.search(text)) or close_person_zh(text, anywhere=True)
     return bool(_EN_SOMEONE_ELSE_RE.search(sentence))
 
 
@@ -290,7 +295,7 @@ def retraction_vetoed(sentence: str) -> bool:
     sentence = _QUOTED_RE.sub(" ", sentence)
     zh = has_cjk(sentence)
     doubt, still = (_ZH_DOUBT_RE, _ZH_STILL_RE) if zh else (_EN_DOUBT_RE, _EN_STILL_RE)
-    return bool(doubt.search(sentence) or still.search(sentence) or _someone_else(sentence))
+    return bool(doubt.search(sentence) or still.search(sentence) or someone_else(sentence))
 
 
 def read_retraction(sentence: str) -> list[Part] | None:
@@ -439,7 +444,7 @@ def read_allergy(sentence: str) -> list[Part] | None:
     """
     sentence = _QUOTED_RE.sub(" ", sentence)
     zh = has_cjk(sentence)
-    if _someone_else(sentence):
+    if someone_else(sentence):
         return None
     if (_ZH_SUPPOSED_RE if zh else _EN_NEGATED_ALLERGY_RE).search(sentence):
         return None
@@ -503,5 +508,5 @@ def stated_allergies(
 
 __all__ = [
     "ALLERGY_WORD_RE", "allergen_of", "excepted_allergy", "mentions_allergy", "read_allergy",
-    "read_retraction", "retraction_vetoed", "stated_allergies",
+    "read_retraction", "retraction_vetoed", "someone_else", "stated_allergies",
 ]  # fmt: skip

@@ -133,7 +133,7 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
 
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the text before the matched verb."""
-    if _ZH_OTHER_SUBJECT_RE.search(prefix):
+    if _ZH_OTHER_SUBJECT_RE.search(prefix) or close_person_zh(prefix, anywhere=True):
         return "other"
     stale = bool(ZH_PAST_RE.search(prefix))
     rest = _ZH_FILLER_RE.sub("", ZH_PAST_RE.sub("", prefix))
@@ -159,27 +159,35 @@ def _names_a_subject(text: str) -> bool:
     )
 
 
-_ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友事学桌居师傅夫妻")
-"""Last characters of Chinese words for people close to the speaker (``同桌``, ``表姐``,
-``室友``, ``导师``): ``我`` before such a word, or before a doubled one (``婆婆``, ``舅舅``),
-is a possessive, and the clause is that person's."""
+_ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
+"""Last characters of Chinese nouns for people close to the speaker (``表姐``, ``室友``,
+``老婆``, ``阿姨``): ``我`` before such a noun, or before a doubled noun (``婆婆``,
+``舅舅``), is a possessive, and the clause is that person's."""
 
 
-def _close_person_zh(clause: str) -> bool:
-    """Whether a Chinese clause opens with ``我`` (or ``我的``) and a word for a person
-    (:data:`_ZH_PERSON_HEADS`): ``我同桌以前超爱韩剧``, not ``我花生过敏``."""
-    words = [w for w, _ in tag(clause.lstrip()[:12])]
-    if len(words) < 2 or words[0] != "我":
-        return False
-    named = words[2] if words[1] == "的" and len(words) > 2 else words[1]
-    doubled = len(named) == 2 and named[0] == named[1]
-    return len(named) >= 2 and (named[-1] in _ZH_PERSON_HEADS or doubled)
+def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
+    """Whether a Chinese text opens with ``我`` (or ``我的``) and a noun for a person
+    (:data:`_ZH_PERSON_HEADS`, by the segmenter's noun tags): ``我表姐原神退坑了``, not
+    ``我花生过敏`` nor ``我天天喝咖啡`` (a doubled adverb). With ``anywhere``, at any ``我``
+    in it (``说真的我表姐花生过敏``)."""
+    starts = [i for i, c in enumerate(text) if c == "我"] if anywhere else [0]
+    for start in starts:
+        words = tag(text[start:].lstrip()[:12])
+        if len(words) < 2 or words[0][0] != "我":
+            continue
+        named, flag = words[2] if words[1][0] == "的" and len(words) > 2 else words[1]
+        doubled = len(named) == 2 and named[0] == named[1]
+        if flag in ("n", "nr") and len(named) >= 2 and (
+            named[-1] in _ZH_PERSON_HEADS or doubled
+        ):
+            return True
+    return False
 
 
 def clause_speaker(clause: str) -> Speaker:
     """Speaker of a clause with no stance in it (``my wife cooks``, ``我朋友``, ``我表姐``)."""
     if has_cjk(clause):
-        if _ZH_OTHER_SUBJECT_RE.search(clause) or _close_person_zh(clause):
+        if _ZH_OTHER_SUBJECT_RE.search(clause) or close_person_zh(clause):
             return "other"
         return "user" if clause.lstrip().startswith("我") else "unknown"
     text = _EN_PREFIX_PHRASES.sub(" ", clause.lower())  # "just so you know, …" is no "you"
@@ -396,6 +404,7 @@ __all__ = [
     "ZH_PAST_RE",
     "Speaker",
     "clause_speaker",
+    "close_person_zh",
     "misread_speaker",
     "clauses",
     "en_prefix_speaker",
