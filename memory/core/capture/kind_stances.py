@@ -101,7 +101,6 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
     return Stance(rule, words, "user", obj, polarity, Cut(obj.display))
 
 
-
 def _another_person(sentence: str) -> bool:
     """Whether anyone but the user is in the sentence: its first clause's speaker
     (:func:`~.clauses.clause_speaker`), anyone named anywhere in it (:func:`~.allergies.
@@ -143,9 +142,9 @@ def retagged(
         head reads the whole sentence, the tagger a window of words; alone, the tagger
         stored "Java's gone, C++ is my language now" as a like of Java and "kimchi is dead
         to me" as a like (a breaker's findings). A replacement keeps to the polarities the
-        rules read: the
-        tagger corrects their object, not their polarity (``以前爱喝可乐，现在只喝气泡水``,
-        where jieba cuts 气泡水 in two and the tagger reads only 可乐, keeps the rules' like).
+        rules read: the tagger corrects their object, not their polarity
+        (``以前爱喝可乐，现在只喝气泡水``, where jieba cuts 气泡水 in two and the tagger reads
+        only 可乐, keeps the rules' like).
     """
     if kind is None or kind.of("none") >= TAGGED_MAX_NONE:
         return None
