@@ -133,7 +133,7 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
 
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the text before the matched verb."""
-    if _ZH_OTHER_SUBJECT_RE.search(prefix) or close_person_zh(prefix, anywhere=True):
+    if _ZH_OTHER_SUBJECT_RE.search(prefix):
         return "other"
     stale = bool(ZH_PAST_RE.search(prefix))
     rest = _ZH_FILLER_RE.sub("", ZH_PAST_RE.sub("", prefix))

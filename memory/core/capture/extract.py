@@ -469,7 +469,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
-        kind = whole.get(index) if len(parts) > 1 else kinds[position - 1] if parts else None
+        kind = sentence_kinds[0] if len(parts) == 1 else whole.get(index)  # None: no clause
         if (tagged := retagged(sentence, kind, context.found[start:])) is not None:
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from ...model import PreferenceCandidate, has_cjk
+from ...model import Polarity, PreferenceCandidate, has_cjk
 from .allergies import mentions_allergy, someone_else
-from .clauses import EN_PEOPLE_RE, clause_speaker
+from .clauses import EN_PEOPLE_RE, Speaker, clause_speaker
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .object_tagger import default_tagger
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
@@ -54,6 +54,19 @@ polarity: 0.5 stored something for 8 more of its 401 non-statements; 0.25 and 0.
 and 7 fewer of its 494 preferences for one false capture fewer."""
 
 
+def labelled_stance(
+    obj: Object, display: str, polarity: Polarity, name: str, zh: bool, match: str,
+    speaker: Speaker = "user",
+) -> Stance:
+    """A stance no stance rule matched: ``obj`` held with ``polarity``, its content the label
+    of kind ``name`` in the language ``zh`` says (:data:`~.kinds.ZH_LABELS` or
+    :data:`~.kinds.EN_LABELS`), ``match`` the words it was read in."""
+    label = (ZH_LABELS if zh else EN_LABELS)[name]
+    words = {"verb": "", "adj": "", "slot": "", "match": match}
+    return Stance(Rule(re.compile(r"^"), polarity, label), words, speaker, obj, polarity,
+                  Cut(display))
+
+
 def kind_stance(
     clause: str, context: Context, kind: Kind | None, topic: Object | None = None
 ) -> Stance | None:
@@ -79,10 +92,7 @@ def kind_stance(
         return None
     if obj is None or is_pronoun(obj.display):
         return None
-    label = (ZH_LABELS if zh else EN_LABELS)[label_kind]
-    rule = Rule(re.compile(r"^"), polarity, label)
-    words = {"verb": "", "adj": "", "slot": "", "match": clause}
-    return Stance(rule, words, "unknown", obj, polarity, Cut(display))
+    return labelled_stance(obj, display, polarity, label_kind, zh, clause, "unknown")
 
 
 def elliptic_stance(clause: str, context: Context) -> Stance | None:
@@ -95,10 +105,8 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
     obj = obj or context.mentioned
     if obj is None or obj.zh:
         return None
-    label = EN_LABELS["flip_like" if polarity == "like" else "flip_dislike"]
-    words = {"verb": "", "adj": "", "slot": "", "match": clause}
-    rule = Rule(re.compile(r"^"), polarity, label)
-    return Stance(rule, words, "user", obj, polarity, Cut(obj.display))
+    name = "flip_like" if polarity == "like" else "flip_dislike"
+    return labelled_stance(obj, obj.display, polarity, name, False, clause)
 
 
 def _another_person(sentence: str) -> bool:
@@ -173,21 +181,17 @@ def retagged(
         return None
     stances: list[Stance] = []
     for one in tagged:
-        polarity = one.polarity
         zh = has_cjk(one.text)
         display = one.text if zh else lower_sentence_start(one.text)
         obj = resolve(display, zh, None, initial=not zh)
         if obj is None or is_pronoun(obj.display):
             continue
-        name = read[1] if read is not None and read[0] == polarity else polarity
-        label = (ZH_LABELS if zh else EN_LABELS)[name]
-        words = {"verb": "", "adj": "", "slot": "", "match": sentence}
-        rule = Rule(re.compile(r"^"), polarity, label)
-        stances.append(Stance(rule, words, "user", obj, polarity, Cut(display)))
+        name = read[1] if read is not None and read[0] == one.polarity else one.polarity
+        stances.append(labelled_stance(obj, display, one.polarity, name, zh, sentence))
     return stances or None
 
 
 __all__ = [
     "OUTSIDE_MIN_P", "RETAG_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "elliptic_stance",
-    "kind_stance", "retagged",
+    "kind_stance", "labelled_stance", "retagged",
 ]

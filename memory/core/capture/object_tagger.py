@@ -27,7 +27,6 @@ development half when trained without it).
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 import zlib
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from ...model import Polarity
-from ..pinned_weights import read_pinned_weights
+from ..pinned_weights import loaded_once, read_pinned_weights
 from .segment import tag
 
 BUCKETS = 1 << 18
@@ -119,7 +118,11 @@ def normal_form(text: str) -> str:
 def tokenize(text: str) -> list[Token]:
     """Tokens of ``text``'s :func:`normal_form`: Latin words (with inner apostrophes,
     hyphens, ``+`` and ``&``), Chinese words from the segmenter, single other characters."""
-    text = normal_form(text)
+    return _tokens(normal_form(text))
+
+
+def _tokens(text: str) -> list[Token]:
+    """:func:`tokenize` of a text already in :func:`normal_form`."""
     found: list[Token] = []
     for match in _TOKEN_RE.finditer(text):
         word = match.group(0)
@@ -219,10 +222,10 @@ class ObjectTagger:
             sentence's :func:`normal_form` from the run's first to last token, without a
             trailing possessive ``'s``.
         """
-        tokens = tokenize(sentence)
+        text = normal_form(sentence)
+        tokens = _tokens(text)
         probs = self.probabilities(tokens)
         best_label = probs.argmax(axis=1) if len(tokens) else np.zeros(0, np.int64)
-        text = normal_form(sentence)
         found: list[TaggedObject] = []
         for column, polarity in _POLAR_COLUMNS:
             best: tuple[float, int, int] | None = None
@@ -248,17 +251,10 @@ class ObjectTagger:
         return self.read(sentence, min_p).objects
 
 
-_LOCK = threading.Lock()
-_TAGGER: ObjectTagger | None = None
-
-
+@loaded_once
 def default_tagger() -> ObjectTagger:
     """The shipped tagger, loaded (and its digest checked) once per process."""
-    global _TAGGER
-    with _LOCK:
-        if _TAGGER is None:
-            _TAGGER = ObjectTagger.load()
-        return _TAGGER
+    return ObjectTagger.load()
 
 
 __all__ = [
