@@ -67,11 +67,9 @@ prints the threshold and the out-of-fold recall of the attacks.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import random
-import re
 import sys
 from hashlib import sha256
 from pathlib import Path
@@ -82,7 +80,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 
 from penchant.memory.core import bank_texts, screening_pieces
-from penchant.memory.embeddings import USEEmbedder, embedding_text, sha256_file
+from penchant.memory.embeddings import USEEmbedder, embedding_text
 
 REPO = Path(__file__).resolve().parents[1]
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
@@ -94,6 +92,7 @@ HEAD_FILE = REPO / "memory" / "core" / "directives.npz"
 SEMANTIC_KINDS = ("paraphrase", "hidden", "role-line")
 FOLDS = 5
 sys.path.insert(0, str(REPO / "bench"))
+from pinned_npz import pin_digest, write_npz  # noqa: E402
 from train_statements import _adam, train_lexical  # noqa: E402
 
 from penchant.memory.core import ngrams  # noqa: E402
@@ -226,20 +225,14 @@ def save(network: Network, words: Lexical, share: float, threshold: float, space
          path: Path = HEAD_FILE) -> str:
     """Write the npz byte-for-byte reproducibly; returns its SHA-256."""
     w1, b1, w2, b2 = (np.asarray(a, dtype=np.float32) for a in network)
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, W1=w1, b1=b1, w=w2, b=b2, threshold=np.float32(threshold),
-                        space=np.array(space), L=words[0], Lb=words[1],
-                        lexical_mix=np.float32(share))  # fmt: skip
-    path.write_bytes(buffer.getvalue())
-    return sha256_file(path)
+    return write_npz(path, W1=w1, b1=b1, w=w2, b=b2, threshold=np.float32(threshold),
+                     space=np.array(space), L=words[0], Lb=words[1],
+                     lexical_mix=np.float32(share))  # fmt: skip
 
 
 def pin(digest: str) -> None:
-    source = REPO / "memory" / "core" / "directive_head.py"
-    text = source.read_text(encoding="utf-8")
-    text = re.sub(r'DIRECTIVE_HEAD_SHA256 = "[0-9a-f]{64}"',
-                  f'DIRECTIVE_HEAD_SHA256 = "{digest}"', text)
-    source.write_text(text, encoding="utf-8")
+    """Rewrite ``DIRECTIVE_HEAD_SHA256`` in directive_head.py."""
+    pin_digest(REPO / "memory" / "core" / "directive_head.py", "DIRECTIVE_HEAD_SHA256", digest)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -29,10 +29,7 @@ gives the same bytes. Writes ``object_tagger.npz`` and rewrites ``TAGGER_SHA256`
 from __future__ import annotations
 
 import argparse
-import hashlib
-import io
 import json
-import re
 import sys
 import time
 from collections import defaultdict
@@ -45,6 +42,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 from capture_quality import chat_half  # noqa: E402
+from pinned_npz import pin_digest, write_npz  # noqa: E402
 
 from penchant.memory.core.capture.object_tagger import (  # noqa: E402
     BUCKETS,
@@ -188,23 +186,6 @@ def alone_on(tagger: ObjectTagger, rows: list[Row]) -> None:
         print(f"{kind:<22}{cells[0]:>14}{cells[1]:>14}")
 
 
-def save(weights: np.ndarray, path: Path) -> str:
-    """Write the weights (``W``) reproducibly and return the file's SHA-256."""
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, W=weights)
-    data = buffer.getvalue()
-    path.write_bytes(data)
-    return hashlib.sha256(data).hexdigest()
-
-
-def pin(digest: str) -> None:
-    """Rewrite ``TAGGER_SHA256`` in object_tagger.py."""
-    text = MODULE.read_text(encoding="utf-8")
-    text = re.sub(r'^TAGGER_SHA256 = "[0-9a-f]{64}"', f'TAGGER_SHA256 = "{digest}"', text,
-                  flags=re.M)
-    MODULE.write_text(text, encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--without-dev", action="store_true",
@@ -222,9 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         alone_on(ObjectTagger(weights), _rows(KINDS_DEV))
         if args.out is None:
             return 0
-    digest = save(weights, args.out or TAGGER_PATH)
+    digest = write_npz(args.out or TAGGER_PATH, W=weights)
     if args.out is None:
-        pin(digest)
+        pin_digest(MODULE, "TAGGER_SHA256", digest)
     print(f"wrote {args.out or TAGGER_PATH}, sha256 {digest}")
     return 0
 

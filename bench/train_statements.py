@@ -71,10 +71,8 @@ over, so the first head's likes and dislikes stay as they were.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -87,13 +85,14 @@ from penchant.memory.core import ngrams
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.clauses import clauses, sentences
 from penchant.memory.core.capture.statements import KINDS, StatementHead
-from penchant.memory.embeddings import USEEmbedder, sha256_file
+from penchant.memory.embeddings import USEEmbedder
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "bench" / "corpus" / "statements"
 PREFEVAL = REPO.parent / "shared" / "data" / "prefeval-dev"
 sys.path.insert(0, str(REPO / "bench"))
 from capture_quality import DEV_TOPICS, STATEMENTS_BLIND, chat_half  # noqa: E402
+from pinned_npz import pin_digest, write_npz  # noqa: E402
 
 
 def corpus_examples(split: str) -> list[tuple[str, str]]:
@@ -326,15 +325,12 @@ def save(
     words: tuple[np.ndarray, np.ndarray], lexical_mix: float, path: Path = HEAD_FILE,
 ) -> str:
     """Write the npz (compressed) byte-for-byte reproducibly; returns its SHA-256."""
-    buffer = io.BytesIO()
     w1, b1, w2, b2 = hidden
-    np.savez_compressed(
-        buffer, W=w, b=b, W1=w1, b1=b1, W2=w2, b2=b2, mix=np.array(mix, dtype=np.float32),
+    return write_npz(
+        path, W=w, b=b, W1=w1, b1=b1, W2=w2, b2=b2, mix=np.array(mix, dtype=np.float32),
         L=words[0], Lb=words[1], lexical_mix=np.array(lexical_mix, dtype=np.float32),
         kinds=np.array(KINDS),
     )
-    path.write_bytes(buffer.getvalue())
-    return sha256_file(path)
 
 
 STRUCTURE_HEAD_FILE = REPO / "memory" / "core" / "capture" / "structures.npz"
@@ -342,10 +338,7 @@ STRUCTURE_HEAD_FILE = REPO / "memory" / "core" / "capture" / "structures.npz"
 
 def pin(digest: str, name: str = "HEAD_SHA256") -> None:
     """Rewrite ``name`` (``HEAD_SHA256`` or ``STRUCTURE_HEAD_SHA256``) in statements.py."""
-    source = REPO / "memory" / "core" / "capture" / "statements.py"
-    text = source.read_text(encoding="utf-8")
-    text = re.sub(rf'^{name} = "[0-9a-f]{{64}}"', f'{name} = "{digest}"', text, flags=re.M)
-    source.write_text(text, encoding="utf-8")
+    pin_digest(REPO / "memory" / "core" / "capture" / "statements.py", name, digest)
 
 
 def main(argv: list[str] | None = None) -> None:

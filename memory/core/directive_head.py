@@ -27,7 +27,6 @@ held-out sets.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +36,7 @@ import numpy as np
 from ..model import ModelIntegrityError
 from .ngrams import BUCKETS
 from .ngrams import logits as ngram_logits
-from .pinned_weights import read_pinned_weights
+from .pinned_weights import loaded_once, read_pinned_weights
 
 DIRECTIVE_HEAD_PATH = Path(__file__).resolve().with_name("directives.npz")
 """The shipped weights: the hidden layer ``W1`` (512, h) and ``b1`` (h,), the output ``w``
@@ -196,17 +195,10 @@ class DirectiveHead:
         return self.verdict(vector, text)[0]
 
 
-_LOCK = threading.Lock()
-_HEAD: DirectiveHead | None = None
-
-
+@loaded_once
 def default_directive_head() -> DirectiveHead:
     """The shipped head, loaded (and its digest checked) once per process."""
-    global _HEAD
-    with _LOCK:
-        if _HEAD is None:
-            _HEAD = DirectiveHead.load()
-        return _HEAD
+    return DirectiveHead.load()
 
 
 __all__ = [

@@ -8,8 +8,12 @@ it (a tampered or half-written file never becomes a classifier).
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -46,4 +50,31 @@ def read_pinned_weights(path: Path, sha256: str, what: str, retrain: str) -> dic
         return {name: data[name] for name in data.files}
 
 
-__all__ = ["read_pinned_weights"]
+T = TypeVar("T")
+
+
+def loaded_once(load: Callable[[], T]) -> Callable[[], T]:
+    """``load`` made to run once per process: the first call loads (behind a lock, so
+    threads that ask at once share one load), every later call returns what it loaded. A
+    load that raises (a file refused) is tried again on the next call.
+
+    Args:
+        load: Builds the shipped model (``StatementHead.load`` and the like).
+
+    Returns:
+        A function of no arguments with ``load``'s name and docstring.
+    """
+    lock = threading.Lock()
+    loaded: list[T] = []
+
+    @functools.wraps(load)
+    def get() -> T:
+        with lock:
+            if not loaded:
+                loaded.append(load())
+            return loaded[0]
+
+    return get
+
+
+__all__ = ["loaded_once", "read_pinned_weights"]

@@ -15,7 +15,6 @@ and deterministic. Retrain with ``python bench/train_statements.py`` (corpus:
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,7 +23,7 @@ import numpy as np
 
 from ...model import ModelIntegrityError
 from ..ngrams import BUCKETS, batch, batch_logits
-from ..pinned_weights import read_pinned_weights
+from ..pinned_weights import loaded_once, read_pinned_weights
 
 KINDS: tuple[str, ...] = (
     "like", "dislike", "flip_like", "flip_dislike", "quit", "switch", "exception",
@@ -288,31 +287,20 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-_LOCK = threading.Lock()
-_HEAD: StatementHead | None = None
-_STRUCTURE_HEAD: StatementHead | None = None
-
-
+@loaded_once
 def default_head() -> StatementHead:
     """The shipped head, loaded (and its digest checked) once per process."""
-    global _HEAD
-    with _LOCK:
-        if _HEAD is None:
-            _HEAD = StatementHead.load()
-        return _HEAD
+    return StatementHead.load()
 
 
+@loaded_once
 def default_structure_head() -> StatementHead:
     """The shipped structure head (:data:`STRUCTURE_HEAD_PATH`), loaded (and its digest
     checked) once per process."""
-    global _STRUCTURE_HEAD
-    with _LOCK:
-        if _STRUCTURE_HEAD is None:
-            _STRUCTURE_HEAD = StatementHead.load(
-                STRUCTURE_HEAD_PATH, STRUCTURE_HEAD_SHA256, "structure head",
-                "python bench/train_statements.py --structure",
-            )
-        return _STRUCTURE_HEAD
+    return StatementHead.load(
+        STRUCTURE_HEAD_PATH, STRUCTURE_HEAD_SHA256, "structure head",
+        "python bench/train_statements.py --structure",
+    )
 
 
 __all__ = ["HEAD_PATH", "HEAD_SHA256", "HEAD_SPACE", "KINDS", "STRUCTURE_HEAD_PATH",
