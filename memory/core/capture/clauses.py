@@ -163,11 +163,25 @@ _ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
 """Last characters of Chinese nouns for people close to the speaker (``表姐``, ``室友``,
 ``老婆``, ``阿姨``): ``我`` before such a noun, or before a doubled noun (``婆婆``,
 ``舅舅``), is a possessive, and the clause is that person's."""
+_ZH_PERSON_WORDS = frozenset(
+    "同事 同学 舍友 闺蜜 对象 老公 丈夫 先生 太太 孩子 儿子 女儿 闺女 宝宝 家人 老板 领导 "
+    "老师 邻居 伴侣 爱人 队友 上司 外公 外婆".split()
+)
+"""Words for people close to the speaker that :data:`_ZH_PERSON_HEADS` does not end (the
+segmenter tags ``邻居`` a verb), also read at the end of a longer word (``高中同学``)."""
+
+
+def _person_word(word: str, flag: str) -> bool:
+    if any(word.endswith(person) for person in _ZH_PERSON_WORDS):
+        return True
+    doubled = len(word) == 2 and word[0] == word[1]
+    return flag in ("n", "nr") and len(word) >= 2 and (word[-1] in _ZH_PERSON_HEADS or doubled)
 
 
 def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
     """Whether a Chinese text opens with ``我`` (or ``我的``) and a noun for a person
-    (:data:`_ZH_PERSON_HEADS`, by the segmenter's noun tags): ``我表姐原神退坑了``, not
+    (:data:`_ZH_PERSON_HEADS` by the segmenter's noun tags, or :data:`_ZH_PERSON_WORDS`),
+    perhaps after one modifier (``我大学室友``): ``我表姐原神退坑了``, ``我同事花生过敏``, not
     ``我花生过敏`` nor ``我天天喝咖啡`` (a doubled adverb). With ``anywhere``, at any ``我``
     in it (``说真的我表姐花生过敏``)."""
     starts = [i for i, c in enumerate(text) if c == "我"] if anywhere else [0]
@@ -175,12 +189,12 @@ def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
         words = tag(text[start:].lstrip()[:12])
         if len(words) < 2 or words[0][0] != "我":
             continue
-        named, flag = words[2] if words[1][0] == "的" and len(words) > 2 else words[1]
-        doubled = len(named) == 2 and named[0] == named[1]
-        if flag in ("n", "nr") and len(named) >= 2 and (
-            named[-1] in _ZH_PERSON_HEADS or doubled
-        ):
+        at = 2 if words[1][0] == "的" else 1
+        named = words[at : at + 2]
+        if named and _person_word(*named[0]):
             return True
+        if len(named) == 2 and len(named[0][0]) <= 2 and _person_word(*named[1]):
+            return True  # one modifier first: 我大学室友, 我公司同事
     return False
 
 

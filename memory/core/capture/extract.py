@@ -29,6 +29,7 @@ from .changes import changed, then_and_now
 from .clauses import (
     clause_speaker,
     clauses,
+    close_person_zh,
     en_prefix_speaker,
     is_question_or_hypothetical,
     misread_speaker,
@@ -146,12 +147,21 @@ def _read_match(
         return None
     prefix = clause[: match.start()]
     speaker = zh_prefix_speaker(prefix, rule) if zh else en_prefix_speaker(prefix, rule)
-    if rule.third_person:
+    if rule.third_person or (zh and _close_person_leads(match, clause)):
         speaker = "other"
     elif speaker == "unknown" and not context.in_sentence and _GERUND_RE.match(match.group(0)):
         return None  # "avoiding X could be hard": a gerund subject, not a statement
     old = _old(match, rule, zh, context)
     return Stance(rule, _words(match, rule), speaker, obj, polarity, cut, old)
+
+
+def _close_person_leads(match: re.Match[str], clause: str) -> bool:
+    """Whether the last 我 before a Chinese rule's object opens someone close to the
+    speaker: ``我表姐花生过敏`` is the cousin's allergy, though the allergy rules match the
+    speaker themselves (:func:`~.clauses.close_person_zh`)."""
+    start = match.start("obj") if "obj" in match.re.groupindex else -1
+    at = clause.rfind("我", 0, start) if start > 0 else -1
+    return at >= 0 and close_person_zh(clause[at:])
 
 
 _LATIN_START_RE = re.compile(r"^\W*[A-Za-z]+(?:'[a-z]+)?\s")
