@@ -186,3 +186,17 @@ def test_a_conditional_or_unsure_report_stores_no_reported_like(
     memory.capture("u", message)
     assert len(allergies(memory)) == 1
     assert not [p for p in memory.preferences("u") if p.polarity == "like"]
+
+
+@pytest.mark.parametrize("message", ["我表姐花生过敏", "我大学室友对花生过敏", "我同事花生过敏"])
+def test_the_allergy_of_someone_close_is_not_stored_and_the_users_own_stays(
+    memory: Memory, message: str
+) -> None:
+    """``我表姐花生过敏`` had stored ``对表姐花生过敏``, a protected allergy of the user's."""
+    memory.capture("u", "我对芒果过敏")
+    before = allergies(memory)
+    memory.capture("u", message)
+    assert allergies(memory) == before == ["对芒果过敏"]
+    assert len(memory.preferences("u")) == 1
+    memory.capture("u", "我花生过敏，我表姐也是")
+    assert allergens(memory) >= {"花生", "芒果"}
