@@ -200,3 +200,35 @@ def test_the_allergy_of_someone_close_is_not_stored_and_the_users_own_stays(
     assert len(memory.preferences("u")) == 1
     memory.capture("u", "我花生过敏，我表姐也是")
     assert allergens(memory) >= {"花生", "芒果"}
+
+
+@pytest.mark.parametrize(("message", "allergen"), [
+    ("When I had dinner with my colleague I found out I'm allergic to mango", "mango"),
+    ("Went out with my boss and realised I'm allergic to sesame", "sesame"),
+    ("My husband is allergic to shellfish and I'm allergic to peanuts", "peanut"),
+    ("我跟同事吃饭时发现我对芒果过敏", "芒果"),
+    ("同事请吃芒果我才想起来我对芒果过敏", "芒果"),
+    ("我老公对海鲜过敏，我对花生过敏", "花生"),
+])
+def test_the_users_allergy_is_stored_whoever_else_the_sentence_speaks_of(
+    memory: Memory, message: str, allergen: str
+) -> None:
+    """A sentence that named anyone else stored none of the user's own allergy in it: a
+    missed allergy is the worst mistake capture can make."""
+    memory.capture("u", message)
+    assert allergens(memory) == {allergen}
+    assert len(memory.preferences("u")) == 1
+
+
+@pytest.mark.parametrize("message", [
+    "My son is allergic to eggs",
+    "My son's egg allergy came back",
+    "我儿子对鸡蛋过敏",
+    "我妈以为我对芒果过敏",
+    "我妈一直说我对鸭蛋过敏，昨天去医院查了，根本不过敏",
+])
+def test_someone_elses_allergy_or_word_the_user_disputes_stores_no_allergy(
+    memory: Memory, message: str
+) -> None:
+    memory.capture("u", message)
+    assert allergies(memory) == []

@@ -6,7 +6,9 @@ nut allergy, coconut is ok though", "Even after three years of shots I'm still a
 cats") or a return ("my egg allergy came back??", ``花生过敏又复发了``) stored nothing, and a
 missed allergy is the worst mistake a preference memory can make. These are read wherever they
 stand in a sentence, questions included, in the rules' phrasing ("allergic to X", ``对X过敏``),
-so they are protected.
+so they are protected; where the phrasing names the user as the holder ("I'm allergic to X",
+``我对X过敏``), also in a sentence that speaks of someone else ("When I had dinner with my
+colleague I found out I'm allergic to mango"), unless the user disputes what another said.
 
 **Over** (:func:`read_retraction`, :func:`retraction_vetoed`). ``is_retraction``
 (:mod:`~...model.protection`) knows the fixed phrasings the gate lifts a protected dislike by
@@ -417,6 +419,14 @@ _ZH_STATED = [
         r"犯了|还在|没好|一直没好|确诊)"
     ),
 ]
+_EN_FIRST_PERSON_STATED, _ZH_FIRST_PERSON_STATED = 2, 1
+"""The patterns of :data:`_EN_STATED` and :data:`_ZH_STATED` before these indexes name the
+user as the holder ("I'm allergic to", ``我对…过敏``): read also where someone else is named
+("When I had dinner with my colleague I found out I'm allergic to mango" stored nothing)."""
+_ZH_DISPUTED_RE = re.compile(
+    r"以为|(?:其实|根本|并)我?(?:不是|没有)(?=[，,。！!？?]|$)|才不是|搞错|说错|[不没]过敏"
+)
+"""Another's word on the user's allergy that the user disputes (``我妈以为我对芒果过敏``)."""
 _EN_NEGATED_ALLERGY_RE = re.compile(
     r"\b(?:not|no\s+longer|never\s+(?:was|been)|n't)\s+(?:\w+\s+){0,2}?(?:allergic|intolerant)|"
     r"\bwas\s+never\s+(?:really\s+)?(?:an?\s+)?(?:\w+\s+)?allergy|\b(?:if|whether|in\s+case|what\s+if|"
@@ -444,14 +454,20 @@ def read_allergy(sentence: str) -> list[Part] | None:
     """
     sentence = _QUOTED_RE.sub(" ", sentence)
     zh = has_cjk(sentence)
-    if someone_else(sentence):
-        return None
     if (_ZH_SUPPOSED_RE if zh else _EN_NEGATED_ALLERGY_RE).search(sentence):
         return None
-    for pattern in _ZH_STATED if zh else _EN_STATED:
+    other = someone_else(sentence)
+    if other and zh and _ZH_DISPUTED_RE.search(sentence):
+        return None  # ``我妈一直说我对鸭蛋过敏，…根本不过敏``
+    patterns = _ZH_STATED if zh else _EN_STATED
+    for i, pattern in enumerate(patterns):
+        if other and i >= (_ZH_FIRST_PERSON_STATED if zh else _EN_FIRST_PERSON_STATED):
+            return None  # no speaker in the pattern: someone else in the sentence may hold it
         if (m := pattern.search(sentence)) is None:
             continue
         if zh:
+            if close_person_zh(sentence[m.start() :]):
+                continue  # ``我对象芒果过敏``: 对象 is a person, not 对
             obj = _ZH_OBJ_TRAIL_RE.sub("", m["obj"].strip())
             if 1 <= len(obj) <= 8 and not obj.startswith(("不", "没")):
                 return [Part("dislike", obj, f"对{obj}过敏")]
