@@ -11,7 +11,7 @@ as "just so you know", "these days", "I'm trying to".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from ...model import HAN_CHARS, has_cjk
@@ -165,7 +165,8 @@ _ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
 ``舅舅``), is a possessive, and the clause is that person's."""
 _ZH_PERSON_WORDS = frozenset(
     "同事 同学 舍友 闺蜜 对象 老公 丈夫 先生 太太 孩子 儿子 女儿 闺女 宝宝 家人 老板 领导 "
-    "老师 邻居 伴侣 爱人 队友 上司 外公 外婆".split()
+    "老师 邻居 伴侣 爱人 队友 上司 外公 外婆 师父 师傅 徒弟 学生 房东 岳父 岳母 公公 媳妇 "
+    "媳妇儿 发小 搭档 前任 下属 同桌 客户".split()
 )
 """Words for people close to the speaker that :data:`_ZH_PERSON_HEADS` does not end (the
 segmenter tags ``邻居`` a verb), also read at the end of a longer word (``高中同学``)."""
@@ -176,6 +177,18 @@ def _person_word(word: str, flag: str) -> bool:
         return True
     doubled = len(word) == 2 and word[0] == word[1]
     return flag in ("n", "nr") and len(word) >= 2 and (word[-1] in _ZH_PERSON_HEADS or doubled)
+
+
+def _modifier(word: str, flag: str) -> bool:
+    """A short noun, time word or adjective (``大学``, ``公司``, ``新``) that can stand
+    between 我 and a person; not a preposition, conjunction, verb or numeral (``我对宝宝霜``,
+    ``我和老公``, ``我是老师``, ``我一个女孩子`` are the user's)."""
+    return len(word) <= 2 and flag[:1] in ("n", "t", "a") and flag not in ("nr", "nrt")
+
+
+def _time_word(following: Sequence[tuple[str, str]]) -> bool:
+    """Whether the word after a person noun makes it a time (``我学生时代``, ``我宝宝时期``)."""
+    return bool(following) and following[0][0].startswith(("时", "那会", "阶段"))
 
 
 def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
@@ -190,11 +203,13 @@ def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
         if len(words) < 2 or words[0][0] != "我":
             continue
         at = 2 if words[1][0] == "的" else 1
-        named = words[at : at + 2]
-        if named and _person_word(*named[0]):
+        named = words[at : at + 3]
+        if named and _person_word(*named[0]) and not _time_word(named[1:2]):
             return True
-        if len(named) == 2 and len(named[0][0]) <= 2 and _person_word(*named[1]):
-            return True  # one modifier first: 我大学室友, 我公司同事
+        if len(named) >= 2 and _modifier(*named[0]) and _person_word(*named[1]) and not (
+            _time_word(named[2:3])
+        ):
+            return True  # one modifier first: 我大学室友, 我公司同事, 我新同事
     return False
 
 

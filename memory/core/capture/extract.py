@@ -36,6 +36,7 @@ from .clauses import (
     sentences,
     zh_prefix_speaker,
 )
+from .holders import contested, reported_by_another, someone_else
 from .keywords import object_keywords
 from .kind_stances import elliptic_stance, kind_stance, retagged
 from .kinds import (
@@ -408,6 +409,23 @@ def _whole_sentence(
     return found
 
 
+def _reported(sentence: str, candidate: PreferenceCandidate) -> bool:
+    """Whether a candidate is another person's word about the user ("My sister says I hate
+    jazz", "My mom thinks I love spicy food", ``我老公说我对猫过敏``): the clause splitter
+    takes the reporting verb for a boundary, and the rest read as the user's own statement.
+    Only in a sentence that names someone else, so "Doctor says I'm allergic to penicillin"
+    stays the user's news (:func:`~.holders.reported_by_another`); a reported allergy only
+    when the sentence contests it (:func:`~.holders.contested`): a missed allergy costs more
+    than one the user takes back."""
+    if not someone_else(sentence):
+        return False
+    lowered = sentence.lower()
+    found = [i for k in candidate.keywords if (i := lowered.rfind(k.lower())) >= 0]
+    if not found or not reported_by_another(sentence, at := max(found)):
+        return False
+    return not candidate.protected or contested(sentence, at)
+
+
 def _rules(clause: str) -> list[PreferenceCandidate]:
     """Rule capture of one clause, without the statement head."""
     return extract_preferences(clause)
@@ -484,7 +502,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
         context.found[start:] = [c.model_copy(update={"said": sentence})
-                                 for c in context.found[start:]]
+                                 for c in context.found[start:] if not _reported(sentence, c)]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))

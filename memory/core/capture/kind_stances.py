@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
-from .allergies import mentions_allergy, someone_else
+from .allergies import mentions_allergy
 from .clauses import EN_PEOPLE_RE, Speaker, clause_speaker
+from .holders import someone_else
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .object_tagger import default_tagger
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
