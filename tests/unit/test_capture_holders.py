@@ -82,3 +82,49 @@ def test_an_allergy_report_is_contested_by_a_joke_a_quote_or_a_contrast() -> Non
     assert contested("My friend wrote: I'm allergic to cats", 17)
     assert contested("My mom says I'm allergic to wheat, but I eat bread daily", 11)
     assert not contested("My mom says I'm allergic to penicillin, so remind the doctor", 11)
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("Walnut allergy, just so you have it on file", "walnut"),
+    ("my penicillin allergy means no amoxicillin either", "penicillin"),
+    ("I break out in hives from shrimp", "shrimp"),
+    ("Kiwi gives me hives, keep it out of smoothies", "kiwi"),
+    ("Allergy panel came back positive for birch pollen", "birch pollen"),
+])
+def test_an_allergy_named_as_a_noun_or_a_reaction_is_stored(text: str, allergen: str) -> None:
+    """Issue 17: only "I'm allergic to X" and "I have an X allergy" were read; the user's
+    own "X allergy" and a reaction named without the word were lost."""
+    assert any(allergen in k for k in allergens(text))
+
+
+@pytest.mark.parametrize("text", [
+    "My walnut allergy is a thing of the past",
+    "My penicillin allergy seems to have faded",
+    "Had a shrimp allergy as a kid",
+    "Is a kiwi allergy common in adults?",
+    "Do allergy shots work for birch pollen",
+    "Walnut allergy sufferers should avoid this cake",
+])
+def test_an_allergy_noun_that_is_over_past_or_asked_about_is_not_stored(text: str) -> None:
+    assert allergens(text) == set()
+
+
+@pytest.mark.parametrize(("text", "stored"), [
+    ("My dad thinks I hate opera, but honestly I've come to love it", ("like", "opera")),
+    ("My sister says I love olives and yeah she's right", ("like", "olive")),
+])
+def test_the_users_answer_to_a_report_is_their_own(text: str, stored: tuple[str, str]) -> None:
+    assert any(c.polarity == stored[0] and stored[1] in c.content.lower()
+               for c in extract_preferences(text))
+
+
+@pytest.mark.parametrize("text", [
+    "My brothers keep saying I'm allergic to chores",
+    "My kids claim I'm allergic to vegetables",
+])
+def test_a_teasing_report_of_an_allergy_is_not_stored(text: str) -> None:
+    assert allergens(text) == set()
+
+
+def test_a_positive_test_that_names_no_allergy_is_no_allergy() -> None:
+    assert allergens("I tested positive for covid last week") == set()

@@ -374,7 +374,37 @@ _EN_STATED = [
         r"(?:there|here|a\s+thing)|is\s+(?:real|confirmed)|was\s+confirmed)",
         re.I,
     ),
+    # read only in a sentence that says nothing of it being over, past or unsure
+    # (:data:`_EN_NOT_NOW_RE`): "My nickel allergy means no cheap earrings", "soy allergy!!"
+    re.compile(
+        r"(?:^\W*|\bmy\s+)(?:(?:severe|mild|bad|serious|new|diagnosed)\s+)?"
+        r"(?!(?:severe|mild|bad|serious|new|food|seasonal|multiple|several|many|some|all|any|"
+        r"other|environmental|known|diagnosed|these|those)\b)"
+        r"(?P<obj>(?:[\w'-]+\s+)?[\w'-]+)\s+(?:allergy|allergies|intolerance)\b"
+        r"(?!\s+(?:test|testing|shots?|clinic|season|meds|medication|tablets|sufferers?)\b)",
+        re.I,
+    ),
+    # "I get hives from strawberries", "sesame gives me anaphylaxis", "came back positive for X"
+    re.compile(
+        r"\bi\s+(?:get|break\s+out\s+in|come\s+out\s+in)\s+hives\s+(?:from|with|after)\s+"
+        r"(?:eating\s+|touching\s+)?(?P<obj>[^,.;!?]+)|^\W*(?P<subject>(?:[\w'-]+\s+){0,2}?"
+        r"[\w'-]+)\s+gives?\s+me\s+(?:hives|anaphylaxis)|\b(?:tested|came\s+back)\s+positive\s+"
+        r"for\s+(?P<positive>[^,.;!?]+)",
+        re.I,
+    ),
 ]
+_EN_NOT_NOW_RE = re.compile(
+    r"\b(?:gone|over|cleared|cured|outgr\w*|no\s+longer|any\s*more|used\s+to|went\s+away|"
+    r"resolved|disappear\w*|history|past|heal\w*|better|improv\w*|negative|had|seem\w*|"
+    r"as\s+a\s+(?:kid|child|baby)|"
+    r"if|whether|might|maybe|probably|suspect\w*|worried|afraid|wonder\w*|think|hope\w*|"
+    r"doubt\w*|test(?:ing|ed)?\s+for)\b|\?\s*$|^\W*(?:do|does|did|is|are|can|could|should|would|"
+    r"will|how|what|why|which|who|when|where)\b",
+    re.I,
+)
+"""A sentence in which the last two patterns of :data:`_EN_STATED` read nothing: the allergy
+is over, past, feared or asked about ("My peanut allergy is better now", "Is a soy allergy
+common?")."""
 _ZH_STATED = [
     # ``我还是对花生过敏``, ``我对海鲜严重过敏``
     re.compile(
@@ -387,6 +417,9 @@ _ZH_STATED = [
         r"犯了|还在|没好|一直没好|确诊)"
     ),
 ]
+_EN_NOUN_STATED = 3
+"""Index of the first pattern of :data:`_EN_STATED` held to :data:`_EN_NOT_NOW_RE`."""
+_EN_OBJECT_GROUPS = ("obj", "subject", "positive")
 _EN_FIRST_PERSON_STATED, _ZH_FIRST_PERSON_STATED = 2, 1
 """The patterns of :data:`_EN_STATED` and :data:`_ZH_STATED` before these indexes name the
 user as the holder ("I'm allergic to", ``我对…过敏``): read also where someone else is named
@@ -438,7 +471,10 @@ def read_allergy(sentence: str) -> list[Part] | None:
             if 1 <= len(obj) <= 8 and not obj.startswith(("不", "没")):
                 return [Part("dislike", obj, f"对{obj}过敏")]
             continue
-        allergen = pull_object_en(m["obj"].strip(), alone=True)
+        if i >= _EN_NOUN_STATED and _EN_NOT_NOW_RE.search(sentence):
+            continue
+        named = next(g for g in (m.groupdict().get(k) for k in _EN_OBJECT_GROUPS) if g)
+        allergen = pull_object_en(named.strip(), alone=True)
         if allergen:
             return [Part("dislike", allergen, f"allergic to {allergen}")]
     return None

@@ -36,7 +36,7 @@ from .clauses import (
     sentences,
     zh_prefix_speaker,
 )
-from .holders import contested, reported_by_another, someone_else
+from .holders import answered, contested, reported_by_another, someone_else
 from .keywords import object_keywords
 from .kind_stances import elliptic_stance, kind_stance, retagged
 from .kinds import (
@@ -423,7 +423,9 @@ def _reported(sentence: str, candidate: PreferenceCandidate) -> bool:
     found = [i for k in candidate.keywords if (i := lowered.rfind(k.lower())) >= 0]
     if not found or not reported_by_another(sentence, at := max(found)):
         return False
-    return not candidate.protected or contested(sentence, at)
+    if candidate.protected:
+        return contested(sentence, at)
+    return not answered(sentence, at)
 
 
 def _rules(clause: str) -> list[PreferenceCandidate]:

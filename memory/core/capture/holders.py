@@ -24,8 +24,8 @@ from .clauses import close_person_zh
 _EN_SOMEONE_ELSE_RE = re.compile(
     r"\b(?:he|she|they|his|her|their|him|them)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:son|daughter|kids?|"
     r"child(?:ren)?|wife|husband|partner|boyfriend|girlfriend|mum|mom|mother|dad|father|"
-    r"parents?|sister|brother|friend|flatmate|roommate|colleague|cousin|aunt|uncle|nephew|"
-    r"niece|grandma|grandpa|dog|cat|fianc[eé]e?|boss|toddler|baby|neighbou?r)\b|"
+    r"parents?|sisters?|brothers?|friends?|flatmates?|roommates?|colleagues?|cousins?|aunt|"
+    r"uncle|nephew|niece|grandma|grandpa|dog|cat|fianc[eé]e?|boss|toddler|baby|neighbou?rs?)\b|"
     r"\b(?:fianc[eé]e?|boss|toddler|baby|roommate|neighbou?r|kids)\b|"
     r"\b(?!(?:it|that|what|there|here|who|he|she|let)'s)[\w]+(?:'s|s')\s+(?:[\w-]+\s+){0,2}"
     r"(?:allerg|intoleran)",
@@ -94,7 +94,8 @@ def reported_by_another(sentence: str, start: int) -> bool:
 
 _EN_DISPUTED_RE = re.compile(
     r"\b(?:lol|lmao|haha|jk|kidding|joke[sd]?|joking(?:ly)?|fib|lie|lying|pretend(?:s|ed|ing)?|"
-    r"doubt|not\s+(?:so\s+)?sure|not\s+really|untrue|not\s+true|wrong|mistaken|nonsense)\b|"
+    r"doubt|not\s+(?:so\s+)?sure|not\s+really|untrue|not\s+true|wrong|mistaken|nonsense|"
+    r"claims?|claimed|keeps?\s+saying|rude|teas(?:e|es|ed|ing))\b|"
     r"\bi'?m\s+not\b(?!\s+(?:only|just))",
     re.I,
 )
@@ -128,4 +129,20 @@ def contested(sentence: str, start: int) -> bool:
     return disputed(sentence) or bool(quoted or contrast.search(sentence, start))
 
 
-__all__ = ["contested", "disputed", "reported_by_another", "someone_else"]
+_EN_ANSWERED_RE = re.compile(
+    r"\b(?:but|though|actually)\b[^.;!?]*\bi\b|\b(?:(?:she|he|they)(?:'s|\s+is|'re|\s+are)\s+"
+    r"right|true|guilty\s+as\s+charged|fair\s+enough|not\s+wrong)\b",
+    re.I,
+)
+_ZH_ANSWERED_RE = re.compile(r"(?:可|但|其实|不过)[^。！？!?]*我|没错|说得对|确实|是真的")
+
+
+def answered(sentence: str, start: int) -> bool:
+    """Whether the user answers a report about them after ``start``: agrees ("she's right",
+    ``没错``) or says their own word after a contrast ("My roommate thinks I love cats, but I
+    actually can't stand them"), so what capture reads there is the user's own."""
+    found = (_ZH_ANSWERED_RE if has_cjk(sentence) else _EN_ANSWERED_RE).search(sentence, start)
+    return found is not None
+
+
+__all__ = ["answered", "contested", "disputed", "reported_by_another", "someone_else"]
