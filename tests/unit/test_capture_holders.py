@@ -128,3 +128,19 @@ def test_a_teasing_report_of_an_allergy_is_not_stored(text: str) -> None:
 
 def test_a_positive_test_that_names_no_allergy_is_no_allergy() -> None:
     assert allergens("I tested positive for covid last week") == set()
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("我虾过敏，今晚的菜单能帮我看看吗？", "虾"),
+    ("男朋友想去吃海鲜自助，可我螃蟹过敏，怎么办", "螃蟹"),
+    ("我有点桃子过敏，桃子味的饮料能喝吗", "桃子"),
+])
+def test_a_chinese_allergy_said_with_a_question_is_stored(text: str, allergen: str) -> None:
+    """``我X过敏`` beside a request was lost: the sentence is a question, and only ``我对X过敏``
+    was read in one ("I'm allergic to cats, what pet should I get?" was read)."""
+    assert allergen in allergens(text)
+
+
+@pytest.mark.parametrize("text", ["我爸虾过敏，有什么推荐吗？", "我姐桃子过敏"])
+def test_a_kin_said_in_one_character_holds_the_allergy(text: str) -> None:
+    assert allergens(text) == set()

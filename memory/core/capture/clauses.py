@@ -172,8 +172,12 @@ _ZH_PERSON_WORDS = frozenset(
 segmenter tags ``邻居`` a verb), also read at the end of a longer word (``高中同学``)."""
 
 
+_ZH_KIN_CHARS = frozenset("妈爸哥姐弟妹爷奶舅姨叔伯姑婶嫂娘爹")
+"""Kin said in one character after 我 (``我妈花生过敏``)."""
+
+
 def _person_word(word: str, flag: str) -> bool:
-    if any(word.endswith(person) for person in _ZH_PERSON_WORDS):
+    if word in _ZH_KIN_CHARS or any(word.endswith(person) for person in _ZH_PERSON_WORDS):
         return True
     doubled = len(word) == 2 and word[0] == word[1]
     return flag in ("n", "nr") and len(word) >= 2 and (word[-1] in _ZH_PERSON_HEADS or doubled)
@@ -199,7 +203,9 @@ def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
     in it (``说真的我表姐花生过敏``)."""
     starts = [i for i, c in enumerate(text) if c == "我"] if anywhere else [0]
     for start in starts:
-        words = tag(text[start:].lstrip()[:12])
+        words = list(tag(text[start:].lstrip()[:12]))
+        if words and len(words[0][0]) > 1 and words[0][0].startswith("我"):
+            words[:1] = [("我", "r"), (words[0][0][1:], words[0][1])]  # jieba's 我妈 is one word
         if len(words) < 2 or words[0][0] != "我":
             continue
         at = 2 if words[1][0] == "的" else 1

@@ -23,7 +23,7 @@ from ...model import (
     is_protected,
     is_retraction,
 )
-from .allergies import excepted_allergy, stated_allergies
+from .allergy_statements import excepted_allergy, stated_allergies
 from .categories import category_for, object_category
 from .changes import changed, then_and_now
 from .clauses import (

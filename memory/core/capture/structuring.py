@@ -17,10 +17,10 @@ from .allergies import (
     ALLERGY_WORD_RE,
     allergen_of,
     mentions_allergy,
-    read_allergy,
     read_retraction,
     retraction_vetoed,
 )
+from .allergy_statements import read_allergy
 from .clauses import EN_PEOPLE_RE, clause_speaker
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
