@@ -144,3 +144,9 @@ def test_a_chinese_allergy_said_with_a_question_is_stored(text: str, allergen: s
 @pytest.mark.parametrize("text", ["我爸虾过敏，有什么推荐吗？", "我姐桃子过敏"])
 def test_a_kin_said_in_one_character_holds_the_allergy(text: str) -> None:
     assert allergens(text) == set()
+
+
+def test_a_doubled_kin_noun_the_segmenter_tags_a_place_is_still_a_person() -> None:
+    """jieba tags 哥哥 a place name (``ns``); 我哥哥 had not been read as someone close."""
+    assert allergens("我哥哥虾过敏") == set()
+    assert allergens("我哥哥说我对猫过敏，其实我一点事没有") == set()

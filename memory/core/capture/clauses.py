@@ -180,7 +180,7 @@ def _person_word(word: str, flag: str) -> bool:
     if word in _ZH_KIN_CHARS or any(word.endswith(person) for person in _ZH_PERSON_WORDS):
         return True
     doubled = len(word) == 2 and word[0] == word[1]
-    return flag in ("n", "nr") and len(word) >= 2 and (word[-1] in _ZH_PERSON_HEADS or doubled)
+    return flag[:1] == "n" and len(word) >= 2 and (word[-1] in _ZH_PERSON_HEADS or doubled)
 
 
 def _modifier(word: str, flag: str) -> bool:

@@ -64,7 +64,6 @@ _EN_REPORTING_RE = re.compile(
 _ZH_REPORTING_RE = re.compile(r"说|觉得|以为|认为|告诉|怀疑|坚持|调侃|吐槽|开玩笑|嫌|笑话|骂")
 _EN_CLAUSE_END_RE = re.compile(r"[,;.!?]|\b(?:and|but|so|because)\b", re.I)
 _ZH_CLAUSE_END_RE = re.compile(r"[，,。；;！!？?]")
-_ZH_KIN_RE = re.compile(r"^我的?[妈爸哥姐弟妹爷奶舅姨叔伯姑婶嫂]")
 
 
 def reported_by_another(sentence: str, start: int) -> bool:
@@ -88,7 +87,7 @@ def reported_by_another(sentence: str, start: int) -> bool:
     subject = clause[: verb.start()].strip()
     if zh:
         user = subject.startswith("我") and not subject.startswith("我们")
-        return not (user and not _ZH_KIN_RE.match(subject) and not close_person_zh(subject))
+        return not (user and not close_person_zh(subject))
     return not re.match(r"i\b", subject, re.I)
 
 
