@@ -8,10 +8,15 @@ the user.
   joke; 说, 觉得, 以为) in the statement's own clause, whose subject is not the user. "I told
   my boss I'm allergic to seafood" and ``我跟老板说了我对海鲜过敏`` are the user's word.
 - :func:`disputed`: the sentence disputes or laughs off what it reports ("lol", "which is a
-  fib", ``其实不是``, ``骗``).
+  fib", ``其实不是``, ``骗``); :func:`contested`: that, a quote after a colon, or a contrast
+  after the report.
+- :func:`answered`: the user answers the report in their own word ("…, but honestly I've
+  grown to like it", "she's right").
 
 Issue 17: the user's own allergy ("When I had dinner with my colleague I found out I'm allergic
-to mango") was lost in any sentence that named someone else; reading it there needs all three.
+to mango") was lost in any sentence that named someone else, and another person's word about
+the user ("My mom thinks I love spicy food") was stored as the user's; reading such sentences
+needs all of these.
 """
 
 from __future__ import annotations
@@ -39,15 +44,14 @@ _ZH_SOMEONE_ELSE_RE = re.compile(
 )
 _ZH_ADDRESS_RE = re.compile(r"(?:家人|姐妹|兄弟|宝子|朋友|老铁|集美)们|妈呀|我的妈")
 """Forms of address and exclamations (``家人们谁懂啊``), not someone else."""
-"""Someone else's allergy (``我舅舅查出来对青霉素不过敏``, "my son's egg allergy is gone"):
-not the user's to lift. A doctor who says it is over is the user's news ("Allergist says…",
-``医生说已经好了``)."""
 
 
 def someone_else(sentence: str) -> bool:
     """Whether a sentence speaks of someone other than the user anywhere in it (``他``,
-    ``我妈``, "my son's", "they"): their allergy is not the user's, and the object tagger
-    reads no stance in it (:func:`~.kind_stances.retagged`)."""
+    ``我妈``, "my son's", "they"): an allergy said over there is not the user's to lift
+    (``我舅舅查出来对青霉素不过敏``; a doctor who says it is over is the user's news,
+    ``医生说已经好了``), and the object tagger reads no stance in it
+    (:func:`~.kind_stances.retagged`)."""
     if has_cjk(sentence):
         text = _ZH_ADDRESS_RE.sub("", sentence)
         return bool(_ZH_SOMEONE_ELSE_RE.search(text)) or close_person_zh(text, anywhere=True)
@@ -119,8 +123,8 @@ _ZH_CONTRAST_RE = re.compile(r"可|但|其实|明明|不过|然而|结果")
 def contested(sentence: str, start: int) -> bool:
     """Whether a report about the user that begins at ``start`` is disputed: the sentence
     disputes it (:func:`disputed`), it is quoted after a colon (the reporter's own "I"), or
-    a contrast follows it ("My mom insists I'm allergic
-    to wheat, but I eat bread every day", ``我奶奶一直觉得我对海鲜过敏，可我吃了好多年都没事``).
+    a contrast follows it ("My mom insists I'm allergic to wheat, but I eat bread every day",
+    ``我奶奶一直觉得我对海鲜过敏，可我吃了好多年都没事``).
     ``我妈说我对青霉素过敏，以后看病要提醒医生`` is not: a reported allergy the user does not
     dispute is kept, the safe side of an allergy."""
     contrast = _ZH_CONTRAST_RE if has_cjk(sentence) else _EN_CONTRAST_RE
