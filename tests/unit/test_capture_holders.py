@@ -150,3 +150,13 @@ def test_a_doubled_kin_noun_the_segmenter_tags_a_place_is_still_a_person() -> No
     """jieba tags 哥哥 a place name (``ns``); 我哥哥 had not been read as someone close."""
     assert allergens("我哥哥虾过敏") == set()
     assert allergens("我哥哥说我对猫过敏，其实我一点事没有") == set()
+
+
+@pytest.mark.parametrize("text", [
+    "My flatmate says I'm allergic to oats? Never had an issue",
+    "My latex allergy turned out to be a false alarm, retested and fine",
+])
+def test_a_report_asked_back_or_an_allergy_found_false_is_no_allergy(text: str) -> None:
+    """A third breaker's two regressions: a report the user repeats as a question, and an
+    allergy noun in a sentence that says it turned out false."""
+    assert allergens(text) == set()

@@ -69,6 +69,7 @@ _EN_STATED = [
 _EN_NOT_NOW_RE = re.compile(
     r"\b(?:gone|over|cleared|cured|outgr\w*|no\s+longer|any\s*more|used\s+to|went\s+away|"
     r"resolved|disappear\w*|history|past|heal\w*|better|improv\w*|negative|had|seem\w*|"
+    r"false|fine|turned\s+out|retest\w*|"
     r"as\s+a\s+(?:kid|child|baby)|"
     r"if|whether|might|maybe|probably|suspect\w*|worried|afraid|wonder\w*|think|hope\w*|"
     r"doubt\w*|test(?:ing|ed)?\s+for)\b|\?\s*$|^\W*(?:do|does|did|is|are|can|could|should|would|"

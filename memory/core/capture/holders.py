@@ -122,14 +122,16 @@ _ZH_CONTRAST_RE = re.compile(r"可|但|其实|明明|不过|然而|结果")
 
 def contested(sentence: str, start: int) -> bool:
     """Whether a report about the user that begins at ``start`` is disputed: the sentence
-    disputes it (:func:`disputed`), it is quoted after a colon (the reporter's own "I"), or
-    a contrast follows it ("My mom insists I'm allergic to wheat, but I eat bread every day",
+    disputes it (:func:`disputed`), it is quoted after a colon (the reporter's own "I"),
+    asked back ("My roommate says I'm allergic to shellfish?"), or a contrast follows it
+    ("My mom insists I'm allergic to wheat, but I eat bread every day",
     ``我奶奶一直觉得我对海鲜过敏，可我吃了好多年都没事``).
     ``我妈说我对青霉素过敏，以后看病要提醒医生`` is not: a reported allergy the user does not
     dispute is kept, the safe side of an allergy."""
     contrast = _ZH_CONTRAST_RE if has_cjk(sentence) else _EN_CONTRAST_RE
     quoted = _QUOTE_OPENS_RE.search(sentence[:start])  # "My friend texted me: I'm allergic…"
-    return disputed(sentence) or bool(quoted or contrast.search(sentence, start))
+    asked = re.search(r"[?？]", sentence[start:])  # "My roommate says I'm allergic to X?"
+    return disputed(sentence) or bool(quoted or asked or contrast.search(sentence, start))
 
 
 _EN_ANSWERED_RE = re.compile(
