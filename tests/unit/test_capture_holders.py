@@ -160,3 +160,10 @@ def test_a_report_asked_back_or_an_allergy_found_false_is_no_allergy(text: str) 
     """A third breaker's two regressions: a report the user repeats as a question, and an
     allergy noun in a sentence that says it turned out false."""
     assert allergens(text) == set()
+
+
+def test_im_intolerant_to_x_names_x_not_the_letter_after_the_apostrophe() -> None:
+    """"I'm intolerant to sorbitol" stored a protected "intolerant to m" beside the real one
+    (the rule for "lactose intolerant" took the m of I'm for its object)."""
+    found = extract_preferences("I'm intolerant to sorbitol")
+    assert [c.content for c in found] == ["intolerant to sorbitol"]

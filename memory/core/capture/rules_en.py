@@ -165,7 +165,8 @@ _DISLIKES: tuple[Rule, ...] = (
     ),
     en(r"\bhave\s+an?\s+(?:\w+\s+)?(?:allergy|intolerance)\s+to\b", "dislike", "allergic to {obj}"),
     en(
-        r"\b(?!(?:am|so|very|really|not|be|is|are|i|severely)\b)(?P<obj>[a-z]+)\s+intolerant\b",
+        r"\b(?<!['’])(?!(?:am|so|very|really|not|be|is|are|i|severely)\b)(?P<obj>[a-z]+)\s+"
+        r"intolerant\b",
         "dislike",
         "intolerant to {obj}",
         copula="ok",
