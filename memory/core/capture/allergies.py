@@ -264,7 +264,7 @@ def retraction_vetoed(sentence: str) -> bool:
     doubt, irony, a report the user disputes, a question, the allergy still there or back, or
     someone else's (:func:`read_retraction`; the stance rules' "no longer allergic to X" is
     held to the same)."""
-    sentence = _QUOTED_RE.sub(" ", sentence)
+    sentence = unquoted(sentence)
     zh = has_cjk(sentence)
     doubt, still = (_ZH_DOUBT_RE, _ZH_STILL_RE) if zh else (_EN_DOUBT_RE, _EN_STILL_RE)
     return bool(doubt.search(sentence) or still.search(sentence) or someone_else(sentence))
@@ -284,7 +284,7 @@ def read_retraction(sentence: str) -> list[Part] | None:
     """
     if retraction_vetoed(sentence):
         return None
-    sentence = _QUOTED_RE.sub(" ", sentence)
+    sentence = unquoted(sentence)
     zh = has_cjk(sentence)
     for pattern in _ZH_RETRACTIONS if zh else _EN_RETRACTIONS:
         if (m := pattern.search(sentence)) is None:
@@ -292,7 +292,7 @@ def read_retraction(sentence: str) -> list[Part] | None:
         groups = m.groupdict()
         raw = (groups.get("obj") or groups.get("obj2") or groups.get("pre") or "").strip()
         if zh:
-            obj = _ZH_OBJ_TRAIL_RE.sub("", raw)
+            obj = zh_allergen(raw)
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
                 return [Part("like", obj, f"对{obj}不再过敏了")]
             continue
@@ -333,11 +333,11 @@ def allergen_of(sentence: str, clauses: list[str]) -> str | None:
         sentence: One sentence of the user's message.
         clauses: Its clauses, in order.
     """
-    sentence = _QUOTED_RE.sub(" ", sentence)
+    sentence = unquoted(sentence)
     zh = has_cjk(sentence)
     if zh:
         if (m := _ZH_ALLERGEN_RE.search(sentence)) is not None:
-            obj = _ZH_OBJ_TRAIL_RE.sub("", (m["obj"] or m["pre"]).strip())
+            obj = zh_allergen(m["obj"] or m["pre"])
             obj = re.sub(r"^(?:以前|之前|小时候|原来|本来|曾经|一直|那个|我的|我)+", "", obj)
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
                 return obj
