@@ -413,12 +413,11 @@ def _reported(sentence: str, candidate: PreferenceCandidate) -> bool:
     """Whether a candidate is another person's word about the user ("My sister says I hate
     jazz", "My mom thinks I love spicy food", ``我老公说我对猫过敏``): the clause splitter
     takes the reporting verb for a boundary, and the rest read as the user's own statement.
-    Only in a sentence that names someone else, so "Doctor says I'm allergic to penicillin"
-    stays the user's news (:func:`~.holders.reported_by_another`); a reported allergy only
-    when the sentence contests it (:func:`~.holders.contested`): a missed allergy costs more
-    than one the user takes back."""
-    if not someone_else(sentence):
-        return False
+    Asked only of a sentence that names someone else (the caller checks
+    :func:`~.holders.someone_else` once per sentence), so "Doctor says I'm allergic to
+    penicillin" stays the user's news (:func:`~.holders.reported_by_another`); a reported
+    allergy only when the sentence contests it (:func:`~.holders.contested`): a missed
+    allergy costs more than one the user takes back."""
     lowered = sentence.lower()
     found = [i for k in candidate.keywords if (i := lowered.rfind(k.lower())) >= 0]
     if not found or not reported_by_another(sentence, at := max(found)):
@@ -503,8 +502,10 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if (tagged := retagged(sentence, kind, context.found[start:])) is not None:
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
-        context.found[start:] = [c.model_copy(update={"said": sentence})
-                                 for c in context.found[start:] if not _reported(sentence, c)]
+        own = context.found[start:]
+        if own and someone_else(sentence):
+            own = [c for c in own if not _reported(sentence, c)]
+        context.found[start:] = [c.model_copy(update={"said": sentence}) for c in own]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))
