@@ -16,6 +16,7 @@ says an allergy is over is :mod:`.allergies`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
 from .allergies import mentions_allergy, read_retraction, unquoted, zh_allergen
@@ -24,46 +25,81 @@ from .holders import contested, disputed, reported_by_another, someone_else
 from .kinds import pull_object_en
 from .structures import Part, part_candidate
 
+
+@dataclass(frozen=True)
+class _Stated:
+    """One phrasing of a stated allergy and what holds it.
+
+    Attributes:
+        pattern: The phrasing; its allergen is group ``obj`` (or ``subject``/``positive``).
+        names_user: It names the user as the holder ("I'm allergic to", ``我对…过敏``,
+            ``我…过敏``), so it is read also where someone else is named ("When I had dinner
+            with my colleague I found out I'm allergic to mango"); the others are not.
+        now_only: Read only in a sentence that says nothing of the allergy being over, past
+            or unsure (:data:`_EN_NOT_NOW_RE`).
+        nouns_only: The allergen must be nouns alone (:func:`_nouns_only`).
+    """
+
+    pattern: re.Pattern[str]
+    names_user: bool
+    now_only: bool = False
+    nouns_only: bool = False
+
+
 _EN_STATED = [
     # "I'm (still) allergic to cats", "I am severely allergic to shellfish"
-    re.compile(
-        r"\bi(?:'m|\s+am)\s+(?:still\s+|also\s+|very\s+|severely\s+|really\s+|quite\s+|"
-        r"super\s+|deathly\s+|mildly\s+|a\s+bit\s+)*(?:allergic|intolerant)\s+to\s+"
-        r"(?P<obj>[^,.;!?]+)",
-        re.I,
+    _Stated(
+        re.compile(
+            r"\bi(?:'m|\s+am)\s+(?:still\s+|also\s+|very\s+|severely\s+|really\s+|quite\s+|"
+            r"super\s+|deathly\s+|mildly\s+|a\s+bit\s+)*(?:allergic|intolerant)\s+to\s+"
+            r"(?P<obj>[^,.;!?]+)",
+            re.I,
+        ),
+        names_user=True,
     ),
     # "I have a tree nut allergy", "I've got a severe peanut allergy"
-    re.compile(
-        r"\bi\s+(?:still\s+)?(?:have|'ve\s+got|have\s+got)\s+(?:an?\s+)?(?:(?:severe|mild|bad|"
-        r"serious|strong|real|diagnosed)\s+)?(?P<obj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
-        r"(?:allergy|allergies|intolerance)\b",
-        re.I,
+    _Stated(
+        re.compile(
+            r"\bi\s+(?:still\s+)?(?:have|'ve\s+got|have\s+got)\s+(?:an?\s+)?(?:(?:severe|mild|bad|"
+            r"serious|strong|real|diagnosed)\s+)?(?P<obj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
+            r"(?:allergy|allergies|intolerance)\b",
+            re.I,
+        ),
+        names_user=True,
     ),
     # "my egg allergy came back", "The sesame allergy hasn't gone anywhere"
-    re.compile(
-        r"\b(?:my|the)\s+(?P<obj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:allergy|intolerance)\s+"
-        r"(?:came\s+back|is\s+back|has\s+come\s+back|returned|has\s+returned|flared\s+up|"
-        r"hasn't\s+gone(?:\s+anywhere)?|has\s+not\s+gone|never\s+went\s+away|is\s+still\s+"
-        r"(?:there|here|a\s+thing)|is\s+(?:real|confirmed)|was\s+confirmed)",
-        re.I,
+    _Stated(
+        re.compile(
+            r"\b(?:my|the)\s+(?P<obj>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:allergy|intolerance)\s+"
+            r"(?:came\s+back|is\s+back|has\s+come\s+back|returned|has\s+returned|flared\s+up|"
+            r"hasn't\s+gone(?:\s+anywhere)?|has\s+not\s+gone|never\s+went\s+away|is\s+still\s+"
+            r"(?:there|here|a\s+thing)|is\s+(?:real|confirmed)|was\s+confirmed)",
+            re.I,
+        ),
+        names_user=False,
     ),
-    # read only in a sentence that says nothing of it being over, past or unsure
-    # (:data:`_EN_NOT_NOW_RE`): "My nickel allergy means no cheap earrings", "soy allergy!!"
-    re.compile(
-        r"(?:^\W*|\bmy\s+)(?:(?:severe|mild|bad|serious|new|diagnosed)\s+)?"
-        r"(?!(?:severe|mild|bad|serious|new|food|seasonal|multiple|several|many|some|all|any|"
-        r"other|environmental|known|diagnosed|these|those)\b)"
-        r"(?P<obj>(?:[\w'-]+\s+)?[\w'-]+)\s+(?:allergy|allergies|intolerance)\b"
-        r"(?!\s+(?:test|testing|shots?|clinic|season|meds|medication|tablets|sufferers?)\b)",
-        re.I,
+    # "My nickel allergy means no cheap earrings", "soy allergy!!"
+    _Stated(
+        re.compile(
+            r"(?:^\W*|\bmy\s+)(?:(?:severe|mild|bad|serious|new|diagnosed)\s+)?"
+            r"(?!(?:severe|mild|bad|serious|new|food|seasonal|multiple|several|many|some|all|any|"
+            r"other|environmental|known|diagnosed|these|those)\b)"
+            r"(?P<obj>(?:[\w'-]+\s+)?[\w'-]+)\s+(?:allergy|allergies|intolerance)\b"
+            r"(?!\s+(?:test|testing|shots?|clinic|season|meds|medication|tablets|sufferers?)\b)",
+            re.I,
+        ),
+        names_user=False, now_only=True,
     ),
     # "I get hives from strawberries", "sesame gives me anaphylaxis", "came back positive for X"
-    re.compile(
-        r"\bi\s+(?:get|break\s+out\s+in|come\s+out\s+in)\s+hives\s+(?:from|with|after)\s+"
-        r"(?:eating\s+|touching\s+)?(?P<obj>[^,.;!?]+)|^\W*(?P<subject>(?:[\w'-]+\s+){0,2}?"
-        r"[\w'-]+)\s+gives?\s+me\s+(?:hives|anaphylaxis)|\b(?:tested|came\s+back)\s+positive\s+"
-        r"for\s+(?P<positive>[^,.;!?]+)",
-        re.I,
+    _Stated(
+        re.compile(
+            r"\bi\s+(?:get|break\s+out\s+in|come\s+out\s+in)\s+hives\s+(?:from|with|after)\s+"
+            r"(?:eating\s+|touching\s+)?(?P<obj>[^,.;!?]+)|^\W*(?P<subject>(?:[\w'-]+\s+){0,2}?"
+            r"[\w'-]+)\s+gives?\s+me\s+(?:hives|anaphylaxis)|\b(?:tested|came\s+back)\s+positive\s+"
+            r"for\s+(?P<positive>[^,.;!?]+)",
+            re.I,
+        ),
+        names_user=False, now_only=True,
     ),
 ]
 _EN_NOT_NOW_RE = re.compile(
@@ -76,29 +112,35 @@ _EN_NOT_NOW_RE = re.compile(
     r"will|how|what|why|which|who|when|where)\b",
     re.I,
 )
-"""A sentence in which the last two patterns of :data:`_EN_STATED` read nothing: the allergy
+"""A sentence in which the ``now_only`` phrasings of :data:`_EN_STATED` read nothing: the allergy
 is over, past, feared or asked about ("My peanut allergy is better now", "Is a soy allergy
 common?")."""
 _ZH_STATED = [
     # ``我还是对花生过敏``, ``我对海鲜严重过敏``
-    re.compile(
-        r"我(?:还是|依然|仍然|也|一直|从小)?对(?P<obj>[^，,。！!？?不没]{1,10}?)(?:有点|有些|严重|非常|很|"
-        r"都|也|还是)?(?<![不没])过敏"
+    _Stated(
+        re.compile(
+            r"我(?:还是|依然|仍然|也|一直|从小)?对(?P<obj>[^，,。！!？?不没]{1,10}?)(?:有点|有些|严重|非常|很|"
+            r"都|也|还是)?(?<![不没])过敏"
+        ),
+        names_user=True,
     ),
     # ``我花生过敏，有什么零食推荐吗？``: the allergen nouns alone between 我 and 过敏
-    # (:func:`_nouns_only`), read in a question too
-    re.compile(
-        r"我(?:还是|依然|也|一直|从小|有点|有些|比较|严重)?(?P<obj>[^，,。！!？?对的我不没们]{1,8}?)"
-        r"(?<![不没])过敏(?!原)"
+    _Stated(
+        re.compile(
+            r"我(?:还是|依然|也|一直|从小|有点|有些|比较|严重)?(?P<obj>[^，,。！!？?对的我不没们]{1,8}?)"
+            r"(?<![不没])过敏(?!原)"
+        ),
+        names_user=True, nouns_only=True,
     ),
     # ``花生过敏又复发了``, ``我的芒果过敏回来了``, ``猫毛过敏还在``
-    re.compile(
-        r"(?P<obj>[^，,。！!？?对的我不没]{1,10}?)(?:的)?(?<![不没])过敏(?:又|还是|依然)?(?:复发|回来|"
-        r"犯了|还在|没好|一直没好|确诊)"
+    _Stated(
+        re.compile(
+            r"(?P<obj>[^，,。！!？?对的我不没]{1,10}?)(?:的)?(?<![不没])过敏(?:又|还是|依然)?(?:复发|回来|"
+            r"犯了|还在|没好|一直没好|确诊)"
+        ),
+        names_user=False,
     ),
 ]
-_ZH_NOUNS_STATED = 1
-"""Index of the pattern of :data:`_ZH_STATED` whose object must be nouns alone."""
 
 
 def _nouns_only(obj: str) -> bool:
@@ -107,13 +149,7 @@ def _nouns_only(obj: str) -> bool:
     return bool(words) and all(flag.startswith("n") for _, flag in words)
 
 
-_EN_NOUN_STATED = 3
-"""Index of the first pattern of :data:`_EN_STATED` held to :data:`_EN_NOT_NOW_RE`."""
 _EN_OBJECT_GROUPS = ("obj", "subject", "positive")
-_EN_FIRST_PERSON_STATED, _ZH_FIRST_PERSON_STATED = 2, 2
-"""The patterns of :data:`_EN_STATED` and :data:`_ZH_STATED` before these indexes name the
-user as the holder ("I'm allergic to", ``我对…过敏``, ``我…过敏``): read also where someone
-else is named ("When I had dinner with my colleague I found out I'm allergic to mango")."""
 _EN_NEGATED_ALLERGY_RE = re.compile(
     r"\b(?:not|no\s+longer|never\s+(?:was|been)|n't)\s+(?:\w+\s+){0,2}?(?:allergic|intolerant)|"
     r"\bwas\s+never\s+(?:really\s+)?(?:an?\s+)?(?:\w+\s+)?allergy|\b(?:if|whether|in\s+case|what\s+if|"
@@ -146,11 +182,10 @@ def read_allergy(sentence: str) -> list[Part] | None:
     other = someone_else(sentence)
     if other and disputed(sentence):
         return None  # ``我妈以为我对芒果过敏``, "My dad jokingly says I'm allergic to veg"
-    patterns = _ZH_STATED if zh else _EN_STATED
-    for i, pattern in enumerate(patterns):
-        if other and i >= (_ZH_FIRST_PERSON_STATED if zh else _EN_FIRST_PERSON_STATED):
-            return None  # no speaker in the pattern: someone else in the sentence may hold it
-        if (m := pattern.search(sentence)) is None:
+    for reading in _ZH_STATED if zh else _EN_STATED:
+        if other and not reading.names_user:
+            continue  # no speaker in the pattern: someone else in the sentence may hold it
+        if (m := reading.pattern.search(sentence)) is None:
             continue
         if other and reported_by_another(sentence, m.start()) and contested(sentence, m.start()):
             continue  # "My sister thinks I'm allergic to cats, but it's just a cold"
@@ -158,12 +193,12 @@ def read_allergy(sentence: str) -> list[Part] | None:
             if close_person_zh(sentence[m.start() :]):
                 continue  # ``我对象芒果过敏``: 对象 is a person, not 对
             obj = zh_allergen(m["obj"])
-            if i == _ZH_NOUNS_STATED and not _nouns_only(obj):
+            if reading.nouns_only and not _nouns_only(obj):
                 continue  # ``我觉得花生过敏很常见``: not an allergen between 我 and 过敏
             if 1 <= len(obj) <= 8 and not obj.startswith(("不", "没")):
                 return [Part("dislike", obj, f"对{obj}过敏")]
             continue
-        if i >= _EN_NOUN_STATED and _EN_NOT_NOW_RE.search(sentence):
+        if reading.now_only and _EN_NOT_NOW_RE.search(sentence):
             continue
         named = next(g for g in (m.groupdict().get(k) for k in _EN_OBJECT_GROUPS) if g)
         allergen = pull_object_en(named.strip(), alone=True)
