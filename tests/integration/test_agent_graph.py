@@ -30,6 +30,7 @@ from penchant.memory import (
     PreferenceCandidate,
     StorageUnavailableError,
 )
+from penchant.memory.backends.connect import client_retry
 from penchant.memory.core.blocks import wrap_block
 from penchant.tools.preference_tools import make_preference_tools, tool_error_message
 
@@ -602,7 +603,8 @@ def test_an_unreachable_redis_degrades_the_turn_but_it_still_answers(settings: A
 
     from penchant.memory.embeddings import HashEmbedder
 
-    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, socket_timeout=0.2)
+    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, socket_timeout=0.2,
+                       retry=client_retry())  # as Penchant's own connections retry
     offline_memory = Memory(dead, settings=settings, embedder=HashEmbedder())
     model = ScriptedChatModel(script=[AIMessage(content="Here you go.")])
     state = run_turn(build_chat_graph(offline_memory, model), "I don't like plastic.")

@@ -100,12 +100,16 @@ async def test_a_token_created_after_a_refusal_works_at_once_and_forgeries_are_n
 
 async def test_redis_down_is_storage_unavailable_not_a_refusal(redis_client: Any) -> None:
     import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialWithJitterBackoff
 
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     token, _ = TokenStore(redis_client).create(TokenScope(user="ana"))
-    down = aioredis.Redis(port=port, socket_connect_timeout=1)
+    # retried as Penchant's own connections are; redis-py's default spends seconds a command
+    down = aioredis.Redis(port=port, socket_connect_timeout=1,
+                          retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), 3))
     try:
         with pytest.raises(StorageUnavailableError, match="token store"):
             await AsyncTokenStore(down, cache_seconds=1.0).scope_of(token)

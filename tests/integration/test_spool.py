@@ -8,12 +8,15 @@ from pathlib import Path
 import redis
 
 from penchant.memory import Memory, PreferenceCandidate, Settings
+from penchant.memory.backends.connect import client_retry
 from penchant.memory.client.spool import WriteSpool
 from penchant.memory.model import UserKeys, utcnow
 
 
 def _dead_client(tmp_path: Path) -> redis.Redis:
-    return redis.Redis(unix_socket_path=str(tmp_path / "nothing.sock"), socket_timeout=0.5)
+    # retried as Penchant's own connections are; redis-py's default spends ~3.5 s a command
+    return redis.Redis(unix_socket_path=str(tmp_path / "nothing.sock"), socket_timeout=0.5,
+                       retry=client_retry())
 
 
 def _like(content: str, keyword: str) -> PreferenceCandidate:

@@ -17,6 +17,7 @@ import redis
 
 from penchant.memory import Settings
 from penchant.memory.backends import redis_embeddings_cache
+from penchant.memory.backends.connect import client_retry
 from penchant.memory.embeddings import (
     DEFAULT_DIM,
     DEFAULT_MODEL,
@@ -377,7 +378,8 @@ def test_minilm_loads_torch_with_passive_openmp() -> None:
 
 @pytest.mark.minilm
 def test_bundled_minilm_embeds_unit_vectors_with_an_unreachable_cache() -> None:
-    broken = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    broken = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2,
+                         retry=client_retry())  # as Penchant's own connections retry
     embedder = LocalEmbedder(cache=redis_embeddings_cache(broken, 60, 100))
     vectors = embedder.embed(["allergic to wool", "I need a warm sweater for winter"])
     assert vectors.shape == (2, 384) and vectors.dtype == np.float32
@@ -392,7 +394,8 @@ def test_a_vectorizer_embeds_the_same_vectors_when_its_cache_cannot_be_reached()
 
     from penchant.memory.embeddings.base import VectorizerCache, embed_with
 
-    broken = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    broken = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2,
+                         retry=client_retry())  # as Penchant's own connections retry
     cache = redis_embeddings_cache(broken, 60, 100)
     assert isinstance(cache, VectorizerCache)
     inner = HashEmbedder()
