@@ -27,8 +27,6 @@ from .guard import (
     check_host_name,
     check_origin,
 )
-from .http_app import allowed_hosts_for, create_app
-from .mcp_server import build_mcp, fixed_user
 from .tokens import DEFAULT_TOKEN_CACHE_SECONDS, AsyncTokenStore
 
 logger = logging.getLogger(__name__)
@@ -111,6 +109,8 @@ async def run_stdio(user_id: str, settings: Settings) -> None:
         StorageUnavailableError: Redis cannot be reached or started.
     """
     validate_user_id(user_id)  # before any client waits on a server that cannot serve it
+    from .mcp_server import build_mcp, fixed_user  # the MCP SDK: ~1 s, after the checks
+
     async with AsyncMemory.from_settings(settings) as memory:
         await build_mcp(lambda: memory, fixed_user(user_id)).run_stdio_async()
 
@@ -136,11 +136,15 @@ async def serve(
             and no token exists (refused before listening).
         StorageUnavailableError: Redis cannot be reached or started.
     """
-    import uvicorn
-
     hosts = [check_host_name(h) for h in allow_hosts or []]
     origins = [check_origin(o) for o in allow_origins or []]
     with bind(host, port) as sock:
+        # FastAPI, uvicorn and the MCP SDK take ~2 s to import: a bad option, host or port is
+        # refused before that
+        import uvicorn
+
+        from .http_app import allowed_hosts_for, create_app
+
         async with AsyncMemory.from_settings(settings) as memory:
             tokens = await AsyncTokenStore(memory.client).count()
             if not is_loopback(host) and tokens == 0:

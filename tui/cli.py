@@ -352,12 +352,12 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve MCP over stdio for one user (``--user`` or ``PENCHANT_USER``)."""
     import os
 
-    from penchant.service.runner import run_on_fast_loop, run_stdio
-
     user = args.user or os.environ.get("PENCHANT_USER", "")
     if not user.strip():
         raise InvalidInputError("no user: pass --user ID or set PENCHANT_USER; over MCP the "
                                 "user is fixed by the server, never a tool argument")
+    from penchant.service.runner import run_on_fast_loop, run_stdio
+
     run_on_fast_loop(run_stdio(user, Settings()))
     return EXIT_OK
 
