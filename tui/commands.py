@@ -12,6 +12,7 @@ handles them).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from penchant.memory import (
     HistorySnapshot,
     InvalidInputError,
     Preference,
+    shorten,
 )
 
 from .widgets import Role
@@ -178,13 +180,30 @@ def forget_note(text: str, removed: list[Preference]) -> str:
     return "\n".join(lines + [f"- {p.polarity}: {p.content}" for p in removed])
 
 
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def markdown_text(text: str) -> str:
+    """``text`` with every ASCII punctuation character backslash-escaped (CommonMark §2.4),
+    so that what a held item says is shown as written: a held instruction may carry a link,
+    an image or emphasis, which the chat's Markdown would otherwise render."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(text.split()))
+
+
 def held_note(held: list[Flag]) -> str:
-    """``/held`` output in Markdown: each held item with the id ``/confirm`` takes."""
+    """``/held`` output in Markdown: each held item with the id ``/confirm`` takes, what
+    would be stored, the sentence capture read it from (when it differs), and why it is
+    held."""
     if not held:
         return "Nothing is held for your confirmation."
     lines = ["**Held for your confirmation** (they may be instructions to the assistant)", ""]
-    return "\n".join(lines + [f"- `{f.id[:8]}` {(f.candidate or {}).get('polarity', 'like')}: "
-                              f"{f.contents[0]} — {f.reason}" for f in held])
+    for f in held:
+        said = (f.candidate or {}).get("said")
+        source = (f" (from: \u201c{markdown_text(shorten(said))}\u201d)"
+                  if isinstance(said, str) and said.strip() and said != f.contents[0] else "")
+        lines.append(f"- `{f.id[:8]}` {(f.candidate or {}).get('polarity', 'like')}: "
+                     f"{markdown_text(f.contents[0])}{source} — {markdown_text(f.reason)}")
+    return "\n".join(lines)
 
 
 def history_note(items: list[HistorySnapshot]) -> str:

@@ -293,6 +293,17 @@ def test_a_held_item_read_from_a_sentence_shows_the_sentence(held_memory: Memory
     assert f"(read from {FISHING!r})" in flag.describe()
 
 
+async def test_the_chats_held_list_shows_the_sentence_it_was_read_from(
+    held_memory: Memory, held_amemory: AsyncMemory
+) -> None:
+    """The chat's ``/held`` showed capture's rewrite and the reason only; ``penchant held``
+    showed the sentence too. The user judges an item by what they said."""
+    held_memory.capture(USER, FISHING)
+    (flag,) = held_memory.held(USER)
+    listed = await run_memory_command(held_amemory, parse_command("/held"), USER)
+    assert f"(from: \u201c{FISHING}\u201d)" in listed.note and flag.id[:8] in listed.note
+
+
 def test_a_history_summary_that_reads_as_an_instruction_is_refused(
     held_memory: Memory, redis_client: redis.Redis
 ) -> None:
