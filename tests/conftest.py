@@ -183,8 +183,10 @@ def memory(redis_client: redis.Redis, settings: Settings) -> Iterator[Memory]:
 
 
 @pytest.fixture
-def cli_env(settings: Settings) -> dict[str, str]:
-    """Environment for the ``penchant`` CLI against the test Redis (``cli`` or ``run_cli``)."""
+def cli_env(settings: Settings, redis_client: Any) -> dict[str, str]:
+    """Environment for the ``penchant`` CLI against the test Redis (``cli`` or ``run_cli``),
+    on a flushed keyspace (``redis_client``): a test that only runs commands must not read
+    what an earlier test on its worker stored."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PENCHANT_", "OPENAI_"))}
     env.update(
         PENCHANT_HOME=str(settings.home),
