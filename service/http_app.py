@@ -29,7 +29,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, Field
 from starlette.routing import Route
 
-from penchant.memory import AsyncMemory, GateResult, check_history_meaning, parse_document
+from penchant.memory import AsyncMemory, GateResult, aexport_user, aimport_document, parse_document
 
 from .auth import USER_SCOPE_KEY, McpAuth, authorize
 from .errors import error, install
@@ -52,9 +52,6 @@ logger = logging.getLogger(__name__)
 API_PREFIX = "/v1/users/{user_id}"
 MAX_BUDGET = 1_000_000
 """Largest recall token budget."""
-EXPORT_FORMAT_VERSION = 1
-"""``format_version`` of the document ``penchant export`` prints (the library's
-``export_user``; a test pins the two documents equal)."""
 
 
 class RememberBody(BaseModel):
@@ -264,11 +261,7 @@ def create_app(
     @app.get(API_PREFIX + "/export", tags=["transfer"])
     async def export(user_id: User) -> dict[str, Any]:
         """The user's memory as the document ``penchant export`` prints."""
-        prefs = await memory.preferences(user_id)
-        snapshots = await memory.history(user_id, 10_000)
-        return {"format_version": EXPORT_FORMAT_VERSION, "user_id": user_id,
-                "preferences": [p.public_dict() for p in prefs],
-                "history": [h.model_dump(mode="json") for h in reversed(snapshots)]}
+        return await aexport_user(memory, user_id)
 
     @app.post(API_PREFIX + "/import", tags=["transfer"])
     async def import_(user_id: User, request: Request) -> JSONResponse:
@@ -277,13 +270,7 @@ def create_app(
         text = (await request.body()).decode("utf-8", "replace")
         with about("body"):
             document = parse_document(text, user_override=user_id, settings=memory.settings)
-            check_history_meaning(memory, document)
-        result = (await memory.import_preferences(user_id, document.preferences)
-                  if document.preferences else GateResult())
-        seen = {(h.kind, h.summary, h.at) for h in await memory.history(user_id, 10_000)}
-        for snapshot in document.history:
-            if (snapshot.kind, snapshot.summary, snapshot.at) not in seen:
-                await memory.record_history(user_id, snapshot)
+            result = await aimport_document(memory, document)  # history screened first
         if document.history and result.all_rejected:
             return JSONResponse(result.public_dict())
         return _gate(result)

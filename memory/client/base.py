@@ -259,13 +259,18 @@ class BaseMemory(RecoveryMixin):
         created_op: str = "created",
         known: Mapping[str, np.ndarray] | None = None,
         confirming: Flag | None = None,
+        holding: str | None = None,
     ) -> Steps[GateResult]:
-        """The gate's write of ``batch``, holding doubtful ones (:mod:`..core.holding`)."""
+        """The gate's write of ``batch``, holding doubtful ones (:mod:`..core.holding`);
+        with ``holding`` (an import's held items), every candidate the screens keep is held,
+        for the screen's own doubt or else this reason."""
         keys = UserKeys.for_user(user_id)
         prepared, rejections = self.gate.prepare(batch)
         embed_prepared(self.embedder, prepared, known)
         bank = self._intent_bank()
         prepared, by_meaning = self.gate.screen_meaning(prepared, bank)
+        for p in prepared if holding else ():
+            p.doubt = p.doubt or holding
         rejections = [*rejections, *by_meaning]
         stored, held = hold_doubtful(prepared)
         prepared, held = (prepared, []) if confirming else (stored, held)

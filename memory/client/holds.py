@@ -16,6 +16,7 @@ the model to call ``remember`` could as well get it to confirm.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core import Erasure, Plan, PushHistory, UserSnapshot, answered_ops, held_of
@@ -103,6 +104,26 @@ def confirm_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[GateR
     return result
 
 
+def restore_steps(
+    memory: BaseMemory, user_id: str, candidate: PreferenceCandidate, reason: str
+) -> Steps[GateResult]:
+    """Hold ``candidate`` for the user again, as an import restores an exported held item:
+    it goes through every screen of the gate and is then held, never stored, with the
+    screen's own doubt or ``reason``. Holding the same item again keeps one flag."""
+    validate_user_id(user_id)
+    result: GateResult = yield from memory._remember_steps(
+        user_id, [candidate.model_copy(update={"source": "import"})], idempotency_key=None,
+        holding=reason,
+    )  # fmt: skip
+    return result
+
+
+def restored_reason(reason: str) -> str:
+    """Why an imported held item is held: it was held where it was exported from."""
+    return "restored from an export, where it awaited the user's confirmation" + (
+        f": {reason}" if reason.strip() else "")
+
+
 def dismiss_steps(memory: BaseMemory, user_id: str, held_id: str) -> Steps[DismissResult]:
     """Close the held flag ``held_id``, then erase its text and a captured item's sentence
     wherever they are kept verbatim: the ``held`` event, the write's idempotency record,
@@ -154,6 +175,30 @@ class SyncHolds:
         result: GateResult = self._run(confirm_steps(self, user_id, held_id))  # type: ignore[arg-type]
         return result
 
+    def import_held(self, user_id: str, items: Sequence[tuple[PreferenceCandidate, str]]) -> (
+        GateResult
+    ):
+        """Restore held items of an export (each a candidate and the reason it was held):
+        each goes through the gate's screens and is held again, awaiting the user's
+        confirmation; none is stored (see :func:`restore_steps`). Importing the same items
+        again keeps one flag each.
+
+        Returns:
+            The items held (``held``) and those a screen refused or the bound of
+            :data:`~..core.holding.MAX_HELD` turned away (``rejected``).
+
+        Raises:
+            InvalidInputError: A bad user id.
+            StorageUnavailableError: Redis failed; the items before it are held.
+        """
+        out = GateResult()
+        for candidate, reason in items:
+            done: GateResult = self._run(restore_steps(
+                self, user_id, candidate, restored_reason(reason)))  # type: ignore[arg-type]
+            out.held += done.held
+            out.rejected += done.rejected
+        return out
+
     def dismiss(self, user_id: str, held_id: str) -> DismissResult:
         """Drop a held item and erase its text (see :func:`dismiss_steps`).
 
@@ -172,6 +217,7 @@ class AsyncHolds:
     """:class:`~.asyncio.AsyncMemory`'s calls on held items (see :class:`SyncHolds`)."""
 
     _run: Any
+    _steps_embedded: Any
     snapshot: Any
 
     async def held(self, user_id: str) -> list[Flag]:
@@ -183,6 +229,19 @@ class AsyncHolds:
         result: GateResult = await self._run(confirm_steps(self, user_id, held_id))  # type: ignore[arg-type]
         return result
 
+    async def import_held(
+        self, user_id: str, items: Sequence[tuple[PreferenceCandidate, str]]
+    ) -> GateResult:
+        """See :meth:`SyncHolds.import_held`."""
+        out = GateResult()
+        for candidate, reason in items:
+            done: GateResult = await self._steps_embedded(  # embedding: off the loop
+                lambda c=candidate, r=reason: restore_steps(  # type: ignore[misc]
+                    self, user_id, c, restored_reason(r)))  # type: ignore[arg-type]
+            out.held += done.held
+            out.rejected += done.rejected
+        return out
+
     async def dismiss(self, user_id: str, held_id: str) -> DismissResult:
         """See :meth:`SyncHolds.dismiss`."""
         done: DismissResult = await self._run(dismiss_steps(self, user_id, held_id))  # type: ignore[arg-type]
@@ -190,5 +249,6 @@ class AsyncHolds:
 
 
 __all__ = [
-    "AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps", "history_steps", "screen_summary",
+    "AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps", "history_steps", "restore_steps",
+    "restored_reason", "screen_summary",
 ]

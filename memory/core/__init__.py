@@ -14,7 +14,15 @@ from .capture.statements import (
 )
 from .directive_head import HOLD_LOGIT, DirectiveHead, default_directive_head
 from .erasure_index import event_terms
-from .holding import answered_ops, held_flag, held_of, hold_doubtful, hold_ops, meaning_verdicts
+from .holding import (
+    MAX_HELD,
+    answered_ops,
+    held_flag,
+    held_of,
+    hold_doubtful,
+    hold_ops,
+    meaning_verdicts,
+)
 from .identity import CrossLanguage, is_chinese, object_phrase, simple_form
 from .intent_screen import (
     MAX_PIECES,
@@ -63,6 +71,7 @@ from .turn import turn_batch
 
 __all__ = [
     "KINDS",
+    "MAX_HELD",
     "Kind",
     "StatementHead",
     "default_head",

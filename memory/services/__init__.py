@@ -13,7 +13,14 @@ from .reflect_prompt import (
     ReflectResult,
     keep_valid_items,
 )
-from .transfer import check_history_meaning, export_user, import_document, parse_document
+from .transfer import (
+    aexport_user,
+    aimport_document,
+    check_history_meaning,
+    export_user,
+    import_document,
+    parse_document,
+)
 
 __all__ = [
     "ContradictionJudge",
@@ -24,6 +31,8 @@ __all__ = [
     "ReflectOutput",
     "ReflectPrompt",
     "ReflectResult",
+    "aexport_user",
+    "aimport_document",
     "areflect",
     "check_history_meaning",
     "checkup_job",

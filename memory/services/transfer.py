@@ -4,13 +4,16 @@ Document shape (what ``penchant export --user ID --json`` prints)::
 
     {"user_id": "alice",
      "preferences": [{"content", "polarity", "keywords", "category", …}],
-     "history": [{"kind", "summary", "payload", "at"}]}
+     "history": [{"kind", "summary", "payload", "at"}],
+     "held": [{"id", "reason", "candidate": {"content", "polarity", "said", …}, …}]}
 
 Import accepts that document, or a minimal one whose preferences carry only
 ``polarity``, ``content``, ``keywords`` and ``category``. The whole document
 is validated before anything is written; its preferences then go through the
 persistence gate (``source = import``), so import screens, merges and resolves
-contradictions like every other write path.
+contradictions like every other write path. Held items (candidates that may be
+instructions, awaiting the user's confirmation) go through the gate's screens too and
+are held again, never stored: a backup keeps them as they were, awaiting the user.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..client import AsyncMemory, Memory, screen_summary
-from ..core import PersistenceGate, screen_content, screen_label
+from ..core import MAX_HELD, PersistenceGate, screen_content, screen_label
 from ..model import (
     MAX_SUMMARY_CHARS,
+    Flag,
     GateResult,
     HistorySnapshot,
     InvalidInputError,
+    Preference,
     PreferenceCandidate,
     Settings,
     check_payload,
@@ -55,6 +60,17 @@ class ImportedPreference(PreferenceCandidate):
         return data
 
 
+class ImportedHeld(BaseModel):
+    """One held item of an import document (an exported held flag): the candidate that
+    awaited the user's confirmation and why it was held. Its id is ignored (it is derived
+    again for the importing user)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    candidate: PreferenceCandidate
+    reason: str = Field(default="", max_length=2_000)
+
+
 class ImportDocument(BaseModel):
     """A whole import document."""
 
@@ -63,16 +79,42 @@ class ImportDocument(BaseModel):
     user_id: str
     preferences: list[ImportedPreference] = Field(default_factory=list)
     history: list[HistorySnapshot] = Field(default_factory=list)
+    held: list[ImportedHeld] = Field(default_factory=list)
 
 
-def export_user(memory: Memory, user_id: str) -> dict[str, Any]:
-    """The user's active preferences and history as a JSON-ready document."""
+def export_document(
+    user_id: str, preferences: list[Preference], history: list[HistorySnapshot],
+    held: list[Flag],
+) -> dict[str, Any]:  # fmt: skip
+    """The export document of one user, JSON-ready (the shape above).
+
+    Args:
+        user_id: The user.
+        preferences: Their active preferences.
+        history: Their history snapshots, newest first (as ``history`` reads them); the
+            document lists them oldest first.
+        held: Their held items, oldest first.
+    """
     return {
         "format_version": FORMAT_VERSION,
         "user_id": user_id,
-        "preferences": [p.public_dict() for p in memory.preferences(user_id)],
-        "history": [h.model_dump(mode="json") for h in reversed(memory.history(user_id, 10_000))],
+        "preferences": [p.public_dict() for p in preferences],
+        "history": [h.model_dump(mode="json") for h in reversed(history)],
+        "held": [f.public_dict() for f in held],
     }
+
+
+def export_user(memory: Memory, user_id: str) -> dict[str, Any]:
+    """The user's active preferences, history and held items as a JSON-ready document."""
+    return export_document(user_id, memory.preferences(user_id),
+                           memory.history(user_id, 10_000), memory.held(user_id))  # fmt: skip
+
+
+async def aexport_user(memory: AsyncMemory, user_id: str) -> dict[str, Any]:
+    """:func:`export_user` on an :class:`AsyncMemory`."""
+    return export_document(user_id, await memory.preferences(user_id),
+                           await memory.history(user_id, 10_000),
+                           await memory.held(user_id))  # fmt: skip
 
 
 def parse_document(
@@ -136,6 +178,11 @@ def parse_document(
         if reason:
             raise InvalidInputError(f"import document: history.{i}.summary: {reason}")
         check_payload(snapshot.payload, where=f"import document: history.{i}.payload")
+    if len(document.held) > MAX_HELD:
+        raise InvalidInputError(
+            f"import document carries {len(document.held)} held items; at most {MAX_HELD} "
+            "may await a user's confirmation. Nothing was imported"
+        )
     return document
 
 
@@ -155,29 +202,58 @@ def check_history_meaning(memory: Memory | AsyncMemory, document: ImportDocument
 
 
 def import_document(memory: Memory, document: ImportDocument) -> GateResult:
-    """Write a validated document through the gate; history snapshots are appended.
+    """Write a validated document through the gate; history snapshots are appended, and
+    held items held again (:meth:`Memory.import_held`).
 
     :func:`parse_document` has already screened the history, so nothing here
     fails half-way on bad input. Import is idempotent by content against the
     current state (:meth:`Memory.import_preferences`): importing the same
     document again creates nothing, a restore after a forget restores, and
-    history snapshots already present are skipped.
+    history snapshots and held items already present are skipped.
 
     Returns:
-        The gate's result for the preferences (rejected ones included).
+        The gate's result for the preferences and held items (rejected ones included).
     """
     check_history_meaning(memory, document)
+    user = document.user_id
     result = (
-        memory.import_preferences(document.user_id, document.preferences)
+        memory.import_preferences(user, document.preferences)
         if document.preferences
         else GateResult()
     )
-    seen = {(h.kind, h.summary, h.at) for h in memory.history(document.user_id, 10_000)}
+    seen = {(h.kind, h.summary, h.at) for h in memory.history(user, 10_000)}
     for snapshot in document.history:
         if (snapshot.kind, snapshot.summary, snapshot.at) not in seen:
-            memory.record_history(document.user_id, snapshot)
+            memory.record_history(user, snapshot)
+    return _with_held(result, memory.import_held(user, _held_items(document)))
+
+
+async def aimport_document(memory: AsyncMemory, document: ImportDocument) -> GateResult:
+    """:func:`import_document` on an :class:`AsyncMemory`."""
+    check_history_meaning(memory, document)
+    user = document.user_id
+    result = (
+        await memory.import_preferences(user, document.preferences)
+        if document.preferences
+        else GateResult()
+    )
+    seen = {(h.kind, h.summary, h.at) for h in await memory.history(user, 10_000)}
+    for snapshot in document.history:
+        if (snapshot.kind, snapshot.summary, snapshot.at) not in seen:
+            await memory.record_history(user, snapshot)
+    return _with_held(result, await memory.import_held(user, _held_items(document)))
+
+
+def _held_items(document: ImportDocument) -> list[tuple[PreferenceCandidate, str]]:
+    return [(h.candidate, h.reason) for h in document.held]
+
+
+def _with_held(result: GateResult, held: GateResult) -> GateResult:
+    result.held += held.held
+    result.rejected += held.rejected
     return result
 
 
-__all__ = ["ImportDocument", "ImportedPreference", "check_history_meaning", "export_user",
+__all__ = ["ImportDocument", "ImportedHeld", "ImportedPreference", "aexport_user",
+           "aimport_document", "check_history_meaning", "export_document", "export_user",
            "import_document", "parse_document"]
