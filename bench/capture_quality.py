@@ -385,6 +385,19 @@ the plain polarities. So half 0 (:func:`chat_half`) trains the structure head in
 no row has been read."""
 
 
+HOLDERS_DEV = REPO_ROOT / "bench" / "data" / "statements_holders_blind.jsonl"
+"""240 messages (en 120, zh 120) by a helper who saw no file of the repository, of whose
+statement a message makes when it names other people: the user with others ("My wife and I
+both love hiking", ``我和同事都对花生过敏``), a reply that shares another's statement ("…and
+so am I", ``我也是``), what the user told someone, and look-alikes that only others hold.
+Written after :mod:`penchant.memory.core.capture.joint` was designed and measured on it blind
+before any row was read (English 52 → 76, Chinese 73 → 102 of 120); read since: development."""
+HOLDERS_BLIND = REPO_ROOT / "bench" / "data" / "statements_holders_blind2.jsonl"
+"""200 more messages of :data:`HOLDERS_DEV`'s kinds (en 100, zh 100), by another helper who saw
+neither the repository nor that set: held out, never read."""
+HOLDER_GROUPS = ("joint", "shared_reply", "told_someone", "none")
+
+
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
     """A blind message as :func:`corpus_right` judges it: its expected (polarity, object)
     pairs active, and its ``absent`` pairs, or else each expected object's opposite."""
@@ -462,6 +475,8 @@ def _print_kinds(
         "kinds_dev": (" (development half)", "the structure head learns it", ""),
         "kinds3": (" (third set)", "development: the structure head learns it", ""),
         "kinds4": (" (fourth set)", "half 1 only, never trained on", "|half1"),
+        "holders": (" (whose statement)", "development", ""),
+        "holders2": (" (whose statement, second set)", "held out, never read", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -554,18 +569,7 @@ def run(
         figures.update(chat_turn_figures(
             {"capture": with_head, "capture_rules": extract_preferences}, STATEMENTS_BLIND,
             "blind"))
-    if KINDS_BLIND.exists():
-        figures.update(chat_turn_figures(
-            {"capture": with_head, "capture_rules": extract_preferences}, KINDS_BLIND,
-            "kinds", by_group=True))
-    if KINDS_THIRD.exists():
-        figures.update(chat_turn_figures(
-            {"capture": with_head, "capture_rules": extract_preferences}, KINDS_THIRD,
-            "kinds3", by_group=True))
-    if KINDS_FOURTH.exists():
-        figures.update(chat_turn_figures(
-            {"capture": with_head, "capture_rules": extract_preferences}, KINDS_FOURTH,
-            "kinds4", by_group=True))
+    figures.update(kinds_figures({"capture": with_head, "capture_rules": extract_preferences}))
     if note:
         figures["capture_baseline_note"] = note
     return figures
@@ -598,12 +602,30 @@ def _print_table(figures: dict[str, Any]) -> None:
         _print_chat(figures, ["capture", "capture_rules"])
     if "blind_turns" in figures:
         _print_chat(figures, ["capture", "capture_rules"], "blind")
-    if "kinds_turns" in figures:
-        _print_kinds(figures, ["capture", "capture_rules"])
-    if "kinds3_turns" in figures:
-        _print_kinds(figures, ["capture", "capture_rules"], "kinds3", THIRD_GROUPS)
-    if "kinds4_turns" in figures:
-        _print_kinds(figures, ["capture", "capture_rules"], "kinds4", FOURTH_GROUPS)
+    print_kinds_sets(figures, ["capture", "capture_rules"])
+
+
+def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
+    """The kinds sets written blind, each with its figures' prefix and its groups."""
+    return [(KINDS_BLIND, "kinds", KIND_GROUPS), (KINDS_THIRD, "kinds3", THIRD_GROUPS),
+            (KINDS_FOURTH, "kinds4", FOURTH_GROUPS), (HOLDERS_DEV, "holders", HOLDER_GROUPS),
+            (HOLDERS_BLIND, "holders2", HOLDER_GROUPS)]  # fmt: skip
+
+
+def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
+    """:func:`chat_turn_figures` by group of every kinds set present."""
+    figures: dict[str, Any] = {}
+    for path, prefix, _ in kinds_sets():
+        if path.exists():
+            figures.update(chat_turn_figures(extractors, path, prefix, by_group=True))
+    return figures
+
+
+def print_kinds_sets(figures: dict[str, Any], names: Sequence[str]) -> None:
+    """Print each kinds set :func:`kinds_figures` measured."""
+    for _, prefix, groups in kinds_sets():
+        if f"{prefix}_turns" in figures:
+            _print_kinds(figures, names, prefix, groups)
 
 
 def kinds_dev() -> int:
@@ -656,21 +678,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 {"capture": lambda t: extract_preferences(t, reader=reader),
                  "capture_rules": extract_preferences}, STATEMENTS_BLIND, "blind"))
             _print_chat(figures, ["capture", "capture_rules"], "blind")
-        if KINDS_BLIND.exists():
-            figures.update(chat_turn_figures(
-                {"capture": lambda t: extract_preferences(t, reader=reader),
-                 "capture_rules": extract_preferences}, KINDS_BLIND, "kinds", by_group=True))
-            _print_kinds(figures, ["capture", "capture_rules"])
-        if KINDS_THIRD.exists():
-            figures.update(chat_turn_figures(
-                {"capture": lambda t: extract_preferences(t, reader=reader),
-                 "capture_rules": extract_preferences}, KINDS_THIRD, "kinds3", by_group=True))
-            _print_kinds(figures, ["capture", "capture_rules"], "kinds3", THIRD_GROUPS)
-        if KINDS_FOURTH.exists():
-            figures.update(chat_turn_figures(
-                {"capture": lambda t: extract_preferences(t, reader=reader),
-                 "capture_rules": extract_preferences}, KINDS_FOURTH, "kinds4", by_group=True))
-            _print_kinds(figures, ["capture", "capture_rules"], "kinds4", FOURTH_GROUPS)
+        figures.update(kinds_figures({"capture": lambda t: extract_preferences(t, reader=reader),
+                                      "capture_rules": extract_preferences}))
+        print_kinds_sets(figures, ["capture", "capture_rules"])
         print(json.dumps(figures))
         return 0
     figures = run(args.quick, args.data, corpus)

@@ -232,3 +232,15 @@ def test_someone_elses_allergy_or_word_the_user_disputes_stores_no_allergy(
 ) -> None:
     memory.capture("u", message)
     assert allergies(memory) == []
+
+
+def test_an_allergy_the_user_shares_with_others_is_stored_and_theirs_alone_is_not(
+    memory: Memory,
+) -> None:
+    """Issue 17: a shared subject ("…and so am I", ``我和室友都…``) lost the user's allergy."""
+    memory.capture("u", "My colleague is allergic to walnuts and so am I.")
+    memory.capture("u", "我和室友都对猫毛过敏")
+    memory.capture("u", "Priya is allergic to sesame. So am I!")
+    memory.capture("u", "My kids are both allergic to eggs")
+    memory.capture("u", "我妈对花粉过敏，我倒还好")
+    assert allergens(memory) == {"walnut", "猫毛", "sesame"}

@@ -176,7 +176,9 @@ _ZH_KIN_CHARS = frozenset("妈爸哥姐弟妹爷奶舅姨叔伯姑婶嫂娘爹")
 """Kin said in one character after 我 (``我妈花生过敏``)."""
 
 
-def _person_word(word: str, flag: str) -> bool:
+def person_word(word: str, flag: str) -> bool:
+    """Whether a segmenter word (with its tag) names a person close to the speaker
+    (``同事``, ``表姐``, ``妈``, ``舅舅``)."""
     if word in _ZH_KIN_CHARS or any(word.endswith(person) for person in _ZH_PERSON_WORDS):
         return True
     doubled = len(word) == 2 and word[0] == word[1]
@@ -210,9 +212,9 @@ def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
             continue
         at = 2 if words[1][0] == "的" else 1
         named = words[at : at + 3]
-        if named and _person_word(*named[0]) and not _time_word(named[1:2]):
+        if named and person_word(*named[0]) and not _time_word(named[1:2]):
             return True
-        if len(named) >= 2 and _modifier(*named[0]) and _person_word(*named[1]) and not (
+        if len(named) >= 2 and _modifier(*named[0]) and person_word(*named[1]) and not (
             _time_word(named[2:3])
         ):
             return True  # one modifier first: 我大学室友, 我公司同事, 我新同事

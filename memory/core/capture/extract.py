@@ -37,6 +37,7 @@ from .clauses import (
     zh_prefix_speaker,
 )
 from .holders import answered, contested, reported_by_another, someone_else
+from .joint import user_shares
 from .keywords import object_keywords
 from .kind_stances import elliptic_stance, kind_stance, retagged
 from .kinds import (
@@ -457,11 +458,13 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         states no first-person preference.
     """
     context = Context()
-    kept, fronted = [], {}
-    every = list(sentences(prepare(text or "")))
-    for sentence in every:
+    kept, fronted, said = [], {}, []
+    written = list(sentences(prepare(text or "")))
+    every = user_shares(written)  # "My wife and I both love…": "I love…"
+    for sentence, as_written in zip(every, written, strict=True):
         if not is_question_or_hypothetical(sentence):
             kept.append(sentence)
+            said.append(as_written)
         elif (named := fronted_topic(sentence)) is not None:
             fronted[len(kept)] = named  # "Running? count me out": the next sentence's topic
     split = [clauses(sentence) for sentence in kept]
@@ -505,7 +508,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         own = context.found[start:]
         if own and someone_else(sentence):
             own = [c for c in own if not _reported(sentence, c)]
-        context.found[start:] = [c.model_copy(update={"said": sentence}) for c in own]
+        context.found[start:] = [c.model_copy(update={"said": said[index]}) for c in own]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
     found = _latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))

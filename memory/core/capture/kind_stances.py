@@ -79,6 +79,8 @@ def kind_stance(
     polarity, label_kind = read
     if clause_speaker(clause) == "other" or context.speaker == "other":
         return None
+    if label_kind in ("flip_like", "flip_dislike") and mentions_allergy(clause):
+        return None  # an allergy over or not is for its readers, with their vetoes
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None

@@ -37,8 +37,21 @@ def _one_space(run: re.Match[str]) -> str:
     return "\n" if "\n" in run.group(0) else " "
 
 
+_EN_CHAT_I_RE = re.compile(
+    r"(^|[.!?,;:\n]\s*|\b(?:and|but|so|cuz|coz|because|tbh|lol)\s+)[iI](m|ve)(?=\s+[a-z])"
+)
+"""Chat spellings of "I'm" and "I've" where a clause starts ("im allergic to…", "and ive
+quit…"); neither is an English word there."""
+
+
+def spell_out_i(text: str) -> str:
+    """``text`` with the chat spellings of :data:`_EN_CHAT_I_RE` written out."""
+    return _EN_CHAT_I_RE.sub(lambda match: f"{match.group(1)}I'{match.group(2)}", text)
+
+
 def prepare(text: str) -> str:
-    """NFKC, straight quotes, no zero-width space, each whitespace run one character.
+    """NFKC, straight quotes, no zero-width space, each whitespace run one character, chat
+    spellings of "I'm" and "I've" (:data:`_EN_CHAT_I_RE`) written out.
 
     Collapsing the runs keeps every clause rule linear: many of them start with ``\\s+``,
     which costs quadratic time on a long run of blanks (20,000 spaces took 8 s).
@@ -46,7 +59,7 @@ def prepare(text: str) -> str:
     text = unicodedata.normalize("NFKC", _head(strip_injected_blocks(text)))
     text = text.replace("’", "'").replace("‘", "'").replace("\u200b", "")
     text = _WHITESPACE_RUN_RE.sub(_one_space, text)
-    return to_simplified(text) if has_cjk(text) else text
+    return to_simplified(text) if has_cjk(text) else spell_out_i(text)
 
 
-__all__ = ["MAX_CAPTURE_CHARS", "prepare"]
+__all__ = ["MAX_CAPTURE_CHARS", "prepare", "spell_out_i"]
