@@ -93,3 +93,44 @@ def test_plain_we_is_not_rewritten_and_the_rewrite_keeps_the_verb_agreeing() -> 
     assert user_share("This is fun and so am I.") == "This is fun and so am I."
     assert user_share("Mushrooms and I don't get along") == "Mushrooms and I don't get along"
     assert user_share("他说我跟同事说我不吃辣") == "他说我跟同事说我不吃辣"
+
+
+@pytest.mark.parametrize("text", [
+    "My uncle is allergic to bee stings and so am I... not.",
+    "My aunt loves opera. Me too. Just kidding.",
+    "My boss hates karaoke, me too? no way",
+    "My husband and I are both allergic to kiwi, or so he claims.",
+    "We both love skiing, my brother and my dad.",
+    "我们全家都爱吃香菜，除了我。",
+    "如果我姐喜欢滑雪，我也是。",
+    "我和老公都爱爵士乐，好吧，其实只有他爱。",
+    "Both of us used to love karaoke.",
+])
+def test_a_share_taken_back_reported_asked_or_leaving_the_user_out_is_not_stored(
+    text: str,
+) -> None:
+    """A breaker's pass: a rewrite that ignored what followed the reply ("…not", "just
+    kidding", "? no way"), whose word it was, who "we" were, or 除了我, stored the user's
+    share of a statement the user did not make."""
+    assert stored(text) == set(), text
+
+
+def test_what_the_user_left_behind_or_a_negated_aversion_is_never_stored_as_now() -> None:
+    """The statement head read "I used to like jazz" as coming round to jazz (0.67) and "I
+    don't mind cilantro" as a dislike (0.96); ``我没有过敏`` stored an allergy to ``没有``."""
+    from penchant.memory.client.reading import ClauseReader
+
+    reader = ClauseReader()
+
+    def read(text: str) -> set[tuple[str, str]]:
+        return {(c.polarity, k) for c in extract_preferences(text, reader=reader)
+                for k in c.keywords}  # fmt: skip
+
+    assert ("like", "jazz") not in read("I used to like jazz.")
+    assert ("like", "gin") not in read("I once loved gin.")
+    assert ("like", "香菜") not in read("我以前很喜欢香菜")
+    assert ("dislike", "cilantro") not in read("I don't mind cilantro.")
+    assert ("dislike", "香菜") not in read("我不讨厌香菜")
+    assert read("我没有过敏。") == set()
+    assert ("like", "olive") in read("I used to hate olives, but now I love them.")
+    assert ("like", "tofu") in read("Tofu used to be my enemy, now I'm a convert")

@@ -77,6 +77,38 @@ def _now(text: str) -> bool:
     return bool((_ZH_NOW_RE if has_cjk(text) else _EN_NOW_RE).search(text))
 
 
+def told_as_past(clause: str) -> bool:
+    """Whether a clause is told as the past with nothing of the present in it ("Both of us
+    used to love mushrooms", ``我们以前都喜欢香菜``)."""
+    return _then(clause) and not _now(clause)
+
+
+_EN_LEFT_RE = re.compile(
+    r"\b(?:used\s+to|once)\s+(?:really\s+|absolutely\s+|totally\s+)?(?P<verb>like|love|adore|"
+    r"enjoy|hate|dislike|detest|loathe|despise)\b|\bcouldn't\s+stand\b",
+    re.I,
+)
+_ZH_LEFT_RE = re.compile(
+    r"(?:以前|之前|过去|曾经|原来|小时候|从前|当年)(?:我)?(?:很|特别|超|超级|最|挺|一直|都)?"
+    r"(?P<verb>喜欢|爱|讨厌|不喜欢|烦|受不了)"
+)
+
+
+def left_behind(clause: str) -> Polarity | None:
+    """The polarity a clause says the user held before and not now ("I used to like jazz": a
+    like, ``我以前很讨厌香菜``: a dislike), when its only marker of the present is none; such a
+    clause never states that polarity now (the head read "I used to like jazz" as coming round
+    to it, at 0.67)."""
+    if _now(clause):
+        return None
+    match = (_ZH_LEFT_RE if has_cjk(clause) else _EN_LEFT_RE).search(clause)
+    if match is None:
+        return None
+    verb = (match.group("verb") or "hate").lower()
+    return "dislike" if verb in ("hate", "dislike", "detest", "loathe", "despise", "讨厌",
+                                 "不喜欢", "烦", "受不了") else "like"  # fmt: skip
+
+
 def _someone_else(clause: str) -> bool:
     if has_cjk(clause):
         return bool(_ZH_PERSON_RE.search(clause))

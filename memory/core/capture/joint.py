@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from ...model import has_cjk
+from .changes import told_as_past
 from .clauses import person_word
 from .holders import someone_else
 from .prepare import spell_out_i
@@ -54,17 +55,51 @@ _EN_JOINT_RE = re.compile(
 capitalised word counts only with "both" or "all": "Mushrooms and I don't get along" and
 "Mornings and I are not on speaking terms" are the user's dislikes."""
 _EN_NEITHER_RE = re.compile(
-    rf"(?P<lead>^|[,;:]\s*)neither\s+(?:{_EN_PARTNER}|{_EN_NAME})\s+nor\s+(?:I|me)\s+"
+    rf"(?P<lead>^|[,;:]\s*)neither\s+(?:(?:{_EN_PARTNER}|{_EN_NAME})\s+nor\s+(?:I|me)|of\s+us)\s+"
     r"(?P<verb>[a-z']+)(?=\s)",
     re.I,
 )
 """A subject that holds the user out with another: "Neither my dad nor I like mushrooms"."""
 _EN_INCLUDED_RE = re.compile(
-    r"(?P<lead>^|[,;:]\s*)(?:(?:our|my)\s+)?(?:whole\s+)?(?:family|household|team|crew|"
-    r"group|house|friends)\s*,\s*(?:me|myself)\s+included\s*,\s*(?P<verb>[a-z']+)(?=\s)",
+    r"(?P<lead>^|[,;:]\s*)(?:(?:our|my)\s+)?(?:whole\s+|entire\s+)?(?:family|household|team|"
+    r"crew|group|house|friends|company|office|class|department|gang)\s*,\s*(?:me|myself)\s+"
+    r"included\s*,\s*(?P<verb>[a-z']+)(?=\s)",
     re.I,
 )
 """A group "me included": "Our whole family, me included, loves board games"."""
+_EN_NOT_FOR_USER_RE = re.compile(
+    r"\b(?:except(?:\s+for)?|but\s+not|apart\s+from|other\s+than|minus|besides|not\s+including)"
+    r"\s+(?:me|myself)\b|\bnot\s+me\b|\b(?:maybe|perhaps|probably|might|possibly)\s+(?:so|I)\b|"
+    r"\bor\s+so\s+(?:she|he|they)\b|\b(?:she|he|they|my\s+\w+)\s+(?:says|said|claims|insists|"
+    r"thinks|reckons)\b|\b(?:says|said)\s+(?:she|he|they|my)\b|\bwell,?\s+(?:she|he|they)\s+"
+    r"(?:does|is|do|are)\b|\b(?:hardly|nope|as\s+if|not)\W*$|\bsaid\s+no\s+one\b|"
+    r"\b(?:at\s+least\s+I\s+did|as\s+a\s+kid|years\s+ago|back\s+then)\b|"
+    r"\beach\s+other\b|\bone\s+another\b",
+    re.I,
+)
+"""What leaves the user out of a shared statement, or makes it another's word or a doubt."""
+_ZH_NOT_FOR_USER_RE = re.compile(
+    r"除了我|我除外|不包括我|除我以外|除我之外|[他她]说|(?:老婆|老公|妈|爸|同事|朋友|姐|哥)说的|"
+    r"说的[。！!]?$|怎么可能|才怪|如果|要是|假如|对方|彼此|互相|只有[他她]"
+)
+_ASKED_BACK_RE = re.compile(
+    r"\b(?:so\s+(?:am|do|did|was)\s+I|me\s+too|same\s+here|I\s+(?:am|do)\s+too)\W*[?？]|"
+    r"我也(?:是|一样)\W*[?？]",
+    re.I,
+)
+"""A shared statement asked back ("…, me too? no way"), not made."""
+_JOKED_RE = re.compile(
+    r"\b(?:kidding|jk|joking|joke|fib|lying|lie|pretend(?:ing)?|not\s+really|not\s+true|untrue|"
+    r"doubt\s+it|not\s+sure|nonsense)\b|开玩笑|骗|才怪|假装|不信",
+    re.I,
+)
+"""A shared statement taken back or doubted in its sentence (narrower than
+:func:`~.holders.disputed`, for which "lol" and "I'm not" are a report's dispute)."""
+_TAKES_BACK_RE = re.compile(
+    r"\W*(?:no|nope|not|nah)\W*$|.*\bonly\s+(?:she|he|they)\s+(?:does|do|is|are)\b|"
+    r".*\bsaid\s+no\s+one\b",
+    re.I,
+)
 _EN_FANS_RE = re.compile(r"\b(I(?:'m|\s+am)(?:\s+not)?)\s+((?:big|huge|massive)\s+)?fans\b")
 """"I am not fans of…" after the subject went singular: "I am not a fan of…"."""
 _EN_FIRST_PERSON_AUX = {"are": "am", "r": "am", "'re": "'m", "were": "was", "'ve": "'ve",
@@ -126,7 +161,7 @@ _ZH_JOINT_RE = re.compile(
     r"(?:我(?P<conjunction>和|跟|与)(?P<after>[^，。,;；！!？?都也]{1,8}?)|"
     r"(?P<before>[^，。,;；！!？?都也]{1,8}?)(?:和|跟|与)我|"
     r"(?:我们|咱们|咱)(?:俩|两个|两人|几个|一家人|一家|全家人|全家|两口子|仨)?)"
-    r"(?:两个人|俩人|俩|两人|几个|两口子)?(?:包括我)?(?:也)?都"
+    r"(?:两个人|俩人|俩|两人|几个|两口子)?(?:[，,]?包括我[，,]?)?(?:也)?都"
 )
 """A subject of the user and others counted in by 都: ``我和同事都``, ``我跟我老婆都``,
 ``老公和我都``, ``我们俩都``; the other side must be pronouns and nouns
@@ -161,6 +196,8 @@ def user_share(sentence: str) -> str:
     Returns:
         The user's own statement, for the readers; the sentence itself otherwise.
     """
+    if _not_for_the_user(sentence):
+        return sentence
     if has_cjk(sentence):
         told = _ZH_TOLD_RE.sub(_zh_told, sentence)
         return _zh_share(_ZH_JOINT_RE.sub(_zh_user_alone, told))
@@ -169,6 +206,24 @@ def user_share(sentence: str) -> str:
     alone = _EN_INCLUDED_RE.sub(
         lambda m: f"{m.group('lead')}I {_first_person(m.group('verb'))}", alone)
     return _en_share(_EN_FANS_RE.sub(r"\1 a \2fan", alone))
+
+
+def _not_for_the_user(text: str) -> bool:
+    """Whether a sentence (its reply taken out) is no statement the user shares: asked
+    ("…so am I? no way"), disputed or joked about (:func:`~.holders.disputed`: "…so am I…
+    not", "jk", ``开玩笑``), another person's word ("…, or so she claims", ``我老婆说的``), or
+    one that leaves the user out ("…, except me", ``除了我``)."""
+    if _ASKED_BACK_RE.search(text) or _JOKED_RE.search(text):
+        return True
+    if told_as_past(text):
+        return True  # "Both of us used to love mushrooms": left behind
+    return bool((_ZH_NOT_FOR_USER_RE if has_cjk(text) else _EN_NOT_FOR_USER_RE).search(text))
+
+
+def _takes_back(sentence: str) -> bool:
+    """Whether the sentence after a shared statement takes it back ("Not!", "Just kidding,
+    only she does.", ``开玩笑的``)."""
+    return bool(_TAKES_BACK_RE.match(sentence)) or _not_for_the_user(sentence)
 
 
 def _en_neither(match: re.Match[str]) -> str:
@@ -192,6 +247,9 @@ def user_shares(sentences: list[str]) -> list[str]:
             shared = user_share(joined)
             if shared != joined:
                 out[at] = shared
+    for at in range(len(sentences) - 1):
+        if out[at] != sentences[at] and _takes_back(sentences[at + 1]):
+            out[at] = sentences[at]  # "…and so am I... not." / "Me too. Just kidding."
     return out
 
 
@@ -232,6 +290,9 @@ def _names_people(text: str) -> bool:
 
 
 def _en_user_alone(match: re.Match[str]) -> str:
+    said = match.group(0).lower()
+    if re.search(r"\b(?:we|us)\b", said) and someone_else(match.string[match.end():]):
+        return match.group(0)  # "We both love hiking, my wife and my son": who "we" is
     aux = (match.group("aux") or "").strip().lower()
     if not aux:
         return f"{match.group('lead')}I"
@@ -295,6 +356,8 @@ def _zh_share(sentence: str) -> str:
         if match is None or not _echoes(match.group("echo"), match.group("statement")):
             return sentence
         rest = match.group("rest") or ""
+        if re.search(r"不过|但|可是|只是|而是|是对", rest):
+            return sentence  # 我姐对猫过敏，我也过敏，不过是对狗: another allergy
     statement = match.group("statement")
     if not someone_else(statement):
         return sentence  # 这个很好吃，我也是: no one else's statement to share

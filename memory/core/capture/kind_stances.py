@@ -19,9 +19,11 @@ import re
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from .allergies import mentions_allergy
+from .changes import left_behind
 from .clauses import EN_PEOPLE_RE, Speaker, clause_speaker
 from .holders import someone_else
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
+from .negation import negated_aversion
 from .object_tagger import default_tagger
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
 from .rules import Rule
@@ -81,6 +83,8 @@ def kind_stance(
         return None
     if label_kind in ("flip_like", "flip_dislike") and mentions_allergy(clause):
         return None  # an allergy over or not is for its readers, with their vetoes
+    if polarity == left_behind(clause) or (polarity == "dislike" and negated_aversion(clause)):
+        return None  # "I used to like jazz" is left behind; "I don't mind cilantro" no dislike
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
@@ -164,7 +168,9 @@ def retagged(
     if _another_person(sentence) or mentions_allergy(sentence):
         return None  # another person's; an allergy only as its readers read it, with vetoes
     reading = default_tagger().read(sentence)
-    tagged = reading.objects
+    left = left_behind(sentence)  # "I used to like jazz": no like of it now
+    tagged = [o for o in reading.objects if o.polarity != left and not (
+        o.polarity == "dislike" and negated_aversion(sentence))]  # "I don't mind cilantro"
     if not tagged:
         return None
     read = polarity_of(kind)

@@ -44,6 +44,24 @@ _EN_MANNER_WORDS = frozenset(
 not what the user turns away from."""
 _NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
 
+_EN_NEGATED_AVERSION_RE = re.compile(
+    r"\b(?:don't|do\s+not|doesn't|didn't|never|not|won't|wouldn't)\s+(?:really\s+|actually\s+|"
+    r"even\s+|particularly\s+|totally\s+)?(?:hate|dislike|mind|detest|loathe|despise|object\s+to|"
+    r"resent)\b|\bnot\s+(?:against|opposed\s+to|averse\s+to|bothered\s+by)\b",
+    re.I,
+)
+_ZH_NEGATED_AVERSION_RE = re.compile(
+    r"(?:不|并不|倒不|也不|从不|没有?)(?:太|怎么|是很)?(?:讨厌|反感|介意|排斥|嫌弃|抗拒)"
+)
+
+
+def negated_aversion(clause: str) -> bool:
+    """Whether a clause negates an aversion ("I don't mind cilantro", "I don't hate jazz",
+    ``我不讨厌香菜``): at most a mild liking, never a dislike (the statement head, reading the
+    aversion's words, put "I don't mind cilantro" at dislike 0.96)."""
+    return bool((_ZH_NEGATED_AVERSION_RE if has_cjk(clause) else _EN_NEGATED_AVERSION_RE)
+                .search(clause))  # fmt: skip
+
 
 def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | None:
     """``no plastic cups`` after the user's like or want in the same sentence: a dislike.
@@ -78,4 +96,4 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
 
 
-__all__ = ["negated_stance"]
+__all__ = ["negated_aversion", "negated_stance"]

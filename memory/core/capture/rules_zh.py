@@ -85,7 +85,8 @@ ZH_RULES: tuple[Rule, ...] = (
        "dislike", "对{obj}过敏"),
     # what precedes the speaker, the speaker and an adverb are no part of the allergen
     # (``希望我的花生过敏能好``, ``我其实有点芒果过敏``, ``我们全家都海鲜过敏``)
-    zh(rf"{_ZH_ALLERGY_LEAD}(?P<obj>[^对，,。我]{{0,20}}?)(?<![不没])(?<!不算)过敏(?!原)",
+    zh(rf"{_ZH_ALLERGY_LEAD}(?P<obj>(?![没不无未])[^对，,。我]{{0,20}}?)(?<![不没])(?<!没有)(?<!不算)"
+       r"过敏(?!原)",
        "dislike", "对{obj}过敏"),
     zh(
         rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:有点|有些|严重|非常|很|都|也)?不耐(?:受|症)?",
