@@ -104,7 +104,7 @@ def left_behind(clause: str) -> Polarity | None:
     match = (_ZH_LEFT_RE if has_cjk(clause) else _EN_LEFT_RE).search(clause)
     if match is None:
         return None
-    verb = (match.group("verb") or "hate").lower()
+    verb = (match.group("verb") or "hate").lower()  # "couldn't stand" names no verb group
     return "dislike" if verb in ("hate", "dislike", "detest", "loathe", "despise", "讨厌",
                                  "不喜欢", "烦", "受不了") else "like"  # fmt: skip
 

@@ -462,7 +462,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     written = list(sentences(prepare(text or "")))
     every = user_shares(written)  # "My wife and I both love…": "I love…"
     for sentence, as_written in zip(every, written, strict=True):
-        if not (is_question_or_hypothetical(sentence) or is_question_or_hypothetical(as_written)):
+        if not is_question_or_hypothetical(sentence) and (
+            as_written == sentence or not is_question_or_hypothetical(as_written)
+        ):  # a rewrite keeps no 如果 of the sentence as written
             kept.append(sentence)
             said.append(as_written)
         elif (named := fronted_topic(sentence)) is not None:

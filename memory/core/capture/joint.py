@@ -136,8 +136,8 @@ _EN_THIRD_PERSON = {"is": "am", "isn't": "am not", "has": "have", "hasn't": "hav
 _EN_ES_ENDINGS = ("ches", "shes", "sses", "xes", "zes", "oes")
 
 _EN_TOLD_RE = re.compile(
-    r"(?P<lead>^|[,;:]\s*)(?:[^,;:.!?]*?\s)??(?:I(?:'ve|'d)?\s+|(?<![^\s])(?=(?:just\s+)?(?:told|mentioned|"
-    r"texted|explained)\b)(?<=^))(?:(?:have|had|just|already|always|keep|kept|once|finally)\s+)*"
+    r"(?P<lead>^|[,;:]\s*)(?:[^,;:.!?]*?\s)??(?:I(?:'ve|'d)?\s+|"
+    r"^(?=(?:just\s+)?(?:told|mentioned|texted|explained)\b))(?:(?:have|had|just|already|always|keep|kept|once|finally)\s+)*"
     r"(?:told|tell|telling|said\s+to|say\s+to|mentioned\s+to|explained\s+to|reminded|warned|"
     r"assured|informed|let|texted|messaged|emailed|wrote(?:\s+to)?|promised|admitted\s+to|"
     r"made\s+it\s+clear\s+to|"
@@ -179,7 +179,6 @@ _ZH_ECHO_RE = re.compile(
 _ZH_ECHO_LEADS = ("是", "很", "挺", "特别", "超", "也", "一样", "都")
 _ZH_REPLY_ALONE_RE = re.compile(rf"{_ZH_REPLY}\W*")
 _ZH_SHARE_RE = re.compile(rf"^(?P<statement>[^，,；;]+?)[，,；;]\s*{_ZH_REPLY}\W*$")
-_ZH_SUBJECT_TAGS = ("r", "n")
 _ZH_PERSONAL_PRONOUNS = frozenset("我 你 您 他 她 他们 她们 你们 大家 ta TA".split())
 """The pronouns (tag ``r``) that name people, unlike ``什么``, ``这个``."""
 
@@ -209,10 +208,10 @@ def user_share(sentence: str) -> str:
 
 
 def _not_for_the_user(text: str) -> bool:
-    """Whether a sentence (its reply taken out) is no statement the user shares: asked
-    ("…so am I? no way"), disputed or joked about (:func:`~.holders.disputed`: "…so am I…
-    not", "jk", ``开玩笑``), another person's word ("…, or so she claims", ``我老婆说的``), or
-    one that leaves the user out ("…, except me", ``除了我``)."""
+    """Whether a sentence is no statement the user shares: asked back ("…so am I? no way"),
+    taken back or doubted ("…so am I… not", "jk", ``开玩笑``), told as the past, another
+    person's word ("…, or so she claims", ``我老婆说的``), or one that leaves the user out
+    ("…, except me", ``除了我``)."""
     if _ASKED_BACK_RE.search(text) or _JOKED_RE.search(text):
         return True
     if told_as_past(text):
@@ -290,8 +289,8 @@ def _names_people(text: str) -> bool:
 
 
 def _en_user_alone(match: re.Match[str]) -> str:
-    said = match.group(0).lower()
-    if re.search(r"\b(?:we|us)\b", said) and someone_else(match.string[match.end():]):
+    subject = match.group(0).lower()
+    if re.search(r"\b(?:we|us)\b", subject) and someone_else(match.string[match.end():]):
         return match.group(0)  # "We both love hiking, my wife and my son": who "we" is
     aux = (match.group("aux") or "").strip().lower()
     if not aux:

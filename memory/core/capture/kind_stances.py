@@ -70,6 +70,19 @@ def labelled_stance(
                   Cut(display))
 
 
+def _not_meant(text: str) -> set[Polarity]:
+    """The polarities a text's words read as but do not state now: what the user left
+    behind ("I used to like jazz": no like of it now, :func:`~.changes.left_behind`), and a
+    dislike in a negated aversion ("I don't mind cilantro", :func:`~.negation.
+    negated_aversion`). The statement head and the object tagger read both the other way."""
+    not_meant: set[Polarity] = set()
+    if (left := left_behind(text)) is not None:
+        not_meant.add(left)
+    if negated_aversion(text):
+        not_meant.add("dislike")
+    return not_meant
+
+
 def kind_stance(
     clause: str, context: Context, kind: Kind | None, topic: Object | None = None
 ) -> Stance | None:
@@ -83,8 +96,8 @@ def kind_stance(
         return None
     if label_kind in ("flip_like", "flip_dislike") and mentions_allergy(clause):
         return None  # an allergy over or not is for its readers, with their vetoes
-    if polarity == left_behind(clause) or (polarity == "dislike" and negated_aversion(clause)):
-        return None  # "I used to like jazz" is left behind; "I don't mind cilantro" no dislike
+    if polarity in _not_meant(clause):
+        return None
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
@@ -168,9 +181,8 @@ def retagged(
     if _another_person(sentence) or mentions_allergy(sentence):
         return None  # another person's; an allergy only as its readers read it, with vetoes
     reading = default_tagger().read(sentence)
-    left = left_behind(sentence)  # "I used to like jazz": no like of it now
-    tagged = [o for o in reading.objects if o.polarity != left and not (
-        o.polarity == "dislike" and negated_aversion(sentence))]  # "I don't mind cilantro"
+    not_meant = _not_meant(sentence)
+    tagged = [o for o in reading.objects if o.polarity not in not_meant]
     if not tagged:
         return None
     read = polarity_of(kind)
