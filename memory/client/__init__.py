@@ -12,7 +12,7 @@ reflect's observations, the check-up's flags, re-embedded vectors, history, tran
 
 from .asyncio import AsyncMemory
 from .base import BaseMemory, MemoryContext
-from .holds import screen_summary
+from .holds import screen_summary, with_held
 from .sync import Memory
 
-__all__ = ["AsyncMemory", "BaseMemory", "Memory", "MemoryContext", "screen_summary"]
+__all__ = ["AsyncMemory", "BaseMemory", "Memory", "MemoryContext", "screen_summary", "with_held"]

@@ -118,6 +118,14 @@ def restore_steps(
     return result
 
 
+def with_held(result: GateResult, restored: GateResult) -> GateResult:
+    """``result`` with what a restore of held items reported added: the items held and those
+    refused (a restore stores nothing else)."""
+    result.held += restored.held
+    result.rejected += restored.rejected
+    return result
+
+
 def restored_reason(reason: str) -> str:
     """Why an imported held item is held: it was held where it was exported from."""
     return "restored from an export, where it awaited the user's confirmation" + (
@@ -193,10 +201,8 @@ class SyncHolds:
         """
         out = GateResult()
         for candidate, reason in items:
-            done: GateResult = self._run(restore_steps(
-                self, user_id, candidate, restored_reason(reason)))  # type: ignore[arg-type]
-            out.held += done.held
-            out.rejected += done.rejected
+            with_held(out, self._run(restore_steps(
+                self, user_id, candidate, restored_reason(reason))))  # type: ignore[arg-type]
         return out
 
     def dismiss(self, user_id: str, held_id: str) -> DismissResult:
@@ -235,11 +241,9 @@ class AsyncHolds:
         """See :meth:`SyncHolds.import_held`."""
         out = GateResult()
         for candidate, reason in items:
-            done: GateResult = await self._steps_embedded(  # embedding: off the loop
+            with_held(out, await self._steps_embedded(  # embedding: off the loop
                 lambda c=candidate, r=reason: restore_steps(  # type: ignore[misc]
-                    self, user_id, c, restored_reason(r)))  # type: ignore[arg-type]
-            out.held += done.held
-            out.rejected += done.rejected
+                    self, user_id, c, restored_reason(r))))  # type: ignore[arg-type]
         return out
 
     async def dismiss(self, user_id: str, held_id: str) -> DismissResult:
@@ -250,5 +254,5 @@ class AsyncHolds:
 
 __all__ = [
     "AsyncHolds", "SyncHolds", "confirm_steps", "dismiss_steps", "history_steps", "restore_steps",
-    "restored_reason", "screen_summary",
+    "restored_reason", "screen_summary", "with_held",
 ]

@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..client import AsyncMemory, Memory, screen_summary
+from ..client import AsyncMemory, Memory, screen_summary, with_held
 from ..core import MAX_HELD, PersistenceGate, screen_content, screen_label
 from ..model import (
     MAX_SUMMARY_CHARS,
@@ -225,7 +225,7 @@ def import_document(memory: Memory, document: ImportDocument) -> GateResult:
     for snapshot in document.history:
         if (snapshot.kind, snapshot.summary, snapshot.at) not in seen:
             memory.record_history(user, snapshot)
-    return _with_held(result, memory.import_held(user, _held_items(document)))
+    return with_held(result, memory.import_held(user, _held_items(document)))
 
 
 async def aimport_document(memory: AsyncMemory, document: ImportDocument) -> GateResult:
@@ -241,17 +241,11 @@ async def aimport_document(memory: AsyncMemory, document: ImportDocument) -> Gat
     for snapshot in document.history:
         if (snapshot.kind, snapshot.summary, snapshot.at) not in seen:
             await memory.record_history(user, snapshot)
-    return _with_held(result, await memory.import_held(user, _held_items(document)))
+    return with_held(result, await memory.import_held(user, _held_items(document)))
 
 
 def _held_items(document: ImportDocument) -> list[tuple[PreferenceCandidate, str]]:
     return [(h.candidate, h.reason) for h in document.held]
-
-
-def _with_held(result: GateResult, held: GateResult) -> GateResult:
-    result.held += held.held
-    result.rejected += held.rejected
-    return result
 
 
 __all__ = ["ImportDocument", "ImportedHeld", "ImportedPreference", "aexport_user",
