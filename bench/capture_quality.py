@@ -396,6 +396,14 @@ HOLDERS_BLIND = REPO_ROOT / "bench" / "data" / "statements_holders_blind2.jsonl"
 """200 more messages of :data:`HOLDERS_DEV`'s kinds (en 100, zh 100), by another helper who saw
 neither the repository nor that set: held out, never read."""
 HOLDER_GROUPS = ("joint", "shared_reply", "told_someone", "none")
+SWITCHES_BLIND = REPO_ROOT / "bench" / "data" / "statements_switch_blind.jsonl"
+"""240 messages (en 120, zh 120) by a helper who saw no file of the repository, written after
+:func:`~penchant.memory.core.capture.kind_stances.switch_sides` was designed and measured on
+it blind (en 27 -> 29, zh 30 -> 34 of 70 switches; the 100 look-alikes unchanged): a lasting
+switch of the user's own in varied phrasing, and look-alikes (one occasion, considered,
+someone else's, a change that is no taste, a switch the user went back on). Half 0
+(:func:`chat_half`) is development since; half 1 is held out, never read."""
+SWITCH_GROUPS = ("switch", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -477,6 +485,7 @@ def _print_kinds(
         "kinds4": (" (fourth set)", "half 1 only, never trained on", "|half1"),
         "holders": (" (whose statement)", "development", ""),
         "holders2": (" (whose statement, second set)", "held out, never read", ""),
+        "switches": (" (switches)", "half 1 only, never read", "|half1"),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -609,7 +618,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
     """The kinds sets written blind, each with its figures' prefix and its groups."""
     return [(KINDS_BLIND, "kinds", KIND_GROUPS), (KINDS_THIRD, "kinds3", THIRD_GROUPS),
             (KINDS_FOURTH, "kinds4", FOURTH_GROUPS), (HOLDERS_DEV, "holders", HOLDER_GROUPS),
-            (HOLDERS_BLIND, "holders2", HOLDER_GROUPS)]  # fmt: skip
+            (HOLDERS_BLIND, "holders2", HOLDER_GROUPS),
+            (SWITCHES_BLIND, "switches", SWITCH_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:

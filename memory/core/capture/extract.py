@@ -39,7 +39,7 @@ from .clauses import (
 from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
-from .kind_stances import elliptic_stance, kind_stance, retagged
+from .kind_stances import elliptic_stance, kind_stance, retagged, switch_sides
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
@@ -504,7 +504,11 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]
             context.found.extend(made)
         kind = sentence_kinds[0] if len(parts) == 1 else whole.get(index)  # None: no clause
-        if (tagged := retagged(sentence, kind, context.found[start:])) is not None:
+        sides = (switch_sides(sentence, kind, context.found[start:], candidates)
+                 if kind is not None else None)
+        if sides is not None:
+            context.found[start:] = sides
+        elif (tagged := retagged(sentence, kind, context.found[start:])) is not None:
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
         own = context.found[start:]

@@ -10,12 +10,15 @@ preference:
 - a whole sentence the head reads as a statement yields nothing by any rule (the object is
   in words no rule pulls: "Chrome's gone, Firefox is my browser now"), or only objects the
   tagger reads as no object at all, and the object tagger (:mod:`.object_tagger`) marks its
-  object (:func:`retagged`).
+  object (:func:`retagged`);
+- a sentence the structure head reads as a switch that no connector cut is read for its two
+  sides, as the object tagger marks them (:func:`switch_sides`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from .allergies import mentions_allergy
@@ -30,7 +33,7 @@ from .rules import Rule
 from .segment import names_a_thing_zh
 from .stance import Context, Stance, elliptic
 from .statements import Kind
-from .structuring import STRUCTURAL_KINDS
+from .structuring import ONE_OCCASION_RE, STRUCTURAL_KINDS
 
 RETAG_MIN_P = 0.8
 """The tagger replaces what the rules read only with an object it finds at this mean
@@ -140,6 +143,108 @@ def _another_person(sentence: str) -> bool:
     return not has_cjk(sentence) and bool(EN_PEOPLE_RE.search(sentence))
 
 
+SWITCH_MIN_P = 0.2
+"""The structure head's probability of a switch (:meth:`~.statements.Kind.for_structure`) at
+which a sentence no connector cut is read for its sides by the object tagger
+(:func:`switch_sides`). Chosen with :data:`SIDE_MIN_P` and :data:`TURNED_MIN_P` on
+``bench/data/statements_kinds_dev.jsonl`` with the structure head and the tagger both trained
+without that set: of its 43 English and 35 Chinese switches, 24 -> 28 and 26 -> 27 right, its
+401 non-statements unchanged (0.3 found one fewer, a switch read as the most probable kind
+at 0.5 or 0.7 one or two fewer; 0.1 and 0.15 stored one non-statement).
+The head that ships learns that set, so it reads its switches at far higher probabilities
+than any new phrasing: a threshold chosen with it would be one only its training data meets."""
+SIDE_MIN_P = 0.85
+"""The least mean probability of a side the tagger marks (0.8 and 0.9 found one fewer)."""
+TURNED_MIN_P = 0.5
+"""A candidate the rules read is dropped when the tagger reads its words with the opposite
+polarity at this mean probability or more: the other side of the switch ("I've moved to decaf
+permanently, caffeine and me are done" was stored as having given up decaf)."""
+WEAK_SWITCH_P = 0.5
+"""Under this probability of a switch, a sentence of one occasion or a plan
+(:data:`~.structuring.ONE_OCCASION_RE`), or one the statement head reads as no statement at
+:data:`WEAK_MAX_NONE` or more, is not read for sides: weak evidence of a switch does not
+outweigh either. Set beside :data:`~.structuring.STRUCTURE_MIN_P` and :data:`TAGGED_MAX_NONE`,
+not tuned (the development set moved by neither)."""
+WEAK_MAX_NONE = 0.7
+"""See :data:`WEAK_SWITCH_P`."""
+
+
+def switch_sides(
+    sentence: str, kind: Kind, found: list[PreferenceCandidate],
+    candidates: Callable[[Stance], list[PreferenceCandidate]],
+) -> list[PreferenceCandidate] | None:
+    """A switch the structure head reads and no connector cut, by its sides as the object
+    tagger marks them: the object now liked ("I fly Emirates exclusively now, Qatar lost me
+    after that last trip", "It's Lightroom for all my edits now"), and the one left where it
+    marks it.
+
+    Before, such a sentence stored nothing, or what the statement head read of the sentence
+    as a whole, a single polarity, on its first object: "Dark chocolate only these days, milk
+    chocolate is way too sweet for me now" was "no longer likes dark chocolate". A switch has
+    two sides with opposite polarities; the head reads one polarity per clause, and the
+    tagger one per word.
+
+    Args:
+        sentence: One sentence (its clauses together).
+        kind: The statement head's reading of the sentence (its structure head's with it).
+        found: What the rules and the connectors read in it.
+        candidates: Turns a stance into candidates (:func:`~.extract.candidates`).
+
+    Returns:
+        The sentence's candidates: those of ``found`` the tagger does not put on the other
+        side of the switch, or read as no object where it marks one of their polarity, and
+        a candidate per side the tagger marks at :data:`SIDE_MIN_P` and ``found`` lacks.
+        None to leave the sentence to the other readers: no switch at
+        :data:`SWITCH_MIN_P` (or a weak one, :data:`WEAK_SWITCH_P`, in a sentence of one
+        occasion or read as no statement), both sides already read, another person's
+        sentence or one about an allergy (for the allergy readers and their vetoes), or no
+        liked side marked.
+    """
+    switch = kind.for_structure().of("switch")
+    if switch < SWITCH_MIN_P:
+        return None
+    if switch < WEAK_SWITCH_P and (
+        ONE_OCCASION_RE.search(sentence) or kind.of("none") >= WEAK_MAX_NONE
+    ):
+        return None
+    if {c.polarity for c in found} == {"like", "dislike"}:
+        return None  # a connector or the rules read both sides
+    if _another_person(sentence) or mentions_allergy(sentence):
+        return None
+    reading = default_tagger().read(sentence)
+    sides = [o for o in reading.objects if o.p >= SIDE_MIN_P]
+    if not any(o.polarity == "like" for o in sides):
+        return None
+    kept: list[PreferenceCandidate] = []
+    for c in found:
+        turned = reading.mean(c.keywords, _OPPOSITE[c.polarity])
+        if turned is not None and turned >= TURNED_MIN_P:
+            continue  # the tagger reads this object on the other side of the switch
+        outside = reading.outside(c.keywords)
+        marked = [o for o in reading.objects if o.polarity == c.polarity]
+        if outside is not None and outside >= OUTSIDE_MIN_P and marked:
+            sides += [o for o in marked if o not in sides]
+            continue  # words that name nothing, where the tagger marks that side's object
+        kept.append(c)
+    made = list(kept)
+    for side in sides:
+        if any(c.polarity == side.polarity for c in kept):
+            continue
+        zh = has_cjk(side.text)
+        display = side.text if zh else lower_sentence_start(side.text)
+        obj = resolve(display, zh, None, initial=not zh)
+        if obj is None or is_pronoun(obj.display):
+            continue
+        name = "flip_like" if side.polarity == "like" else "flip_dislike"
+        words = {k for c in made for k in c.keywords}
+        new = candidates(labelled_stance(obj, display, side.polarity, name, zh, sentence))
+        made += [c for c in new if not set(c.keywords) & words]
+    return made
+
+
+_OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
+
+
 def retagged(
     sentence: str, kind: Kind | None, found: list[PreferenceCandidate]
 ) -> list[Stance] | None:
@@ -213,6 +318,7 @@ def retagged(
 
 
 __all__ = [
-    "OUTSIDE_MIN_P", "RETAG_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "elliptic_stance",
-    "kind_stance", "labelled_stance", "retagged",
+    "OUTSIDE_MIN_P", "RETAG_MIN_P", "SIDE_MIN_P", "SWITCH_MIN_P", "TAGGED_MAX_LIMIT",
+    "TAGGED_MAX_NONE", "TURNED_MIN_P", "WEAK_MAX_NONE", "WEAK_SWITCH_P", "elliptic_stance",
+    "kind_stance", "labelled_stance", "retagged", "switch_sides",
 ]

@@ -100,13 +100,18 @@ class Reading:
         """The mean probability that the tokens naming ``keywords`` are outside any object,
         or None when no token names one (a token names a keyword when it holds it, or, two
         characters or longer, is held in it: ``podcasts`` / ``podcast``, ``健身`` / ``健身房``)."""
+        return self.mean(keywords, "outside")
+
+    def mean(self, keywords: list[str], label: str) -> float | None:
+        """The mean probability of ``label`` (one of :data:`LABELS`) over the tokens naming
+        ``keywords`` (as :meth:`outside` finds them), or None when no token names one."""
         wanted = [k.lower() for k in keywords if k]
         rows = [
             i for i, token in enumerate(self.tokens)
             if any(k in token.text.lower() or (len(token.text) > 1 and token.text.lower() in k)
                    for k in wanted)
         ]  # fmt: skip
-        return float(self.probs[rows, 0].mean()) if rows else None
+        return float(self.probs[rows, LABELS.index(label)].mean()) if rows else None
 
 
 def normal_form(text: str) -> str:

@@ -77,7 +77,7 @@ def structured(
             continue
         if name != "slot" and clause_speaker(parts[0]) == "other":
             continue  # a slot's connectors name the user's own slot ("my S of choice is V")
-        if strict and _ONE_OCCASION_RE.search(sentence):
+        if strict and ONE_OCCASION_RE.search(sentence):
             continue
         parts_read = read_structure(sentence, name, strict=strict, read=read)
         if not parts_read:
@@ -173,7 +173,7 @@ def _about_another(clause: str) -> bool:
     return bool(EN_PEOPLE_RE.search(clause))
 
 
-_ONE_OCCASION_RE = re.compile(
+ONE_OCCASION_RE = re.compile(
     r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
     r"last\s+(?:night|time|week|weekend)|"
     r"on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|meaning\s+to|thinking\s+(?:of|about)|"
@@ -224,4 +224,6 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
     return order
 
 
-__all__ = ["STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured"]
+__all__ = [
+    "ONE_OCCASION_RE", "STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured",
+]
