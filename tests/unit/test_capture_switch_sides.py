@@ -33,6 +33,8 @@ def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
     ("I use DuckDuckGo exclusively now, Google kept tracking everything",
      {("like", "duckduckgo"), ("dislike", "google")}),
     ("I've moved to Proton Mail for good, Gmail and me are finished", {("like", "proton")}),
+    ("I fly KLM exclusively now, Ryanair lost me after the last delay",
+     {("like", "klm"), ("dislike", "ryanair")}),
 ])
 def test_a_switch_no_connector_cuts_stores_what_the_user_turned_to(
     text: str, want: set[tuple[str, str]], reader: ClauseReader

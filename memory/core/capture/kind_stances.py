@@ -193,7 +193,10 @@ def switch_sides(
     Returns:
         The sentence's candidates: those of ``found`` the tagger does not put on the other
         side of the switch, or read as no object where it marks one of their polarity, and
-        a candidate per side the tagger marks at :data:`SIDE_MIN_P` and ``found`` lacks.
+        a candidate per side the tagger marks at :data:`SIDE_MIN_P` and ``found`` lacks. An
+        object of ``found`` the tagger marks with the other polarity at any level is a side
+        too ("I fly KLM exclusively now, Ryanair lost me after the last delay", read as no
+        longer liking KLM at 0.6 by the head and as liking it at 0.75 by the tagger).
         None to leave the sentence to the other readers: no switch at
         :data:`SWITCH_MIN_P` (or a weak one, :data:`WEAK_SWITCH_P`, in a sentence of one
         occasion or read as no statement), both sides already read, another person's
@@ -213,6 +216,9 @@ def switch_sides(
         return None
     reading = default_tagger().read(sentence)
     sides = [o for o in reading.objects if o.p >= SIDE_MIN_P]
+    for c in found:  # an object the rules read, marked with the other polarity at any level
+        sides += [o for o in reading.objects if o.polarity != c.polarity
+                  and o not in sides and _names(o.text, c.keywords)]
     if not any(o.polarity == "like" for o in sides):
         return None
     kept: list[PreferenceCandidate] = []
@@ -220,6 +226,8 @@ def switch_sides(
         turned = reading.mean(c.keywords, _OPPOSITE[c.polarity])
         if turned is not None and turned >= TURNED_MIN_P:
             continue  # the tagger reads this object on the other side of the switch
+        if any(o.polarity != c.polarity and _names(o.text, c.keywords) for o in sides):
+            continue  # the same object, marked on the other side
         outside = reading.outside(c.keywords)
         marked = [o for o in reading.objects if o.polarity == c.polarity]
         if outside is not None and outside >= OUTSIDE_MIN_P and marked:
@@ -243,6 +251,12 @@ def switch_sides(
 
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
+
+
+def _names(text: str, keywords: list[str]) -> bool:
+    """Whether the words ``text`` of a tagged object name one of ``keywords``."""
+    lowered = text.lower()
+    return any(k and (k.lower() in lowered or lowered in k.lower()) for k in keywords)
 
 
 def retagged(
