@@ -404,6 +404,14 @@ switch of the user's own in varied phrasing, and look-alikes (one occasion, cons
 someone else's, a change that is no taste, a switch the user went back on). Half 0
 (:func:`chat_half`) is development since; half 1 is held out, never read."""
 SWITCH_GROUPS = ("switch", "none")
+SWITCHES_BREAKER = REPO_ROOT / "bench" / "data" / "statements_switch_breaker.jsonl"
+"""300 messages (en 150, zh 150) by another helper who saw no file of the repository, asked
+to make the switch reader store something wrong: per language 100 look-alikes (one occasion,
+someone else's, no taste, asked or planned, gone back on or unsure) and 50 switches. Measured
+once before any row was read (switches en 16 -> 20, zh 12 -> 12 of 50; look-alikes storing
+nothing en 83 -> 82, zh 83 -> 81 of 100: "For this trip I'm only bringing a Kindle…",
+``这次出差只带了Kindle…`` and ``站立办公坚持了一个月，现在基本又坐着了`` now store a like);
+read since: development."""
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -486,6 +494,7 @@ def _print_kinds(
         "holders": (" (whose statement)", "development", ""),
         "holders2": (" (whose statement, second set)", "held out, never read", ""),
         "switches": (" (switches)", "half 1 only, never read", "|half1"),
+        "switches_breaker": (" (switch look-alikes, a breaker's)", "development", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -619,7 +628,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
     return [(KINDS_BLIND, "kinds", KIND_GROUPS), (KINDS_THIRD, "kinds3", THIRD_GROUPS),
             (KINDS_FOURTH, "kinds4", FOURTH_GROUPS), (HOLDERS_DEV, "holders", HOLDER_GROUPS),
             (HOLDERS_BLIND, "holders2", HOLDER_GROUPS),
-            (SWITCHES_BLIND, "switches", SWITCH_GROUPS)]  # fmt: skip
+            (SWITCHES_BLIND, "switches", SWITCH_GROUPS),
+            (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
