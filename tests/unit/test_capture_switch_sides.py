@@ -54,3 +54,8 @@ def test_a_switch_for_one_occasion_or_someone_else_stores_nothing(
     text: str, reader: ClauseReader
 ) -> None:
     assert stored(text, reader) == set()
+
+
+def test_the_side_told_as_the_past_is_not_liked_now(reader: ClauseReader) -> None:
+    found = stored("I used to be a Canon guy, but I shoot only Sony now.", reader)
+    assert ("like", "canon") not in found

@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from .allergies import mentions_allergy
-from .changes import left_behind
-from .clauses import EN_PEOPLE_RE, Speaker, clause_speaker
+from .changes import left_behind, told_as_past
+from .clauses import EN_PEOPLE_RE, Speaker, clause_speaker, clauses
 from .holders import someone_else
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .negation import negated_aversion
@@ -196,7 +196,9 @@ def switch_sides(
         a candidate per side the tagger marks at :data:`SIDE_MIN_P` and ``found`` lacks. An
         object of ``found`` the tagger marks with the other polarity at any level is a side
         too ("I fly KLM exclusively now, Ryanair lost me after the last delay", read as no
-        longer liking KLM at 0.6 by the head and as liking it at 0.75 by the tagger).
+        longer liking KLM at 0.6 by the head and as liking it at 0.75 by the tagger). A
+        liked side in a clause told as the past (:func:`~.changes.told_as_past`: "I used to
+        be a Nike guy, but I wear only Adidas now") is not one.
         None to leave the sentence to the other readers: no switch at
         :data:`SWITCH_MIN_P` (or a weak one, :data:`WEAK_SWITCH_P`, in a sentence of one
         occasion or read as no statement), both sides already read, another person's
@@ -219,6 +221,8 @@ def switch_sides(
     for c in found:  # an object the rules read, marked with the other polarity at any level
         sides += [o for o in reading.objects if o.polarity != c.polarity
                   and o not in sides and _names(o.text, c.keywords)]
+    past = [c for c in clauses(sentence) if told_as_past(c)]
+    sides = [o for o in sides if not (o.polarity == "like" and _in_any(o.text, past))]
     if not any(o.polarity == "like" for o in sides):
         return None
     kept: list[PreferenceCandidate] = []
@@ -251,6 +255,11 @@ def switch_sides(
 
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
+
+
+def _in_any(text: str, parts: list[str]) -> bool:
+    """Whether ``text`` is in one of ``parts`` (case-insensitive)."""
+    return any(text.lower() in part.lower() for part in parts)
 
 
 def _names(text: str, keywords: list[str]) -> bool:
