@@ -105,7 +105,9 @@ def _tokenize_cached(text: str) -> tuple[str, ...]:
         if _CJK_RE.match(run):
             tokens.extend(_cjk_tokens(run))
         elif run not in ENGLISH_STOP_WORDS and len(run) > 1:
-            tokens.append(singular(run))
+            word = singular(run)  # "others" is "other", a stop word too
+            if word not in ENGLISH_STOP_WORDS and len(word) > 1:
+                tokens.append(word)
     return tuple(tokens)
 
 
