@@ -39,7 +39,7 @@ from .clauses import (
 from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
-from .kind_stances import elliptic_stance, kind_stance, retagged, switch_sides
+from .kind_stances import elliptic_stance, kind_stance, not_meant, retagged, switch_sides
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
@@ -298,13 +298,15 @@ _EN_WANT_RE = re.compile(
 
 Plain "I have / I get" state a situation ("I have a dog but no cat"), not a want.
 """
-def _overturned(stance: Stance, kind: Kind | None) -> Stance:
+def _overturned(stance: Stance, kind: Kind | None, clause: str) -> Stance:
     """The rules' stance with the polarity a confident kind puts in its place (and content
-    that reads as it); a switch, comparison or exception keeps the rules' structure."""
+    that reads as it); a switch, comparison or exception keeps the rules' structure, and a
+    polarity the clause's words do not mean now is never put in (``我现在不排斥香菜了``, read
+    as going off it: :func:`~.kind_stances.not_meant`)."""
     if stance.old is not None or stance.cut.contrast or stance.cut.exception:
         return stance
     polarity = overturns(kind, stance.polarity)
-    if polarity is None or kind is None:
+    if polarity is None or kind is None or polarity in not_meant(clause):
         return stance
     # the label of the kind that overturned it: the linear part's best kind may differ
     # from the mixture's (a mixture reading "none" or "like" would name the wrong stance)
@@ -339,7 +341,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.wants = wants  # "I like doughnuts, just no more than one a week": no dislike
         return
     if stance is not None:
-        stance = _overturned(stance, kind)
+        stance = _overturned(stance, kind, clause)
     elif (again := elliptic_stance(clause, context)) is not None:
         stance = again
     elif (from_kind := kind_stance(clause, context, kind, topic)) is not None:

@@ -73,17 +73,17 @@ def labelled_stance(
                   Cut(display))
 
 
-def _not_meant(text: str) -> set[Polarity]:
+def not_meant(text: str) -> set[Polarity]:
     """The polarities a text's words read as but do not state now: what the user left
     behind ("I used to like jazz": no like of it now, :func:`~.changes.left_behind`), and a
     dislike in a negated aversion ("I don't mind cilantro", :func:`~.negation.
     negated_aversion`). The statement head and the object tagger read both the other way."""
-    not_meant: set[Polarity] = set()
+    meant_not: set[Polarity] = set()
     if (left := left_behind(text)) is not None:
-        not_meant.add(left)
+        meant_not.add(left)
     if negated_aversion(text):
-        not_meant.add("dislike")
-    return not_meant
+        meant_not.add("dislike")
+    return meant_not
 
 
 def kind_stance(
@@ -99,7 +99,7 @@ def kind_stance(
         return None
     if label_kind in ("flip_like", "flip_dislike") and mentions_allergy(clause):
         return None  # an allergy over or not is for its readers, with their vetoes
-    if polarity in _not_meant(clause):
+    if polarity in not_meant(clause):
         return None
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
@@ -309,8 +309,8 @@ def retagged(
     if _another_person(sentence) or mentions_allergy(sentence):
         return None  # another person's; an allergy only as its readers read it, with vetoes
     reading = default_tagger().read(sentence)
-    not_meant = _not_meant(sentence)
-    tagged = [o for o in reading.objects if o.polarity not in not_meant]
+    unmeant = not_meant(sentence)
+    tagged = [o for o in reading.objects if o.polarity not in unmeant]
     if not tagged:
         return None
     read = polarity_of(kind)
@@ -343,5 +343,5 @@ def retagged(
 __all__ = [
     "OUTSIDE_MIN_P", "RETAG_MIN_P", "SIDE_MIN_P", "SWITCH_MIN_P", "TAGGED_MAX_LIMIT",
     "TAGGED_MAX_NONE", "TURNED_MIN_P", "WEAK_MAX_NONE", "WEAK_SWITCH_P", "elliptic_stance",
-    "kind_stance", "labelled_stance", "retagged", "switch_sides",
+    "kind_stance", "labelled_stance", "not_meant", "retagged", "switch_sides",
 ]

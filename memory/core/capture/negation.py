@@ -47,11 +47,15 @@ _NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
 _EN_NEGATED_AVERSION_RE = re.compile(
     r"\b(?:don't|do\s+not|doesn't|didn't|never|not|won't|wouldn't)\s+(?:really\s+|actually\s+|"
     r"even\s+|particularly\s+|totally\s+)?(?:hate|dislike|mind|detest|loathe|despise|object\s+to|"
-    r"resent)\b|\bnot\s+(?:against|opposed\s+to|averse\s+to|bothered\s+by)\b",
+    r"resent)\b|\bnot\s+(?:against|opposed\s+to|averse\s+to|bothered\s+by)\b|"
+    r"\b(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
+    r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
+    r"frustrate|bug|disgust|repel|intimidate)(?:e?s)?\s+me|(?:gross|freak|stress)(?:es)?\s+me\s+out|"
+    r"(?:put|turn)s?\s+me\s+off)\b",
     re.I,
 )
 _ZH_NEGATED_AVERSION_RE = re.compile(
-    r"(?:不|并不|倒不|也不|从不|没有?)(?:太|怎么|是很)?(?:讨厌|反感|介意|排斥|嫌弃|抗拒)"
+    r"(?:不|并不|倒不|也不|从不|没有?)(?:太|怎么|是很|那么|这么|那样|这样|以前那么|原来那么)?(?:讨厌|反感|介意|排斥|嫌弃|抗拒)"
 )
 
 

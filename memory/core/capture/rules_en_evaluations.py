@@ -51,6 +51,9 @@ _PRONOUN_SUBJECT = (
     r"\s+seems?)\s+"
 )
 _SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
+_NEGATOR = r"(?:\b(?:not|never|no\s+longer)\b|n't\b)"
+_UNNEGATED_SUBJECT = rf"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})[^,;]){{1,100}}?)"
+"""A subject with no negator in it: "cilantro doesn't" is no object of "bother me"."""
 _ME_DISLIKE = (
     r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
     r"terrif(?:y|ies)|repels?|nauseates?|sickens?|(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?"
@@ -59,6 +62,14 @@ _ME_DISLIKE = (
     r"nauseous|queasy|uncomfortable|anxious|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
     r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)"
 )
+_ME_NOT_DISLIKE = (
+    r"(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
+    r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
+    r"frustrate|bug|disgust|repel|intimidate)(?:e?s)?\s+me|(?:gross|freak|stress)(?:es)?\s+me\s+"
+    r"out|(?:put|turn)s?\s+me\s+off)"
+)
+"""An aversion the verb negates, the object first ("Cilantro doesn't bother me anymore",
+"Heights no longer scare me"): no dislike; a mild acceptance, as "I don't mind…" is."""
 _ME_LIKE = (
     r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
     r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"
@@ -132,14 +143,21 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(
-        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\b",
+        rf"{_UNNEGATED_SUBJECT}\s+{_ME_NOT_DISLIKE}\b",
+        "like",
+        "doesn't mind {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_UNNEGATED_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\b",
         "dislike",
         "dislikes {obj}",
         first_person=True,
         no_possessive=True,
     ),
     en(
-        rf"{_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_LIKE})\s+me\b",
+        rf"{_UNNEGATED_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_LIKE})\s+me\b",
         "like",
         "likes {obj}",
         first_person=True,

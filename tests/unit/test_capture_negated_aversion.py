@@ -1,0 +1,89 @@
+"""An aversion the sentence negates is never a dislike (issue 17: stored text reads as its
+polarity).
+
+Before, "Cilantro doesn't bother me anymore" was stored as ``dislikes cilantro doesn't``: the
+rule for "X bothers me" took "cilantro doesn't" for its object, so a change of mind toward
+cilantro kept the user's dislike and added a junk one. ``我现在不排斥香菜了`` was read by the
+rules as ``能接受香菜`` and then turned into ``不再喜欢香菜`` by the statement head, which
+read a change of mind away from it; ``对榴莲没以前那么抗拒了`` was stored as quitting durian.
+The sentences are new instances of the kind, written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+
+
+@pytest.fixture(scope="module")
+def reader() -> ClauseReader:
+    return ClauseReader()
+
+
+def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
+    return {
+        (c.polarity, k) for c in extract_preferences(text, reader=reader) for k in c.keywords
+    }
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("Olives don't bother me anymore", "olive"),
+    ("Thunderstorms no longer scare me", "thunderstorm"),
+    ("Early flights don't really faze me these days", "early flight"),
+    ("Blue cheese doesn't gross me out anymore", "blue cheese"),
+    ("Crowded trains never annoy me", "crowded train"),
+])
+def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
+    text: str, obj: str, reader: ClauseReader
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [c.polarity for c in found] == ["like"], found
+    assert found[0].content.startswith("doesn't mind "), found
+    assert any(obj in k for k in found[0].keywords), found
+    assert not any("n't" in k or "longer" in k or "never" in k for k in found[0].keywords)
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("我现在不排斥苦瓜了", "苦瓜"),
+    ("我现在不排斥羊肉了", "羊肉"),
+    ("现在对芥末没那么抗拒了", "芥末"),
+    ("我对臭豆腐没以前那么嫌弃了", "臭豆腐"),
+])
+def test_a_chinese_negated_aversion_is_never_a_dislike(
+    text: str, obj: str, reader: ClauseReader
+) -> None:
+    got = stored(text, reader)
+    assert ("like", obj) in got, got
+    assert not any(polarity == "dislike" for polarity, _ in got), got
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Loud neighbours bother me", ("dislike", "loud neighbour")),
+    ("Horror films really scare me", ("dislike", "horror film")),
+    ("Reality TV doesn't interest me", ("dislike", "reality tv")),
+])
+def test_an_aversion_said_plainly_is_still_a_dislike(
+    text: str, want: tuple[str, str], reader: ClauseReader
+) -> None:
+    assert want in stored(text, reader)
+
+
+@pytest.mark.parametrize("text", [
+    "Karaoke no longer appeals to me",
+    "Escape rooms don't appeal to me anymore",
+])
+def test_a_liking_the_verb_negates_is_no_like(text: str, reader: ClauseReader) -> None:
+    """"Karaoke no longer appeals to me" was stored as ``likes karaoke no longer``."""
+    found = extract_preferences(text, reader=reader)
+    assert found and all(c.polarity == "dislike" for c in found), found
+    assert not any("longer" in k or "n't" in k for c in found for k in c.keywords), found
+
+
+@pytest.mark.parametrize("text", [
+    "My sister says spiders don't bother her",
+    "It doesn't bother me that the train is late",
+    "我妈对榴莲没那么抗拒了",
+])
+def test_another_persons_or_no_object_stores_nothing(text: str, reader: ClauseReader) -> None:
+    assert extract_preferences(text, reader=reader) == []
