@@ -244,3 +244,24 @@ def test_an_allergy_the_user_shares_with_others_is_stored_and_theirs_alone_is_no
     memory.capture("u", "My kids are both allergic to eggs")
     memory.capture("u", "我妈对花粉过敏，我倒还好")
     assert allergens(memory) == {"walnut", "猫毛", "sesame"}
+
+
+@pytest.mark.parametrize(("allergy", "message", "allergen"), [
+    ("I'm allergic to kiwi", "After the desensitisation course I eat kiwi again", "kiwi"),
+    ("I'm allergic to walnuts",
+     "Following the oral challenge at the clinic, walnuts are back on my menu", "walnut"),
+])
+def test_a_report_names_the_allergen_not_the_treatment(
+    memory: Memory, allergy: str, message: str, allergen: str
+) -> None:
+    """The allergen of an allergy said over in other words was the first noun run of the
+    sentence: "says desensitisation course is fine for them again", a like of the treatment
+    that no check-up could pair with the allergy. It is now the object the object tagger
+    marks as liked, and the check-up pairs the report with the allergy it is about."""
+    memory.capture("u", allergy)
+    memory.capture("u", message)
+    assert allergen in allergens(memory)  # the report lifts nothing
+    [reported] = [p for p in memory.preferences("u") if p.polarity == "like"]
+    assert allergen in reported.content and allergen in " ".join(reported.keywords)
+    [flag] = memory.flags("u")
+    assert reported.id in flag.preference_ids and "allerg" in flag.reason

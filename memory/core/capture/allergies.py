@@ -22,6 +22,7 @@ import re
 from ...model import has_cjk
 from .holders import someone_else
 from .kinds import pull_object_en, pull_object_zh
+from .object_tagger import default_tagger
 from .structures import Part
 
 _EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
@@ -325,9 +326,10 @@ def allergen_of(sentence: str, clauses: list[str]) -> str | None:
     """The allergen a sentence about an allergy being over names, or None.
 
     Named by its allergy where the sentence has one ("the kiwi allergy…", "…react to
-    latex…", ``小麦过敏转阴``); else the object of the first clause that names one ("I can
-    have fish again!", ``现在芒果随便吃``: :func:`~.kinds.pull_object_en`,
-    :func:`~.kinds.pull_object_zh`).
+    latex…", ``小麦过敏转阴``); else the object the object tagger (:mod:`.object_tagger`)
+    marks as liked ("After a year of immunotherapy I can finally have shrimp again", whose
+    first noun run is the treatment); else the object of the first clause that names one
+    (``现在芒果随便吃``: :func:`~.kinds.pull_object_en`, :func:`~.kinds.pull_object_zh`).
 
     Args:
         sentence: One sentence of the user's message.
@@ -346,6 +348,9 @@ def allergen_of(sentence: str, clauses: list[str]) -> str | None:
         allergen = pull_object_en(raw, alone=True) if raw else None
         if allergen and not _EN_NO_OBJECT_RE.search(allergen):
             return re.sub(r"'s$", "", allergen if allergen.isupper() else allergen.lower())
+    tagged = [o for o in default_tagger().objects(sentence) if o.polarity == "like"]
+    if tagged and not _CUE_RE.search(tagged[0].text):
+        return re.sub(r"'s$", "", tagged[0].text)
     for clause in clauses:
         named = pull_object_zh(clause) if zh else pull_object_en(clause)
         if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
