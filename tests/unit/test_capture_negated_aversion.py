@@ -14,6 +14,7 @@ import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.prepare import prepare
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +34,12 @@ def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
     ("Early flights don't really faze me these days", "early flight"),
     ("Blue cheese doesn't gross me out anymore", "blue cheese"),
     ("Crowded trains never annoy me", "crowded train"),
+    # a breaker's kinds, in new words: other verbs, chat spelling, the past of "never"
+    ("Job interviews don't terrify me anymore", "job interview"),
+    ("Raw tomatoes no longer make me gag", "raw tomato"),
+    ("Swearing in films doesnt offend me anymore", "swearing"),
+    ("spiders dont scare me", "spider"),
+    ("Tofu never bothered me", "tofu"),
 ])
 def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     text: str, obj: str, reader: ClauseReader
@@ -49,6 +56,8 @@ def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     ("我现在不排斥羊肉了", "羊肉"),
     ("现在对芥末没那么抗拒了", "芥末"),
     ("我对臭豆腐没以前那么嫌弃了", "臭豆腐"),
+    ("我现在不怕猫了", "猫"),
+    ("最近对坐飞机没那么害怕了", "飞机"),
 ])
 def test_a_chinese_negated_aversion_is_never_a_dislike(
     text: str, obj: str, reader: ClauseReader
@@ -62,11 +71,16 @@ def test_a_chinese_negated_aversion_is_never_a_dislike(
     ("Loud neighbours bother me", ("dislike", "loud neighbour")),
     ("Horror films really scare me", ("dislike", "horror film")),
     ("Reality TV doesn't interest me", ("dislike", "reality tv")),
+    ("Wasps still scare me", ("dislike", "wasp")),
+    ("我很怕蜘蛛", ("dislike", "蜘蛛")),
 ])
 def test_an_aversion_said_plainly_is_still_a_dislike(
     text: str, want: tuple[str, str], reader: ClauseReader
 ) -> None:
-    assert want in stored(text, reader)
+    """"Cats still bother me" stored ``dislikes cats still``: the object is the cat."""
+    got = stored(text, reader)
+    assert want in got, got
+    assert not any("still" in k for _, k in got), got
 
 
 @pytest.mark.parametrize("text", [
@@ -84,6 +98,22 @@ def test_a_liking_the_verb_negates_is_no_like(text: str, reader: ClauseReader) -
     "My sister says spiders don't bother her",
     "It doesn't bother me that the train is late",
     "我妈对榴莲没那么抗拒了",
+    "Thunder used to terrify me",  # the past alone: it had stored "dislikes thunder used to"
 ])
 def test_another_persons_or_no_object_stores_nothing(text: str, reader: ClauseReader) -> None:
     assert extract_preferences(text, reader=reader) == []
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("crowds dont scare me", "crowds don't scare me"),
+    ("garlic dosent bother me", "garlic doesn't bother me"),
+    ("i cant stand olives", "i can't stand olives"),
+    ("IT DOESNT MATTER", "IT DOESN'T MATTER"),
+    ("the cant of politicians", "the cant of politicians"),  # the noun
+    ("an old wont of mine", "an old wont of mine"),
+])
+def test_a_negation_typed_without_its_apostrophe_is_read_as_written_out(
+    typed: str, read: str
+) -> None:
+    """"crowds dont scare me" stored ``dislikes crowds dont``: no rule knew "dont"."""
+    assert prepare(typed) == read

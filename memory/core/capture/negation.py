@@ -48,14 +48,17 @@ _EN_NEGATED_AVERSION_RE = re.compile(
     r"\b(?:don't|do\s+not|doesn't|didn't|never|not|won't|wouldn't)\s+(?:really\s+|actually\s+|"
     r"even\s+|particularly\s+|totally\s+)?(?:hate|dislike|mind|detest|loathe|despise|object\s+to|"
     r"resent)\b|\bnot\s+(?:against|opposed\s+to|averse\s+to|bothered\s+by)\b|"
+    r"\bnever\s+(?:really\s+)?(?:bother|annoy|scare|faze|frighten|irritate|upset|bug|disgust|"
+    r"offend)e?d\s+me\b|"
     r"\b(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
     r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
-    r"frustrate|bug|disgust|repel|intimidate)(?:e?s)?\s+me|(?:gross|freak|stress)(?:es)?\s+me\s+out|"
-    r"(?:put|turn)s?\s+me\s+off)\b",
+    r"frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|terrif(?:y|ies)\s+me|"
+    r"(?:gross|freak|stress)(?:es)?\s+me\s+out|(?:put|turn)s?\s+me\s+off|makes?\s+me\s+"
+    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious))\b",
     re.I,
 )
 _ZH_NEGATED_AVERSION_RE = re.compile(
-    r"(?:不|并不|倒不|也不|从不|没有?)(?:太|怎么|是很|那么|这么|那样|这样|以前那么|原来那么)?(?:讨厌|反感|介意|排斥|嫌弃|抗拒)"
+    r"(?:不|并不|倒不|也不|从不|没有?)(?:太|怎么|是很|那么|这么|那样|这样|以前那么|原来那么)?(?:讨厌|反感|介意|排斥|嫌弃|抗拒|抵触|害怕|怕)"
 )
 
 

@@ -44,14 +44,34 @@ _EN_CHAT_I_RE = re.compile(
 quit…"); neither is an English word there."""
 
 
+_EN_CHAT_NOT_RE = re.compile(
+    r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should)nt\b|\bdo(?:sen|sn)t\b|"
+    r"\b(?:(?<=\bi )|(?<=\bu )|(?<=\bwe )|(?<=\bthey )|(?<=\bhe )|(?<=\bshe )|(?<=\bit )|"
+    r"(?<=\byou ))(ca|wo)nt\b",
+    re.IGNORECASE,
+)
+"""Chat spellings of a negated auxiliary without its apostrophe ("crowds dont scare me",
+"garlic dosent bother me", "i cant stand olives"); "cant" and "wont" only after a pronoun,
+where neither is the noun."""
+
+
+def _not_written_out(match: re.Match[str]) -> str:
+    not_ = "N'T" if match.group(0)[-1].isupper() else "n't"
+    if stem := match.group(1) or match.group(2):
+        return f"{stem}{not_}"
+    return f"{match.group(0)[0]}oes{not_}"  # "dosent", "dosnt"
+
+
 def spell_out_i(text: str) -> str:
-    """``text`` with the chat spellings of :data:`_EN_CHAT_I_RE` written out."""
-    return _EN_CHAT_I_RE.sub(lambda match: f"{match.group(1)}I'{match.group(2)}", text)
+    """``text`` with the chat spellings of :data:`_EN_CHAT_I_RE` and :data:`_EN_CHAT_NOT_RE`
+    written out."""
+    text = _EN_CHAT_I_RE.sub(lambda match: f"{match.group(1)}I'{match.group(2)}", text)
+    return _EN_CHAT_NOT_RE.sub(_not_written_out, text)
 
 
 def prepare(text: str) -> str:
     """NFKC, straight quotes, no zero-width space, each whitespace run one character, chat
-    spellings of "I'm" and "I've" (:data:`_EN_CHAT_I_RE`) written out.
+    spellings of "I'm", "I've" and "don't" (:func:`spell_out_i`) written out.
 
     Collapsing the runs keeps every clause rule linear: many of them start with ``\\s+``,
     which costs quadratic time on a long run of blanks (20,000 spaces took 8 s).

@@ -52,21 +52,27 @@ _PRONOUN_SUBJECT = (
 )
 _SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
 _NEGATOR = r"(?:\b(?:not|never|no\s+longer)\b|n't\b)"
-_UNNEGATED_SUBJECT = rf"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})[^,;]){{1,100}}?)"
-"""A subject with no negator in it: "cilantro doesn't" is no object of "bother me"."""
+_UNNEGATED_SUBJECT = (
+    rf"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})(?!\bused\s+to\b)[^,;]){{1,100}}?)"
+)
+"""A subject with no negator and no past habit in it: "cilantro doesn't" is no object of
+"bother me", nor "heights used to" of "terrify me"."""
+_ME_ADVERBS = r"(?:(?:really|just|always|totally|still|kinda|sometimes|honestly)\s+){0,2}"
 _ME_DISLIKE = (
     r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
-    r"terrif(?:y|ies)|repels?|nauseates?|sickens?|(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?"
+    r"terrif(?:y|ies)|repels?|offends?|nauseates?|sickens?|(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?"
     r"(?:interest|appeal\s+to|excite|suit|agree\s+with))\s+me|(?:stresses|stress|grosses|gross|"
     r"freaks|freak)\s+me\s+out|(?:turns?|puts?)\s+me\s+off|makes?\s+me\s+(?:feel\s+)?(?:sick|"
     r"nauseous|queasy|uncomfortable|anxious|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
     r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)"
 )
 _ME_NOT_DISLIKE = (
-    r"(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
+    r"never\s+(?:really\s+)?(?:bother|annoy|scare|faze|frighten|irritate|upset|bug|disgust|"
+    r"offend)e?d\s+me|(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
     r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
-    r"frustrate|bug|disgust|repel|intimidate)(?:e?s)?\s+me|(?:gross|freak|stress)(?:es)?\s+me\s+"
-    r"out|(?:put|turn)s?\s+me\s+off)"
+    r"frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|terrif(?:y|ies)\s+me|"
+    r"(?:gross|freak|stress)(?:es)?\s+me\s+out|(?:put|turn)s?\s+me\s+off|makes?\s+me\s+"
+    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious))"
 )
 """An aversion the verb negates, the object first ("Cilantro doesn't bother me anymore",
 "Heights no longer scare me"): no dislike; a mild acceptance, as "I don't mind…" is."""
@@ -143,21 +149,21 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(
-        rf"{_UNNEGATED_SUBJECT}\s+{_ME_NOT_DISLIKE}\b",
+        rf"{_UNNEGATED_SUBJECT}\s+(?:{_ME_NOT_DISLIKE})\b",
         "like",
         "doesn't mind {obj}",
         first_person=True,
         no_possessive=True,
     ),
     en(
-        rf"{_UNNEGATED_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_DISLIKE})\b",
+        rf"{_UNNEGATED_SUBJECT}\s+{_ME_ADVERBS}(?:{_ME_DISLIKE})\b",
         "dislike",
         "dislikes {obj}",
         first_person=True,
         no_possessive=True,
     ),
     en(
-        rf"{_UNNEGATED_SUBJECT}\s+(?:really\s+|just\s+|always\s+|totally\s+)?(?:{_ME_LIKE})\s+me\b",
+        rf"{_UNNEGATED_SUBJECT}\s+{_ME_ADVERBS}(?:{_ME_LIKE})\s+me\b",
         "like",
         "likes {obj}",
         first_person=True,
