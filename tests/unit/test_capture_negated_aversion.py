@@ -40,6 +40,7 @@ def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
     ("Swearing in films doesnt offend me anymore", "swearing"),
     ("spiders dont scare me", "spider"),
     ("Tofu never bothered me", "tofu"),
+    ("Long drives don't make me nervous anymore", "long drive"),
 ])
 def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     text: str, obj: str, reader: ClauseReader

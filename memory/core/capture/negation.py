@@ -54,7 +54,7 @@ _EN_NEGATED_AVERSION_RE = re.compile(
     r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
     r"frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|terrif(?:y|ies)\s+me|"
     r"(?:gross|freak|stress)(?:es)?\s+me\s+out|(?:put|turn)s?\s+me\s+off|makes?\s+me\s+"
-    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious))\b",
+    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious|nervous))\b",
     re.I,
 )
 _ZH_NEGATED_AVERSION_RE = re.compile(

@@ -63,7 +63,7 @@ _ME_DISLIKE = (
     r"terrif(?:y|ies)|repels?|offends?|nauseates?|sickens?|(?:do|does)(?:n't|\s+not)\s+(?:really\s+)?"
     r"(?:interest|appeal\s+to|excite|suit|agree\s+with))\s+me|(?:stresses|stress|grosses|gross|"
     r"freaks|freak)\s+me\s+out|(?:turns?|puts?)\s+me\s+off|makes?\s+me\s+(?:feel\s+)?(?:sick|"
-    r"nauseous|queasy|uncomfortable|anxious|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
+    r"nauseous|queasy|uncomfortable|anxious|nervous|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
     r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)"
 )
 _ME_NOT_DISLIKE = (
@@ -72,7 +72,7 @@ _ME_NOT_DISLIKE = (
     r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
     r"frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|terrif(?:y|ies)\s+me|"
     r"(?:gross|freak|stress)(?:es)?\s+me\s+out|(?:put|turn)s?\s+me\s+off|makes?\s+me\s+"
-    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious))"
+    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious|nervous))"
 )
 """An aversion the verb negates, the object first ("Cilantro doesn't bother me anymore",
 "Heights no longer scare me"): no dislike; a mild acceptance, as "I don't mind…" is."""
