@@ -41,6 +41,7 @@ def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
     ("spiders dont scare me", "spider"),
     ("Tofu never bothered me", "tofu"),
     ("Long drives don't make me nervous anymore", "long drive"),
+    ("honestly, tbh spiders dont scare me anymore", "spider"),  # fillers are no object
 ])
 def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     text: str, obj: str, reader: ClauseReader
@@ -49,7 +50,8 @@ def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     assert [c.polarity for c in found] == ["like"], found
     assert found[0].content.startswith("doesn't mind "), found
     assert any(obj in k for k in found[0].keywords), found
-    assert not any("n't" in k or "longer" in k or "never" in k for k in found[0].keywords)
+    junk = ("n't", "longer", "never", "still", "tbh", "honestly")
+    assert not any(word in k for k in found[0].keywords for word in junk), found
 
 
 @pytest.mark.parametrize(("text", "obj"), [
@@ -59,6 +61,8 @@ def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     ("我对臭豆腐没以前那么嫌弃了", "臭豆腐"),
     ("我现在不怕猫了", "猫"),
     ("最近对坐飞机没那么害怕了", "飞机"),
+    ("苦瓜我已经不嫌弃了", "苦瓜"),  # the object fronted
+    ("芥末我居然不排斥了", "芥末"),
 ])
 def test_a_chinese_negated_aversion_is_never_a_dislike(
     text: str, obj: str, reader: ClauseReader

@@ -53,10 +53,12 @@ _PRONOUN_SUBJECT = (
 _SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
 _NEGATOR = r"(?:\b(?:not|never|no\s+longer)\b|n't\b)"
 _UNNEGATED_SUBJECT = (
-    rf"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})(?!\bused\s+to\b)[^,;]){{1,100}}?)"
+    r"(?:^|[,;]\s*)(?:(?:honestly|tbh|ngl|frankly|ok|okay|so|yeah|well|oh|actually|and|but|"
+    r"lol)\s+)*"
+    rf"(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})(?!\bused\s+to\b)[^,;]){{1,100}}?)"
 )
-"""A subject with no negator and no past habit in it: "cilantro doesn't" is no object of
-"bother me", nor "heights used to" of "terrify me"."""
+"""A subject with no negator and no past habit in it, after any filler: "cilantro doesn't" is
+no object of "bother me", nor "heights used to" of "terrify me", nor "honestly crowds"."""
 _ME_ADVERBS = r"(?:(?:really|just|always|totally|still|kinda|sometimes|honestly)\s+){0,2}"
 _ME_DISLIKE = (
     r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
