@@ -145,3 +145,16 @@ def test_strict_connectors_read_no_range_grievance_organisation_or_fear(
     comparison ("I hate it when restaurants serve margarine instead of butter" liked
     margarine)."""
     assert read_structure(sentence, kind, strict=True) is None
+
+
+@pytest.mark.parametrize(("sentence", "liked", "less"), [
+    ("I'd rather take the ferry than the plane", "ferry", "plane"),
+    ("I would rather get the slow train than a cheap flight", "slow train", "cheap flight"),
+])
+def test_a_comparison_the_head_reads_drops_the_verb_after_rather(
+    sentence: str, liked: str, less: str
+) -> None:
+    """Read loosely (the head reads a comparison), "I'd rather take the stairs than the lift"
+    was cut by the generic "A than B" connector, so the liked side was ``take``."""
+    parts = read_structure(sentence, "comparative") or []
+    assert [(p.polarity, p.obj) for p in parts] == [("like", liked), ("dislike", less)]

@@ -41,12 +41,23 @@ class Part:
     slot: str | None = None
 
 
+_EN_RATHER = re.compile(
+    r"\b(?:i'?d\s+|i\s+would\s+)?(?:much\s+|far\s+)?rather\s+(?:have|take|do|go\s+for|eat|"
+    r"drink|watch|get|be|pick)?\s*(?P<a>.+?)\s+than\s+(?P<b>.+)",
+    re.I,
+)
+""""I'd rather A than B", the verb before A out ("I'd rather take the bus than the train")."""
+_EN_PREFER = re.compile(
+    r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I
+)
 _EN_COMPARE = [
     re.compile(
         r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*,?\s*(?:i(?:'ll|\s+will|'d|\s+would)?"
         r"\s+)?(?:go\s+(?:with|for)|pick|choose|take|prefer)\s+(?P<c>.+)",
         re.I,
     ),
+    _EN_RATHER,
+    _EN_PREFER,
     re.compile(
         r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
         r"than|beats|wins\s+over|trumps|before|to)\s+(?P<b>.+)",
@@ -54,12 +65,8 @@ _EN_COMPARE = [
     ),
 ]
 _EN_COMPARE_STRICT = [
-    re.compile(
-        r"\b(?:i'?d\s+|i\s+would\s+)?(?:much\s+|far\s+)?rather\s+(?:have|take|do|go\s+for|eat|"
-        r"drink|watch|get|be|pick)?\s*(?P<a>.+?)\s+than\s+(?P<b>.+)",
-        re.I,
-    ),
-    re.compile(r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I),
+    _EN_RATHER,
+    _EN_PREFER,
     re.compile(
         r"^(?:(?:give\s+me|gimme|i'?ll\s+take|i'?m\s+an?)\s+)?(?!(?:spent|went|stayed|came|got|"
         r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
