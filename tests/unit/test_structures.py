@@ -150,11 +150,15 @@ def test_strict_connectors_read_no_range_grievance_organisation_or_fear(
 @pytest.mark.parametrize(("sentence", "liked", "less"), [
     ("I'd rather take the ferry than the plane", "ferry", "plane"),
     ("I would rather get the slow train than a cheap flight", "slow train", "cheap flight"),
+    ("Paperbacks > hardbacks, not even close", "Paperbacks", "hardbacks"),
+    ("I rate the Giro above the Tour", "Giro", "Tour"),
 ])
-def test_a_comparison_the_head_reads_drops_the_verb_after_rather(
+def test_a_comparison_the_head_reads_tries_the_strict_connectors_first(
     sentence: str, liked: str, less: str
 ) -> None:
     """Read loosely (the head reads a comparison), "I'd rather take the stairs than the lift"
-    was cut by the generic "A than B" connector, so the liked side was ``take``."""
+    was cut by the generic "A than B" connector, so the liked side was ``take``; "A > B" and
+    "rate A above B" were strict connectors only, so "Summer Olympics > Winter Olympics, not
+    even close" stored ``dislikes Summer Olympics Winter Olympics``."""
     parts = read_structure(sentence, "comparative") or []
     assert [(p.polarity, p.obj) for p in parts] == [("like", liked), ("dislike", less)]

@@ -50,20 +50,6 @@ _EN_RATHER = re.compile(
 _EN_PREFER = re.compile(
     r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I
 )
-_EN_COMPARE = [
-    re.compile(
-        r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*,?\s*(?:i(?:'ll|\s+will|'d|\s+would)?"
-        r"\s+)?(?:go\s+(?:with|for)|pick|choose|take|prefer)\s+(?P<c>.+)",
-        re.I,
-    ),
-    _EN_RATHER,
-    _EN_PREFER,
-    re.compile(
-        r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
-        r"than|beats|wins\s+over|trumps|before|to)\s+(?P<b>.+)",
-        re.I,
-    ),
-]
 _EN_COMPARE_STRICT = [
     _EN_RATHER,
     _EN_PREFER,
@@ -82,6 +68,22 @@ _EN_COMPARE_STRICT = [
 """The comparative connectors that name a preference alone ("I'd rather A than B", "A over
 B" opening the sentence), for a sentence the head does not read as a comparison: "over",
 "to" and "than" inside a clause ("over the weekend", "an aversion to X") name none."""
+_EN_COMPARE = [
+    re.compile(
+        r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*,?\s*(?:i(?:'ll|\s+will|'d|\s+would)?"
+        r"\s+)?(?:go\s+(?:with|for)|pick|choose|take|prefer)\s+(?P<c>.+)",
+        re.I,
+    ),
+    *_EN_COMPARE_STRICT,
+    re.compile(
+        r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
+        r"than|beats|wins\s+over|trumps|before|to)\s+(?P<b>.+)",
+        re.I,
+    ),
+]
+"""Every comparative connector, for a sentence the head reads as a comparison: the strict ones
+first, which cut their sides more closely ("I'd rather take the stairs than the lift": not
+``take``; "Dogs > cats, not even close")."""
 _EN_EXCEPT = re.compile(
     r"(?P<c>.+?)\s*,?\s+(?:except(?:\s+for)?|but\s+not|but\s+never|but|apart\s+from|other\s+than|"
     r"besides|save(?:\s+for)?|minus|aside\s+from|excluding|with\s+the\s+exception\s+of|"
