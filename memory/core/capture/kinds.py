@@ -80,7 +80,7 @@ _EN_STOP = frozenset(
     thing for me anything everything nothing whatsoever rather prefer prefers preferred fine
     okay ok good great nice bad worse worst best better charm appeal quit quitting gave give
     given giving stopped stop stopping sworn swore cut cutting kicked kick ditched ditch habit
-    good cold turkey eat eating ate drink drinking drank watch watching watched read reading
+    good eat eating ate drink drinking drank watch watching watched read reading
     play playing played use using used wear wearing wore listen listening visit visiting do
     doing touch touching buy buying order ordering have having care mind miss dropped drop
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
@@ -118,6 +118,9 @@ _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 ``W`` may be names)."""
 
 
+_EN_COLD_TURKEY_RE = re.compile(r"\bcold[-\s]turkey\b", re.IGNORECASE)
+"""How the user quit ("I quit sugar cold turkey"): no object. "cold brew" and "turkey sandwiches"
+are."""
 _EN_FAN_RE = re.compile(
     r"\b(?:(?:not|no|a|an|such|huge|big|massive|total|die-hard|lifelong)\s+)*"
     r"(?:fan|sucker|lover)\s+(?:of|for)\b",
@@ -196,7 +199,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     """
     runs: list[list[str]] = [[]]
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
-    clause = _EN_FAN_RE.sub(" then ", clause)
+    clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
     tokens = _EN_TOKEN_RE.findall(clause)
     starts = [0]
     for i, token in enumerate(tokens):
