@@ -110,3 +110,12 @@ def test_without_a_gloss_a_low_cosine_is_nothing() -> None:
 
 def test_a_gloss_that_only_shares_the_head_is_no_dictionary_match() -> None:
     assert judge(EN, ZH, _cross(0.6, (("black tea",),)))[0] is None
+
+
+@pytest.mark.parametrize(("phrase", "keyword"), [
+    ("every kind of pasta", "pasta"),  # was "of pasta"
+    ("each type of tea", "tea"),
+    ("various sorts of jazz", "jazz"),
+])
+def test_a_class_frame_after_any_quantifier_is_no_keyword(phrase: str, keyword: str) -> None:
+    assert object_keywords(phrase) == [keyword]

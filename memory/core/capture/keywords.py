@@ -38,7 +38,8 @@ _EN_WITHOUT_RE = re.compile(
 )
 _EN_SPACED_FREE_RE = re.compile(r"\b([a-z]+)\s+free\b")
 _EN_FRAME_RE = re.compile(
-    rf"^(?:(?:the|a|an|some|any|all|my|those|these|that|this)\s+)*(?:{FRAME_NOUNS})\s+of\s+"
+    r"^(?:(?:the|a|an|some|any|all|every|each|most|many|various|different|my|those|these|"
+    rf"that|this)\s+)*(?:{FRAME_NOUNS})\s+of\s+"
 )
 _EN_GENERIC_WITH_RE = re.compile(
     r"^(?:(?:the|a|an|any|some|all)\s+)?(?:(?:any|some|every)thing|stuff|things?|products?|"
