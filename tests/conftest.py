@@ -30,6 +30,8 @@ import redis
 
 from penchant.memory import Memory, Settings
 from penchant.memory.backends.server import EmbeddedRedis
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
 from penchant.memory.embeddings import HashEmbedder, USEEmbedder, minilm_installed
 
 REPO = Path(__file__).resolve().parents[1]
@@ -370,3 +372,20 @@ def free_cluster_base_port(nodes: int) -> int:
         if all(free(base + i) and free(base + 10_000 + i) for i in range(nodes)):
             return base
     raise RuntimeError(f"no free range of {nodes} loopback ports (and their bus ports) found")
+
+
+@pytest.fixture(scope="session")
+def reader() -> ClauseReader:
+    """One statement head reader (the shipped heads and embedder) for the capture tests."""
+    return ClauseReader()
+
+
+@pytest.fixture(scope="session")
+def stored(reader: ClauseReader) -> Callable[[str], set[tuple[str, str]]]:
+    """``stored(text)``: the (polarity, keyword) pairs capture reads in one message."""
+
+    def read(text: str) -> set[tuple[str, str]]:
+        found = extract_preferences(text, reader=reader)
+        return {(c.polarity, k) for c in found for k in c.keywords}
+
+    return read

@@ -7,21 +7,12 @@ The sentences are new, written for this test."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from penchant.memory.client.reading import ClauseReader
-from penchant.memory.core.capture import extract_preferences
-
-
-@pytest.fixture(scope="module")
-def reader() -> ClauseReader:
-    return ClauseReader()
-
-
-def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
-    return {
-        (c.polarity, k) for c in extract_preferences(text, reader=reader) for k in c.keywords
-    }
+Stored = Callable[[str], set[tuple[str, str]]]
+"""The ``stored`` fixture (``tests/conftest.py``)."""
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -30,9 +21,9 @@ def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
     ("I love turkey burgers", ("like", "turkey burger")),
 ])
 def test_cold_and_turkey_are_words_of_the_object(
-    text: str, want: tuple[str, str], reader: ClauseReader
+    text: str, want: tuple[str, str], stored: Stored
 ) -> None:
-    assert want in stored(text, reader)
+    assert want in stored(text)
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -40,8 +31,8 @@ def test_cold_and_turkey_are_words_of_the_object(
     ("Gave up vaping cold-turkey last spring", ("dislike", "vaping")),
 ])
 def test_cold_turkey_is_how_the_user_quit_not_what(
-    text: str, want: tuple[str, str], reader: ClauseReader
+    text: str, want: tuple[str, str], stored: Stored
 ) -> None:
-    got = stored(text, reader)
+    got = stored(text)
     assert want in got, got
     assert not any("turkey" in k for _, k in got), got

@@ -10,22 +10,16 @@ The sentences are new instances of the kind, written for this test."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.prepare import prepare
 
-
-@pytest.fixture(scope="module")
-def reader() -> ClauseReader:
-    return ClauseReader()
-
-
-def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
-    return {
-        (c.polarity, k) for c in extract_preferences(text, reader=reader) for k in c.keywords
-    }
+Stored = Callable[[str], set[tuple[str, str]]]
+"""The ``stored`` fixture (``tests/conftest.py``)."""
 
 
 @pytest.mark.parametrize(("text", "obj"), [
@@ -65,9 +59,9 @@ def test_a_negated_aversion_with_the_object_first_is_a_mild_like(
     ("芥末我居然不排斥了", "芥末"),
 ])
 def test_a_chinese_negated_aversion_is_never_a_dislike(
-    text: str, obj: str, reader: ClauseReader
+    text: str, obj: str, stored: Stored
 ) -> None:
-    got = stored(text, reader)
+    got = stored(text)
     assert ("like", obj) in got, got
     assert not any(polarity == "dislike" for polarity, _ in got), got
 
@@ -80,10 +74,10 @@ def test_a_chinese_negated_aversion_is_never_a_dislike(
     ("我很怕蜘蛛", ("dislike", "蜘蛛")),
 ])
 def test_an_aversion_said_plainly_is_still_a_dislike(
-    text: str, want: tuple[str, str], reader: ClauseReader
+    text: str, want: tuple[str, str], stored: Stored
 ) -> None:
     """"Cats still bother me" stored ``dislikes cats still``: the object is the cat."""
-    got = stored(text, reader)
+    got = stored(text)
     assert want in got, got
     assert not any("still" in k for _, k in got), got
 

@@ -9,21 +9,12 @@ this test, of the switch kind of ``bench/data/statements_kinds_blind4.jsonl``.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from penchant.memory.client.reading import ClauseReader
-from penchant.memory.core.capture import extract_preferences
-
-
-@pytest.fixture(scope="module")
-def reader() -> ClauseReader:
-    return ClauseReader()
-
-
-def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
-    return {
-        (c.polarity, k) for c in extract_preferences(text, reader=reader) for k in c.keywords
-    }
+Stored = Callable[[str], set[tuple[str, str]]]
+"""The ``stored`` fixture (``tests/conftest.py``)."""
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -37,9 +28,9 @@ def stored(text: str, reader: ClauseReader) -> set[tuple[str, str]]:
      {("like", "klm"), ("dislike", "ryanair")}),
 ])
 def test_a_switch_no_connector_cuts_stores_what_the_user_turned_to(
-    text: str, want: set[tuple[str, str]], reader: ClauseReader
+    text: str, want: set[tuple[str, str]], stored: Stored
 ) -> None:
-    found = stored(text, reader)
+    found = stored(text)
     assert want <= found
     assert not {("dislike", k) for p, k in want if p == "like"} & found
 
@@ -51,11 +42,11 @@ def test_a_switch_no_connector_cuts_stores_what_the_user_turned_to(
     "We replaced the carpet in the hallway with tiles last week",
 ])
 def test_a_switch_for_one_occasion_or_someone_else_stores_nothing(
-    text: str, reader: ClauseReader
+    text: str, stored: Stored
 ) -> None:
-    assert stored(text, reader) == set()
+    assert stored(text) == set()
 
 
-def test_the_side_told_as_the_past_is_not_liked_now(reader: ClauseReader) -> None:
-    found = stored("I used to be a Canon guy, but I shoot only Sony now.", reader)
+def test_the_side_told_as_the_past_is_not_liked_now(stored: Stored) -> None:
+    found = stored("I used to be a Canon guy, but I shoot only Sony now.")
     assert ("like", "canon") not in found
