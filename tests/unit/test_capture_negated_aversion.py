@@ -72,6 +72,7 @@ def test_a_chinese_negated_aversion_is_never_a_dislike(
     ("Reality TV doesn't interest me", ("dislike", "reality tv")),
     ("Wasps still scare me", ("dislike", "wasp")),
     ("我很怕蜘蛛", ("dislike", "蜘蛛")),
+    ("我对加班依然很抗拒", ("dislike", "加班")),  # an aversion, its object after 对
 ])
 def test_an_aversion_said_plainly_is_still_a_dislike(
     text: str, want: tuple[str, str], stored: Stored

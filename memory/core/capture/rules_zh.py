@@ -165,6 +165,12 @@ ZH_RULES: tuple[Rule, ...] = (
         "能接受{obj}",
         first_person=True,
     ),
+    zh(  # "我对芥末依然很抗拒": an aversion, its object before it
+        rf"对(?P<obj>{_SPAN}{{1,12}}?)(?:一直|依然|仍然|还是|始终|真的|实在|特别|非常|很|挺|有点|比较|超级)*"
+        r"(?:抗拒|排斥|反感|抵触)(?!了)",
+        "dislike",
+        "不喜欢{obj}",
+    ),
     zh(  # "对榴莲没那么抗拒了": the aversion negated, its object before it
         rf"对(?P<obj>{_SPAN}{{1,12}}?)(?:已经|现在|也)?(?:不再?|没(?:那么|这么|那样|以前那么|原来那么))"
         r"(?:讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕)了",
