@@ -350,7 +350,7 @@ def allergen_of(sentence: str, clauses: list[str]) -> str | None:
             return re.sub(r"'s$", "", allergen if allergen.isupper() else allergen.lower())
     tagged = [o for o in default_tagger().objects(sentence) if o.polarity == "like"]
     if tagged and not _CUE_RE.search(tagged[0].text):
-        return re.sub(r"'s$", "", tagged[0].text)
+        return tagged[0].text  # the tagger drops a possessive "'s" itself
     for clause in clauses:
         named = pull_object_zh(clause) if zh else pull_object_en(clause)
         if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)

@@ -13,6 +13,7 @@ import re
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
 from .rules import Rule
+from .rules_en_evaluations import ME_NOT_DISLIKE
 from .stance import Context, Stance, negated_tail, repeated_stance
 
 _EN_NEGATED_RE = re.compile(
@@ -48,13 +49,7 @@ _EN_NEGATED_AVERSION_RE = re.compile(
     r"\b(?:don't|do\s+not|doesn't|didn't|never|not|won't|wouldn't)\s+(?:really\s+|actually\s+|"
     r"even\s+|particularly\s+|totally\s+)?(?:hate|dislike|mind|detest|loathe|despise|object\s+to|"
     r"resent)\b|\bnot\s+(?:against|opposed\s+to|averse\s+to|bothered\s+by)\b|"
-    r"\bnever\s+(?:really\s+)?(?:bother|annoy|scare|faze|frighten|irritate|upset|bug|disgust|"
-    r"offend)e?d\s+me\b|"
-    r"\b(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
-    r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
-    r"frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|terrif(?:y|ies)\s+me|"
-    r"(?:gross|freak|stress)(?:es)?\s+me\s+out|(?:put|turn)s?\s+me\s+off|makes?\s+me\s+"
-    r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious|nervous))\b",
+    rf"\b(?:{ME_NOT_DISLIKE})\b",
     re.I,
 )
 _ZH_NEGATED_AVERSION_RE = re.compile(

@@ -68,16 +68,18 @@ _ME_DISLIKE = (
     r"nauseous|queasy|uncomfortable|anxious|nervous|ill|gag|dizzy|bored)|gives?\s+me\s+(?:an?\s+)?"
     r"(?:headaches?|migraines?|hives|rash|heartburn|the\s+creeps|nightmares|anxiety)"
 )
-_ME_NOT_DISLIKE = (
+ME_NOT_DISLIKE = (
     r"never\s+(?:really\s+)?(?:bother|annoy|scare|faze|frighten|irritate|upset|bug|disgust|"
-    r"offend)e?d\s+me|(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+(?:(?:really|even|"
-    r"actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|frighten|irritate|upset|"
-    r"frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|terrif(?:y|ies)\s+me|"
+    r"offend)e?d\s+me|(?:doesn't|don't|does\s+not|do\s+not|no\s+longer|never|won't)\s+"
+    r"(?:(?:really|even|actually|particularly|much)\s+)?(?:(?:bother|annoy|scare|faze|"
+    r"frighten|irritate|upset|frustrate|bug|disgust|repel|intimidate|offend)(?:e?s)?\s+me|"
+    r"terrif(?:y|ies)\s+me|"
     r"(?:gross|freak|stress)(?:es)?\s+me\s+out|(?:put|turn)s?\s+me\s+off|makes?\s+me\s+"
     r"(?:feel\s+)?(?:sick|nauseous|queasy|gag|uncomfortable|anxious|nervous))"
 )
-"""An aversion the verb negates, the object first ("Cilantro doesn't bother me anymore",
-"Heights no longer scare me"): no dislike; a mild acceptance, as "I don't mind…" is."""
+"""An aversion the verb negates ("Cilantro doesn't bother me anymore", "Heights no longer scare
+me"): no dislike; a mild acceptance, as "I don't mind…" is. The evaluation rule below reads it
+with the object first; :func:`~.negation.negated_aversion` vetoes a dislike the head reads in it."""
 _ME_LIKE = (
     r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
     r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"
@@ -151,7 +153,7 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(
-        rf"{_UNNEGATED_SUBJECT}\s+(?:{_ME_NOT_DISLIKE})\b",
+        rf"{_UNNEGATED_SUBJECT}\s+(?:{ME_NOT_DISLIKE})\b",
         "like",
         "doesn't mind {obj}",
         first_person=True,
@@ -224,4 +226,4 @@ EVALUATION_RULES: tuple[Rule, ...] = (
 )
 """Rules whose object is the subject or is judged; listed before the verb rules."""
 
-__all__ = ["EVALUATION_RULES"]
+__all__ = ["EVALUATION_RULES", "ME_NOT_DISLIKE"]

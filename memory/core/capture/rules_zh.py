@@ -12,6 +12,10 @@ from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
+_ZH_AVERSION = "讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕"
+"""Aversion verbs that, negated and followed by 了, say the user has come round (``不排斥…了``)."""
+_ZH_LESS = "没(?:那么|这么|那样|以前那么|原来那么)"
+"""``没那么`` and its kin: less than before."""
 _ZH_ADVERBS = r"(?:是|其实|也|都|还|一直|从小|就|本来|有点|有些|比较)*"
 _ZH_ALLERGY_LEAD = (
     rf"(?:[^对，,。]{{0,12}}?我(?:们(?:全家|一家|家)?)?(?![妈爸爷奶姥哥姐弟妹儿女老孩家朋同])的?"
@@ -172,8 +176,7 @@ ZH_RULES: tuple[Rule, ...] = (
         "不喜欢{obj}",
     ),
     zh(  # "对榴莲没那么抗拒了": the aversion negated, its object before it
-        rf"对(?P<obj>{_SPAN}{{1,12}}?)(?:已经|现在|也)?(?:不再?|没(?:那么|这么|那样|以前那么|原来那么))"
-        r"(?:讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕)了",
+        rf"对(?P<obj>{_SPAN}{{1,12}}?)(?:已经|现在|也)?(?:不再?|{_ZH_LESS})(?:{_ZH_AVERSION})了",
         "like",
         "能接受{obj}",
     ),
@@ -184,8 +187,12 @@ ZH_RULES: tuple[Rule, ...] = (
         "能接受{obj}",
         first_person=True,
     ),
-    zh(r"(?:现在|如今|已经)?(?:能|可以)接受(?!不了)|(?:已经)?(?:不(?:再)?|没(?:那么|这么|那样|以前那么|原来那么))(?:讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕)(?=.*了)",
-       "like", "能接受{obj}"),
+    zh(
+        rf"(?:现在|如今|已经)?(?:能|可以)接受(?!不了)|(?:已经)?(?:不(?:再)?|{_ZH_LESS})"
+        rf"(?:{_ZH_AVERSION})(?=.*了)",
+        "like",
+        "能接受{obj}",
+    ),
     zh(
         rf"最喜欢|(?:喜欢|迷)上了?|爱上了|更喜欢|喜欢|偏好|偏爱|钟爱|热爱|酷爱|迷恋|"
         rf"{_NOT_LOVE}爱(?:吃|喝|穿|用|看|听|玩)|{_NOT_LOVE}爱(?![好人情心护惜国戴])",
