@@ -150,3 +150,47 @@ def test_an_allergy_over_in_words_no_pattern_has_is_read_by_the_structure_head()
     )
     assert [(c.polarity, c.keywords, c.protected) for c in found] == [("like", ["kiwi"], False)]
     assert not is_retraction(found[0].content)
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("Passed the cashew challenge at the hospital, so cashews are okay for me now", "cashew"),
+    ("Turns out I'm fine with mangoes, the rash was from the sunscreen", "mango"),
+    ("FYI I'm not allergic to pollen anymore, the shots worked", "pollen"),
+])
+def test_an_allergy_the_head_is_sure_is_over_is_reported_whatever_word_surrounds_it(
+    text: str, allergen: str
+) -> None:
+    """A clinic, a rash, a doctor or a seasonal allergen is said in true retractions as often
+    as in look-alikes; where the structure head is sure, they no longer veto the report (which
+    lifts nothing)."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [(c.polarity, c.protected) for c in found] == [("like", False)]
+    assert allergen in found[0].keywords and not is_retraction(found[0].content)
+
+
+@pytest.mark.parametrize("text", [
+    "my brother can eat shrimp again, the allergist cleared him",
+    "Maybe I'm not allergic to soy anymore? I'll ask the doctor first",
+    "my sesame allergy is gone as long as I take my antihistamines",
+    "我女儿对牛奶不过敏了，医生说的",
+    "my GP cleared me for ibuprofen, the hives were from the detergent",
+])
+def test_a_hedge_or_someone_elses_body_still_vetoes_a_sure_reading(text: str) -> None:
+    """Nothing is reported: a hope, a condition, a question, someone else's allergy, or no
+    allergen the allergy or the object tagger names (not the first noun, *GP*)."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert not [c for c in found if c.polarity == "like"]
+
+
+@pytest.mark.parametrize(("sentence", "allergen"), [
+    ("I had a CT with iodine dye and no reaction, so the old allergy label was wrong",
+     "iodine"),
+    ("Oh, the nurse says I'm not allergic to plasters any more.", "plasters"),
+])
+def test_a_loose_reading_of_the_allergen_gives_way_to_the_object_tagger(
+    sentence: str, allergen: str
+) -> None:
+    """"allergic to X" is read before the words in front of "allergic", and the words before
+    "allergy" ("old") only where the tagger reads them in an object."""
+    got = allergen_of(sentence, clauses(sentence))
+    assert got is not None and allergen in got

@@ -242,7 +242,9 @@ _EN_NO_OBJECT_RE = re.compile(
 )
 _ZH_NO_OBJECT_RE = re.compile(r"什么|啥|所有|任何|除了|都$|不$|一切")
 _EN_ARTICLE_SPLIT_RE = re.compile(r"\b(?:the|my|a|an|that|this|of|to)(?:\s+|$)", re.I)
-_ZH_OBJ_TRAIL_RE = re.compile(r"(?:我|的|症|都|也|还)+$|^(?:不过|但是|可是|但|而|就)")
+_ZH_OBJ_TRAIL_RE = re.compile(
+    r"(?:我|的|症|都|也|还|不再|已经|并|不)+$|^(?:不过|但是|可是|但|而|就)"
+)
 
 
 _QUOTED_RE = re.compile(r"'[^']*'(?!\w)|\"[^\"]*\"|“[^”]*”|‘[^’]*’|「[^」]*」|『[^』]*』")
@@ -269,6 +271,39 @@ def retraction_vetoed(sentence: str) -> bool:
     zh = has_cjk(sentence)
     doubt, still = (_ZH_DOUBT_RE, _ZH_STILL_RE) if zh else (_EN_DOUBT_RE, _EN_STILL_RE)
     return bool(doubt.search(sentence) or still.search(sentence) or someone_else(sentence))
+
+
+_EN_HEDGE_RE = re.compile(
+    r"\b(?:hope[sd]?|hoping|hopefully|wish\w*|pray\w*|fingers\s+crossed|maybe|might|perhaps|"
+    r"possibly|probably|not\s+sure|unsure|doubt\w*|skeptical|sceptical|not\s+convinced|"
+    r"not\s+buying|as\s+long\s+as|only\s+(?:if|when|while|with)|unless|until|yeah\s+right|"
+    r"oh\s+sure|as\s+if|kidding|joking|jk|j/k|supposedly|allegedly|came\s+back|returned|"
+    r"flared|worse|wore\s+off|not\s+outgrowing|(?:is|isn'?t|not)\s+(?:gone|over|done)\s+with|"
+    r"isn'?t\s+(?:gone|over|done)|still\s+(?:am|have|do|react|(?:very\s+)?allergic|get|carry|"
+    r"can'?t|cannot|avoid|sets?)|seasonal|for\s+the\s+(?:winter|summer|season))\b|(?<![?])\?(?![?])|"
+    r"\b(?:his|her|their|(?!it|that|what|there|here|who|one)\w+'s)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:allerg|intoleran|sensitiv)",
+    re.I,
+)
+_ZH_HEDGE_RE = re.compile(
+    r"希望|但愿|也许|可能|说不定|或许|如果|要是|假如|的话|会不会|是不是|不确定|不知道|不敢|只要|除非|"
+    r"才怪|反讽|狗头|呵呵|开玩笑|还是过敏|还过敏|依然|仍然|还是不能|还不能|不能碰|碰都不|但还是|复发|"
+    r"又回来|更严重|季节性|换季|(?<![?？])[?？](?![?？])|"
+    r"[他她]们?的[^，,。]{0,6}(?:过敏|不耐)"
+)
+
+
+def hedged(sentence: str) -> bool:
+    """Whether a sentence hedges what it says (a hope, a doubt, irony, a condition, a single
+    question: "??" is surprise), says the allergy is still there, back, worse or seasonal, or
+    names someone else's allergy ("my son's peanut allergy").
+
+    The few vetoes of :func:`retraction_vetoed` that still hold when the structure head is
+    sure an allergy is over (:mod:`.structuring`): its other words ("rash", "reaction",
+    "hospital", "lol", a doctor who confirmed it) are said as often in a true retraction
+    ("the rash was from something else entirely") as in a look-alike."""
+    sentence = unquoted(sentence)
+    return bool((_ZH_HEDGE_RE if has_cjk(sentence) else _EN_HEDGE_RE).search(sentence))
 
 
 def read_retraction(sentence: str) -> list[Part] | None:
@@ -308,13 +343,17 @@ def read_retraction(sentence: str) -> list[Part] | None:
     return None
 
 
-_EN_ALLERGEN_RE = re.compile(
-    r"\b(?:allergic|intolerant|sensitive|react(?:ed|ion|ing)?s?)\s+to\s+(?P<obj>[^,.;!?]+?)"
-    r"(?=\s+(?:any\s*more|again|now|after|since|as|anymore)\b|\s*[,.;!?]|\s*$)|"
-    rf"\b(?P<pre>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{_EN_ALLERGY}\b",
-    re.I,
+_EN_ALLERGEN_RES = (
+    re.compile(
+        r"\b(?:allergic|intolerant|sensitive|react(?:ed|ion|ing)?s?)\s+to\s+(?P<obj>[^,.;!?]+?)"
+        r"(?=\s+(?:any\s*more|again|now|after|since|as|anymore)\b|\s*[,.;!?]|\s*$)",
+        re.I,
+    ),
+    re.compile(rf"\b(?P<pre>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{_EN_ALLERGY}\b", re.I),
 )
-"""The allergen an English sentence names by its allergy: "allergic to X", "the X allergy"."""
+"""The allergen an English sentence names by its allergy, "allergic to X" (tried first: "I'm
+not allergic to pollen" names pollen, not the words before "allergic"), then "the X
+allergy"."""
 _ZH_ALLERGEN_RE = re.compile(
     rf"对(?P<obj>[^，,。！!？?对]{{1,10}}?)(?:的)?(?:过敏|不耐受?|脱敏)|"
     rf"(?P<pre>[^，,。！!？?对的我不没]{{1,10}}?)(?:的)?{_ZH_ALLERGY}"
@@ -322,40 +361,65 @@ _ZH_ALLERGEN_RE = re.compile(
 """The allergen a Chinese sentence names by its allergy: ``对X过敏``, ``X过敏``, ``X不耐受``."""
 
 
-def allergen_of(sentence: str, clauses: list[str]) -> str | None:
+def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) -> str | None:
     """The allergen a sentence about an allergy being over names, or None.
 
     Named by its allergy where the sentence has one ("the kiwi allergy…", "…react to
-    latex…", ``小麦过敏转阴``); else the object the object tagger (:mod:`.object_tagger`)
-    marks as liked ("After a year of immunotherapy I can finally have shrimp again", whose
-    first noun run is the treatment); else the object of the first clause that names one
-    (``现在芒果随便吃``: :func:`~.kinds.pull_object_en`, :func:`~.kinds.pull_object_zh`).
+    latex…", ``小麦过敏转阴``); a loose English reading (the words before "allergy", a long
+    span after "allergic to") only where the object tagger (:mod:`.object_tagger`) reads one
+    of its words in an object, or reads no liked object at all: "Just got a CT with iodine
+    contrast and no reaction at all, the old allergy label was wrong" names iodine contrast,
+    not *old*. Else the object the tagger marks as liked ("After a year of immunotherapy I can
+    finally have shrimp again", whose first noun run is the treatment); else the object of
+    the first clause that names one (``现在芒果随便吃``: :func:`~.kinds.pull_object_en`,
+    :func:`~.kinds.pull_object_zh`).
 
     Args:
         sentence: One sentence of the user's message.
         clauses: Its clauses, in order.
+        by_clause: Whether the first noun of a clause may stand for the allergen when neither
+            the allergy nor the tagger names one (off where words of a doctor, a test or a
+            rash surround it: "my GP cleared me for ibuprofen" does not name the GP).
     """
     sentence = unquoted(sentence)
     zh = has_cjk(sentence)
+    named, loose = _named_allergen(sentence, zh)
+    objects = default_tagger().objects(sentence)
+    tagged = [o for o in objects if o.polarity == "like"]
+    if named and loose and tagged:  # "I swear I was allergic…", "the old allergy label"
+        words = {w for o in objects for w in o.text.lower().split()}
+        named = named if words & set(named.lower().split()) else None
+    if named:
+        return named
+    if tagged and not _CUE_RE.search(tagged[0].text):
+        return tagged[0].text  # the tagger drops a possessive "'s" itself
+    for clause in clauses if by_clause else ():
+        named = pull_object_zh(clause) if zh else pull_object_en(clause)
+        if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
+            return re.sub(r"'s$", "", named)
+    return None
+
+
+def _named_allergen(sentence: str, zh: bool) -> tuple[str | None, bool]:
+    """The allergen a sentence names by its allergy, and whether that reading is loose: the
+    words before "allergy" or "allergic" ("the old allergy label", "I swear I was allergic"),
+    or the end of a long span after "allergic to" (no punctuation closed it)."""
     if zh:
         if (m := _ZH_ALLERGEN_RE.search(sentence)) is not None:
             obj = zh_allergen(m["obj"] or m["pre"])
             obj = re.sub(r"^(?:以前|之前|小时候|原来|本来|曾经|一直|那个|我的|我)+", "", obj)
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
-                return obj
-    elif (m := _EN_ALLERGEN_RE.search(sentence)) is not None:
-        raw = _EN_ARTICLE_SPLIT_RE.split((m["obj"] or m["pre"]).strip())[-1]
-        allergen = pull_object_en(raw, alone=True) if raw else None
-        if allergen and not _EN_NO_OBJECT_RE.search(allergen):
-            return re.sub(r"'s$", "", allergen if allergen.isupper() else allergen.lower())
-    tagged = [o for o in default_tagger().objects(sentence) if o.polarity == "like"]
-    if tagged and not _CUE_RE.search(tagged[0].text):
-        return tagged[0].text  # the tagger drops a possessive "'s" itself
-    for clause in clauses:
-        named = pull_object_zh(clause) if zh else pull_object_en(clause)
-        if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
-            return re.sub(r"'s$", "", named)
-    return None
+                return obj, False
+    else:
+        for before, pattern in enumerate(_EN_ALLERGEN_RES):
+            if (m := pattern.search(sentence)) is None:
+                continue
+            raw = _EN_ARTICLE_SPLIT_RE.split(m[1].strip())[-1]
+            allergen = pull_object_en(raw, alone=True) if raw else None
+            if allergen and not _EN_NO_OBJECT_RE.search(allergen):
+                allergen = allergen if allergen.isupper() else allergen.lower()
+                return re.sub(r"'s$", "", allergen), bool(before) or len(m[1].split()) > 3
+    return None, False
 
 
 ALLERGY_WORD_RE = re.compile(r"allerg|intoleran|anaphyla|过敏|不耐", re.I)
@@ -373,6 +437,7 @@ def mentions_allergy(sentence: str) -> bool:
 
 
 __all__ = [
-    "ALLERGY_WORD_RE", "allergen_of", "mentions_allergy", "read_retraction", "retraction_vetoed",
+    "ALLERGY_WORD_RE", "allergen_of", "hedged", "mentions_allergy", "read_retraction",
+    "retraction_vetoed",
     "unquoted", "zh_allergen",
 ]  # fmt: skip
