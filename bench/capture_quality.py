@@ -412,6 +412,16 @@ once before any row was read (switches en 16 -> 20, zh 12 -> 12 of 50; look-alik
 nothing en 83 -> 82, zh 83 -> 81 of 100: "For this trip I'm only bringing a Kindle…",
 ``这次出差只带了Kindle…`` and ``站立办公坚持了一个月，现在基本又坐着了`` now store a like);
 read since: development."""
+ALLERGY_BREAKER = REPO_ROOT / "bench" / "data" / "statements_allergy_breaker.jsonl"
+"""240 messages (en 120, zh 120) by a helper who saw no file of the repository, asked for
+allergies said to be over in varied chat (per language 50, doctors, tests, rashes and "lol"
+included) and 70 look-alikes as hard as it could make them (a hope, a doubt, irony, a
+condition, the allergy still there or back, someone else's, a partial tolerance). Written
+after the structure head was let outweigh the word vetoes (:data:`~penchant.memory.core.
+capture.structuring.SURE_P`) and measured once on it before any row was read: retractions
+right en 13 -> 22, zh 20 -> 22 of 50; look-alikes right (no like stored) en 60 -> 59, zh
+65 -> 64 of 70 (the like is reported, it lifts no allergy); read since: development."""
+ALLERGY_GROUPS = ("allergy_retraction", "allergy_lookalike")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -495,6 +505,8 @@ def _print_kinds(
         "holders2": (" (whose statement, second set)", "held out, never read", ""),
         "switches": (" (switches)", "half 1 only, never read", "|half1"),
         "switches_breaker": (" (switch look-alikes, a breaker's)", "development", ""),
+        "allergy_breaker": (" (allergies over and look-alikes, a breaker's)", "development",
+                            ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -629,7 +641,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (KINDS_FOURTH, "kinds4", FOURTH_GROUPS), (HOLDERS_DEV, "holders", HOLDER_GROUPS),
             (HOLDERS_BLIND, "holders2", HOLDER_GROUPS),
             (SWITCHES_BLIND, "switches", SWITCH_GROUPS),
-            (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS)]  # fmt: skip
+            (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS),
+            (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
