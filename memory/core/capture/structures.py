@@ -389,8 +389,10 @@ def _exception_parts(
     if zh:
         parts = [Part("dislike", member, f"不喜欢{member}（{c or '别的'}都行）")]
         return ([Part("like", c, f"喜欢{c}")] if c else []) + parts
-    parts = [Part("dislike", member, f"dislikes {member} (the exception to {c})")]
-    return ([Part("like", c, f"likes {c}")] if c else []) + parts
+    if not c:  # "I'm not really a cat person, but my sister's ragdoll is the exception"
+        return []  # an English exception to no class is a misreading of the connector
+    return [Part("like", c, f"likes {c}"),
+            Part("dislike", member, f"dislikes {member} (the exception to {c})")]
 
 
 def read_structure(
@@ -456,8 +458,10 @@ def read_structure(
                 member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
                 if zh and c and _ZH_COMMENT_LEAD_RE.match(c):
                     continue  # ``生蚝我吃不惯``: 吃 + 不惯 is no class; another connector may fit
-                if member and member != c:
-                    return _exception_parts(c, member, _class_clause(text, m, zh), zh, read)
+                if member and member != c and (
+                    parts := _exception_parts(c, member, _class_clause(text, m, zh), zh, read)
+                ):
+                    return parts
     elif kind == "slot":
         slots = [*_EN_SLOT, *_EN_SLOT_WIDE]
         if zh:
