@@ -63,3 +63,32 @@ def test_a_sentence_the_head_reads_as_no_statement_is_not(sentence: str) -> None
 ])
 def test_one_occasion_a_plan_or_another_person_is_not_structured(sentence: str) -> None:
     assert _read(sentence, STATEMENT) is None
+
+
+EXCEPTION = _kind(exception=0.8, none=0.05)
+"""The whole sentence read as an exception, its clauses as a plain like or dislike."""
+
+
+@pytest.mark.parametrize(("sentence", "parts", "expected"), [
+    ("不喜欢喝奶茶，杨枝甘露除外", ["不喜欢喝奶茶", "杨枝甘露除外"],
+     [("dislike", "不喜欢奶茶"), ("like", "喜欢杨枝甘露（奶茶里的例外）")]),
+    ("I avoid fried food, but tempura is fine", ["I avoid fried food", "tempura is fine"],
+     [("dislike", "dislikes fried food"),
+      ("like", "likes tempura (an exception to disliking fried food)")]),
+])
+def test_a_relation_said_across_clauses_is_read_by_the_whole_sentence(
+    sentence: str, parts: list[str], expected: list[tuple[str, str]]
+) -> None:
+    """No clause alone reads as an exception; the head's reading of the whole sentence does,
+    and its loose connectors are tried first."""
+    clause = _kind(dislike=0.6, none=0.3)
+    assert structured(sentence, parts, [clause, clause], [], 0.8) is None
+    made = structured(sentence, parts, [clause, clause], [], 0.8, whole=EXCEPTION)
+    assert made is not None and [(c.polarity, c.content) for c in made] == expected
+
+
+def test_an_english_exception_to_no_class_is_no_structure() -> None:
+    """"anything but X" names no class: no "(the exception to )" with nothing after "to"."""
+    made = structured("anything but drum and bass for the road trip",
+                      ["anything but drum and bass for the road trip"], [EXCEPTION], [], 0.8)
+    assert made is None or all("exception to )" not in c.content for c in made)

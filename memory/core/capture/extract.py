@@ -501,7 +501,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             found = _whole_sentence(sentence, parts, context, kind)
         after = next((s for s in kept[index + 1 :] if re.search(r"\w", s)), "")  # not "!"
         made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after,
-                          head_polarity)
+                          head_polarity, whole.get(index))
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
