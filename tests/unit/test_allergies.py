@@ -186,11 +186,12 @@ def test_a_hedge_or_someone_elses_body_still_vetoes_a_sure_reading(text: str) ->
     ("I had a CT with iodine dye and no reaction, so the old allergy label was wrong",
      "iodine"),
     ("Oh, the nurse says I'm not allergic to plasters any more.", "plasters"),
+    ("我现在能吃菠萝了！医生说过敏好了", "菠萝"),  # not 医生说, the words before 过敏
 ])
 def test_a_loose_reading_of_the_allergen_gives_way_to_the_object_tagger(
     sentence: str, allergen: str
 ) -> None:
     """"allergic to X" is read before the words in front of "allergic", and the words before
-    "allergy" ("old") only where the tagger reads them in an object."""
+    "allergy" ("old", ``医生说``) only where the tagger reads them in an object."""
     got = allergen_of(sentence, clauses(sentence))
     assert got is not None and allergen in got

@@ -22,7 +22,7 @@ import re
 from ...model import has_cjk
 from .holders import someone_else
 from .kinds import pull_object_en, pull_object_zh
-from .object_tagger import default_tagger
+from .object_tagger import TaggedObject, default_tagger
 from .structures import Part
 
 _EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
@@ -386,9 +386,8 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
     named, loose = _named_allergen(sentence, zh)
     objects = default_tagger().objects(sentence)
     tagged = [o for o in objects if o.polarity == "like"]
-    if named and loose and tagged:  # "I swear I was allergic…", "the old allergy label"
-        words = {w for o in objects for w in o.text.lower().split()}
-        named = named if words & set(named.lower().split()) else None
+    if named and loose and objects and not _in_objects(named, objects, zh):
+        named = None  # "I swear I was allergic…", "the old allergy label", ``医生说过敏好了``
     if named:
         return named
     if tagged and not _CUE_RE.search(tagged[0].text):
@@ -400,16 +399,26 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
     return None
 
 
+def _in_objects(named: str, objects: list[TaggedObject], zh: bool) -> bool:
+    """Whether the tagger reads ``named`` in one of its objects: a word of it (English), or
+    the text within one or one within it (Chinese)."""
+    if zh:
+        return any(named in o.text or o.text in named for o in objects)
+    words = {w for o in objects for w in o.text.lower().split()}
+    return bool(words & set(named.lower().split()))
+
+
 def _named_allergen(sentence: str, zh: bool) -> tuple[str | None, bool]:
     """The allergen a sentence names by its allergy, and whether that reading is loose: the
-    words before "allergy" or "allergic" ("the old allergy label", "I swear I was allergic"),
-    or the end of a long span after "allergic to" (no punctuation closed it)."""
+    words before "allergy" or "allergic" ("the old allergy label", "I swear I was allergic",
+    ``医生说过敏好了``), or the end of a long span after "allergic to" (no punctuation closed
+    it)."""
     if zh:
         if (m := _ZH_ALLERGEN_RE.search(sentence)) is not None:
             obj = zh_allergen(m["obj"] or m["pre"])
             obj = re.sub(r"^(?:以前|之前|小时候|原来|本来|曾经|一直|那个|我的|我)+", "", obj)
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
-                return obj, False
+                return obj, m["pre"] is not None
     else:
         for before, pattern in enumerate(_EN_ALLERGEN_RES):
             if (m := pattern.search(sentence)) is None:
