@@ -161,3 +161,16 @@ def test_a_sentence_about_someone_close_is_theirs_and_yields_nothing(
     for own in owns:
         assert clause_speaker(own) != "other", own  # the user's own: a noun, an adverb
     assert extract_preferences("我表哥以前超爱打篮球，现在改踢足球了", reader=reader) == []
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("Tried every new bubble tea place, still a classic milk tea girl", "milk tea"),
+    ("试了一圈新出的咖啡，还是觉得美式最好喝", "美式"),
+])
+def test_a_preference_kept_is_read_by_the_structure_head_where_the_statement_head_reads_none(
+    reader: ClauseReader, text: str, obj: str
+) -> None:
+    """"still X" after trying others: the statement head reads no statement, the structure
+    head (which learned the kinds sets) a like, and the tagger marks the object."""
+    found = extract_preferences(text, reader=reader)
+    assert [c.polarity for c in found] == ["like"] and obj in found[0].content

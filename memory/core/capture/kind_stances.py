@@ -268,6 +268,22 @@ def _names(text: str, keywords: list[str]) -> bool:
     return any(k and (k.lower() in lowered or lowered in k.lower()) for k in keywords)
 
 
+def _polar_reading(kind: Kind | None) -> Kind | None:
+    """The statement head's reading, or the structure head's where only that one reads a
+    statement of a polarity: "Yes I know everyone's into padel now, I'm still a tennis
+    person" and ``试了一圈还是最喜欢喜茶`` are no statement to the statement head (none 0.52)
+    and a like to the structure head, which learned the kinds sets (0.73). Only a polar
+    reading is taken from it, never a structural one alone, whose sides the tagger would mark
+    with no polarity to agree with ("I'm a ProtonMail person now; Gmail can't be trusted"
+    became a dislike of ProtonMail)."""
+    if kind is None or (kind.of("none") < TAGGED_MAX_NONE and polarity_of(kind) is not None):
+        return kind
+    other = kind.for_structure()
+    if other.of("none") < TAGGED_MAX_NONE and polarity_of(other) is not None:
+        return other
+    return kind
+
+
 def retagged(
     sentence: str, kind: Kind | None, found: list[PreferenceCandidate]
 ) -> list[Stance] | None:
@@ -281,7 +297,8 @@ def retagged(
 
     Args:
         sentence: One sentence (its clauses together).
-        kind: The statement head's reading of the whole sentence; None without a head.
+        kind: The statement head's reading of the whole sentence (the structure head's where
+            only it reads a polarity: :func:`_polar_reading`); None without a head.
         found: What the rules read in it.
 
     Returns:
@@ -302,6 +319,7 @@ def retagged(
         (``以前爱喝可乐，现在只喝气泡水``, where jieba cuts 气泡水 in two and the tagger reads
         only 可乐, keeps the rules' like).
     """
+    kind = _polar_reading(kind)
     if kind is None or kind.of("none") >= TAGGED_MAX_NONE:
         return None
     if kind.of("limit") >= TAGGED_MAX_LIMIT:
