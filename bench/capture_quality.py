@@ -422,6 +422,16 @@ capture.structuring.SURE_P`) and measured once on it before any row was read: re
 right en 13 -> 22, zh 20 -> 22 of 50; look-alikes right (no like stored) en 60 -> 59, zh
 65 -> 64 of 70 (the like is reported, it lifts no allergy); read since: development."""
 ALLERGY_GROUPS = ("allergy_retraction", "allergy_lookalike")
+KEPT_BLIND = REPO_ROOT / "bench" / "data" / "statements_kept_blind.jsonl"
+"""160 messages (en 80, zh 80) by a helper who saw no file of the repository: per language 40
+preferences kept after trying others ("Tried every new bubble tea place, still a classic milk
+tea girl") and 40 look-alikes (one occasion, someone else's, given in, asked or planned, stuck
+with it and unhappy, sarcasm, a fact). Written after
+:func:`~penchant.memory.core.capture.kind_stances._polar_reading` was built and measured once
+before any row was read: kept preferences right en 4 -> 4, zh 12 -> 13 of 40 (this judge
+asks for the object the helper named); look-alikes storing no like en 36, zh 35 of 40,
+unchanged; read since: development."""
+KEPT_GROUPS = ("still_same", "kept_lookalike")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -507,6 +517,7 @@ def _print_kinds(
         "switches_breaker": (" (switch look-alikes, a breaker's)", "development", ""),
         "allergy_breaker": (" (allergies over and look-alikes, a breaker's)", "development",
                             ""),
+        "kept": (" (preferences kept after trying others)", "development", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -642,7 +653,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (HOLDERS_BLIND, "holders2", HOLDER_GROUPS),
             (SWITCHES_BLIND, "switches", SWITCH_GROUPS),
             (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS),
-            (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS)]  # fmt: skip
+            (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS),
+            (KEPT_BLIND, "kept", KEPT_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
