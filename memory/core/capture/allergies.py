@@ -384,12 +384,12 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
     sentence = unquoted(sentence)
     zh = has_cjk(sentence)
     named, loose = _named_allergen(sentence, zh)
+    if named and not loose:
+        return named  # the tagger is asked only where the allergy does not settle it
     objects = default_tagger().objects(sentence)
+    if named and (not objects or _in_objects(named, objects, zh)):
+        return named  # not "I swear I was allergic…", "the old allergy label", ``医生说过敏好了``
     tagged = [o for o in objects if o.polarity == "like"]
-    if named and loose and objects and not _in_objects(named, objects, zh):
-        named = None  # "I swear I was allergic…", "the old allergy label", ``医生说过敏好了``
-    if named:
-        return named
     if tagged and not _CUE_RE.search(tagged[0].text):
         return tagged[0].text  # the tagger drops a possessive "'s" itself
     for clause in clauses if by_clause else ():
