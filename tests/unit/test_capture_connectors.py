@@ -192,3 +192,31 @@ def test_a_slot_of_choice_is_the_users_own() -> None:
     ]
     other = "My wife's city of choice now is Rome."
     assert extract_preferences(other, reader=reader) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # ``宁愿A`` alone likes A: the head read the next clause's complaint onto it
+        ("我宁愿坐地铁，打车太贵", ("like", "宁愿坐地铁"), ("dislike", "宁愿坐地铁")),
+        # "A wins over B" / "A beat B": the verb is no part of A
+        ("Audiobooks win over podcasts for my commute", ("like", "Audiobooks"),
+         ("like", "Audiobooks win")),
+    ],
+)
+def test_comparison_connectors_read_the_side_preferred(
+    reader: object, text: str, expected: tuple[str, str], absent: tuple[str, str]
+) -> None:
+    found = [(c.polarity, c.content) for c in extract_preferences(text, reader=reader)]  # type: ignore[arg-type]
+    assert any(p == expected[0] and expected[1] in content for p, content in found)
+    assert not any(p == absent[0] and content.endswith(absent[1]) for p, content in found)
+
+
+def test_words_of_the_stance_itself_are_no_side_of_a_comparison(reader: object) -> None:
+    """"I have a strong preference for X, even if it costs more than Y" had stored "prefers
+    strong preference" in place of X."""
+    text = ("I have a strong preference for sustainable and ethically-made fashion, even if it "
+            "costs more than fast fashion brands.")
+    found = extract_preferences(text, reader=reader)  # type: ignore[arg-type]
+    assert not any("strong preference" in c.content for c in found)
+    assert any(c.polarity == "like" and "fashion" in " ".join(c.keywords) for c in found)

@@ -57,7 +57,8 @@ _EN_COMPARE_STRICT = [
         r"^(?:(?:give\s+me|gimme|i'?ll\s+take|i'?m\s+an?)\s+)?(?!(?:spent|went|stayed|came|got|"
         r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
         r"(?P<a>(?:(?!\b(?:i|i'm|that|which|who|are|is|was|were|dislike|like|love|hate|want|need)\b)"
-        r"[^,;]){1,40}?)\s+(?:over|>|beats|trumps)\s+(?!(?:at|in|on|to|for|with|by|from|"
+        r"[^,;]){1,40}?)\s+(?:(?:wins?|win\s+out)\s+)?(?:over|>|beats?|trumps?)\s+"
+        r"(?!(?:at|in|on|to|for|with|by|from|"
         r"there|here|and|again|it|budget|time)\b)(?P<b>(?:(?!\b(?:is|are|was|were)\b)[^,;])+)"
         r"(?:[,;]|$)",
         re.I,
@@ -264,7 +265,19 @@ _ZH_EXCEPT = [
         r"^(?P<c>[^，,。我俺]{1,10})(?:我|俺)[^，,。]*[，,]\s*(?:但是?|就是?|唯独|只有|不过)?"
         r"(?P<m>[^，,。]{1,14}?)(?:倒是|倒|算是?|是)?(?:个|一个|唯一的)?(?:除外|例外)"
     ),
+    # the class fronted, any verb, then a closing "除了M" (``运动我基本都讨厌，除了游泳``)
+    re.compile(
+        r"^(?P<c>[^，,。我俺]{1,10})(?:我|俺)[^，,。]*[，,]\s*(?:但是?|不过)?除(?:了|去)"
+        r"(?P<m>[^，,。！!？?]{1,14}?)(?:以外|之外)?[。！!~～]*$"
+    ),
 ]
+_EN_STANCE_NOUN_RE = re.compile(
+    r"^(?:an?\s+)?(?:(?:strong|clear|slight|real|big)\s+)?(?:preference|bias|interest|soft\s+spot|"
+    r"weakness|fondness|aversion)s?$",
+    re.I,
+)
+"""Words of the stance itself, not an object ("I have a strong preference for X, even if it costs
+more than Y": the side before "more than" is no object)."""
 _ZH_COMMENT_LEAD_RE = re.compile(r"^(?:不|没|别|很|太|挺|超|好|真|都|也)")
 """What a class cannot start with: a negation or degree word opens a comment (``不惯``)."""
 _ZH_SLOT_HABIT = re.compile(
@@ -298,7 +311,7 @@ _ZH_NOW_LEAD_RE = re.compile(r"^(?:我)?(?:现在|目前|如今|最近|这段时
 (a slot), so its connectors are tried even when the head reads no slot."""
 _ZH_LEAD_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|好吧|现在|最近|如今|目前|以前|我|也|都|就|还|"
-    r"已经|的|了|在|" + ZH_V + r"|[，,、\s])+"
+    r"已经|的|了|在|觉得|感觉|认为|个人|" + ZH_V + r"|[，,、\s])+"
 )
 _ZH_TRAIL_RE = re.compile(
     r"(?:了|的|啦|呢|吧|啊|之间|以外|之外|除外|我都|我也|我)+$|[。！!？?，,\s]+$"
@@ -441,7 +454,7 @@ def read_structure(
                         a, b = b, a
                     elif chosen != a:
                         continue
-                if a and b and a != b:
+                if a and b and a != b and not _EN_STANCE_NOUN_RE.match(a):
                     if zh:
                         return [Part("like", a, f"更喜欢{a}"), Part("dislike", b, f"{b}不如{a}")]
                     return [
