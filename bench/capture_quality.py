@@ -398,7 +398,7 @@ neither the repository nor that set: held out, never read."""
 HOLDER_GROUPS = ("joint", "shared_reply", "told_someone", "none")
 SWITCHES_BLIND = REPO_ROOT / "bench" / "data" / "statements_switch_blind.jsonl"
 """240 messages (en 120, zh 120) by a helper who saw no file of the repository, written after
-:func:`~penchant.memory.core.capture.kind_stances.switch_sides` was designed and measured on
+:func:`~penchant.memory.core.capture.kind_stances.structure_sides` was designed and measured on
 it blind (en 27 -> 29, zh 30 -> 34 of 70 switches; the 100 look-alikes unchanged): a lasting
 switch of the user's own in varied phrasing, and look-alikes (one occasion, considered,
 someone else's, a change that is no taste, a switch the user went back on). Half 0
@@ -432,6 +432,20 @@ before any row was read: kept preferences right en 4 -> 4, zh 12 -> 13 of 40 (th
 asks for the object the helper named); look-alikes storing no like en 36, zh 35 of 40,
 unchanged; read since: development."""
 KEPT_GROUPS = ("still_same", "kept_lookalike")
+STRUCTURES_BLIND = REPO_ROOT / "bench" / "data" / "statements_structures_blind.jsonl"
+"""300 messages (en 150, zh 150) by a helper who saw no file of the repository nor the
+training corpus of :mod:`bench.train_statements` (``bench/corpus/structures/``), written after
+that corpus: per language 25 switches, 25 comparisons, 25 exceptions (both sides), 15 current
+choices, 10 preferences kept after trying others, and 50 look-alikes of them (one occasion,
+asked or of fact, someone else's, only considered, a request with an exception, a choice
+forced on the user). Measured before and after the structure head learned that corpus (with
+:func:`~penchant.memory.core.capture.kind_stances.exception_sides` and the comparison sides of
+:func:`~penchant.memory.core.capture.kind_stances.structure_sides`), counts only: preferences
+right en 44 -> 49, zh 42 -> 46 of 100 (switches en 10 -> 11, zh 9 -> 9 of 25; comparisons en
+17 -> 18, zh 13 -> 15; exceptions en 10 -> 13, zh 12 -> 14; current choices en 7 -> 7, zh
+5 -> 5 of 15; kept after trying others en 0 -> 0, zh 3 -> 3 of 10), look-alikes storing
+nothing en 46 -> 45, zh 41 -> 41 of 50. Held out, never read."""
+STRUCTURE_GROUPS = ("switch", "comparative", "exception", "slot", "still_same", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -518,6 +532,8 @@ def _print_kinds(
         "allergy_breaker": (" (allergies over and look-alikes, a breaker's)", "development",
                             ""),
         "kept": (" (preferences kept after trying others)", "development", ""),
+        "structures": (" (structural kinds, after the structures corpus)",
+                       "held out, never read", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -654,7 +670,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (SWITCHES_BLIND, "switches", SWITCH_GROUPS),
             (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS),
             (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS),
-            (KEPT_BLIND, "kept", KEPT_GROUPS)]  # fmt: skip
+            (KEPT_BLIND, "kept", KEPT_GROUPS),
+            (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:

@@ -146,7 +146,7 @@ def test_an_allergy_over_in_words_no_pattern_has_is_read_by_the_structure_head()
     """No allergy word and no retraction pattern: the structure head reads the sentence as an
     allergy retracted, and the allergen is the object of its clause (README's example)."""
     found = extract_preferences(
-        "I can have kiwi again! The allergist did a supervised feed", reader=ClauseReader()
+        "I can have kiwi again, the allergist did a supervised feed", reader=ClauseReader()
     )
     assert [(c.polarity, c.keywords, c.protected) for c in found] == [("like", ["kiwi"], False)]
     assert not is_retraction(found[0].content)

@@ -1,17 +1,22 @@
-"""A switch no connector cuts is read for its sides by the object tagger (issue 17,
-``memory/core/capture/kind_stances.switch_sides``).
+"""A switch, comparison or exception no connector cuts is read for its sides by the object
+tagger (issue 17, ``memory/core/capture/kind_stances.structure_sides`` and
+``exception_sides``).
 
 Before, "I've gone over to Linux Mint permanently, Windows and me are done" stored nothing:
 no connector ("from … to", "swapped … for") cuts it, and the statement head reads one
 polarity for the sentence as a whole. The structure head reads a switch, and the tagger
-marks the object now liked and the one left. The sentences are new instances, written for
-this test, of the switch kind of ``bench/data/statements_kinds_blind4.jsonl``."""
+marks the object now liked and the one left; likewise the preferred and the lesser side of a
+comparison, and the class and the member of an exception. The sentences are new instances,
+written for this test, of the kinds of ``bench/data/statements_kinds_blind4.jsonl``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
 
 Stored = Callable[[str], set[tuple[str, str]]]
 """The ``stored`` fixture (``tests/conftest.py``)."""
@@ -50,3 +55,47 @@ def test_a_switch_for_one_occasion_or_someone_else_stores_nothing(
 def test_the_side_told_as_the_past_is_not_liked_now(stored: Stored) -> None:
     found = stored("I used to be a Canon guy, but I shoot only Sony now.")
     assert ("like", "canon") not in found
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("牙刷还是电动的好用，手动的刷不干净", {("like", "电动"), ("dislike", "手动")}),
+])
+def test_a_comparison_no_connector_cuts_stores_the_side_preferred(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    found = stored(text)
+    assert want <= found
+    assert not {("dislike", k) for p, k in want if p == "like"} & found
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Cheese of any kind is great, feta is my one exception",
+     {("like", "cheese"), ("dislike", "feta")}),
+    ("运动我基本都讨厌，除了游泳", {("dislike", "运动"), ("like", "游泳")}),
+    ("水果我都爱吃，除了榴莲", {("like", "水果"), ("dislike", "榴莲")}),
+])
+def test_an_exception_stores_both_sides(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    found = stored(text)
+    assert want <= found
+    assert not {("like" if p == "dislike" else "dislike", k) for p, k in want} & found
+
+
+@pytest.mark.parametrize("text", [
+    "今晚甜品随便，榴莲千层除外",
+    "my son likes every kind of bread except rye",
+    "周末我都有空，除了周日下午",
+])
+def test_an_exception_for_one_occasion_someone_else_or_a_schedule_stores_nothing(
+    text: str, stored: Stored
+) -> None:
+    assert stored(text) == set()
+
+
+def test_the_broader_side_of_an_exception_is_written_first(reader: ClauseReader) -> None:
+    """The gate lets a broader statement supersede a narrower one of the other polarity, so
+    the class goes first and the member, written second, stands beside it."""
+    found = extract_preferences("I love all kinds of cheese except blue cheese", reader=reader)
+    order = [(c.polarity, c.keywords) for c in found]
+    assert order.index(("like", ["cheese"])) < order.index(("dislike", ["blue cheese"]))

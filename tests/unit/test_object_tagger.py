@@ -111,7 +111,8 @@ def test_objects_the_tagger_reads_as_no_object_are_replaced_by_its_own(
     assert [c.polarity for c in found if word in c.content.lower()] == [polarity]
     assert not any(misread in c.content for c in found)
     monkeypatch.setattr(extract, "retagged", lambda sentence, kind, found: None)
-    monkeypatch.setattr(extract, "switch_sides", lambda sentence, kind, found, made: None)
+    monkeypatch.setattr(extract, "structure_sides", lambda sentence, kind, found, made: None)
+    monkeypatch.setattr(extract, "exception_sides", lambda sentence, kind, found, made: None)
     before = extract_preferences(text, reader=reader)  # what the rules and the head read
     assert any(misread in c.content for c in before)
 

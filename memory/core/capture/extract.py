@@ -39,7 +39,14 @@ from .clauses import (
 from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
-from .kind_stances import elliptic_stance, kind_stance, not_meant, retagged, switch_sides
+from .kind_stances import (
+    elliptic_stance,
+    exception_sides,
+    kind_stance,
+    not_meant,
+    retagged,
+    structure_sides,
+)
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
@@ -506,8 +513,10 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]
             context.found.extend(made)
         kind = sentence_kinds[0] if len(parts) == 1 else whole.get(index)  # None: no clause
-        sides = (switch_sides(sentence, kind, context.found[start:], candidates)
-                 if kind is not None else None)
+        sides = None
+        if kind is not None:
+            sides = (structure_sides(sentence, kind, context.found[start:], candidates)
+                     or exception_sides(sentence, kind, context.found[start:], candidates))
         if sides is not None:
             context.found[start:] = sides
         elif (tagged := retagged(sentence, kind, context.found[start:])) is not None:

@@ -11,8 +11,8 @@ preference:
   in words no rule pulls: "Chrome's gone, Firefox is my browser now"), or only objects the
   tagger reads as no object at all, and the object tagger (:mod:`.object_tagger`) marks its
   object (:func:`retagged`);
-- a sentence the structure head reads as a switch that no connector cut is read for its two
-  sides, as the object tagger marks them (:func:`switch_sides`).
+- a sentence the structure head reads as a switch or a comparison that no connector cut is
+  read for its two sides, as the object tagger marks them (:func:`structure_sides`).
 """
 
 from __future__ import annotations
@@ -146,13 +146,25 @@ def _another_person(sentence: str) -> bool:
 SWITCH_MIN_P = 0.2
 """The structure head's probability of a switch (:meth:`~.statements.Kind.for_structure`) at
 which a sentence no connector cut is read for its sides by the object tagger
-(:func:`switch_sides`). Chosen with :data:`SIDE_MIN_P` and :data:`TURNED_MIN_P` on
+(:func:`structure_sides`). Chosen with :data:`SIDE_MIN_P` and :data:`TURNED_MIN_P` on
 ``bench/data/statements_kinds_dev.jsonl`` with the structure head and the tagger both trained
 without that set: of its 43 English and 35 Chinese switches, 24 -> 28 and 26 -> 27 right, its
 401 non-statements unchanged (0.3 found one fewer, a switch read as the most probable kind
 at 0.5 or 0.7 one or two fewer; 0.1 and 0.15 stored one non-statement).
 The head that ships learns that set, so it reads its switches at far higher probabilities
 than any new phrasing: a threshold chosen with it would be one only its training data meets."""
+COMPARATIVE_MIN_P = 0.5
+"""The structure head's probability of a comparison at which a sentence no connector cut is
+read for its sides (:func:`structure_sides`), where it reads no switch at
+:data:`SWITCH_MIN_P`: :data:`~.structuring.STRUCTURE_MIN_P`, the probability at which a
+structural kind is acted on, not tuned. The development half of the fourth kinds set (which
+the head and the tagger learned, so in sample) gains 24 of its 125 comparisons and loses
+nothing; 0.3 and 0.7 were also measured, and the held-out halves moved by one or two
+messages at any of them."""
+EXCEPTION_MIN_P = 0.5
+"""The structure head's probability of an exception at which a sentence no connector cut is
+read for its two sides (:func:`exception_sides`): :data:`~.structuring.STRUCTURE_MIN_P`, as
+for a comparison, not tuned."""
 SIDE_MIN_P = 0.85
 """The least mean probability of a side the tagger marks (0.8 and 0.9 found one fewer)."""
 TURNED_MIN_P = 0.5
@@ -169,14 +181,17 @@ WEAK_MAX_NONE = 0.7
 """See :data:`WEAK_SWITCH_P`."""
 
 
-def switch_sides(
+def structure_sides(
     sentence: str, kind: Kind, found: list[PreferenceCandidate],
     candidates: Callable[[Stance], list[PreferenceCandidate]],
 ) -> list[PreferenceCandidate] | None:
-    """A switch the structure head reads and no connector cut, by its sides as the object
-    tagger marks them: the object now liked ("I fly Emirates exclusively now, Qatar lost me
-    after that last trip", "It's Lightroom for all my edits now"), and the one left where it
-    marks it.
+    """A switch or comparison the structure head reads and no connector cut, by its sides as
+    the object tagger marks them: the object now liked ("I fly Emirates exclusively now, Qatar
+    lost me after that last trip", "It's Lightroom for all my edits now"), and the one left
+    where it marks it; the one preferred and the one it is preferred to where the tagger marks
+    that as disliked (``鼠标还是罗技的好用，雷蛇的太花哨``, "Cotton bedsheets beat satin for me,
+    satin feels slippery and gross"). A switch's sides are labelled as a change ("now likes",
+    "no longer likes"), a comparison's as standing ones ("likes", "dislikes").
 
     Before, such a sentence stored nothing, or what the statement head read of the sentence
     as a whole, a single polarity, on its first object: "Dark chocolate only these days, milk
@@ -195,18 +210,22 @@ def switch_sides(
         side of the switch, or read as no object where it marks one of their polarity, and
         a candidate per side the tagger marks at :data:`SIDE_MIN_P` and ``found`` lacks. An
         object of ``found`` the tagger marks with the other polarity at any level is a side
-        too ("I fly KLM exclusively now, Ryanair lost me after the last delay", read as no
-        longer liking KLM at 0.6 by the head and as liking it at 0.75 by the tagger). A
+        too (a liked side the statement head read as turned away from). A
         liked side in a clause told as the past (:func:`~.changes.told_as_past`: "I used to
         be a Nike guy, but I wear only Adidas now") is not one.
-        None to leave the sentence to the other readers: no switch at
-        :data:`SWITCH_MIN_P` (or a weak one, :data:`WEAK_SWITCH_P`, in a sentence of one
-        occasion or read as no statement), both sides already read, another person's
+        None to leave the sentence to the other readers: no switch at :data:`SWITCH_MIN_P`
+        nor comparison at :data:`COMPARATIVE_MIN_P` (or a weak one, :data:`WEAK_SWITCH_P`, in
+        a sentence of one occasion or read as no statement), both sides already read, another
+        person's
         sentence or one about an allergy (for the allergy readers and their vetoes), or no
         liked side marked.
     """
-    switch = kind.for_structure().of("switch")
-    if switch < SWITCH_MIN_P:
+    structure = kind.for_structure()
+    switch = structure.of("switch")
+    compared = switch < SWITCH_MIN_P and structure.of("comparative") >= COMPARATIVE_MIN_P
+    if compared:
+        switch = structure.of("comparative")  # its strength, for the weak-reading vetoes
+    elif switch < SWITCH_MIN_P:
         return None
     if switch < WEAK_SWITCH_P and (
         ONE_OCCASION_RE.search(sentence) or kind.of("none") >= WEAK_MAX_NONE
@@ -247,14 +266,80 @@ def switch_sides(
         obj = resolve(display, zh, None, initial=not zh)
         if obj is None or is_pronoun(obj.display):
             continue
-        name = "flip_like" if side.polarity == "like" else "flip_dislike"
+        name = side.polarity if compared else _CHANGED[side.polarity]
         words = {k for c in made for k in c.keywords}
         new = candidates(labelled_stance(obj, display, side.polarity, name, zh, sentence))
         made += [c for c in new if not set(c.keywords) & words]
     return made
 
 
+def exception_sides(
+    sentence: str, kind: Kind, found: list[PreferenceCandidate],
+    candidates: Callable[[Stance], list[PreferenceCandidate]],
+) -> list[PreferenceCandidate] | None:
+    """An exception the structure head reads and no connector cut, by its two sides as the
+    object tagger marks them: one liked and one disliked ("Heavy metal's not for me, but I'll
+    always put on some Metallica", "all sauces good, mayo bad", ``火锅我都行，就是受不了牛油锅``).
+    Before, such a sentence stored one side, or none: the rules read one stance per clause.
+
+    Which side is the class and which the member is not read, so the sides are stored as
+    plain likes and dislikes ("likes sauces", "dislikes mayo"), the broader one first where
+    one names the other ("cheese" before "blue cheese"): the gate lets a broader statement
+    supersede a narrower one of the other polarity, never the reverse, so the member written
+    second stands beside its class.
+
+    Args:
+        sentence: One sentence (its clauses together).
+        kind: The statement head's reading of the sentence (its structure head's with it).
+        found: What the rules and the connectors read in it.
+        candidates: Turns a stance into candidates (:func:`~.extract.candidates`).
+
+    Returns:
+        The allergies of ``found`` and a candidate per side, or None to leave the sentence to
+        the other readers: the structure head reads no exception at :data:`EXCEPTION_MIN_P`
+        (or reads a switch or comparison, :func:`structure_sides`), the statement head reads
+        no statement at :data:`WEAK_MAX_NONE`, the sentence is of one occasion, another
+        person's or about an allergy, ``found`` holds both polarities already, or the tagger
+        does not mark exactly one liked and one disliked object at :data:`SIDE_MIN_P`.
+    """
+    structure = kind.for_structure()
+    if structure.of("exception") < EXCEPTION_MIN_P or (
+        structure.of("switch") >= SWITCH_MIN_P or structure.of("comparative") >= COMPARATIVE_MIN_P
+    ):
+        return None
+    if kind.of("none") >= WEAK_MAX_NONE or ONE_OCCASION_RE.search(sentence):
+        return None
+    if {c.polarity for c in found} == {"like", "dislike"}:
+        return None  # a connector or the rules read both sides
+    if _another_person(sentence) or mentions_allergy(sentence):
+        return None
+    sides = [o for o in default_tagger().read(sentence).objects if o.p >= SIDE_MIN_P]
+    liked = [o for o in sides if o.polarity == "like"]
+    disliked = [o for o in sides if o.polarity == "dislike"]
+    if len(liked) != 1 or len(disliked) != 1:
+        return None
+    pair = [liked[0], disliked[0]]
+    first, second, lowered = pair[0].text.lower(), pair[1].text.lower(), sentence.lower()
+    if first == second:
+        return None
+    if first in second or (second not in first and lowered.find(second) < lowered.find(first)):
+        pair.reverse()  # the broader first; else in the sentence's order
+    made = [c for c in found if c.protected]
+    for side in pair:
+        zh = has_cjk(side.text)
+        display = side.text if zh else lower_sentence_start(side.text)
+        obj = resolve(display, zh, None, initial=not zh)
+        if obj is None or is_pronoun(obj.display):
+            return None
+        words = {k for c in made for k in c.keywords}
+        new = candidates(labelled_stance(obj, display, side.polarity, side.polarity, zh, sentence))
+        made += [c for c in new if not set(c.keywords) & words]
+    return made
+
+
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
+_CHANGED: dict[Polarity, str] = {"like": "flip_like", "dislike": "flip_dislike"}
+"""The kind whose label a switch's side gets: what the user turned to, and turned from."""
 
 
 def _in_any(text: str, parts: list[str]) -> bool:
@@ -359,7 +444,8 @@ def retagged(
 
 
 __all__ = [
-    "OUTSIDE_MIN_P", "RETAG_MIN_P", "SIDE_MIN_P", "SWITCH_MIN_P", "TAGGED_MAX_LIMIT",
-    "TAGGED_MAX_NONE", "TURNED_MIN_P", "WEAK_MAX_NONE", "WEAK_SWITCH_P", "elliptic_stance",
-    "kind_stance", "labelled_stance", "not_meant", "retagged", "switch_sides",
+    "COMPARATIVE_MIN_P", "EXCEPTION_MIN_P", "OUTSIDE_MIN_P", "RETAG_MIN_P", "SIDE_MIN_P",
+    "SWITCH_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "TURNED_MIN_P", "WEAK_MAX_NONE",
+    "WEAK_SWITCH_P", "elliptic_stance", "exception_sides", "kind_stance", "labelled_stance",
+    "not_meant", "retagged", "structure_sides",
 ]

@@ -114,7 +114,7 @@ def _retraction(
     - A sentence that says an allergy is over in other words than the gate's (``对菠萝的过敏
       没了``, "the kiwi allergy seems to have gone": :func:`~.allergies.read_retraction`, or
       any phrasing the structure head (:meth:`~.statements.Kind.for_structure`) reads as an
-      allergy retracted at :data:`RETRACTION_MIN_P`, "I can have fish again! The allergist
+      allergy retracted at :data:`RETRACTION_MIN_P`, "I can have fish again, the allergist
       did a supervised feed") stores no allergy of that allergen: the rules had stored
       ``对菠萝的过敏``, the opposite of what was said. It stores the news as reported, not
       as a retraction (:func:`_reported`), so it lifts nothing: three breaker helpers made
