@@ -16,13 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from ...model import (
-    Polarity,
-    PreferenceCandidate,
-    has_cjk,
-    is_protected,
-    is_retraction,
-)
+from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected, is_retraction
 from .allergy_statements import excepted_allergy, stated_allergies
 from .categories import category_for, object_category
 from .changes import changed, then_and_now
@@ -47,14 +41,7 @@ from .kind_stances import (
     retagged,
     structure_sides,
 )
-from .kinds import (
-    EN_LABELS,
-    ZH_LABELS,
-    is_limit,
-    overturns,
-    polarity_reader,
-    pull_object_zh,
-)
+from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_reader, pull_object_zh
 from .negation import negated_stance
 from .objects import (
     Cut,
@@ -513,10 +500,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]
             context.found.extend(made)
         kind = sentence_kinds[0] if len(parts) == 1 else whole.get(index)  # None: no clause
-        sides = None
-        if kind is not None:
-            sides = (structure_sides(sentence, kind, context.found[start:], candidates)
-                     or exception_sides(sentence, kind, context.found[start:], candidates))
+        sides = None if kind is None else (
+            structure_sides(sentence, kind, context.found[start:], candidates)
+            or exception_sides(sentence, kind, context.found[start:], candidates))
         if sides is not None:
             context.found[start:] = sides
         elif (tagged := retagged(sentence, kind, context.found[start:])) is not None:
