@@ -27,7 +27,7 @@ from .clauses import EN_PEOPLE_RE, Speaker, clause_speaker, clauses
 from .holders import someone_else
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .negation import negated_aversion
-from .object_tagger import default_tagger
+from .object_tagger import TaggedObject, default_tagger
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
 from .rules import Rule
 from .segment import names_a_thing_zh
@@ -261,15 +261,11 @@ def structure_sides(
     for side in sides:
         if any(c.polarity == side.polarity for c in kept):
             continue
-        zh = has_cjk(side.text)
-        display = side.text if zh else lower_sentence_start(side.text)
-        obj = resolve(display, zh, None, initial=not zh)
-        if obj is None or is_pronoun(obj.display):
-            continue
         name = side.polarity if compared else _CHANGED[side.polarity]
+        if (stance := _tagged_stance(side, name, sentence)) is None:
+            continue
         words = {k for c in made for k in c.keywords}
-        new = candidates(labelled_stance(obj, display, side.polarity, name, zh, sentence))
-        made += [c for c in new if not set(c.keywords) & words]
+        made += [c for c in candidates(stance) if not set(c.keywords) & words]
     return made
 
 
@@ -326,15 +322,22 @@ def exception_sides(
         pair.reverse()  # the broader first; else in the sentence's order
     made = [c for c in found if c.protected]
     for side in pair:
-        zh = has_cjk(side.text)
-        display = side.text if zh else lower_sentence_start(side.text)
-        obj = resolve(display, zh, None, initial=not zh)
-        if obj is None or is_pronoun(obj.display):
+        if (stance := _tagged_stance(side, side.polarity, sentence)) is None:
             return None
         words = {k for c in made for k in c.keywords}
-        new = candidates(labelled_stance(obj, display, side.polarity, side.polarity, zh, sentence))
-        made += [c for c in new if not set(c.keywords) & words]
+        made += [c for c in candidates(stance) if not set(c.keywords) & words]
     return made
+
+
+def _tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | None:
+    """The stance of an object the tagger marks, labelled as kind ``name``; None where its
+    words name no usable object (a pronoun, words :func:`~.objects.resolve` refuses)."""
+    zh = has_cjk(side.text)
+    display = side.text if zh else lower_sentence_start(side.text)
+    obj = resolve(display, zh, None, initial=not zh)
+    if obj is None or is_pronoun(obj.display):
+        return None
+    return labelled_stance(obj, display, side.polarity, name, zh, sentence)
 
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
@@ -433,13 +436,9 @@ def retagged(
         return None
     stances: list[Stance] = []
     for one in tagged:
-        zh = has_cjk(one.text)
-        display = one.text if zh else lower_sentence_start(one.text)
-        obj = resolve(display, zh, None, initial=not zh)
-        if obj is None or is_pronoun(obj.display):
-            continue
         name = read[1] if read is not None and read[0] == one.polarity else one.polarity
-        stances.append(labelled_stance(obj, display, one.polarity, name, zh, sentence))
+        if (stance := _tagged_stance(one, name, sentence)) is not None:
+            stances.append(stance)
     return stances or None
 
 
