@@ -29,3 +29,16 @@ def test_both_sides_of_an_exception_stay_active(
 ) -> None:
     memory.capture("u", message)
     assert sides <= active(memory)
+
+
+def test_the_order_matters_to_the_gate(memory: Memory) -> None:
+    """Why capture writes the broader side first: written after its member, a class of the
+    other polarity supersedes it (a newer statement about the broader object wins)."""
+    from penchant.memory import PreferenceCandidate
+
+    member = PreferenceCandidate(content="dislikes oolong tea", polarity="dislike")
+    broader = PreferenceCandidate(content="likes tea", polarity="like")
+    memory.remember("first", [broader, member])
+    assert {("like", "tea"), ("dislike", "oolong tea")} <= active(memory, "first")
+    memory.remember("second", [member, broader])
+    assert ("dislike", "oolong tea") not in active(memory, "second")

@@ -99,3 +99,31 @@ def test_the_broader_side_of_an_exception_is_written_first(reader: ClauseReader)
     found = extract_preferences("I love all kinds of cheese except blue cheese", reader=reader)
     order = [(c.polarity, c.keywords) for c in found]
     assert order.index(("like", ["cheese"])) < order.index(("dislike", ["blue cheese"]))
+
+
+@pytest.mark.parametrize(("marked", "want"), [
+    ([("like", "tea"), ("dislike", "oolong tea")], [("like", "tea"), ("dislike", "oolong tea")]),
+    ([("like", "oolong tea"), ("dislike", "tea")], [("dislike", "tea"), ("like", "oolong tea")]),
+    ([("like", "cheese"), ("dislike", "feta")], [("dislike", "feta"), ("like", "cheese")]),
+])
+def test_exception_sides_write_the_broader_side_first(
+    monkeypatch: pytest.MonkeyPatch, marked: list[tuple[str, str]],
+    want: list[tuple[str, str]],
+) -> None:
+    """Whichever polarity the class has; sides that do not name each other in the order the
+    sentence has them. The tagger is a stand-in here: the test is of the order alone."""
+    from types import SimpleNamespace
+
+    from penchant.memory.core.capture import extract, kind_stances
+    from penchant.memory.core.capture.object_tagger import TaggedObject
+    from penchant.memory.core.capture.statements import KINDS, Kind
+
+    objects = [TaggedObject(p, text, 0.95) for p, text in marked]  # type: ignore[arg-type]
+    monkeypatch.setattr(kind_stances, "default_tagger",
+                        lambda: SimpleNamespace(read=lambda s: SimpleNamespace(objects=objects)))
+    probs = tuple(0.9 if k == "exception" else 0.1 / (len(KINDS) - 1) for k in KINDS)
+    kind = Kind("exception", 0.9, probs, structure=probs)
+    sentence = "Well, except for feta, I like every tea and cheese, oolong tea aside"
+    made = kind_stances.exception_sides(sentence, kind, [], extract.candidates)
+    assert made is not None
+    assert [(c.polarity, c.keywords[0]) for c in made] == want

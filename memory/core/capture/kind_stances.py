@@ -318,8 +318,8 @@ def exception_sides(
     first, second, lowered = pair[0].text.lower(), pair[1].text.lower(), sentence.lower()
     if first == second:
         return None
-    if first in second or (second not in first and lowered.find(second) < lowered.find(first)):
-        pair.reverse()  # the broader first; else in the sentence's order
+    if second in first or (first not in second and lowered.find(second) < lowered.find(first)):
+        pair.reverse()  # the broader (the words the other holds) first; else as written
     made = [c for c in found if c.protected]
     for side in pair:
         if (stance := _tagged_stance(side, side.polarity, sentence)) is None:
