@@ -31,8 +31,10 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("I've moved to Proton Mail for good, Gmail and me are finished", {("like", "proton")}),
     ("I fly KLM exclusively now, Ryanair lost me after the last delay",
      {("like", "klm"), ("dislike", "ryanair")}),
+    # a comparison: the side preferred, and the other where it is disliked
+    ("牙刷还是电动的好用，手动的刷不干净", {("like", "电动"), ("dislike", "手动")}),
 ])
-def test_a_switch_no_connector_cuts_stores_what_the_user_turned_to(
+def test_a_switch_or_comparison_no_connector_cuts_stores_the_side_turned_to_or_preferred(
     text: str, want: set[tuple[str, str]], stored: Stored
 ) -> None:
     found = stored(text)
@@ -55,17 +57,6 @@ def test_a_switch_for_one_occasion_or_someone_else_stores_nothing(
 def test_the_side_told_as_the_past_is_not_liked_now(stored: Stored) -> None:
     found = stored("I used to be a Canon guy, but I shoot only Sony now.")
     assert ("like", "canon") not in found
-
-
-@pytest.mark.parametrize(("text", "want"), [
-    ("牙刷还是电动的好用，手动的刷不干净", {("like", "电动"), ("dislike", "手动")}),
-])
-def test_a_comparison_no_connector_cuts_stores_the_side_preferred(
-    text: str, want: set[tuple[str, str]], stored: Stored
-) -> None:
-    found = stored(text)
-    assert want <= found
-    assert not {("dislike", k) for p, k in want if p == "like"} & found
 
 
 @pytest.mark.parametrize(("text", "want"), [

@@ -214,19 +214,15 @@ def structure_sides(
         liked side in a clause told as the past (:func:`~.changes.told_as_past`: "I used to
         be a Nike guy, but I wear only Adidas now") is not one.
         None to leave the sentence to the other readers: no switch at :data:`SWITCH_MIN_P`
-        nor comparison at :data:`COMPARATIVE_MIN_P` (or a weak one, :data:`WEAK_SWITCH_P`, in
-        a sentence of one occasion or read as no statement), both sides already read, another
-        person's
-        sentence or one about an allergy (for the allergy readers and their vetoes), or no
-        liked side marked.
+        nor comparison at :data:`COMPARATIVE_MIN_P` (:func:`_structure_read`; or a weak one,
+        :data:`WEAK_SWITCH_P`, in a sentence of one occasion or read as no statement), both
+        sides already read, another person's sentence or one about an allergy (for the
+        allergy readers and their vetoes), or no liked side marked.
     """
-    structure = kind.for_structure()
-    switch = structure.of("switch")
-    compared = switch < SWITCH_MIN_P and structure.of("comparative") >= COMPARATIVE_MIN_P
-    if compared:
-        switch = structure.of("comparative")  # its strength, for the weak-reading vetoes
-    elif switch < SWITCH_MIN_P:
+    read = _structure_read(kind)
+    if read is None or read[0] == "exception":
         return None
+    compared, switch = read[0] == "comparative", read[1]  # its strength, for the weak vetoes
     if switch < WEAK_SWITCH_P and (
         ONE_OCCASION_RE.search(sentence) or kind.of("none") >= WEAK_MAX_NONE
     ):
@@ -262,10 +258,8 @@ def structure_sides(
         if any(c.polarity == side.polarity for c in kept):
             continue
         name = side.polarity if compared else _CHANGED[side.polarity]
-        if (stance := _tagged_stance(side, name, sentence)) is None:
-            continue
-        words = {k for c in made for k in c.keywords}
-        made += [c for c in candidates(stance) if not set(c.keywords) & words]
+        if (stance := _tagged_stance(side, name, sentence)) is not None:
+            made += _new_candidates(stance, made, candidates)
     return made
 
 
@@ -293,15 +287,13 @@ def exception_sides(
     Returns:
         The allergies of ``found`` and a candidate per side, or None to leave the sentence to
         the other readers: the structure head reads no exception at :data:`EXCEPTION_MIN_P`
-        (or reads a switch or comparison, :func:`structure_sides`), the statement head reads
+        (or reads a switch or comparison: :func:`_structure_read`), the statement head reads
         no statement at :data:`WEAK_MAX_NONE`, the sentence is of one occasion, another
         person's or about an allergy, ``found`` holds both polarities already, or the tagger
         does not mark exactly one liked and one disliked object at :data:`SIDE_MIN_P`.
     """
-    structure = kind.for_structure()
-    if structure.of("exception") < EXCEPTION_MIN_P or (
-        structure.of("switch") >= SWITCH_MIN_P or structure.of("comparative") >= COMPARATIVE_MIN_P
-    ):
+    read = _structure_read(kind)
+    if read is None or read[0] != "exception":
         return None
     if kind.of("none") >= WEAK_MAX_NONE or ONE_OCCASION_RE.search(sentence):
         return None
@@ -324,9 +316,31 @@ def exception_sides(
     for side in pair:
         if (stance := _tagged_stance(side, side.polarity, sentence)) is None:
             return None
-        words = {k for c in made for k in c.keywords}
-        made += [c for c in candidates(stance) if not set(c.keywords) & words]
+        made += _new_candidates(stance, made, candidates)
     return made
+
+
+def _structure_read(kind: Kind) -> tuple[str, float] | None:
+    """The structure the structure head reads in a sentence, for its sides to be read, and its
+    probability: a switch at :data:`SWITCH_MIN_P`, else a comparison at
+    :data:`COMPARATIVE_MIN_P`, else an exception at :data:`EXCEPTION_MIN_P`; None for none of
+    them. One reading per sentence: :func:`structure_sides` and :func:`exception_sides` never
+    both read one."""
+    structure = kind.for_structure()
+    for name, least in (("switch", SWITCH_MIN_P), ("comparative", COMPARATIVE_MIN_P),
+                        ("exception", EXCEPTION_MIN_P)):
+        if (p := structure.of(name)) >= least:
+            return name, p
+    return None
+
+
+def _new_candidates(
+    stance: Stance, made: list[PreferenceCandidate],
+    candidates: Callable[[Stance], list[PreferenceCandidate]],
+) -> list[PreferenceCandidate]:
+    """A side's candidates that name no keyword ``made`` already has."""
+    words = {k for c in made for k in c.keywords}
+    return [c for c in candidates(stance) if not set(c.keywords) & words]
 
 
 def _tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | None:
