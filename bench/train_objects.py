@@ -10,10 +10,16 @@ messages (every one for training; none is held out here):
 - ``bench/corpus/statements/blind/*.jsonl`` (eleven helpers' messages, ``object``);
 - half 0 of ``bench/data/statements_blind.jsonl`` and of
   ``bench/data/statements_kinds_blind4.jsonl`` (by :func:`capture_quality.chat_half`), all of
-  ``bench/data/statements_kinds_blind3.jsonl`` and ``statements_kinds_dev.jsonl``.
+  ``bench/data/statements_kinds_blind3.jsonl`` and ``statements_kinds_dev.jsonl``;
+- every message of ``bench/corpus/structures/*.jsonl``, the corpus written for the structural
+  kinds (``train_statements.STRUCTURES_CORPUS``), its look-alikes with no object. Its objects
+  are short, as the helpers named them ("games" where PrefEval-dev says "first-person shooter
+  games"); capture lets the tagger replace the rules' objects only with objects of a polarity
+  the rules read, and of more than function words (``kind_stances.retagged``).
 
-Never read: half 1 of those sets, ``statements_kinds_blind.jsonl``, the chat turns, the
-corpus's dev and test splits and PrefEval-dev; ``bench/capture_quality.py`` reports on them.
+Never read: half 1 of those sets, ``statements_kinds_blind.jsonl``,
+``statements_structures_blind.jsonl``, the chat turns, the corpus's dev and test splits and
+PrefEval-dev; ``bench/capture_quality.py`` reports on them.
 Its share of the sentence read wrong was chosen on ``statements_kinds_dev.jsonl`` with the
 tagger trained without it (``--without-dev``, which prints the tagger alone on that set per
 kind and language, and writes nothing unless ``--out`` is given).
@@ -56,6 +62,7 @@ from penchant.memory.core.capture.object_tagger import (  # noqa: E402
 
 DATA = REPO_ROOT / "bench" / "data"
 CORPUS = REPO_ROOT / "bench" / "corpus" / "statements"
+STRUCTURES = REPO_ROOT / "bench" / "corpus" / "structures"
 KINDS_DEV = DATA / "statements_kinds_dev.jsonl"
 MODULE = REPO_ROOT / "memory" / "core" / "capture" / "object_tagger.py"
 Row = tuple[str, list[list[str]], str, str]
@@ -89,6 +96,8 @@ def training_rows(with_dev: bool = True) -> list[Row]:
     rows += _rows(DATA / "statements_kinds_blind3.jsonl")
     if with_dev:
         rows += _rows(KINDS_DEV)
+    for path in sorted(STRUCTURES.glob("*.jsonl")):
+        rows += _rows(path)
     return rows
 
 

@@ -169,17 +169,18 @@ _KIND_OF_GROUP = {
 
 
 STRUCTURES_CORPUS = REPO / "bench" / "corpus" / "structures"
-"""2,018 messages (en 1,010, zh 1,008) written for training by five helpers who saw no file of
+"""2,978 messages (en 1,490, zh 1,488) written for training by nine helpers who saw no file of
 the repository: switches, comparisons and preferences kept after trying others
 (``*_switch_comparative.jsonl``), exceptions with both sides and current choices
-(``*_exception_slot.jsonl``), allergies said over and stated (``allergy_over.jsonl``), with
-their objects as written, and 920 look-alikes (a switch or exception for one occasion, a
-comparison asked or of fact, another person's choice or allergy, a switch only considered, a
-request with an exception, an allergy still there or only hoped over). Written after the
-kinds sets, to teach the structure head phrasings of these kinds that the sets' few authors
-did not use: it read the held-out kinds far less surely than the ones it learned. (The object
-tagger, retrained on it too, replaced fuller objects of PrefEval-dev's statements with short
-ones, and was not kept: ``bench/train_objects.py`` does not read it.)"""
+(``*_exception_slot.jsonl``), allergies said over and stated (``allergy_over.jsonl``), more
+preferences kept (``*_kept.jsonl``) and current choices (``*_current.jsonl``), with their
+objects as written, and 1,260 look-alikes (a switch or exception for one occasion, a
+comparison asked or of fact, another person's choice, loyalty or allergy, a switch only
+considered, a request with an exception, an allergy still there or only hoped over, a
+choice forced, temporary or asked about, a one-time return). Written after the kinds sets,
+to teach the structure head phrasings of these kinds that the sets' few authors did not use:
+it read the held-out kinds far less surely than the ones it learned. The object tagger
+learns it too (``bench/train_objects.py``)."""
 
 
 def kinds_examples(folder: Path = KINDS_SETS) -> list[tuple[str, str]]:
