@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.clauses import clauses, is_question_or_hypothetical
 from penchant.memory.core.capture.stance import elliptic, negated_tail
@@ -184,6 +185,26 @@ def test_a_state_of_now_with_no_statement_fills_no_slot() -> None:
     assert _pairs("最近的天气是阴天", _scripted("none", 0.9)) == set()
 
 
+@pytest.mark.parametrize(("text", "quit_", "chosen"), [
+    ("奶茶彻底戒了，现在只喝柠檬水", "奶茶", "柠檬水"),
+    ("辣条戒了，现在只吃海苔", "辣条", "海苔"),
+])
+def test_a_quit_beside_a_choice_of_now_stands(
+    text: str, quit_: str, chosen: str, reader: ClauseReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the structure head reads a slot, the slot replaced every object the rules read:
+    the quit was lost, and the slot was named 现在, so any later choice said of now would
+    have replaced it. The head's reading is a stand-in here (a slot, not strict)."""
+    from penchant.memory.core.capture import structuring
+
+    monkeypatch.setattr(structuring, "_structural_reading",
+                        lambda sentence, kinds: [("slot", False)])
+    found = extract_preferences(text, reader=reader)
+    pairs = {(c.polarity, k) for c in found for k in c.keywords}
+    assert ("dislike", quit_) in pairs and ("like", chosen) in pairs
+    assert not any(c.slot and "现在" in c.slot for c in found)
+
+
 def test_a_slot_of_choice_is_the_users_own() -> None:
     reader = _scripted("slot", 0.9)
     found = extract_preferences("FYI, my city of choice now is Kyoto.", reader=reader)  # type: ignore[arg-type]
@@ -220,3 +241,14 @@ def test_words_of_the_stance_itself_are_no_side_of_a_comparison(reader: object) 
     found = extract_preferences(text, reader=reader)  # type: ignore[arg-type]
     assert not any("strong preference" in c.content for c in found)
     assert any(c.polarity == "like" and "fashion" in " ".join(c.keywords) for c in found)
+
+
+def test_a_fronted_object_is_not_the_last_sentences(reader: ClauseReader) -> None:
+    """``戒了`` with nothing after it took the object of the sentence before (茶), read as
+    someone else's, and the rest of the sentence was lost with it; alone the sentence was
+    read right. With no object of its own, the one before is still meant."""
+    found = extract_preferences("我喜欢茶。奶茶早就戒了，现在只喝柠檬水。", reader=reader)
+    pairs = {(c.polarity, k) for c in found for k in c.keywords}
+    assert {("like", "茶"), ("dislike", "奶茶"), ("like", "柠檬水")} <= pairs
+    found = extract_preferences("我以前很爱喝可乐。后来戒了。", reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["可乐"])]

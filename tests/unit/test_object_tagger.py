@@ -175,3 +175,102 @@ def test_a_preference_kept_is_read_by_the_structure_head_where_the_statement_hea
     head (which learned the kinds sets) a like, and the tagger marks the object."""
     found = extract_preferences(text, reader=reader)
     assert [c.polarity for c in found] == ["like"] and obj in found[0].content
+
+
+def _stand_in_tagger(monkeypatch: pytest.MonkeyPatch, marked: list[tuple[str, str]]) -> None:
+    """The tagger replaced by one that marks ``marked`` at 0.95 and reads every other word as
+    no object (0.95 outside): the tests below are of what capture does with a reading."""
+    from types import SimpleNamespace
+
+    from penchant.memory.core.capture import kind_stances
+    from penchant.memory.core.capture.object_tagger import TaggedObject
+
+    objects = [TaggedObject(p, text, 0.95) for p, text in marked]  # type: ignore[arg-type]
+    reading = SimpleNamespace(objects=objects, outside=lambda keywords: 0.95,
+                              mean=lambda keywords, label: 0.0)
+    monkeypatch.setattr(kind_stances, "default_tagger",
+                        lambda: SimpleNamespace(read=lambda sentence: reading))
+
+
+def test_a_replacement_keeps_to_the_polarities_the_rules_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tagger retrained on more data read "I have a deep-seated fear of the ocean, so I
+    avoid …" as a like of *deep-seated fear*, and that like replaced the rules' dislikes: a
+    replacement may correct the rules' objects, never add a polarity they did not read."""
+    from penchant.memory.core.capture import kind_stances
+
+    text = "I have a deep dread of open water, so I avoid kayak trips"
+    found = extract_preferences(text)  # the rules alone
+    assert {c.polarity for c in found} == {"dislike"}
+    _stand_in_tagger(monkeypatch, [("like", "deep dread"), ("dislike", "kayak trips")])
+    stances = kind_stances.retagged(text, _reading("dislike", 0.9), found)
+    assert stances is not None
+    made = [c for s in stances for c in extract.candidates(s)]
+    assert [(c.polarity, "kayak" in c.content) for c in made] == [("dislike", True)]
+
+
+def test_words_of_no_object_are_no_replacement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same tagger marked "of the" as disliked: function words alone name nothing, and
+    the rules' objects stay."""
+    from penchant.memory.core.capture import kind_stances
+
+    text = "I have a deep dread of open water, so I avoid kayak trips"
+    found = extract_preferences(text)
+    _stand_in_tagger(monkeypatch, [("dislike", "of the")])
+    assert kind_stances.retagged(text, _reading("dislike", 0.9), found) is None
+
+
+def test_a_current_choice_the_structure_head_reads_stores_the_object_liked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A current choice ("X is my daily driver these days") is a slot to the structure head
+    and often no statement to the statement head, which reads the request after it. The
+    object chosen is the one liked; the tagger's other objects are not taken."""
+    text = "Brompton has been my everyday ride for a while, the Dahon sits in the shed"
+    statement = _reading("none", 0.9)
+    slot = _reading("slot", 0.9)
+    kind = Kind(statement.kind, statement.p, statement.probs, structure=slot.probs)
+    _stand_in_tagger(monkeypatch, [("like", "Brompton"), ("dislike", "Dahon")])
+    monkeypatch.setattr(extract, "structure_sides", lambda sentence, kind, found, made: None)
+    monkeypatch.setattr(extract, "exception_sides", lambda sentence, kind, found, made: None)
+    found = extract_preferences(text, reader=lambda clauses: [kind] * len(clauses))
+    assert [(c.polarity, c.keywords) for c in found] == [("like", ["brompton"])]
+    weak = Kind(statement.kind, statement.p, statement.probs, structure=_reading("slot", 0.5).probs)
+    assert extract_preferences(text, reader=lambda clauses: [weak] * len(clauses)) == []
+
+
+def test_the_users_own_think_names_no_one_else(reader: ClauseReader) -> None:
+    """"think" was a word of another person, so a sentence where the user thinks was never
+    tagged; "thinks" still is ("My sister thinks I love horror films")."""
+    text = "Tried every new flavour this summer, still think classic vanilla is the best one"
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, "vanilla" in c.content) for c in found] == [("like", True)]
+    assert extract_preferences("My sister thinks I love horror films", reader=reader) == []
+
+
+@pytest.mark.parametrize(("text", "marked", "want"), [
+    # the user's own clause, beside another person's: its object is the user's
+    ("Everyone's raving about Arc, but I'm still a Firefox guy",
+     [("like", "Arc"), ("like", "Firefox")], ["firefox"]),
+    # a clause that names no one after another person's is theirs (a breaker's finding)
+    ("Mum used to live on Coke but it's sparkling water all the way now",
+     [("like", "sparkling water")], []),
+    # the same words in the other person's clause: not known to be the user's
+    ("My coworkers all love sushi, so I'm booking a sushi place for the team",
+     [("like", "sushi")], []),
+])
+def test_with_another_person_in_the_sentence_only_the_users_own_clause_is_tagged(
+    monkeypatch: pytest.MonkeyPatch, text: str, marked: list[tuple[str, str]],
+    want: list[str],
+) -> None:
+    """Any other person in a sentence kept the tagger out of it: "Yes I know everyone's into
+    padel now, I'm still a tennis person" stored nothing. A clause that names the user and
+    no one else is the user's own; the tagger's objects there are taken."""
+    _stand_in_tagger(monkeypatch, marked)
+    monkeypatch.setattr(extract, "structure_sides", lambda sentence, kind, found, made: None)
+    monkeypatch.setattr(extract, "exception_sides", lambda sentence, kind, found, made: None)
+    like = _reading("like", 0.9)
+    found = extract_preferences(text, reader=lambda clauses: [like] * len(clauses))
+    assert sorted(k for c in found if c.source == "rule" for k in c.keywords
+                  if any(k in w.lower() for _, w in marked)) == want

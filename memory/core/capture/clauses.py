@@ -254,7 +254,7 @@ EN_PEOPLE_RE = re.compile(
     r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"
     r"friends?|mates?|room-?mates?|flatmates?|boss|colleagues?|co-?workers?|family|grandma|"
     r"grandpa|nan|aunt|uncle|cousins?|neighbou?rs?|teachers?|everyone|everybody|people|"
-    r"think|thinks|says|said)\b",
+    r"thinks|says|said)\b",
     re.IGNORECASE,
 )
 
@@ -406,6 +406,30 @@ def is_question_or_hypothetical(sentence: str) -> bool:
     return first in _EN_NEG_AUX and following in _PRONOUNS
 
 
+FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|us)\b|我|咱|俺", re.I)
+"""A word of the first person: the speaker named."""
+_QUESTION_AFTER_RE = re.compile(r"^(?P<lead>.*\w.*?)\s*[,，;；]\s*(?P<asked>[^,，;；]+[?？]?)\s*$")
+
+
+def stated_before_question(sentence: str) -> str | None:
+    """The statement a question is asked after, in one sentence: "Pixel 8 is my daily
+    driver these days, what case would you get?" → "Pixel 8 is my daily driver these days",
+    ``我现在主力机是小米14，推荐个手机壳？`` → ``我现在主力机是小米14`` (Chinese often asks
+    with no question mark: ``我不吃香菜，这道菜还能怎么做``). None where the sentence
+    is no question, its last part is no question of its own, or what comes before is a
+    question or a hypothetical too ("Do you like jazz, or rock?", "If I like jazz, would I
+    like blues?") or names no speaker of the first person ("Sushi or ramen, which is
+    better?")."""
+    if (match := _QUESTION_AFTER_RE.match(sentence.strip())) is None:
+        return None
+    lead = match["lead"].strip()
+    if any(map(is_question_or_hypothetical, [lead, *re.split(r"[,，;；]", lead)])) or (
+        not is_question_or_hypothetical(match["asked"])
+    ):
+        return None  # "By the way, if I liked beer, what would you suggest?" asks too
+    return lead if FIRST_PERSON_RE.search(lead) else None  # not "Sushi or ramen, which…?"
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence, each a candidate for one stance."""
     if has_cjk(sentence):
@@ -438,6 +462,7 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
 
 __all__ = [
     "EN_PERCEPTION_VERBS",
+    "FIRST_PERSON_RE",
     "ZH_PAST_RE",
     "Speaker",
     "clause_speaker",
@@ -447,6 +472,7 @@ __all__ = [
     "en_prefix_speaker",
     "is_ly_adverb",
     "is_question_or_hypothetical",
+    "stated_before_question",
     "sentences",
     "zh_prefix_speaker",
 ]

@@ -28,6 +28,7 @@ from .clauses import (
     is_question_or_hypothetical,
     misread_speaker,
     sentences,
+    stated_before_question,
     zh_prefix_speaker,
 )
 from .holders import answered, contested, reported_by_another, someone_else
@@ -138,6 +139,8 @@ def _read_match(
             rule = replace(rule, label="avoids {obj}", comparative=False)
         if rule.pronoun_only and not is_pronoun(cut.display):
             return None
+        if zh and not cut.display and pull_object_zh(clause[: match.start()]):
+            return None  # 甜饮料全戒了: its own fronted object, not the last sentence's
         obj = resolve(cut.display, zh, context.antecedent, initial)
     if obj is None or (rule.no_possessive and obj.display.lower().startswith("my ")):
         return None
@@ -462,6 +465,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             as_written == sentence or not is_question_or_hypothetical(as_written)
         ):  # a rewrite keeps no 如果 of the sentence as written
             kept.append(sentence)
+            said.append(as_written)
+        elif (lead := stated_before_question(sentence)) is not None:
+            kept.append(lead)  # "I'm vegan now, what should I cook tonight?"
             said.append(as_written)
         elif (named := fronted_topic(sentence)) is not None:
             fronted[len(kept)] = named  # "Running? count me out": the next sentence's topic

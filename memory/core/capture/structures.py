@@ -487,8 +487,8 @@ def read_structure(
                 value = _zh_obj(m["v"]) if zh else _en_obj(_own_clause(m))
                 slot = m["s"].strip()
                 slot = (slot.rsplit("的", 1)[-1] or slot) if zh else slot  # 沉迷的运动 → 运动
-                if value and slot:
-                    if zh:
+                if value and slot and not (zh and _ZH_NOW_LEAD_RE.fullmatch(slot)):
+                    if zh:  # 现在只喝白开水 names no slot: 现在 is when, not what
                         return [Part("like", value, f"最喜欢的{slot}是{value}", f"最喜欢的{slot}")]
                     return [Part("like", value, f"favourite {slot} is {value}", f"favorite {slot}")]
     return None

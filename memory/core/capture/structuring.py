@@ -90,8 +90,19 @@ def structured(
         if len(made) != len(parts_read):
             return None
         words = {k for c in made for k in c.keywords}  # never drop an allergy the rules read
-        return [c for c in found if c.protected and not words & set(c.keywords)] + made
+        allergies = [c for c in found if c.protected and not words & set(c.keywords)]
+        if name != "slot":
+            return allergies + made
+        named = words | {c.slot for c in made if c.slot}  # nor a quit beside a choice
+        quits = [c for c in found if not c.protected and c.polarity == "dislike"
+                 and not _shares(c.keywords, named)]
+        return allergies + quits + made
     return None
+
+
+def _shares(keywords: list[str], words: set[str]) -> bool:
+    """Whether a keyword holds one of ``words`` or is held in one (迷上的桌游是卡坦岛 / 卡坦岛)."""
+    return any(w in k or k in w for k in keywords for w in words)
 
 
 def _retraction(
