@@ -446,6 +446,16 @@ right en 44 -> 49, zh 42 -> 46 of 100 (switches en 10 -> 11, zh 9 -> 9 of 25; co
 5 -> 5 of 15; kept after trying others en 0 -> 0, zh 3 -> 3 of 10), look-alikes storing
 nothing en 46 -> 45, zh 41 -> 41 of 50. Held out, never read."""
 STRUCTURE_GROUPS = ("switch", "comparative", "exception", "slot", "still_same", "none")
+QUESTION_AFTER_BLIND = REPO_ROOT / "bench" / "data" / "statements_question_after_blind.jsonl"
+"""240 messages (en 120, zh 120) by a helper who saw no file of the repository, written after
+:func:`~penchant.memory.core.capture.clauses.stated_before_question` was built: per language
+60 single sentences that state a preference and then ask something after a comma ("I'm a big
+fan of X, anything good near…?"), and 60 look-alikes that state none (a question throughout,
+a hypothetical before the question, options offered, someone else's taste, a state of the
+moment, a plan, a fact). Measured once before any row was read, counts only: preferences
+right en 3 -> 53, zh 4 -> 51 of 60; look-alikes storing nothing en 60 -> 60, zh 60 -> 59.
+Held out, never read."""
+QUESTION_AFTER_GROUPS = ("statement_then_question", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -534,6 +544,7 @@ def _print_kinds(
         "kept": (" (preferences kept after trying others)", "development", ""),
         "structures": (" (structural kinds, after the structures corpus)",
                        "held out, never read", ""),
+        "question_after": (" (a statement, then a question)", "held out, never read", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -671,7 +682,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS),
             (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS),
             (KEPT_BLIND, "kept", KEPT_GROUPS),
-            (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS)]  # fmt: skip
+            (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS),
+            (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
