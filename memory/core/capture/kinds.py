@@ -89,6 +89,7 @@ _EN_STOP = frozenset(
     ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
     omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
     ago year years month months week weeks one two three four five six seven eight nine ten
+    think guess reckon believe suppose feel swear
     twenty thirty
     """.split()
 )
@@ -251,7 +252,8 @@ _ZH_STANCE_RE = re.compile(
     r"我|已经|早就|再也|不再|一点也|一点都|越来越|现在|最近|如今|开始|慢慢|终于|彻底|完全|根本|"
     r"不想|不要|不爱|不喜欢|喜欢上|喜欢|爱上|爱|讨厌|受不了|厌倦|腻|戒掉|戒|放弃|告别|失去|兴趣|"
     r"没有|没|不|了|的|很|挺|太|都|就|也|还|真的|真|对|把|被|和|说再见|再见|碰|吃|喝|看|玩|用|听|"
-    r"穿|读|打|练|逛|去|再|又|吗|呢|吧|啊|呀|欣赏|实在|真心|简直|[，。！？,.!?、\s]"
+    r"穿|读|打|练|逛|去|再|又|吗|呢|吧|啊|呀|欣赏|实在|真心|简直|全(?=戒|都|不|没)|"
+    r"[，。！？,.!?、\s]"
 )
 
 

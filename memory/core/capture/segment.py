@@ -11,6 +11,7 @@ The segmenter is built on first use (≈0.8 s, once per process) and is determin
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 NOUN_TAGS = frozenset("n nr nrt nrfg ns nt nz ng vn an eng j b".split())
@@ -63,6 +64,11 @@ def is_word(text: str) -> bool:
     return bool(rjieba.has_word(text))
 
 
+_GLUED_QUIT_RE = re.compile("[全都也早]?戒")
+"""The verb of quitting, which jieba tags as a noun alone (``戒``/n, a ring) or with an
+adverb its HMM glues to it (``外卖全戒了``: ``全戒``/n): no noun."""
+
+
 def noun_runs(text: str) -> list[str]:
     """Runs of consecutive noun-like words (:data:`NOUN_TAGS`), joined: the noun phrases.
 
@@ -72,7 +78,7 @@ def noun_runs(text: str) -> list[str]:
     runs: list[str] = []
     current = ""
     for word, flag in tag(text):
-        if flag in NOUN_TAGS:
+        if flag in NOUN_TAGS and not _GLUED_QUIT_RE.fullmatch(word):
             current += word
         elif current:
             runs.append(current)

@@ -1,0 +1,129 @@
+"""Words of the frame around a preference never become part of its object (issue 17).
+
+An opinion verb after "I" ("I think", "I guess", "I reckon") was read as the first word of
+the object ("I think dark chocolate is the best" stored *likes think dark chocolate*);
+Chinese ``还是`` before an opinion verb stayed on a comparison's side (``我还是觉得纸质书比
+电子书好`` stored ``更喜欢是觉得纸质书``); and jieba's HMM glues an adverb to the verb of
+quitting as one noun (``外卖全戒了``: ``全戒``/n; ``戒`` alone is tagged a noun too), which
+became the object (``戒了全戒``).
+The sentences are new, written for this test."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.clauses import clauses, reason_clauses
+from penchant.memory.core.capture.kinds import pull_object_zh
+from penchant.memory.core.capture.segment import noun_runs
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj", "frame"), [
+    ("I think oat milk lattes are the best", "like", "oat milk", "think"),
+    ("I reckon board games are great fun", "like", "board games", "reckon"),
+    ("I guess rooftop bars are my favourite", "like", "rooftop bars", "guess"),
+])
+def test_an_opinion_verb_is_no_part_of_the_object(
+    reader: ClauseReader, text: str, polarity: str, obj: str, frame: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [c.polarity for c in found if obj in c.content.lower()] == [polarity]
+    assert not any(frame in c.content.lower() for c in found)
+
+
+@pytest.mark.parametrize(("text", "liked", "disliked"), [
+    ("我还是觉得机械键盘比薄膜键盘好用", "机械键盘", "薄膜键盘"),
+    ("我一直觉得胶片相机比手机好玩", "胶片相机", "手机"),
+])
+def test_an_adverb_before_an_opinion_verb_is_no_part_of_a_side(
+    reader: ClauseReader, text: str, liked: str, disliked: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    likes = [c.content for c in found if c.polarity == "like"]
+    assert likes and all("觉得" not in c and "是" not in c for c in likes)
+    assert any(liked in c for c in likes)
+    assert any(disliked in c.content for c in found if c.polarity == "dislike")
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("碳酸饮料全戒了", "碳酸饮料"),
+    ("夜宵我都戒了", "夜宵"),
+    ("奶茶也戒了", "奶茶"),
+])
+def test_an_adverb_glued_to_quitting_is_no_object(text: str, obj: str) -> None:
+    assert not any(run.endswith("戒") for run in noun_runs(text))
+    assert pull_object_zh(text) == obj
+
+
+def test_a_quit_with_an_adverb_glued_to_it_stores_its_object(reader: ClauseReader) -> None:
+    found = extract_preferences("外卖全戒了，现在天天自己做饭", reader=reader)
+    assert [c.polarity for c in found if "外卖" in c.content] == ["dislike"]
+    assert not any("全戒" in c.content for c in found)
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("I wear wool socks since they don't itch", "wool socks"),
+    ("I buy paperbacks, because they don't make my eyes tired", "paperbacks"),
+    ("I exclusively read graphic novels, as I believe it exposes me to new art styles",
+     "graphic novels"),
+])
+def test_a_reason_clause_does_not_turn_the_stance_it_explains(
+    reader: ClauseReader, text: str, obj: str
+) -> None:
+    """What a reason says of the object it refers back to ("…, since they don't itch") was
+    read as the user's stance on it: a negative word in the reason stored a dislike of what
+    the user chose."""
+    found = extract_preferences(text, reader=reader)
+    assert not [c for c in found if c.polarity == "dislike" and obj in c.content.lower()]
+
+
+@pytest.mark.parametrize(("text", "reasons"), [
+    ("I ride a steel-frame bike since it doesn't rattle on cobbles", {1}),
+    ("I only use bar soap, as I believe it keeps plastic out of the bin", {1}),
+    ("我只用竹牙刷，因为它不掉毛", {1}),
+    ("I bought four bags of cherries because I can't resist them", set()),  # the user's
+    ("Ever since I moved to Lisbon I drink my coffee black", set()),  # a time
+    ("我买了很多樱桃，因为我太爱吃了", set()),
+])
+def test_a_reason_clause_is_one_about_the_object(text: str, reasons: set[int]) -> None:
+    assert reason_clauses(text, clauses(text)) == reasons
+
+
+@pytest.mark.parametrize(("text", "protected"), [
+    ("我只盖真丝被子，因为它不会让我过敏", []),  # what does not make me allergic
+    ("我只用无香型的洗衣液，因为别的会让我过敏", []),  # the others do, not this one
+    ("我从来不碰杏仁，因为它会让我过敏", ["杏仁"]),  # the pronoun's object does
+    ("尘螨会让我过敏", ["尘螨"]),
+])
+def test_what_makes_the_user_allergic_and_what_does_not(
+    reader: ClauseReader, text: str, protected: list[str]
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    allergens = [k for c in found if c.protected for k in c.keywords]
+    assert sorted(set(allergens)) == protected
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("I stick to oat flat whites, as they don't bloat me", "like", "oat flat whites"),
+    ("I'm sticking with my old Thinkpad", "like", "thinkpad"),
+    ("I always stick with aisle seats on long flights", "like", "aisle seats"),
+])
+def test_sticking_to_a_choice_is_a_like_of_it(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [c.polarity for c in found if obj in c.content.lower()] == [polarity]
+    assert not any("stick" in k for c in found for k in c.keywords)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm stuck with a slow laptop until payday",  # a complaint, no choice
+    "I gave up soda in March and I'm sticking to it",  # what is kept to is the quit
+    "I stuck with Nokia for years before my first smartphone",  # gone by
+    "I'll stick with water for now, thanks",  # one order
+])
+def test_being_stuck_with_something_or_one_order_is_no_like(
+    reader: ClauseReader, text: str
+) -> None:
+    assert [c for c in extract_preferences(text, reader=reader) if c.polarity == "like"] == []
