@@ -411,6 +411,35 @@ FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|us)\b
 _QUESTION_AFTER_RE = re.compile(r"^(?P<lead>.*\w.*?)\s*[,，;；]\s*(?P<asked>[^,，;；]+[?？]?)\s*$")
 
 
+_REASON_RE = re.compile(r"\b(?:because|'cause|cos|coz|as|since)\s*$", re.I)
+_OF_THE_OBJECT_RE = re.compile(
+    r"^(?:i\s+(?:believe|think|find|feel|reckon)\s+(?:that\s+)?)?(?:it|they|these|those)\b"
+    r"|^(?:因为|由于)(?!我)",
+    re.I,
+)
+
+
+def reason_clauses(sentence: str, parts: list[str]) -> set[int]:
+    """The positions in ``parts`` (:func:`clauses` of ``sentence``) of the clauses that give
+    the reason for what came before by what the object is or does ("…, since they don't
+    itch", "…, as I believe it exposes me to other cultures", ``…，因为它不伤胃``): such a
+    clause explains the stance before it, and its words ("don't", "itch") are no stance of
+    the user's on that object. A reason the user states of themselves ("…because I can't
+    resist them") is a stance, and not one of these. The splitter drops an English
+    connector, so it is looked for in the sentence, just before the clause."""
+    found: set[int] = set()
+    at = 0
+    for i, part in enumerate(parts):
+        start = sentence.find(part, at)
+        if start < 0:
+            continue  # the splitter rewrote it ("everything but" → "except")
+        before = sentence[:start]
+        if i and _OF_THE_OBJECT_RE.match(part) and (has_cjk(part) or _REASON_RE.search(before)):
+            found.add(i)
+        at = start + len(part)
+    return found
+
+
 def stated_before_question(sentence: str) -> str | None:
     """The statement a question is asked after, in one sentence: "Pixel 8 is my daily
     driver these days, what case would you get?" → "Pixel 8 is my daily driver these days",
@@ -472,6 +501,7 @@ __all__ = [
     "en_prefix_speaker",
     "is_ly_adverb",
     "is_question_or_hypothetical",
+    "reason_clauses",
     "stated_before_question",
     "sentences",
     "zh_prefix_speaker",

@@ -27,6 +27,7 @@ from .clauses import (
     en_prefix_speaker,
     is_question_or_hypothetical,
     misread_speaker,
+    reason_clauses,
     sentences,
     stated_before_question,
     zh_prefix_speaker,
@@ -63,7 +64,7 @@ from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .slots import slot_key
-from .stance import Context, Stance
+from .stance import Context, Stance, latest_per_object
 from .statements import Kind
 from .structuring import structured
 
@@ -167,7 +168,9 @@ _LATIN_START_RE = re.compile(r"^\W*[A-Za-z]+(?:'[a-z]+)?\s")
 _ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)")
 """A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
 ``这个是我最喜欢的``): no object to put back."""
-_ZH_TOPIC_FRONTED_RE = re.compile(r"^(?P<topic>[^我，。！？,!?\s]{2,16}?)(?P<rest>我.+)$")
+_ZH_TOPIC_FRONTED_RE = re.compile(
+    r"^(?P<topic>[^我，。！？,!?\s]{2,16}?)(?<![让使令])(?P<rest>我.+)$"  # not 它会让|我过敏
+)
 
 
 def _stance(clause: str, context: Context) -> Stance | None:
@@ -341,7 +344,9 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         stance = _overturned(stance, kind, clause)
     elif (again := elliptic_stance(clause, context)) is not None:
         stance = again
-    elif (from_kind := kind_stance(clause, context, kind, topic)) is not None:
+    elif (from_kind := kind_stance(clause, context, kind, topic)) is not None and not (
+        context.reason and from_kind.obj == context.antecedent  # "I love X, as it…"
+    ):
         stance = from_kind
     if stance is None and (negated := negated_stance(clause, context, wants)):
         context.antecedent = context.mentioned = negated.obj
@@ -375,23 +380,6 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
             # ``我对花生过敏好了`` / ``my allergy is gone``: the allergy is over, not stated.
             found = [c for c in found if c.polarity != "dislike"]
         context.found.extend(found)
-
-
-def _latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
-    """Within one message the last stance on an object wins (``I like X… actually I hate X``),
-    but never over an allergy: a like of it is kept beside it (the gate flags the pair), a plain
-    dislike of it adds nothing (``我对虾过敏，但是我很喜欢吃虾``)."""
-    latest: dict[frozenset[str], PreferenceCandidate] = {}
-    beside: list[PreferenceCandidate] = []
-    for candidate in found:
-        key = frozenset(candidate.keywords)
-        if (before := latest.get(key)) is not None and before.protected and not candidate.protected:
-            if candidate.polarity == "like":
-                beside.append(candidate)
-            continue
-        latest.pop(key, None)
-        latest[key] = candidate
-    return list(latest.values()) + beside
 
 
 def _whole_sentence(
@@ -485,8 +473,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         start = len(context.found)
         context.previous, context.topic = "", fronted.get(index)
         by_clause: list[list[PreferenceCandidate]] = []
-        for clause in parts:
-            before = len(context.found)
+        reasons = reason_clauses(sentence, parts)
+        for at, clause in enumerate(parts):
+            before, context.reason = len(context.found), at in reasons
             _read_clause(clause, context, kinds[position])
             by_clause.append(context.found[before:])
             context.previous = clause
@@ -511,7 +500,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             or exception_sides(sentence, kind, context.found[start:], candidates))
         if sides is not None:
             context.found[start:] = sides
-        elif (tagged := retagged(sentence, kind, context.found[start:])) is not None:
+        elif (tagged := retagged(*((parts[0], sentence_kinds[0]) if reasons else (sentence, kind)),
+                                 context.found[start:])) is not None:  # not "…, as it…"
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
         own = context.found[start:]
@@ -519,7 +509,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             own = [c for c in own if not _reported(sentence, c)]
         context.found[start:] = [c.model_copy(update={"said": said[index]}) for c in own]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
-    found = _latest_per_object(context.found)
+    found = latest_per_object(context.found)
     logger.debug("rule capture found %d candidate(s)", len(found))
     return found
 

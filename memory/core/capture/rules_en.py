@@ -362,6 +362,15 @@ _LIKES: tuple[Rule, ...] = (
         "follows {obj}",
     ),
     en(r"\b(?:keep|eat|observe)\s+(?P<obj>kosher|halal)\b", "like", "keeps {obj}"),
+    en(  # "I stick to decaf", "I'm sticking with my Kindle": keeping to a choice is liking it
+        # (not "I'm stuck with a slow laptop", "I'll stick with tea" for one order, "I stuck
+        # with Firefox for ages" gone by, nor "I quit sugar and I'm sticking to it": the quit)
+        r"^(?:i\s+(?:(?:always|only|just|still|mostly|usually|generally|now)\s+)*stick|"
+        r"(?:i'm|i\s+am)\s+(?:(?:always|only|just|still|now)\s+)*sticking)\s+(?:to|with)\b"
+        r"(?!\s+(?:it|that|this|them)\b)",
+        "like",
+        "sticks with {obj}",
+    ),
     en(  # a flip of an older dislike: "I don't mind spicy food anymore" (without the marker,
         # "I don't mind plastic" is indifference, not a preference)
         rf"\bdo{_NT}\s+(?:really\s+|even\s+)?mind\b(?!\s+(?:if|when|that|whether|me)\b)"

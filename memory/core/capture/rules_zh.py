@@ -83,14 +83,19 @@ ZH_RULES: tuple[Rule, ...] = (
         "dislike",
         "对{obj}过敏",
     ),
+    # what makes the speaker allergic (``羊毛会让我过敏``); not what does not (``纯棉的不会让
+    # 我过敏``, ``因为它不会让我过敏``): that clause matches none of these rules; nor the
+    # others a choice is set against (``只用这个牌子，因为别的会让我过敏``)
+    zh(r"^(?!(?:因为|由于)?(?:别的|其他|其它|别家|别人))(?:因为|由于)?(?P<obj>[^对，,。我不没]{1,12}?)(?:会|容易|总是?|老是?|一直)?让我(?:有点|有些|严重|很)?"
+       r"过敏(?!原)", "dislike", "对{obj}过敏"),
     # not a negated allergy (``芒果那个不算过敏``, ``查出来根本不过敏``): that one is over
     # a fronted allergen (``芒果我过敏``, ``海鲜我一吃就过敏``)
-    zh(r"(?P<obj>[^对，,。我]{1,12}?)我(?:[^，,。我的]{0,4}?就|都|也|有点|有些)?过敏(?!原)",
+    zh(r"(?P<obj>[^对，,。我]{1,12}?)(?<!让)我(?:[^，,。我的]{0,4}?就|都|也|有点|有些)?过敏(?!原)",
        "dislike", "对{obj}过敏"),
     # what precedes the speaker, the speaker and an adverb are no part of the allergen
     # (``希望我的花生过敏能好``, ``我其实有点芒果过敏``, ``我们全家都海鲜过敏``)
     zh(rf"{_ZH_ALLERGY_LEAD}(?P<obj>(?![没不无未])[^对，,。我]{{0,20}}?)(?<![不没])(?<!没有)(?<!不算)"
-       r"过敏(?!原)",
+       r"(?<!让我)(?<!让)过敏(?!原)",
        "dislike", "对{obj}过敏"),
     zh(
         rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:有点|有些|严重|非常|很|都|也)?不耐(?:受|症)?",

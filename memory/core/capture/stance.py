@@ -55,6 +55,7 @@ class Context:
     found: list[PreferenceCandidate] = field(default_factory=list)
     previous: str = ""  # the clause before, in this sentence ("" at a sentence's start)
     topic: Object | None = None  # what the clause before is about ("X闻着香，我超爱")
+    reason: bool = False  # the clause gives the reason for the one before ("…, as it…")
 
 
 _TIME = r"(?:now|these\s+days|nowadays|today|lately|again|any\s*more|any\s+longer)"
@@ -126,4 +127,23 @@ def repeated_stance(raw: str) -> str:
     return _EN_REPEATED_STANCE_RE.sub("", raw.strip(), count=1)
 
 
-__all__ = ["Context", "Stance", "elliptic", "negated_tail", "repeated_stance"]
+def latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
+    """Within one message the last stance on an object wins (``I like X… actually I hate X``),
+    but never over an allergy: a like of it is kept beside it (the gate flags the pair), a plain
+    dislike of it adds nothing (``我对虾过敏，但是我很喜欢吃虾``)."""
+    latest: dict[frozenset[str], PreferenceCandidate] = {}
+    beside: list[PreferenceCandidate] = []
+    for candidate in found:
+        key = frozenset(candidate.keywords)
+        if (before := latest.get(key)) is not None and before.protected and not candidate.protected:
+            if candidate.polarity == "like":
+                beside.append(candidate)
+            continue
+        latest.pop(key, None)
+        latest[key] = candidate
+    return list(latest.values()) + beside
+
+
+__all__ = [
+    "Context", "Stance", "elliptic", "latest_per_object", "negated_tail", "repeated_stance",
+]
