@@ -127,3 +127,21 @@ def test_being_stuck_with_something_or_one_order_is_no_like(
     reader: ClauseReader, text: str
 ) -> None:
     assert [c for c in extract_preferences(text, reader=reader) if c.polarity == "like"] == []
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("Windows 11 is honestly awful", "windows 11"),
+    ("The fragrance I wear every day now is Another 13", "another 13"),
+])
+def test_a_number_after_a_name_is_part_of_the_name(
+    reader: ClauseReader, text: str, obj: str
+) -> None:
+    """A number was a stop word of English objects wherever it stood: "Windows 11 is awful"
+    stored a dislike of *Windows*, so any later flip about Windows 10 or 11 would meet it."""
+    found = extract_preferences(text, reader=reader)
+    assert any(obj in c.content.lower() for c in found)
+
+
+def test_a_number_of_an_amount_is_still_no_object(reader: ClauseReader) -> None:
+    found = extract_preferences("I drink 3 cups of green tea a day", reader=reader)
+    assert not any(k.isdigit() for c in found for k in c.keywords)

@@ -210,7 +210,12 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         adverb = is_ly_adverb(word) and not named
         perfect = not runs[-1] and i > 0 and tokens[i - 1].lower() in _EN_PERFECT
         chat = token in _EN_CHAT_LETTERS
-        if word in _EN_STOP or base in _EN_STOP or adverb or word.isdigit() or perfect or chat:
+        numbered = word.isdigit() and runs[-1] and not runs[-1][-1].islower() and (
+            re.search(rf"(?<![\w.]){word}(?![\w.])", clause)  # "Pixel 8", not "550s", "0.5"
+        )
+        if word in _EN_STOP or base in _EN_STOP or adverb or perfect or chat or (
+            word.isdigit() and not numbered
+        ):
             lone = len(runs[-1]) == 1 and not any(runs[:-1])
             if word in _EN_OBJECT_PRONOUNS and lone and i >= 2 and (
                 tokens[i - 2].lower() in _EN_SUBJECT_PRONOUNS
