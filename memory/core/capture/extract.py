@@ -495,13 +495,14 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]
             context.found.extend(made)
         kind = sentence_kinds[0] if len(parts) == 1 else whole.get(index)  # None: no clause
+        # the tagger reads no reason about the object ("…, since they don't itch")
+        tagger_reads = (parts[0], sentence_kinds[0]) if reasons else (sentence, kind)
         sides = None if kind is None else (
             structure_sides(sentence, kind, context.found[start:], candidates)
             or exception_sides(sentence, kind, context.found[start:], candidates))
         if sides is not None:
             context.found[start:] = sides
-        elif (tagged := retagged(*((parts[0], sentence_kinds[0]) if reasons else (sentence, kind)),
-                                 context.found[start:])) is not None:  # not "…, as it…"
+        elif (tagged := retagged(*tagger_reads, context.found[start:])) is not None:
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
         own = context.found[start:]
