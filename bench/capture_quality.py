@@ -398,7 +398,7 @@ neither the repository nor that set: held out, never read."""
 HOLDER_GROUPS = ("joint", "shared_reply", "told_someone", "none")
 SWITCHES_BLIND = REPO_ROOT / "bench" / "data" / "statements_switch_blind.jsonl"
 """240 messages (en 120, zh 120) by a helper who saw no file of the repository, written after
-:func:`~penchant.memory.core.capture.kind_stances.structure_sides` was designed and measured on
+:func:`~penchant.memory.core.capture.tagged_sides.structure_sides` was designed and measured on
 it blind (en 27 -> 29, zh 30 -> 34 of 70 switches; the 100 look-alikes unchanged): a lasting
 switch of the user's own in varied phrasing, and look-alikes (one occasion, considered,
 someone else's, a change that is no taste, a switch the user went back on). Half 0
@@ -427,7 +427,7 @@ KEPT_BLIND = REPO_ROOT / "bench" / "data" / "statements_kept_blind.jsonl"
 preferences kept after trying others ("Tried every new bubble tea place, still a classic milk
 tea girl") and 40 look-alikes (one occasion, someone else's, given in, asked or planned, stuck
 with it and unhappy, sarcasm, a fact). Written after
-:func:`~penchant.memory.core.capture.kind_stances._polar_reading` was built and measured once
+:func:`~penchant.memory.core.capture.tagged_sides._polar_reading` was built and measured once
 before any row was read: kept preferences right en 4 -> 4, zh 12 -> 13 of 40 (this judge
 asks for the object the helper named); look-alikes storing no like en 36, zh 35 of 40,
 unchanged; read since: development."""
@@ -439,8 +439,8 @@ that corpus: per language 25 switches, 25 comparisons, 25 exceptions (both sides
 choices, 10 preferences kept after trying others, and 50 look-alikes of them (one occasion,
 asked or of fact, someone else's, only considered, a request with an exception, a choice
 forced on the user). Measured before and after the structure head learned that corpus (with
-:func:`~penchant.memory.core.capture.kind_stances.exception_sides` and the comparison sides of
-:func:`~penchant.memory.core.capture.kind_stances.structure_sides`), counts only: preferences
+:func:`~penchant.memory.core.capture.tagged_sides.exception_sides` and the comparison sides of
+:func:`~penchant.memory.core.capture.tagged_sides.structure_sides`), counts only: preferences
 right en 44 -> 49, zh 42 -> 46 of 100 (switches en 10 -> 11, zh 9 -> 9 of 25; comparisons en
 17 -> 18, zh 13 -> 15; exceptions en 10 -> 13, zh 12 -> 14; current choices en 7 -> 7, zh
 5 -> 5 of 15; kept after trying others en 0 -> 0, zh 3 -> 3 of 10), look-alikes storing

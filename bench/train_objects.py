@@ -15,7 +15,7 @@ messages (every one for training; none is held out here):
   kinds (``train_statements.STRUCTURES_CORPUS``), its look-alikes with no object. Its objects
   are short, as the helpers named them ("games" where PrefEval-dev says "first-person shooter
   games"); capture lets the tagger replace the rules' objects only with objects of a polarity
-  the rules read, and of more than function words (``kind_stances.retagged``).
+  the rules read, and of more than function words (``tagged_sides.retagged``).
 
 Never read: half 1 of those sets, ``statements_kinds_blind.jsonl``,
 ``statements_structures_blind.jsonl``, the chat turns, the corpus's dev and test splits and

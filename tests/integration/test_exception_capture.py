@@ -1,6 +1,6 @@
 """An exception's two sides through capture and the persistence gate, on a real Redis (issue 17).
 
-Capture writes the broader side first (:func:`~penchant.memory.core.capture.kind_stances.
+Capture writes the broader side first (:func:`~penchant.memory.core.capture.tagged_sides.
 exception_sides`): the gate lets a broader statement supersede a narrower one of the other
 polarity, so a class written after its member would retire it. Each test looks at what is
 active in Redis after the message. The sentences are new instances of the exception kind."""

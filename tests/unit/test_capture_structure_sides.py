@@ -1,5 +1,5 @@
 """A switch, comparison or exception no connector cuts is read for its sides by the object
-tagger (issue 17, ``memory/core/capture/kind_stances.structure_sides`` and
+tagger (issue 17, ``memory/core/capture/tagged_sides.structure_sides`` and
 ``exception_sides``).
 
 Before, "I've gone over to Linux Mint permanently, Windows and me are done" stored nothing:
@@ -111,17 +111,17 @@ def test_exception_sides_write_the_broader_side_first(
     sentence has them. The tagger is a stand-in here: the test is of the order alone."""
     from types import SimpleNamespace
 
-    from penchant.memory.core.capture import extract, kind_stances
+    from penchant.memory.core.capture import extract, tagged_sides
     from penchant.memory.core.capture.object_tagger import TaggedObject
     from penchant.memory.core.capture.statements import KINDS, Kind
 
     objects = [TaggedObject(p, text, 0.95) for p, text in marked]  # type: ignore[arg-type]
-    monkeypatch.setattr(kind_stances, "default_tagger",
+    monkeypatch.setattr(tagged_sides, "default_tagger",
                         lambda: SimpleNamespace(read=lambda s: SimpleNamespace(objects=objects)))
     probs = tuple(0.9 if k == "exception" else 0.1 / (len(KINDS) - 1) for k in KINDS)
     kind = Kind("exception", 0.9, probs, structure=probs)
     sentence = "Well, except for feta, I like every tea and cheese, oolong tea aside"
-    made = kind_stances.exception_sides(sentence, kind, [], extract.candidates)
+    made = tagged_sides.exception_sides(sentence, kind, [], extract.candidates)
     assert made is not None
     assert [(c.polarity, c.keywords[0]) for c in made] == want
 
@@ -135,7 +135,7 @@ def test_a_modifier_marked_on_the_other_side_leaves_the_rules_object(
     animated movies became a like of *animated*."""
     from types import SimpleNamespace
 
-    from penchant.memory.core.capture import extract, kind_stances
+    from penchant.memory.core.capture import extract, tagged_sides
     from penchant.memory.core.capture.object_tagger import TaggedObject
     from penchant.memory.core.capture.statements import KINDS, Kind
 
@@ -144,8 +144,8 @@ def test_a_modifier_marked_on_the_other_side_leaves_the_rules_object(
     assert {c.polarity for c in found} == {"dislike"}
     reading = SimpleNamespace(objects=[TaggedObject("like", "horror", 0.76)],
                               outside=lambda keywords: 0.1, mean=lambda keywords, label: 0.0)
-    monkeypatch.setattr(kind_stances, "default_tagger",
+    monkeypatch.setattr(tagged_sides, "default_tagger",
                         lambda: SimpleNamespace(read=lambda sentence: reading))
     probs = tuple(0.9 if k == "comparative" else 0.1 / (len(KINDS) - 1) for k in KINDS)
     kind = Kind("comparative", 0.9, probs, structure=probs)
-    assert kind_stances.structure_sides(text, kind, found, extract.candidates) is None
+    assert tagged_sides.structure_sides(text, kind, found, extract.candidates) is None

@@ -35,14 +35,7 @@ from .clauses import (
 from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
-from .kind_stances import (
-    elliptic_stance,
-    exception_sides,
-    kind_stance,
-    not_meant,
-    retagged,
-    structure_sides,
-)
+from .kind_stances import elliptic_stance, kind_stance, not_meant
 from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_reader, pull_object_zh
 from .negation import negated_stance
 from .objects import (
@@ -67,6 +60,7 @@ from .slots import slot_key
 from .stance import Context, Stance, latest_per_object
 from .statements import Kind
 from .structuring import structured
+from .tagged_sides import exception_sides, retagged, structure_sides
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch

@@ -51,7 +51,7 @@ def someone_else(sentence: str) -> bool:
     ``我妈``, "my son's", "they"): an allergy said over there is not the user's to lift
     (``我舅舅查出来对青霉素不过敏``; a doctor who says it is over is the user's news,
     ``医生说已经好了``), and the object tagger reads no stance in it
-    (:func:`~.kind_stances.retagged`)."""
+    (:func:`~.tagged_sides.retagged`)."""
     if has_cjk(sentence):
         text = _ZH_ADDRESS_RE.sub("", sentence)
         return bool(_ZH_SOMEONE_ELSE_RE.search(text)) or close_person_zh(text, anywhere=True)

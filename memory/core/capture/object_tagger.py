@@ -7,7 +7,7 @@ the wrong words: "Chrome's gone, Firefox is my browser now", "Never thought I'd 
 I'm a convert to jazz", ``密室逃脱曾经很上头，现在一想就累``. This tagger marks each word of
 a sentence as part of an object the user now likes, one the user now dislikes, or neither,
 so a sentence the head reads as a statement yields its object when no rule read it
-(:func:`~.kind_stances.tagged_stances`).
+(:func:`~.tagged_sides.retagged`).
 
 Model: multinomial logistic regression over hashed features of each token and its window,
 as in the feature-rich linear taggers of Ratnaparkhi 1996 ("A Maximum Entropy Model for
