@@ -56,6 +56,7 @@ from .prepare import MAX_CAPTURE_CHARS, prepare
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
+from .segment import tag
 from .slots import slot_key
 from .stance import Context, Stance, latest_per_object
 from .statements import Kind
@@ -163,8 +164,18 @@ _ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)
 """A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
 ``这个是我最喜欢的``): no object to put back."""
 _ZH_TOPIC_FRONTED_RE = re.compile(
-    r"^(?P<topic>[^我，。！？,!?\s]{2,16}?)(?<![让使令])(?P<rest>我.+)$"  # not 它会让|我过敏
+    r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])(?P<rest>我.+)$"  # not 它会让|我过敏
 )
+"""A Chinese clause's topic before the speaker (``武侠小说我已经不看了``); one character only
+when it is a noun (``鱼我不吃``; not ``那我不吃``, :func:`_fronted_topic`)."""
+
+
+def _fronted_topic(clause: str) -> re.Match[str] | None:
+    fronted = _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. "))
+    if fronted is None or _ZH_PERSON_TOPIC_RE.match(fronted.group("topic")):
+        return None
+    topic = fronted.group("topic")
+    return fronted if len(topic) > 1 or tag(topic)[0][1].startswith("n") else None
 
 
 def _stance(clause: str, context: Context) -> Stance | None:
@@ -188,8 +199,8 @@ def _stance(clause: str, context: Context) -> Stance | None:
             break
     if found is not None and found.speaker != "other":
         return found
-    fronted = _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. ")) if zh else None
-    if fronted and not _ZH_PERSON_TOPIC_RE.match(fronted.group("topic")):
+    fronted = _fronted_topic(clause) if zh else None
+    if fronted:
         rest = re.sub(r"[了的啦呢]+$", "", fronted.group("rest"))
         moved = f"{rest}{fronted.group('topic')}"
         for match, rule in ZH_TABLE.matches(moved):

@@ -25,6 +25,16 @@ FUNCTION_TAGS = ("c", "d", "u", "y", "e", "p", "t", "f", "m", "q")
 particles, interjections, prepositions, time and place words, numerals and classifiers."""
 
 
+_ADVERBS_TAGGED_AS_NOUNS = frozenset("基本 基本上 压根 压根儿 全都 全部 统统".split())
+"""Words jieba's dictionary tags as nouns (``基本``/n, ``全都``/n) that in what users say are
+adverbs (``我基本不吃``: basically; ``鱼我全部不吃``: all of it): tagged ``d``. Read alone, a
+clause's words before its verb (``我基本``) show no verb after them."""
+
+
+def _adverbs_retagged(tagged: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((word, "d" if word in _ADVERBS_TAGGED_AS_NOUNS else flag) for word, flag in tagged)
+
+
 @lru_cache(maxsize=8192)
 def tag(text: str) -> tuple[tuple[str, str], ...]:
     """Words of a Chinese text with their POS tags (jieba's HMM for unknown words).
@@ -38,7 +48,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     """
     import rjieba
 
-    return tuple((word, flag) for word, flag in rjieba.tag(text))
+    return _adverbs_retagged(tuple((word, flag) for word, flag in rjieba.tag(text)))
 
 
 @lru_cache(maxsize=8192)
@@ -48,7 +58,7 @@ def dictionary_tag(text: str) -> tuple[tuple[str, str], ...]:
     ``广场舞跳起来`` is ``广场`` + ``舞跳``; without it, ``广场舞`` + ``跳``…)."""
     import rjieba
 
-    return tuple((word, flag) for word, flag in rjieba.tag(text, False))
+    return _adverbs_retagged(tuple((word, flag) for word, flag in rjieba.tag(text, False)))
 
 
 @lru_cache(maxsize=8192)
