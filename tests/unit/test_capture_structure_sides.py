@@ -149,3 +149,19 @@ def test_a_modifier_marked_on_the_other_side_leaves_the_rules_object(
     probs = tuple(0.9 if k == "comparative" else 0.1 / (len(KINDS) - 1) for k in KINDS)
     kind = Kind("comparative", 0.9, probs, structure=probs)
     assert tagged_sides.structure_sides(text, kind, found, extract.candidates) is None
+
+
+@pytest.mark.parametrize(("text", "cls"), [
+    ("韩剧都挺爱看，就是宫廷剧看不下去", "韩剧"),
+    ("水果我基本都爱，除了山竹，那个涩味是真顶不住", "水果"),
+    ("Except for walnuts, I like every nut", "nut"),  # "nut" is no word of "walnuts"
+])
+def test_an_exception_the_tagger_marks_one_side_of_stores_the_class_first(
+    reader: ClauseReader, text: str, cls: str
+) -> None:
+    """The tagger marks the class (0.8 or more) and not the member, which the rules read:
+    only the member was stored, and the class was lost. New instances of the kind, written
+    for this test."""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords[0]) for c in found][0] == ("like", cls)
+    assert [c.polarity for c in found[1:]] == ["dislike"]

@@ -23,9 +23,10 @@ from .allergies import mentions_allergy
 from .changes import told_as_past
 from .clauses import EN_PEOPLE_RE, FIRST_PERSON_RE, clause_speaker, clauses
 from .holders import someone_else
+from .keywords import object_keywords
 from .kind_stances import labelled_stance, not_meant
 from .kinds import NEW_MIN_P, polarity_of
-from .object_tagger import TaggedObject, default_tagger
+from .object_tagger import Reading, TaggedObject, default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .stance import Stance
 from .statements import Kind
@@ -253,9 +254,16 @@ def exception_sides(
         return None
     if kind.of("none") >= WEAK_MAX_NONE or ONE_OCCASION_RE.search(sentence):
         return None
-    if _not_for_sides(sentence, found):
+    both_ways = [c for c in found if any(
+        d.polarity != c.polarity and set(d.keywords) == set(c.keywords) for d in found)]
+    if _not_for_sides(sentence, [c for c in found if c not in both_ways]):
+        return None  # (one object read both ways is one misread, not two sides)
+    reading = default_tagger().read(sentence)
+    sides = [o for o in reading.objects if o.p >= SIDE_MIN_P]
+    if len(sides) == 1:
+        return _one_side(sentence, sides[0], found, reading, candidates)
+    if both_ways:
         return None
-    sides = [o for o in default_tagger().read(sentence).objects if o.p >= SIDE_MIN_P]
     liked = [o for o in sides if o.polarity == "like"]
     disliked = [o for o in sides if o.polarity == "dislike"]
     if len(liked) != 1 or len(disliked) != 1:
@@ -272,6 +280,52 @@ def exception_sides(
             return None
         made += _new_candidates(stance, made, candidates)
     return made
+
+
+def _one_side(
+    sentence: str, side: TaggedObject, found: list[PreferenceCandidate], reading: Reading,
+    candidates: Callable[[Stance], list[PreferenceCandidate]],
+) -> list[PreferenceCandidate] | None:
+    """An exception of which the tagger marks one side at :data:`SIDE_MIN_P`: that side, and
+    what the rules read of the other (candidates of the other polarity on other words, or the
+    tagger's object of that polarity where it reads theirs as no object, as :func:`retagged`
+    does), the broader first (:func:`exception_sides`). ``水果我基本都爱，除了榴莲，那味儿真顶不住``
+    stored only the dislike of 榴莲 (marked at 0.59); ``鸡肉哪个部位我都吃，鸡爪除外`` stored
+    nothing. The rules' reading of the marked side's own words with the other polarity is
+    dropped (``东北菜我都稀罕，就是酸菜白肉吃不惯`` was a dislike of 东北菜).
+
+    Returns:
+        The sentence's candidates, or None to leave it: the rules read another object with
+        the side's polarity (which side is which is then unclear), or all the side adds.
+    """
+    kept: list[PreferenceCandidate] = []
+    other: list[PreferenceCandidate] = []
+    words = set(object_keywords(side.text))
+    for c in found:
+        names = bool(words & set(c.keywords))  # not "nut" of "walnuts"
+        if c.polarity == side.polarity and not names:
+            return None
+        if c.polarity == side.polarity or not names:
+            (kept if names else other).append(c)
+    for at, c in enumerate(other):
+        outside = reading.outside(c.keywords)
+        of_theirs = [o for o in reading.objects if o.polarity == c.polarity]
+        if outside is not None and outside >= OUTSIDE_MIN_P and of_theirs and (
+            stance := _tagged_stance(of_theirs[0], c.polarity, sentence)
+        ) is not None and (made := candidates(stance)):
+            other[at] = made[0]  # "那味儿真顶不住": 味儿 names nothing; 榴莲 is the member
+    if not kept:
+        if (stance := _tagged_stance(side, side.polarity, sentence)) is None:
+            return None
+        kept = _new_candidates(stance, other, candidates)
+    if not kept or kept + other == found:
+        return None
+    marked, lowered = side.text.lower(), sentence.lower()
+    theirs = [k.lower() for c in other for k in c.keywords]
+    narrower = any(marked != k and k in marked for k in theirs)  # the member marked
+    later = not any(marked in k for k in theirs) and any(
+        0 <= lowered.find(k) < lowered.find(marked) for k in theirs)
+    return other + kept if narrower or later else kept + other
 
 
 def _structure_read(kind: Kind) -> tuple[str, float] | None:
