@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from penchant.memory.client.reading import ClauseReader
-from penchant.memory.core.capture import extract, extract_preferences
+from penchant.memory.core.capture import changes, extract, extract_preferences
 from penchant.memory.core.capture.clauses import clause_speaker
 from penchant.memory.core.capture.object_tagger import (
     BUCKETS,
@@ -113,6 +113,7 @@ def test_objects_the_tagger_reads_as_no_object_are_replaced_by_its_own(
     monkeypatch.setattr(extract, "retagged", lambda sentence, kind, found: None)
     monkeypatch.setattr(extract, "structure_sides", lambda sentence, kind, found, made: None)
     monkeypatch.setattr(extract, "exception_sides", lambda sentence, kind, found, made: None)
+    monkeypatch.setattr(changes, "_tagged", lambda parts, then, polarity: None)  # then and now
     before = extract_preferences(text, reader=reader)  # what the rules and the head read
     assert any(misread in c.content for c in before)
 

@@ -20,8 +20,11 @@ import re
 from collections.abc import Callable, Sequence
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
-from .clauses import ZH_PAST_RE, clause_speaker
+from ..lexical import ENGLISH_STOP_WORDS
+from .clauses import EN_PEOPLE_RE, ZH_PAST_RE, clause_speaker
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
+from .object_tagger import default_tagger
+from .objects import is_pronoun, lower_sentence_start, resolve
 from .statements import Kind
 from .structures import Part, part_candidate
 
@@ -55,6 +58,14 @@ THEN_MIN_P = 0.55
 """The past clause's polarity is read from the head when its plain like or dislike reaches
 this (a lower bar than :data:`~.kinds.NEW_MIN_P`: the present clause's turning, not this
 reading, is what makes the statement)."""
+
+TURN_MIN_P = 0.6
+"""The structure head's reading of a whole then-and-now sentence gives the way it turned when
+its turning kinds of one way (coming round to it; going off it or quitting) reach this."""
+TAGGED_MIN_P = 0.8
+"""The object tagger names a then-and-now sentence's object, where the rules read none in its
+past clause, when it marks one at this mean probability or more (as
+:data:`~.tagged_sides.RETAG_MIN_P`)."""
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 
@@ -168,6 +179,20 @@ _NO_TURN_RE = re.compile(
 (``now I'm not sure``): no turn to read."""
 
 
+def _turn(whole: Kind | None) -> Polarity | None:
+    """The way the structure head reads a whole then-and-now sentence turning (``鹅肝以前觉得腻，
+    现在觉得绵密好吃``: coming round to it), at :data:`TURN_MIN_P`; None without that head.
+    Read whole, a sentence says which way it went; its present clause alone (``现在觉得绵密好吃``)
+    often does not, and the statement head read that one as going off it."""
+    if whole is None or whole.structure is None:
+        return None
+    read = whole.for_structure()
+    like, dislike = read.of("flip_like"), read.of("flip_dislike") + read.of("quit")
+    if max(like, dislike) < TURN_MIN_P:
+        return None
+    return "like" if like > dislike else "dislike"
+
+
 def _refers_back(clause: str) -> bool:
     """Whether a present clause's object is the past clause's: ``it`` or ``them`` with no
     name of its own (``now I put it on everything``; not ``now it's all about Pepsi``),
@@ -175,6 +200,38 @@ def _refers_back(clause: str) -> bool:
     if has_cjk(clause):
         return bool(_ZH_BACK_RE.search(clause))
     return bool(_EN_BACK_RE.search(clause)) and not _EN_NAME_RE.search(clause)
+
+
+_PRONOUNS = frozenset("he she they him her them his their".split())
+
+
+def _tagged(parts: Sequence[str], then: int, polarity: Polarity) -> str | None:
+    """The object the tagger marks in the past clause, reading the whole sentence, at
+    :data:`TAGGED_MIN_P`, of ``polarity`` where it marks one of each
+    (``曾经是王者荣耀重度玩家，现在看到图标就累``: 王者荣耀, where the noun run is the whole
+    ``王者荣耀重度玩家``). One marked only in the present clause (``现在觉得香甜可口``, or what a
+    switch turned to) is none."""
+    zh = has_cjk(parts[0])
+    people = [m.group(0).lower() for part in parts  # not the "kid" of "as a kid"
+              for m in EN_PEOPLE_RE.finditer(_EN_THEN_RE.sub(" ", part))]
+    if not zh and set(people) - _PRONOUNS:  # (a pronoun's holder is the clause's speaker)
+        return None  # "Mum used to live on Coke…": the tagger reads words, not whose they are
+    past = parts[then].lower()
+    found = [o for o in default_tagger().objects(("，" if zh else ", ").join(parts))
+             if o.p >= TAGGED_MIN_P and o.text.lower() in past]
+    if not found:
+        return None  # one only in the present clause is what a switch turned to
+    best = max(found, key=lambda o: (o.polarity == polarity, o.p))
+    zh = has_cjk(best.text)
+    if zh:
+        text = best.text.lstrip("的")  # (曾经不屑一顾)的国产剧
+    else:  # "e-books and": the run's edges may be function words
+        words = best.text.split()
+        while words and words[-1].lower() in ENGLISH_STOP_WORDS:
+            words.pop()
+        text = lower_sentence_start(" ".join(words)) if words else ""
+    obj = resolve(text, zh, None, initial=not zh)
+    return obj.display if obj is not None and not is_pronoun(obj.display) else None
 
 
 def _without_then(clause: str) -> str:
@@ -199,6 +256,7 @@ def changed(
     rules: Callable[[str], list[PreferenceCandidate]],
     confidence: float,
     reader: Callable[[list[str]], list[Kind]] | None = None,
+    whole: Kind | None = None,
 ) -> list[PreferenceCandidate] | None:
     """The candidates of a sentence told as then and now, or None when it is not one.
 
@@ -211,14 +269,20 @@ def changed(
         reader: The statement head, to read the past clause without its marker when the
             rules do not (one more embedding, for such sentences only): with the marker, the
             head reads a past like as a change of mind (``厦门以前很喜欢``: went off it).
+        whole: The heads' reading of the whole sentence (its structure head's with it).
 
     Returns:
         What the clauses yielded without the past clause's candidates, when a later clause
-        yielded any; else the past clause's object with the present polarity: the present
-        clause's own (its head reading at :data:`~.kinds.NEW_MIN_P`), or the opposite of
-        the past clause's (rules, else the head on the clause without its marker, at
-        :data:`THEN_MIN_P`, with only the plain like and dislike counted); None when neither
-        polarity nor an object can be read.
+        yielded any that a rule read, or that agrees with the way the structure head reads
+        the whole sentence turning (``whole``, :func:`_turn`); else the past clause's object
+        (the tagger's where no rule reads it: :func:`_tagged`) with the present polarity:
+        the opposite of the past clause's where a rule reads that, else the way the whole
+        sentence turns, else the present clause's own (its head reading at
+        :data:`~.kinds.NEW_MIN_P`), else the opposite of the past clause's as the head
+        reads it without its marker (at :data:`THEN_MIN_P`, with only the plain like and
+        dislike counted). Without a polarity, the other clauses' candidates (the past
+        clause is history either way); None when no object can be read, for an allergy, or
+        when the present clause goes on with the past one.
     """
     span = then_and_now(parts)
     if span is None:
@@ -226,16 +290,25 @@ def changed(
     then, now = span
     kept = [c for i, made in enumerate(found) if i != then for c in made]
     stated = any(found[i] for i in range(now, len(parts)))
-    if stated and not (found[now] and _refers_back(parts[now])):
-        return kept
     bare = _without_then(parts[then])
     ruled = rules(bare)
     before = {c.polarity for c in ruled}
-    if any(c.protected for c in ruled) or _ALLERGY_RE.search(parts[then]):
+    allergy = any(c.protected for c in ruled) or bool(_ALLERGY_RE.search(parts[then]))
+    # the way it turned, where the whole sentence or a past the rules read says it
+    turn = _turn(whole) or (_OPPOSITE[next(iter(before))] if len(before) == 1 else None)
+    if stated and not allergy and turn is not None and found[now] and (
+        found[now][-1].polarity != turn
+    ) and not any(rules(parts[i]) for i in range(now, len(parts))):
+        stated = False  # only the head read the present clause, and the other way
+        kept = [c for i, made in enumerate(found) if i not in (then, now) for c in made]
+    if stated and not (found[now] and _refers_back(parts[now])):
+        return kept
+    if allergy:
         return None  # an allergy that has cleared is lifted by the retraction rules, not liked
     if _NO_TURN_RE.search(parts[now]):
         return None  # "…and I still do now": no change of mind
-    past = before.pop() if len(before) == 1 else _past(bare, kinds[then], reader)
+    by_rules = len(before) == 1
+    past = before.pop() if by_rules else _past(bare, kinds[then], reader)
     if stated:  # "…; now I actually look forward to it": the present stance, on the past object
         polarity: Polarity | None = found[now][-1].polarity
         obj = _object(parts[then])
@@ -244,17 +317,28 @@ def changed(
         kept = [c for i, made in enumerate(found) if i not in (then, now) for c in made]
     else:
         own = polarity_of(kind) if (kind := kinds[now]) is not None else None
-        polarity = own[0] if own else (_OPPOSITE[past] if past else None)
+        polarity = _OPPOSITE[past] if past and by_rules else (
+            turn or (own[0] if own else (_OPPOSITE[past] if past else None)))
         obj = _object(parts[then]) or _object(parts[now])
-    if polarity is None or not (obj or len(ruled) == 1):
+    if polarity is None:
+        return kept  # which way it went is not read; the past clause is history all the same
+    if not (obj or len(ruled) == 1):
         return None
+    tagged = _tagged(parts, then, polarity)
+    words = [w.lower() for w in (obj, ruled[0].keywords[0] if len(ruled) == 1 else None) if w]
+    if tagged and " " not in tagged and any(w.startswith(tagged.lower() + " ") for w in words):
+        tagged = None  # a modifier alone ("instant" of "instant ramen")
+    obj = tagged or obj
     label = (ZH_LABELS if has_cjk(parts[then]) else EN_LABELS)[
         polarity if polarity == past else ("flip_like" if polarity == "like" else "flip_dislike")
     ]
     made = part_candidate(Part(polarity, obj, label.format(obj=obj)), confidence) if obj else None
-    if len(ruled) == 1 and (made is None or set(made.keywords) != set(ruled[0].keywords)):
+    if not tagged and len(ruled) == 1 and (
+        made is None or set(made.keywords) != set(ruled[0].keywords)
+    ):
         # The rules read the past clause's object better than the noun run ("I used to dread
-        # jogging": ``jogging``, not ``dread jogging``).
+        # jogging": ``jogging``, not ``dread jogging``); the tagger, where it marks one, better
+        # than either (``曾经对网购嗤之以鼻``: ``网购``, not ``网购嗤之以鼻``).
         shown = ruled[0].keywords[0]
         made = ruled[0].model_copy(update={
             "polarity": polarity, "content": label.format(obj=shown), "slot": None,

@@ -486,7 +486,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             context.previous = clause
             position += 1
         sentence_kinds = kinds[position - len(parts) : position]
-        turned = changed(parts, sentence_kinds, by_clause, _rules, RULE_CONFIDENCE, reader)
+        turned = changed(parts, sentence_kinds, by_clause, _rules, RULE_CONFIDENCE, reader,
+                         whole.get(index))
         if turned is not None:
             del context.found[start:]
             context.found.extend(turned)
