@@ -48,12 +48,25 @@ def test_a_past_the_rules_read_turns_the_other_way_whatever_the_present_reads() 
     assert [(c.polarity, c.keywords) for c in found] == [("like", ["olive"])]
 
 
-def test_a_turn_read_no_way_stores_nothing_of_the_past_clause() -> None:
-    """The past clause read alone as going off it was stored when neither clause nor the
-    whole sentence said which way it went."""
+def test_a_turn_read_no_way_stores_nothing_of_a_plain_past_clause() -> None:
+    """The past clause's own reading was stored when neither clause nor the whole sentence
+    said which way it went; a plain dislike there is history ("As a teen I found museums
+    painfully dull, but now…" stored *dislikes teen*)."""
     text = "以前觉得爬山又累又无聊，现在每周都要去一次"
     read = _scripted(_kind("none", 0.5, structure="none"), {
-        "以前觉得爬山又累又无聊": _kind("flip_dislike", 0.9),
+        "以前觉得爬山又累又无聊": _kind("dislike", 0.9),
         "现在每周都要去一次": _kind("limit", 0.6),
     })
     assert extract_preferences(text, reader=read) == []
+
+
+def test_a_past_clause_read_as_going_off_it_stands_when_the_turn_is_unread() -> None:
+    """"Gel nails used to be my thing, now it's short natural nails for me": the past clause
+    alone says the user went off it."""
+    text = "Gel nails used to be my thing, now it is mostly short ones"
+    read = _scripted(_kind("none", 0.5, structure="none"), {
+        "Gel nails used to be my thing": _kind("flip_dislike", 0.9),
+        "now it is mostly short ones": _kind("none", 0.9),
+    })
+    found = extract_preferences(text, reader=read)
+    assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["gel nail"])]

@@ -320,8 +320,11 @@ def changed(
         polarity = _OPPOSITE[past] if past and by_rules else (
             turn or (own[0] if own else (_OPPOSITE[past] if past else None)))
         obj = _object(parts[then]) or _object(parts[now])
-    if polarity is None:
-        return kept  # which way it went is not read; the past clause is history all the same
+    if polarity is None:  # which way it went is not read in the present clause or the whole
+        went = polarity_of(read) if (read := kinds[then]) is not None else None
+        if went is not None and went[1] in ("flip_dislike", "quit"):
+            return None  # the past clause read as going off it ("Gel nails used to be my thing")
+        return kept  # the past clause is history ("As a teen I found museums painfully dull")
     if not (obj or len(ruled) == 1):
         return None
     tagged = _tagged(parts, then, polarity)
