@@ -246,8 +246,9 @@ def exception_sides(
         the other readers: the structure head reads no exception at :data:`EXCEPTION_MIN_P`
         (or reads a switch or comparison: :func:`_structure_read`), the statement head reads
         no statement at :data:`WEAK_MAX_NONE`, the sentence is of one occasion, another
-        person's or about an allergy, ``found`` holds both polarities already, or the tagger
-        does not mark exactly one liked and one disliked object at :data:`SIDE_MIN_P`.
+        person's or about an allergy, ``found`` holds both polarities already (on different
+        objects), or the tagger does not mark exactly one liked and one disliked object at
+        :data:`SIDE_MIN_P`. Where it marks one side only, :func:`_one_side` decides.
     """
     read = _structure_read(kind)
     if read is None or read[0] != "exception":
