@@ -62,6 +62,7 @@ from .stance import Context, Stance, latest_per_object
 from .statements import Kind
 from .structuring import structured
 from .tagged_sides import exception_sides, retagged, structure_sides
+from .temporary import lasting
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch
@@ -511,7 +512,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         elif (tagged := retagged(*tagger_reads, context.found[start:])) is not None:
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
-        own = context.found[start:]
+        own = lasting(sentence, context.found[start:])  # not "no coffee this week"
         if own and someone_else(sentence):
             own = [c for c in own if not _reported(sentence, c)]
         context.found[start:] = [c.model_copy(update={"said": said[index]}) for c in own]

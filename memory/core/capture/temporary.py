@@ -1,0 +1,122 @@
+"""A stance bounded in time is a temporary state, not a preference (issue 17).
+
+"I'm avoiding dairy until this stomach bug clears", "no running for six weeks", "it's honey
+and lemon for now", ``术后一个月不能吃辣``, ``这周体检前不能喝酒``: the user says what holds
+for a while, and what they like or avoid for good is unchanged. Stored, such a stance would
+be injected long after it lapsed, and would supersede the lasting preference it interrupts.
+
+The cues are words of grammar, not of any object or stance: a bound (``until`` a change,
+``for now``, a count of days or weeks ahead, while on a course or recovering, ``暂时``,
+``…内``, ``术后``), and, for an abstention only, a near day or week (``this week``,
+``tonight``, ``今天``). A duration already lived ("I've been vegan for two years") is no
+bound: it tells how long a preference has held.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import PreferenceCandidate
+
+_EN_NUMBER = (
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
+    r"a\s+couple(?:\s+of)?|several)"
+)
+_EN_BOUND_RE = re.compile(
+    rf"\b(?:until|till|'til)\s+(?!i\s+die\b|the\s+end\b|forever\b|recently\b|now\b|"
+    rf"(?:lunch|noon|dinner|bedtime|midnight|morning|evening|night)\b|"
+    rf"(?:this|last)\s+(?:year|month|summer|winter)\b|(?:i\s+was\s+)?(?:my|i\s+was)\s+"
+    rf"(?:\d0s|teens|twenties|thirties|forties|fifties)\b)(?P<until>[^,;.!?]*)"
+    rf"|\bfor\s+now\b|\bfor\s+the\s+time\s+being\b"
+    rf"|\bfor\s+(?:the\s+next\s+)?{_EN_NUMBER}\s+(?:more\s+)?(?:days?|weeks?|months?)\b"
+    rf"|\bwhile\s+(?:i'm|i\s+am)\s+(?:still\s+)?(?:on\s+(?:this|these|the|my)\b|recovering|"
+    rf"pregnant|breastfeeding|nursing|fasting|sick|ill)\b"
+    rf"|\bduring\s+(?:the|my)\s+(?:pregnancy|treatment|recovery|fast|detox|cleanse)\b",
+    re.IGNORECASE,
+)
+"""English bounds: until a change to come, for now, a count of days or weeks, while on a
+course."""
+_EN_PAST_RE = re.compile(
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!'s\s)(?<!\bget\s)(?<!\bgets\s)"
+    r"\b(?:\w+ed|been|was|were|had|got|went|saw|came|took|gave|did|made|found|felt|met|"
+    r"thought|tried|quit|began|became|grew)\b",
+    re.IGNORECASE,
+)
+"""A verb of the past: "until I fostered one" is how a mind changed, not a bound to come;
+"Tried Bing for a month" a trial lived, "I've been vegan for two years" a duration lived. A
+passive is not one ("until my concussion is cleared")."""
+_EN_NOW_AFTER_RE = re.compile(r"\b(?:now|these\s+days|nowadays)\b", re.IGNORECASE)
+"""After "until", the present of a change of mind ("Musicals were cringe to me until Hamilton,
+now I know every word")."""
+_EN_NEAR_RE = re.compile(
+    r"\b(?:(?:this|next)\s+(?:week|weekend|month)|today|tonight|tomorrow)\b", re.IGNORECASE
+)
+"""A near day or week: bounds an abstention ("no coffee for me this week"), not a liking
+("I love this week's playlist")."""
+_ZH_BOUND_RE = re.compile(
+    r"暂时|先不|先别|[一两三四五六七八九十半\d]+(?:个)?(?:天|周|星期|礼拜|月)(?:之?内)|"
+    r"术后|这(?:两|几)天"
+)
+"""Chinese bounds: for now, within so many days, after an operation, the next few days
+(``这几天``; not ``这阵子``, the present stretch of a habit, nor ``这个月``, which as often
+names what is current: ``这个月的背景音乐全是陶喆``)."""
+_ZH_NEAR_RE = re.compile(r"今天|今晚|明天|这周")
+_CLAUSE_SPLIT_RE = re.compile(r"[，,。；;！!？?：:]")
+
+
+def is_time_bound(clause: str, sentence: str = "") -> bool:
+    """Whether a clause bounds what it says in time (:data:`_EN_BOUND_RE`,
+    :data:`_ZH_BOUND_RE`), a past lived aside (:data:`_EN_PAST_RE`, and an "until" with the
+    present of a change of mind after it in ``sentence``, lower case: :data:`_EN_NOW_AFTER_RE`)."""
+    if _ZH_BOUND_RE.search(clause):
+        return True
+    for match in _EN_BOUND_RE.finditer(clause):
+        if (until := match.group("until")) is not None:
+            at = (sentence or clause).find(match.group(0))
+            after = (sentence or clause)[max(at, 0) :]
+            if not _EN_PAST_RE.search(until) and not _EN_NOW_AFTER_RE.search(after):
+                return True
+        elif not _EN_PAST_RE.search(clause):
+            return True
+    return False
+
+
+def _clause_of(sentence: str, candidate: PreferenceCandidate) -> str:
+    """The clause of ``sentence`` that names the candidate's object (the sentence where none
+    does): a bound in another clause ("…, so for my trip next month what are my options?",
+    ``最常去的书店是西西弗，这周想去逛逛``) bounds a plan, not this stance."""
+    lowered = sentence.lower()
+    for clause in _CLAUSE_SPLIT_RE.split(lowered):
+        if any(k.lower() in clause for k in candidate.keywords):
+            return clause
+    return lowered
+
+
+def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
+    """The candidates of one sentence that state a lasting preference: none whose clause is
+    bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there), no
+    dislike in a sentence of a near day or week ("restless tonight, can't focus", ``今天斋戒，
+    不吃肉``); an allergy always (it is no abstention, and its readers have their own vetoes).
+
+    Args:
+        sentence: The sentence as read (without a question after it: "I'd take trains over
+            planes any day, so for my trip next month what are my options?" is read up to
+            its question, and "next month" is the trip's).
+        found: What capture read in it.
+
+    Returns:
+        ``found`` without the candidates of a temporary state, in order.
+    """
+    near = bool(_EN_NEAR_RE.search(sentence) or _ZH_NEAR_RE.search(sentence))
+    kept = []
+    for candidate in found:
+        if not candidate.protected and (
+            is_time_bound(_clause_of(sentence, candidate), sentence.lower())
+            or (near and candidate.polarity == "dislike")
+        ):
+            continue
+        kept.append(candidate)
+    return kept
+
+
+__all__ = ["is_time_bound", "lasting"]
