@@ -55,6 +55,8 @@ def test_a_class_with_its_exception_marked_on_the_member(
     ("I rarely drink wine apart from Rioja", "wine", "Rioja"),
     ("奶酪我一般不吃，马苏里拉是例外", "奶酪", "马苏里拉"),
     ("甜点我很少碰，提拉米苏算个例外", "甜点", "提拉米苏"),
+    ("家务我都懒得做，除了做饭", "家务", "做饭"),  # an aversion (懒得, 嫌) turns away too
+    ("爬山我都嫌累，除了徒步", "爬山", "徒步"),
 ])
 def test_the_exception_to_a_disliked_class_is_liked(sentence: str, whole: str, member: str) -> None:
     """A class the user turns away from ("never", "rarely", ``不``, ``很少``) is disliked and its

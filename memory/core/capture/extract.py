@@ -202,8 +202,10 @@ def _stance(clause: str, context: Context) -> Stance | None:
         return found
     fronted = _fronted_topic(clause) if zh else None
     if fronted:
-        rest = re.sub(r"[了的啦呢]+$", "", fronted.group("rest"))
-        moved = f"{rest}{fronted.group('topic')}"
+        split = re.split(r"([，,])", fronted.group("rest"), maxsplit=1)
+        rest, comma, after = (split + ["", ""])[:3]
+        rest = re.sub(r"[了的啦呢]+$", "", rest)  # its clause only (海鲜我都爱，除了生蚝)
+        moved = f"{rest}{fronted.group('topic')}{comma}{after}"
         for match, rule in ZH_TABLE.matches(moved):
             stance = _read_match(match, rule, moved, context, True)
             if stance is not None and not stance.old and stance.speaker != "other":

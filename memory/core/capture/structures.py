@@ -104,7 +104,9 @@ _EN_CLASS_NEGATED_RE = re.compile(
     r"n't\b",
     re.I,
 )
-_ZH_CLASS_NEGATED_RE = re.compile(r"不|没|讨厌|受不了|别|拒绝|戒|很少|极少")
+_ZH_CLASS_NEGATED_RE = re.compile(
+    r"不|没|讨厌|受不了|别(?!的|人|家|处)|拒绝|戒|很少|极少|懒得|嫌|烦|怕|腻|反感|排斥"  # 懒得: too
+)
 _EN_NOT_PICKY_RE = re.compile(
     r"\b(?:not\s+(?:picky|fussy)|(?:don't|do\s+not|never)\s+mind|no\s+(?:problem|complaints)|"
     r"can't\s+get\s+enough|never\s+(?:say|said)\s+no|not\s+a\s+fussy|(?:don't|do\s+not|never)\s+"

@@ -44,10 +44,13 @@ and a switch, comparison or exception is said in far fewer words."""
 
 
 def _has_structure(kind: str, found: list[PreferenceCandidate]) -> bool:
-    polarities = {c.polarity for c in found}
+    """Whether the rules read the structure already: a slot, or a like and a dislike of two
+    objects (one object read both ways is a misread: ``健身房的器械训练我都挺喜欢，跑步机例外，
+    太枯燥`` read the comment as a dislike of the class)."""
     if kind == "slot":
         return any(c.slot for c in found)
-    return polarities == {"like", "dislike"}
+    return any(a.polarity != b.polarity and set(a.keywords) != set(b.keywords)
+               for a in found for b in found)
 
 
 def structured(
@@ -83,7 +86,7 @@ def structured(
             continue  # a slot's connectors name the user's own slot ("my S of choice is V")
         if strict and ONE_OCCASION_RE.search(sentence):
             continue
-        parts_read = read_structure(sentence, name, strict=strict, read=read)
+        text, parts_read = _read_whole_or_clause(sentence, parts, name, strict, read)
         if not parts_read:
             continue
         made = [c for p in parts_read if (c := part_candidate(p, confidence)) is not None]
@@ -91,13 +94,31 @@ def structured(
             return None
         words = {k for c in made for k in c.keywords}  # never drop an allergy the rules read
         allergies = [c for c in found if c.protected and not words & set(c.keywords)]
-        if name != "slot":
-            return allergies + made
+        if name != "slot":  # and, read in one clause, what the clauses before it read
+            before = sentence[: max(sentence.find(text), 0)]
+            return allergies + [c for c in found if not c.protected
+                                and any(k in before for k in c.keywords)] + made
         named = words | {c.slot for c in made if c.slot}  # nor a quit beside a choice
         quits = [c for c in found if not c.protected and c.polarity == "dislike"
                  and not _shares(c.keywords, named)]
         return allergies + quits + made
     return None
+
+
+def _read_whole_or_clause(
+    sentence: str, parts: list[str], name: str, strict: bool, read: PolarityReader | None
+) -> tuple[str, list[Part] | None]:
+    """The parts of a structure in the whole sentence, or, for an exception, in the one clause
+    of several that holds it (``健身我都嫌累，除了游泳，能游一下午``: the closing ``除了M`` is
+    not the sentence's end), and the text they were read in. A clause after it comments on the
+    member (``那味儿真顶不住``)."""
+    parts_read = read_structure(sentence, name, strict=strict, read=read)
+    if parts_read or name != "exception" or len(parts) < 2:
+        return sentence, parts_read
+    for clause in parts:
+        if (in_clause := read_structure(clause, name, strict=strict, read=read)):
+            return clause, in_clause
+    return sentence, None
 
 
 def _shares(keywords: list[str], words: set[str]) -> bool:

@@ -255,20 +255,22 @@ def exception_sides(
         return None
     if kind.of("none") >= WEAK_MAX_NONE or ONE_OCCASION_RE.search(sentence):
         return None
-    both_ways = [c for c in found if any(
-        d.polarity != c.polarity and set(d.keywords) == set(c.keywords) for d in found)]
-    if _not_for_sides(sentence, [c for c in found if c not in both_ways]):
-        return None  # (one object read both ways is one misread, not two sides)
+    if _another_person(sentence) or mentions_allergy(sentence):
+        return None
     reading = default_tagger().read(sentence)
     sides = [o for o in reading.objects if o.p >= SIDE_MIN_P]
-    if len(sides) == 1:
+    if len(sides) == 1:  # whatever the rules read: it keeps to the side or stands aside
         return _one_side(sentence, sides[0], found, reading, candidates)
-    if both_ways:
-        return None
     liked = [o for o in sides if o.polarity == "like"]
     disliked = [o for o in sides if o.polarity == "dislike"]
     if len(liked) != 1 or len(disliked) != 1:
         return None
+    if {c.polarity for c in found} == {"like", "dislike"} and (not all(
+        c.protected or _is_side_or_nothing(c, sides, reading) for c in found
+    ) or all(c.protected or any(
+        o.polarity == c.polarity and set(object_keywords(o.text)) == set(c.keywords)
+        for o in sides) for c in found)):
+        return None  # the rules read other objects, or the very sides the tagger marks
     pair = [liked[0], disliked[0]]
     first, second, lowered = pair[0].text.lower(), pair[1].text.lower(), sentence.lower()
     if first == second:
@@ -281,6 +283,17 @@ def exception_sides(
             return None
         made += _new_candidates(stance, made, candidates)
     return made
+
+
+def _is_side_or_nothing(
+    candidate: PreferenceCandidate, sides: list[TaggedObject], reading: Reading
+) -> bool:
+    """Whether the rules' candidate names a side the tagger marks, or words it reads as no
+    object at :data:`OUTSIDE_MIN_P` (``海鲜我几乎都爱,除了生蚝,口感实在接受不了``: 口感)."""
+    if any(set(object_keywords(o.text)) & set(candidate.keywords) for o in sides):
+        return True
+    outside = reading.outside(candidate.keywords)
+    return outside is not None and outside >= OUTSIDE_MIN_P
 
 
 def _one_side(
@@ -303,7 +316,7 @@ def _one_side(
     other: list[PreferenceCandidate] = []
     words = set(object_keywords(side.text))
     for c in found:
-        names = bool(words & set(c.keywords))  # not "nut" of "walnuts"
+        names = words == set(c.keywords)  # not "nut" of "walnuts", nor 粽子 of 甜粽子
         if c.polarity == side.polarity and not names:
             return None
         if c.polarity == side.polarity or not names:
@@ -360,7 +373,8 @@ def _tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | Non
     words = set(re.findall(r"[a-z]+", side.text.lower()))
     if not zh and words and words <= ENGLISH_STOP_WORDS:
         return None
-    display = side.text if zh else lower_sentence_start(side.text)
+    at_start = re.sub(r"^\W+", "", sentence).startswith(side.text)  # not "a Red Bull"
+    display = lower_sentence_start(side.text) if at_start and not zh else side.text
     obj = resolve(display, zh, None, initial=not zh)
     if obj is None or is_pronoun(obj.display):
         return None
