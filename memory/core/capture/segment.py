@@ -12,6 +12,7 @@ The segmenter is built on first use (≈0.8 s, once per process) and is determin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 NOUN_TAGS = frozenset("n nr nrt nrfg ns nt nz ng vn an eng j b".split())
@@ -31,7 +32,7 @@ adverbs (``我基本不吃``: basically; ``鱼我全部不吃``: all of it): tag
 clause's words before its verb (``我基本``) show no verb after them."""
 
 
-def _adverbs_retagged(tagged: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+def _adverbs_retagged(tagged: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     return tuple((word, "d" if word in _ADVERBS_TAGGED_AS_NOUNS else flag) for word, flag in tagged)
 
 
@@ -48,7 +49,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     """
     import rjieba
 
-    return _adverbs_retagged(tuple((word, flag) for word, flag in rjieba.tag(text)))
+    return _adverbs_retagged(rjieba.tag(text))
 
 
 @lru_cache(maxsize=8192)
@@ -58,7 +59,7 @@ def dictionary_tag(text: str) -> tuple[tuple[str, str], ...]:
     ``广场舞跳起来`` is ``广场`` + ``舞跳``; without it, ``广场舞`` + ``跳``…)."""
     import rjieba
 
-    return _adverbs_retagged(tuple((word, flag) for word, flag in rjieba.tag(text, False)))
+    return _adverbs_retagged(rjieba.tag(text, False))
 
 
 @lru_cache(maxsize=8192)

@@ -56,6 +56,13 @@ without it (``bench/train_objects.py --without-dev``), before the head had to ag
 polarity: 0.5 stored something for 8 more of its 401 non-statements; 0.25 and 0.2 found 6
 and 7 fewer of its 494 preferences for one false capture fewer."""
 
+def _names_nothing(reading: Reading, keywords: list[str]) -> bool:
+    """Whether the tagger reads the words naming ``keywords`` as outside any object, on
+    average, at :data:`OUTSIDE_MIN_P` or more (False where no token names one)."""
+    outside = reading.outside(keywords)
+    return outside is not None and outside >= OUTSIDE_MIN_P
+
+
 def _another_person(sentence: str) -> bool:
     """Whether anyone but the user is in the sentence: its first clause's speaker
     (:func:`~.clauses.clause_speaker`), anyone named anywhere in it (:func:`~.allergies.
@@ -204,9 +211,8 @@ def structure_sides(
             continue  # the tagger reads this object on the other side of the switch
         if any(o.polarity != c.polarity and _names(o.text, c.keywords) for o in sides):
             continue  # the same object, marked on the other side
-        outside = reading.outside(c.keywords)
         marked = [o for o in reading.objects if o.polarity == c.polarity]
-        if outside is not None and outside >= OUTSIDE_MIN_P and marked:
+        if marked and _names_nothing(reading, c.keywords):
             sides += [o for o in marked if o not in sides]
             continue  # words that name nothing, where the tagger marks that side's object
         kept.append(c)
@@ -265,11 +271,8 @@ def exception_sides(
     disliked = [o for o in sides if o.polarity == "dislike"]
     if len(liked) != 1 or len(disliked) != 1:
         return None
-    if {c.polarity for c in found} == {"like", "dislike"} and (not all(
-        c.protected or _is_side_or_nothing(c, sides, reading) for c in found
-    ) or all(c.protected or any(
-        o.polarity == c.polarity and set(object_keywords(o.text)) == set(c.keywords)
-        for o in sides) for c in found)):
+    both = {c.polarity for c in found} == {"like", "dislike"}
+    if both and not _sides_mend(found, sides, reading):
         return None  # the rules read other objects, or the very sides the tagger marks
     pair = [liked[0], disliked[0]]
     first, second, lowered = pair[0].text.lower(), pair[1].text.lower(), sentence.lower()
@@ -285,15 +288,19 @@ def exception_sides(
     return made
 
 
-def _is_side_or_nothing(
-    candidate: PreferenceCandidate, sides: list[TaggedObject], reading: Reading
+def _sides_mend(
+    found: list[PreferenceCandidate], sides: list[TaggedObject], reading: Reading
 ) -> bool:
-    """Whether the rules' candidate names a side the tagger marks, or words it reads as no
-    object at :data:`OUTSIDE_MIN_P` (``海鲜我几乎都爱,除了生蚝,口感实在接受不了``: 口感)."""
-    if any(set(object_keywords(o.text)) & set(candidate.keywords) for o in sides):
-        return True
-    outside = reading.outside(candidate.keywords)
-    return outside is not None and outside >= OUTSIDE_MIN_P
+    """Whether the tagger's two sides mend what the rules read of both: each of the rules'
+    candidates (allergies aside) names a side the tagger marks, or words it reads as no object
+    (``海鲜我几乎都爱,除了生蚝,口感实在接受不了``: 口感), and not every one of them is already
+    the side of its polarity (``粽子都爱，除了甜粽子``: the rules read both sides)."""
+    read = [c for c in found if not c.protected]
+    words = [(o.polarity, set(object_keywords(o.text))) for o in sides]
+    if not all(any(w & set(c.keywords) for _, w in words) or _names_nothing(reading, c.keywords)
+               for c in read):
+        return False
+    return not all(any(p == c.polarity and w == set(c.keywords) for p, w in words) for c in read)
 
 
 def _one_side(
@@ -322,9 +329,8 @@ def _one_side(
         if c.polarity == side.polarity or not names:
             (kept if names else other).append(c)
     for at, c in enumerate(other):
-        outside = reading.outside(c.keywords)
         of_theirs = [o for o in reading.objects if o.polarity == c.polarity]
-        if outside is not None and outside >= OUTSIDE_MIN_P and of_theirs and (
+        if of_theirs and _names_nothing(reading, c.keywords) and (
             stance := _tagged_stance(of_theirs[0], c.polarity, sentence)
         ) is not None and (made := candidates(stance)):
             other[at] = made[0]  # "那味儿真顶不住": 味儿 names nothing; 榴莲 is the member
@@ -483,9 +489,8 @@ def retagged(
         return None
     read = _polar(kind)
     if found:
-        outside = [reading.outside(c.keywords) for c in found]
-        if max(o.p for o in tagged) < RETAG_MIN_P or any(
-            p is None or p < OUTSIDE_MIN_P for p in outside
+        if max(o.p for o in tagged) < RETAG_MIN_P or not all(
+            _names_nothing(reading, c.keywords) for c in found
         ):
             return None
         read_by_rules = {c.polarity for c in found}

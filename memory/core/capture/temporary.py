@@ -70,10 +70,10 @@ def is_time_bound(clause: str, sentence: str = "") -> bool:
     present of a change of mind after it in ``sentence``, lower case: :data:`_EN_NOW_AFTER_RE`)."""
     if _ZH_BOUND_RE.search(clause):
         return True
+    text = sentence or clause
     for match in _EN_BOUND_RE.finditer(clause):
         if (until := match.group("until")) is not None:
-            at = (sentence or clause).find(match.group(0))
-            after = (sentence or clause)[max(at, 0) :]
+            after = text[max(text.find(match.group(0)), 0) :]
             if not _EN_PAST_RE.search(until) and not _EN_NOW_AFTER_RE.search(after):
                 return True
         elif not _EN_PAST_RE.search(clause):
