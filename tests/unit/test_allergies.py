@@ -201,3 +201,44 @@ def test_a_loose_reading_of_the_allergen_gives_way_to_the_object_tagger(
     "allergy" ("old", ``医生说``) only where the tagger reads them in an object."""
     got = allergen_of(sentence, clauses(sentence))
     assert got is not None and allergen in got
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("Update: my walnut allergy is gone! ate a handful yesterday, zero hives", "walnut"),
+    ("my kiwi allergy is gone, I ate two kiwis yesterday and not a single hive", "kiwi"),
+    ("我芒果过敏好了，昨天吃了两个都没起疹子", "芒果"),
+    ("其实我不是对榴莲过敏，是那次吃多了", "榴莲"),
+    ("对杏仁过敏那事儿已经过去了", "杏仁"),
+])
+def test_an_allergy_over_is_reported_where_a_symptom_is_absent_or_the_allergy_denied(
+    text: str, allergen: str
+) -> None:
+    """A symptom said to be absent ("zero hives", ``都没起疹子``) is evidence the allergy is
+    over, not a veto; ``不是对X过敏`` denies the allergy the rules had stored; "my walnut
+    allergy" is the user's (``Update`` before it had been read as someone else); and where
+    the structure head is sure, it outweighs the rules' ``对X过敏`` of the same allergen."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert not any(c.protected for c in found)
+    assert [(c.polarity, c.keywords) for c in found] == [("like", [allergen])]
+    assert not is_retraction(found[0].content)
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("小时候医生说我牛奶过敏长大肯定能好，现在我还在喝豆奶", "牛奶"),
+    ("我芒果过敏没好，吃了还是起疹子", "芒果"),
+    ("我对花生过敏，不是对花生油过敏", "花生"),
+])
+def test_a_sure_reading_never_turns_an_allergy_into_news_of_another_object(
+    text: str, allergen: str
+) -> None:
+    """The allergy stays, and nothing is reported of what else the sentence names."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert any(c.protected and c.keywords == [allergen] for c in found)
+    assert not any(c.polarity == "like" and allergen in c.keywords for c in found)
+
+
+def test_a_speaker_is_no_allergen() -> None:
+    """``医生说过敏好了`` names no allergen: not the doctor who said so."""
+    assert extract_preferences("医生说过敏好了", reader=ClauseReader()) == []
+    sentence = "医生说小时候的蛋白过敏已经消失了"
+    assert allergen_of(sentence, clauses(sentence)) == "蛋白"

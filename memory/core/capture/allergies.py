@@ -176,6 +176,10 @@ _ZH_RETRACTIONS = [
         r"(?:的问题|的毛病|的情况|的事|这个问题|这事儿?|这件事|反应)?"
         rf"(?:[，,]?(?:长大|后来|现在|如今|慢慢)?{_ZH_ADVERBS})?{_ZH_OVER}"
     ),
+    # ``其实我不是对螃蟹过敏``, ``医生说我根本不是麸质过敏``: the allergy denied
+    re.compile(
+        rf"(?:不是|并非|并不是)对?(?P<obj>[^，,。！!？?对的我不]{{1,10}}?)(?:的)?{_ZH_ALLERGY}"
+    ),
     # ``花生不再让我过敏了``, ``我已经对花生脱敏了``
     re.compile(r"(?P<obj>[^，,。！!？?对我]{1,10}?)不再让我过敏"),
     re.compile(r"对(?P<obj>[^，,。！!？?]{1,10}?)脱敏(?:成功)?了"),
@@ -256,10 +260,41 @@ def unquoted(sentence: str) -> str:
     return _QUOTED_RE.sub(" ", sentence)
 
 
+_ZH_OBJ_LEAD_RE = re.compile(
+    r"^(?:[^，,。]{0,6}?(?<![小传])说)?(?:以前|之前|小时候|原来|本来|曾经|一直|去年|那个|我的|我)*"
+)
+"""Before a Chinese allergen: who said it and when (``医生说小时候的蛋白过敏``)."""
+
+
 def zh_allergen(raw: str) -> str:
-    """A Chinese allergen as a pattern caught it, without trailing particles (``我``, ``的``,
-    ``症``…) or a leading conjunction."""
-    return _ZH_OBJ_TRAIL_RE.sub("", raw.strip())
+    """A Chinese allergen as a pattern caught it, without who said it or when before it
+    (``医生说``, ``小时候``), trailing particles (``我``, ``的``, ``症``…) or a leading
+    conjunction; empty where only those were caught."""
+    return _ZH_OBJ_LEAD_RE.sub("", _ZH_OBJ_TRAIL_RE.sub("", raw.strip()))
+
+
+_EN_NO_SYMPTOM_RE = re.compile(
+    r"\b(?:no|zero|without(?:\s+(?:a|any))?|not\s+(?:a|one|any)(?:\s+single)?|never\s+(?:got|had)|"
+    r"didn'?t\s+(?:get|have)|no\s+more)\s+(?:(?:single|itchy|bad|allergic|adverse|other|more)\s+)?"
+    r"(?:hives?|rash(?:es)?|reactions?|welts?|swelling|symptoms?|sneez\w*|wheez\w*|itch\w*|"
+    r"bloating|cramps|antihistamines?|epipens?)\b|\b(?:didn'?t|did\s+not|never)\s+react(?:ed)?\b|"
+    r"\b(?:doesn'?t|don'?t|does\s+not|do\s+not|no\s+longer)\s+(?:give|make)s?\s+me\s+(?:break\s+out\s+"
+    r"in\s+)?(?:hives|a\s+rash|rashes|itch\w*|sneez\w*|wheez\w*)\b|\bnothing\s+happened\b",
+    re.I,
+)
+_ZH_NO_SYMPTOM_RE = re.compile(
+    r"(?:没|不|没有|都没|也没|不再|不会|没再|再也没|一点|啥)(?:有)?(?:再)?(?:起|出|长|犯|发|打)?(?:过)?"
+    r"(?:一点|任何)?(?:疹子|荨麻疹|红疹|反应|症状|过敏反应|喷嚏)|停药|不用(?:再)?吃药|"
+    r"没(?:用|吃)(?:任何)?[^，,。]{0,4}药"
+)
+"""A symptom said to be absent ("zero hives", "no reaction", ``都没起疹子``, ``停药``): evidence
+that an allergy is over, not that it is still there."""
+
+
+def _as_read(sentence: str) -> str:
+    """``sentence`` as the vetoes read it: its quoted text and absent symptoms blanked."""
+    sentence = unquoted(sentence)
+    return (_ZH_NO_SYMPTOM_RE if has_cjk(sentence) else _EN_NO_SYMPTOM_RE).sub(" ", sentence)
 
 
 def retraction_vetoed(sentence: str) -> bool:
@@ -267,7 +302,7 @@ def retraction_vetoed(sentence: str) -> bool:
     doubt, irony, a report the user disputes, a question, the allergy still there or back, or
     someone else's (:func:`read_retraction`; the stance rules' "no longer allergic to X" is
     held to the same)."""
-    sentence = unquoted(sentence)
+    sentence = _as_read(sentence)
     zh = has_cjk(sentence)
     doubt, still = (_ZH_DOUBT_RE, _ZH_STILL_RE) if zh else (_EN_DOUBT_RE, _EN_STILL_RE)
     return bool(doubt.search(sentence) or still.search(sentence) or someone_else(sentence))
@@ -277,7 +312,7 @@ _EN_HEDGE_RE = re.compile(
     r"\b(?:hope[sd]?|hoping|hopefully|wish\w*|pray\w*|fingers\s+crossed|maybe|might|perhaps|"
     r"possibly|probably|not\s+sure|unsure|doubt\w*|skeptical|sceptical|not\s+convinced|"
     r"not\s+buying|as\s+long\s+as|only\s+(?:if|when|while|with)|unless|until|yeah\s+right|"
-    r"oh\s+sure|as\s+if|kidding|joking|jk|j/k|supposedly|allegedly|came\s+back|returned|"
+    r"oh\s+sure|as\s+if|kidding|joking|jk|j/k|supposedly|allegedly|came\s+back(?!\s+(?:clean|clear|negative|normal|fine))|returned|"
     r"flared|worse|wore\s+off|not\s+outgrowing|(?:is|isn'?t|not)\s+(?:gone|over|done)\s+with|"
     r"isn'?t\s+(?:gone|over|done)|still\s+(?:am|have|do|react|(?:very\s+)?allergic|get|carry|"
     r"can'?t|cannot|avoid|sets?)|seasonal|for\s+the\s+(?:winter|summer|season))\b|(?<![?])\?(?![?])|"
@@ -302,7 +337,7 @@ def hedged(sentence: str) -> bool:
     sure an allergy is over (:mod:`.structuring`): its other words ("rash", "reaction",
     "hospital", "lol", a doctor who confirmed it) are said as often in a true retraction
     ("the rash was from something else entirely") as in a look-alike."""
-    sentence = unquoted(sentence)
+    sentence = _as_read(sentence)
     return bool((_ZH_HEDGE_RE if has_cjk(sentence) else _EN_HEDGE_RE).search(sentence))
 
 
@@ -329,6 +364,8 @@ def read_retraction(sentence: str) -> list[Part] | None:
         raw = (groups.get("obj") or groups.get("obj2") or groups.get("pre") or "").strip()
         if zh:
             obj = zh_allergen(raw)
+            if re.search(r"[他她]", raw):
+                return None  # ``闺蜜说她海鲜过敏是假阳性``: hers
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
                 return [Part("like", obj, f"对{obj}不再过敏了")]
             continue
@@ -394,6 +431,8 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
         return tagged[0].text  # the tagger drops a possessive "'s" itself
     for clause in clauses if by_clause else ():
         named = pull_object_zh(clause) if zh else pull_object_en(clause)
+        if zh and named is not None and clause[clause.find(named) + len(named) :][:1] == "说":
+            continue  # who says it (``医生说过敏好了``), not the allergen
         if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
             return re.sub(r"'s$", "", named)
     return None
@@ -416,7 +455,6 @@ def _named_allergen(sentence: str, zh: bool) -> tuple[str | None, bool]:
     if zh:
         if (m := _ZH_ALLERGEN_RE.search(sentence)) is not None:
             obj = zh_allergen(m["obj"] or m["pre"])
-            obj = re.sub(r"^(?:以前|之前|小时候|原来|本来|曾经|一直|那个|我的|我)+", "", obj)
             if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
                 return obj, m["pre"] is not None
     else:

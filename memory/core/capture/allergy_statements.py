@@ -231,10 +231,18 @@ def stated_allergies(
             if part.obj in over:
                 continue
             candidate = part_candidate(part, confidence)
-            if candidate is not None and not have & set(candidate.keywords):
+            if candidate is not None and not _had(candidate.keywords, have):
                 have.update(candidate.keywords)
                 made.append(candidate)
     return made
+
+
+def _had(keywords: list[str], have: set[str]) -> bool:
+    """Whether an allergen is one capture has already: the same keyword, or in Chinese one
+    within the other (``那个榛子`` as the rules read it, ``榛子``)."""
+    return any(
+        k == h or (has_cjk(k) and (k in h or h in k)) for k in keywords for h in have
+    )
 
 
 __all__ = ["excepted_allergy", "read_allergy", "stated_allergies"]
