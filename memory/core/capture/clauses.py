@@ -44,7 +44,8 @@ _EN_PREFIX_PHRASES = re.compile(
     r"if\s+i(?:'m|\s+am)\s+honest|(?:i\s+)?find\s+myself|(?:'ve|have)\s+(?:grown|come|learned|"
     r"learnt|started|begun|decided)\s+to|(?:am|'m)\s+(?:starting|beginning|learning)\s+to|"
     r"(?:it\s+)?turns?\s+out|turned\s+out|after\s+all|"
-    r"^(?:for|when|while|on|at|during|around)\s+[a-z' ]{1,40}?(?=\s+i(?:\s|$))|"
+    r"^(?:for|when|while|on|at|during|around|(?:ever\s+)?since|after|in|because\s+of|thanks\s+to)\s+"
+    r"[a-z' ]{1,40}?(?=\s+i(?:\s|$))|"
     r"(?:this|last)\s+(?:year|month|week|summer|winter)|for\s+(?:ethical|health|medical|"
     r"religious|environmental|personal)\s+reasons|(?:ever\s+)?since\s+(?:then|childhood))\b",
     re.IGNORECASE,
