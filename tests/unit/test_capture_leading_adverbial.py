@@ -29,3 +29,14 @@ def test_another_subject_after_the_opening_is_still_someone_else() -> None:
     text = "Since my wife likes jazz I play it at home."
     found = extract_preferences(text, reader=ClauseReader())
     assert not any("jazz" in c.keywords for c in found)
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("去年起只买鲁花了", "鲁花"),
+    ("从去年开始我只喝美式", "美式"),
+])
+def test_a_chinese_start_that_lasts_to_now_is_no_subject(text: str, keyword: str) -> None:
+    """``去年起`` / ``从去年开始``: since last year, so the stance holds now; the time word had
+    been read as another subject, and nothing was stored."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [(c.polarity, c.keywords) for c in found] == [("like", [keyword])]

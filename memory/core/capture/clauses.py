@@ -153,11 +153,21 @@ def _names_a_subject(text: str) -> bool:
     """Whether the words before a Chinese verb (besides 我 and fillers) keep the clause
     from being the user's plain stance: anything but function words (``反而挺``, ``一直都``),
     such as another subject (``我妈``, ``他``), a modal or a negation (``不会放弃``)."""
+    words = tag(text)
+    since = {i for i, (word, flag) in enumerate(words[:-1])
+             if flag == "t" and words[i + 1][0] in _ZH_SINCE}  # fmt: skip
+    since |= {i + 1 for i in since}
     return any(
         word in _ZH_NEGATORS
-        or not (word == "我" or flag.startswith(FUNCTION_TAGS) or _ZH_FILLER_RE.fullmatch(word))
-        for word, flag in tag(text)
+        or not (word == "我" or flag.startswith(FUNCTION_TAGS) or _ZH_FILLER_RE.fullmatch(word)
+                or i in since)
+        for i, (word, flag) in enumerate(words)
     )
+
+
+_ZH_SINCE = frozenset("起 开始 以来 以后".split())
+"""After a time word, a start that lasts to now (``去年起只买鲁花``, ``生日以后一直用钢笔``):
+no subject."""
 
 
 _ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
