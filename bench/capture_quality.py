@@ -456,6 +456,22 @@ moment, a plan, a fact). Measured once before any row was read, counts only: pre
 right en 3 -> 53, zh 4 -> 51 of 60; look-alikes storing nothing en 60 -> 60, zh 60 -> 59.
 Held out, never read."""
 QUESTION_AFTER_GROUPS = ("statement_then_question", "none")
+EXCLUSIVE_BLIND = REPO_ROOT / "bench" / "data" / "statements_exclusive_blind.jsonl"
+"""1,635 messages (en 818, zh 817) by two helpers who saw no file of the repository, written
+as training data for the heads: per language 110 preferences said by exclusivity or loyalty
+("it's X or nothing", "X is home, not leaving", ``洗发水我只认海飞丝``), 80 turns to something
+new ("made the jump to X and no going back", ``入了拿铁的坑再也出不来``), 60 goings off, 50
+refusals, 110 switches with both sides, 80 preferences kept after trying others, and 330
+look-alikes ("only" in other senses, one occasion, a temporary restriction, someone else's,
+a plan, a question, a rule or a choice forced, a fact, a request, a state that stayed the
+same). The heads retrained with it (as corpus files) read the held-out sets no better: en
+and zh still_same and English switches gained 2-3 each, Chinese exceptions, slots and
+allergy retractions lost 2 each and non-statements of the fourth set 2-7, whether the
+statement head was retrained or only the structure head and the object tagger. So it was
+not trained on; it measures these kinds instead. 28 rows were read once when the helpers'
+output was checked; held out since, counts only."""
+EXCLUSIVE_GROUPS = ("like", "flip_like", "flip_dislike", "dislike", "switch", "still_same",
+                    "none")  # fmt: skip
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -545,6 +561,8 @@ def _print_kinds(
         "structures": (" (structural kinds, after the structures corpus)",
                        "held out, never read", ""),
         "question_after": (" (a statement, then a question)", "held out, never read", ""),
+        "exclusive": (" (exclusivity, loyalty, switches, kept after trying)",
+                      "held out, counts only", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -683,7 +701,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS),
             (KEPT_BLIND, "kept", KEPT_GROUPS),
             (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS),
-            (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS)]  # fmt: skip
+            (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS),
+            (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
