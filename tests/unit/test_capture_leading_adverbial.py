@@ -40,3 +40,29 @@ def test_a_chinese_start_that_lasts_to_now_is_no_subject(text: str, keyword: str
     been read as another subject, and nothing was stored."""
     found = extract_preferences(text, reader=ClauseReader())
     assert [(c.polarity, c.keywords) for c in found] == [("like", [keyword])]
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("I wear nothing but Patagonia.", "patagonia"),
+    ("I drink light roast exclusively", "light roast"),
+    ("I play Overwatch and basically nothing else", "overwatch"),
+    ("it's Coke Zero or nothing for me", "coke zero"),
+    ("nothing beats a proper cuppa, coffee can't compete", "proper cuppa"),
+    ("我非原味酸奶不喝", "原味酸奶"),
+])
+def test_a_preference_said_by_exclusivity_is_a_like(text: str, keyword: str) -> None:
+    """"nothing but X", "X exclusively", "X and nothing else", "X or nothing", "nothing beats
+    X", ``非X不喝``: the only one is the one liked ("X or nothing" had been a dislike, and "nothing
+    but" a clause boundary)."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [c.polarity for c in found] == ["like"]
+    assert any(keyword in k for k in found[0].keywords)
+
+
+@pytest.mark.parametrize("text", [
+    "my brother wears nothing but Nike",
+    "我一个月只去一次",
+    "My dad's turned into a tea snob. He used to drink anything but now it's Darjeeling or nothing",
+])
+def test_exclusivity_of_someone_else_or_of_how_often_stores_nothing(text: str) -> None:
+    assert extract_preferences(text, reader=ClauseReader()) == []

@@ -457,6 +457,28 @@ _LIKES: tuple[Rule, ...] = (
         "like",
         "only {verb} {obj}",
     ),
+    en(  # "I wear nothing but Patagonia"
+        rf"\b(?P<verb>{_HABIT_VERBS})\s+nothing\s+but\b",
+        "like",
+        "only {verb} {obj}",
+    ),
+    en(  # "I drink light roast exclusively", "I play Overwatch and basically nothing else"
+        rf"\b(?P<verb>{_HABIT_VERBS})\s+(?P<obj>[^,.;!?]{{1,40}}?)\s+(?:exclusively|solely|"
+        r"and\s+(?:basically\s+|pretty\s+much\s+|literally\s+)?nothing\s+else)\b",
+        "like",
+        "only {verb} {obj}",
+    ),
+    en(  # "it's Coke Zero or nothing for me"
+        r"^\W*(?:(?:now|these\s+days|nowadays)\s+)?(?:it'?s\s+|it\s+is\s+)?"
+        r"(?P<obj>[^,.;!?]{1,40}?)\s+or\s+(?:nothing|bust)\b",
+        "like",
+        "only {obj}",
+    ),
+    en(  # "nothing beats whole milk"
+        r"\bnothing\s+(?:beats|tops|compares\s+to|comes\s+close\s+to)\s+(?P<obj>[^,.;!?]{1,40})",
+        "like",
+        "likes {obj}",
+    ),
     en(
         r"\bcan\s+only\s+(?P<verb>use|eat|drink|wear|have|tolerate)\b",
         "like",
