@@ -242,3 +242,15 @@ def test_a_speaker_is_no_allergen() -> None:
     assert extract_preferences("医生说过敏好了", reader=ClauseReader()) == []
     sentence = "医生说小时候的蛋白过敏已经消失了"
     assert allergen_of(sentence, clauses(sentence)) == "蛋白"
+
+
+def test_a_stated_allergy_the_head_misreads_as_over_stays() -> None:
+    """The structure head read "I've got a sesame allergy" as an allergy over (0.85): an
+    allergy the rules read as a statement is never outweighed in English, nor in Chinese
+    where the clause ends at the allergy."""
+    reader = ClauseReader()
+    found = extract_preferences(
+        "heads up, I've got a sesame allergy, but poppy seeds are fine", reader=reader
+    )
+    assert any(c.protected and c.keywords == ["sesame"] for c in found)
+    assert not any(c.polarity == "like" and "sesame" in c.keywords for c in found)

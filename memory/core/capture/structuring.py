@@ -174,7 +174,10 @@ def _retraction(
     stated = any(c.protected for c in found) or read_allergy(sentence) is not None
     if not read and heard and (not stated or (over >= SURE_P and not hedged(sentence))):
         allergen = allergen_of(sentence, parts, by_clause=not vetoed)
-        read = [allergen] if allergen and (not stated or _of_stated(allergen, found)) else []
+        sure = [p for p, k in zip(parts, kinds, strict=False)
+                if k is not None and k.for_structure().of("allergy_retraction") >= SURE_P]
+        read = [allergen] if allergen and (
+            not stated or (_of_stated(allergen, found) and _said_over_in(allergen, sure))) else []
     reported = [c for obj in read if (c := _reported(obj, confidence)) is not None]
     if not reported:
         return found if dropped else None
@@ -191,6 +194,24 @@ def _of_stated(allergen: str, found: list[PreferenceCandidate]) -> bool:
     (``对蓝莓过敏那事儿已经过去了``), never turns to another object (``…牛奶过敏肯定能好，现在
     还在喝豆奶`` is no news about soy milk)."""
     return any(allergen in k or k in allergen for c in found if c.protected for k in c.keywords)
+
+
+_ZH_AFTER_ALLERGY_RE = re.compile(r".*(?:过敏|不耐受?)(?P<rest>.*)$")
+
+
+def _said_over_in(allergen: str, clauses: list[str]) -> bool:
+    """Whether one of ``clauses`` (those the structure head reads, surely, as an allergy
+    over) names ``allergen`` and says more of its allergy than the allergy itself: Chinese
+    only, where ``X过敏`` is the allergy's name as well as the statement (``对蓝莓过敏那事儿
+    已经过去了``, ``花生过敏的标签撤了``). An English allergy the rules read is a statement
+    ("I've got a sesame allergy", which the head read as over at 0.85), and so is a Chinese
+    clause that ends at the allergy (``我对花生过敏``): the head never outweighs those."""
+    for clause in clauses:
+        if not has_cjk(clause) or allergen not in clause:
+            continue
+        if (m := _ZH_AFTER_ALLERGY_RE.search(clause)) and len(re.sub(r"\W", "", m["rest"])) >= 2:
+            return True
+    return False
 
 
 RETRACTION_MIN_P = 0.5
