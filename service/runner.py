@@ -58,10 +58,12 @@ def is_loopback(host: str) -> bool:
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` (not yet listening), for uvicorn to serve on.
+    """A TCP socket bound to ``host:port`` and listening, for uvicorn to serve on.
 
     ``host`` is resolved as uvicorn would (its first address); ``port`` 0 takes a free port,
-    which ``getsockname()`` tells.
+    which ``getsockname()`` tells. It listens from here, so a client that connects as soon as
+    the port is announced waits in the backlog until uvicorn accepts; bound alone, it was
+    refused (a fresh-clone CI run caught it on ``serve --port 0``).
 
     Raises:
         InvalidInputError: ``host`` does not resolve or is not an address of this machine,
@@ -84,6 +86,7 @@ def bind(host: str, port: int) -> socket.socket:
         if family == socket.AF_INET6:  # as asyncio's create_server: IPv6 only
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
         sock.bind(address)
+        sock.listen(socket.SOMAXCONN)
     except OSError as exc:
         sock.close()
         raise InvalidInputError(f"cannot listen on {shown}:{port}: {_bind_reason(exc)}") from exc
