@@ -254,3 +254,12 @@ def test_a_stated_allergy_the_head_misreads_as_over_stays() -> None:
     )
     assert any(c.protected and c.keywords == ["sesame"] for c in found)
     assert not any(c.polarity == "like" and "sesame" in c.keywords for c in found)
+
+
+def test_a_stated_allergy_is_not_added_back_beside_its_report_of_being_over() -> None:
+    """``我对杏仁过敏那事儿已经过去了``: the report of the allergy over stood, and the stated
+    allergies of the message (``我对杏仁过敏``) added the allergy back beside it (the chat
+    check of 2026-12-05 stored ``对杏仁过敏``)."""
+    found = extract_preferences("我对杏仁过敏那事儿已经过去了", reader=ClauseReader())
+    assert not any(c.protected for c in found)
+    assert [(c.polarity, c.keywords) for c in found] == [("like", ["杏仁"])]

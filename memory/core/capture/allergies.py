@@ -273,6 +273,20 @@ def zh_allergen(raw: str) -> str:
     return _ZH_OBJ_LEAD_RE.sub("", _ZH_OBJ_TRAIL_RE.sub("", raw.strip()))
 
 
+def reported_over(obj: str) -> str:
+    """The content of a like that reports an allergy of ``obj`` over without retracting it
+    (``说芒果现在没问题但尚未确认``, "says kiwi is fine for them again, not yet confirmed")."""
+    if has_cjk(obj):
+        return f"说{obj}现在没问题但尚未确认"
+    return f"says {obj} is fine for them again, not yet confirmed"
+
+
+def is_reported_over(content: str) -> bool:
+    """Whether ``content`` is a report made by :func:`reported_over`."""
+    return bool(re.fullmatch(r"说.+现在没问题但尚未确认|says .+ is fine for them again, not yet "
+                             r"confirmed", content))
+
+
 _EN_NO_SYMPTOM_RE = re.compile(
     r"\b(?:no|zero|without(?:\s+(?:a|any))?|not\s+(?:a|one|any)(?:\s+single)?|never\s+(?:got|had)|"
     r"didn'?t\s+(?:get|have)|no\s+more)\s+(?:(?:single|itchy|bad|allergic|adverse|other|more)\s+)?"
@@ -484,7 +498,8 @@ def mentions_allergy(sentence: str) -> bool:
 
 
 __all__ = [
-    "ALLERGY_WORD_RE", "allergen_of", "hedged", "mentions_allergy", "read_retraction",
+    "ALLERGY_WORD_RE", "allergen_of", "hedged", "is_reported_over", "mentions_allergy",
+    "read_retraction", "reported_over",
     "retraction_vetoed",
     "unquoted", "zh_allergen",
 ]  # fmt: skip

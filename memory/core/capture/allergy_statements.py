@@ -19,7 +19,13 @@ import re
 from dataclasses import dataclass
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
-from .allergies import mentions_allergy, read_retraction, unquoted, zh_allergen
+from .allergies import (
+    is_reported_over,
+    mentions_allergy,
+    read_retraction,
+    unquoted,
+    zh_allergen,
+)
 from .clauses import close_person_zh, tag
 from .holders import contested, disputed, reported_by_another, someone_else
 from .kinds import pull_object_en
@@ -222,8 +228,9 @@ def stated_allergies(
     have = {k for c in found if c.protected for k in c.keywords}
     # an allergen the message takes back is not stated again ("我对花生的过敏已经痊愈")
     have |= {
-        k for c in found if c.polarity == "like" and is_retraction(c.content) for k in c.keywords
-    }
+        k for c in found if c.polarity == "like"
+        and (is_retraction(c.content) or is_reported_over(c.content)) for k in c.keywords
+    }  # fmt: skip
     made: list[PreferenceCandidate] = []
     for sentence in filter(mentions_allergy, sentences):
         over = {p.obj for p in read_retraction(sentence) or []}  # "我对花生过敏好了"

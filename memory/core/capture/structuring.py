@@ -19,6 +19,7 @@ from .allergies import (
     hedged,
     mentions_allergy,
     read_retraction,
+    reported_over,
     retraction_vetoed,
 )
 from .allergy_statements import read_allergy
@@ -256,11 +257,7 @@ def _reported(obj: str, confidence: float) -> PreferenceCandidate | None:
     no retraction the gate lifts an allergy by (:func:`~...model.is_retraction`), so the
     allergy stays protected beside it until the user says so in the gate's words, and the
     memory check-up flags the pair for confirmation."""
-    if has_cjk(obj):
-        content = f"说{obj}现在没问题但尚未确认"
-    else:
-        content = f"says {obj} is fine for them again, not yet confirmed"
-    made = part_candidate(Part("like", obj, content), confidence)
+    made = part_candidate(Part("like", obj, reported_over(obj)), confidence)
     if made is None or is_retraction(made.content):
         return None
     return made
