@@ -209,10 +209,13 @@ _EN_DOUBT_RE = re.compile(
     re.I,
 )
 """A hope, a doubt, irony, a report the user disputes, a question: nothing is over."""
+_EN_NOT_A_CLEAR_RESULT = r"(?!\s+(?:clean|clear|negative|normal|fine))"
+"""After "came back": a result ("came back clean") says nothing of the allergy returning."""
 _EN_STILL_RE = re.compile(
     r"\bstill\s+(?:am|have\s+it|do|react|(?:very\s+)?allergic|get|carry)|\bi\s+(?:definitely\s+|"
-    r"really\s+)?am\b\s*(?:[.!]|$)|\bbut\s+i\s+am\b|\b(?:came|coming)\s+back\b(?!\s+(?:clean|clear|"
-    r"negative|normal|fine))|\b(?:is|it'?s)\s+back\b(?!\s+on\s+the\s+menu)|\breturned\b|\bflared\b|\bworse\b|"
+    r"really\s+)?am\b\s*(?:[.!]|$)|\bbut\s+i\s+am\b|\b(?:came|coming)\s+back\b"
+    rf"{_EN_NOT_A_CLEAR_RESULT}|\b(?:is|it'?s)\s+back\b(?!\s+on\s+the\s+menu)|\breturned\b|"
+    r"\bflared\b|\bworse\b|"
     r"\breacted\s+again|\bepipens?\b|\bpositive\b|\bconfirmed\s+it\b|\banaphyla\w*|\bdeathly\b|"
     r"\bseason(?:al)?\b|\bfor\s+the\s+(?:winter|summer)|\buntil\s+(?:spring|summer|autumn|fall)|"
     r"\bquiet\b|\bhay\s+fever\b|\bpollen\b|\bi\s+was\s+right\b|\bbacked\s+me\s+up\b|"
@@ -273,18 +276,24 @@ def zh_allergen(raw: str) -> str:
     return _ZH_OBJ_LEAD_RE.sub("", _ZH_OBJ_TRAIL_RE.sub("", raw.strip()))
 
 
+_REPORTED_OVER = (
+    "说{obj}现在没问题但尚未确认", "says {obj} is fine for them again, not yet confirmed"
+)
+"""The content of a like that reports an allergy over without retracting it: Chinese, English."""
+_REPORTED_OVER_RE = re.compile(
+    "|".join(re.escape(t).replace(re.escape("{obj}"), ".+") for t in _REPORTED_OVER)
+)
+
+
 def reported_over(obj: str) -> str:
     """The content of a like that reports an allergy of ``obj`` over without retracting it
     (``说芒果现在没问题但尚未确认``, "says kiwi is fine for them again, not yet confirmed")."""
-    if has_cjk(obj):
-        return f"说{obj}现在没问题但尚未确认"
-    return f"says {obj} is fine for them again, not yet confirmed"
+    return _REPORTED_OVER[0 if has_cjk(obj) else 1].format(obj=obj)
 
 
 def is_reported_over(content: str) -> bool:
     """Whether ``content`` is a report made by :func:`reported_over`."""
-    return bool(re.fullmatch(r"说.+现在没问题但尚未确认|says .+ is fine for them again, not yet "
-                             r"confirmed", content))
+    return _REPORTED_OVER_RE.fullmatch(content) is not None
 
 
 _EN_NO_SYMPTOM_RE = re.compile(
@@ -326,7 +335,8 @@ _EN_HEDGE_RE = re.compile(
     r"\b(?:hope[sd]?|hoping|hopefully|wish\w*|pray\w*|fingers\s+crossed|maybe|might|perhaps|"
     r"possibly|probably|not\s+sure|unsure|doubt\w*|skeptical|sceptical|not\s+convinced|"
     r"not\s+buying|as\s+long\s+as|only\s+(?:if|when|while|with)|unless|until|yeah\s+right|"
-    r"oh\s+sure|as\s+if|kidding|joking|jk|j/k|supposedly|allegedly|came\s+back(?!\s+(?:clean|clear|negative|normal|fine))|returned|"
+    r"oh\s+sure|as\s+if|kidding|joking|jk|j/k|supposedly|allegedly|"
+    rf"came\s+back{_EN_NOT_A_CLEAR_RESULT}|returned|"
     r"flared|worse|wore\s+off|not\s+outgrowing|(?:is|isn'?t|not)\s+(?:gone|over|done)\s+with|"
     r"isn'?t\s+(?:gone|over|done)|still\s+(?:am|have|do|react|(?:very\s+)?allergic|get|carry|"
     r"can'?t|cannot|avoid|sets?)|seasonal|for\s+the\s+(?:winter|summer|season))\b|(?<![?])\?(?![?])|"

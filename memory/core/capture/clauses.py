@@ -299,8 +299,7 @@ _EN_AND_VERBS = (
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
     r"\s*[;:]\s*"
-    r"|(?<!\bnothing)(?<!\bnone),?\s+(?:(?<!\bnothing\s)(?<!\bnone\s)but|however|whereas|although|"
-    r"though|yet|while)\b,?\s*"
+    r"|(?<!\bnothing)(?<!\bnone),?\s+(?:but|however|whereas|although|though|yet|while)\b,?\s*"
     r"|,\s*(?=(?:and\s+)?(?:i|i'm|i've|i\s+am|now|these\s+days|nowadays|lately|no\s+more)\b)"
     r"|,\s*(?:and\s+)?(?:so|which\s+is\s+why|that's\s+why|hence|therefore|thus)\s+(?=i\b)"
     r"|\s+(?:so|because|since|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"

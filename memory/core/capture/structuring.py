@@ -156,9 +156,8 @@ def _retraction(
       cured. I'm not buying it."), however many vetoes were added. Only the explicit
       retraction the gate knows ("no longer allergic to X", ``对X不再过敏``) lifts.
     """
-    over = max(
-        (k.for_structure().of("allergy_retraction") for k in kinds if k is not None), default=0.0
-    )
+    overs = [k.for_structure().of("allergy_retraction") if k is not None else 0.0 for k in kinds]
+    over = max(overs, default=0.0)
     heard = over >= RETRACTION_MIN_P
     if not heard and not mentions_allergy(sentence):
         return None  # no rule retraction and nothing to read: most sentences, skipped cheaply
@@ -175,8 +174,7 @@ def _retraction(
     stated = any(c.protected for c in found) or read_allergy(sentence) is not None
     if not read and heard and (not stated or (over >= SURE_P and not hedged(sentence))):
         allergen = allergen_of(sentence, parts, by_clause=not vetoed)
-        sure = [p for p, k in zip(parts, kinds, strict=False)
-                if k is not None and k.for_structure().of("allergy_retraction") >= SURE_P]
+        sure = [p for p, o in zip(parts, overs, strict=False) if o >= SURE_P]
         read = [allergen] if allergen and (
             not stated or (_of_stated(allergen, found) and _said_over_in(allergen, sure))) else []
     reported = [c for obj in read if (c := _reported(obj, confidence)) is not None]
