@@ -17,6 +17,7 @@ from typing import Literal
 from ...model import HAN_CHARS, has_cjk
 from .rules import Rule
 from .segment import FUNCTION_TAGS, tag
+from .zh_subjects import fronted_topic, person_word
 
 Speaker = Literal["user", "other", "stale", "unknown"]
 """Who states a clause: the user now, someone else, the user in the past, or not said."""
@@ -139,8 +140,9 @@ def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     stale = bool(ZH_PAST_RE.search(prefix))
     rest = _ZH_FILLER_RE.sub("", ZH_PAST_RE.sub("", prefix))
     subject = "我" in rest or "本人" in prefix
-    if re.sub(r"[我\W_]", "", rest) and _names_a_subject(
-        re.sub(r"[\W_]", "", ZH_PAST_RE.sub("", prefix))
+    named = re.sub(r"[\W_]", "", ZH_PAST_RE.sub("", prefix))
+    if re.sub(r"[我\W_]", "", rest) and _names_a_subject(named) and not (
+        rule.fronted_topic and "我" not in named and fronted_topic(named)  # 手机只认苹果
     ):
         return "other"  # words besides the user and fillers: what they are decides
     return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
@@ -168,32 +170,6 @@ def _names_a_subject(text: str) -> bool:
 _ZH_SINCE = frozenset("起 开始 以来 以后".split())
 """After a time word, a start that lasts to now (``去年起只买鲁花``, ``生日以后一直用钢笔``):
 no subject."""
-
-
-_ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
-"""Last characters of Chinese nouns for people close to the speaker (``表姐``, ``室友``,
-``老婆``, ``阿姨``): ``我`` before such a noun, or before a doubled noun (``婆婆``,
-``舅舅``), is a possessive, and the clause is that person's."""
-_ZH_PERSON_WORDS = frozenset(
-    "同事 同学 舍友 闺蜜 对象 老公 丈夫 先生 太太 孩子 儿子 女儿 闺女 宝宝 家人 老板 领导 "
-    "老师 邻居 伴侣 爱人 队友 上司 外公 外婆 师父 师傅 徒弟 学生 房东 岳父 岳母 公公 媳妇 "
-    "媳妇儿 发小 搭档 前任 下属 同桌 客户".split()
-)
-"""Words for people close to the speaker that :data:`_ZH_PERSON_HEADS` does not end (the
-segmenter tags ``邻居`` a verb), also read at the end of a longer word (``高中同学``)."""
-
-
-_ZH_KIN_CHARS = frozenset("妈爸哥姐弟妹爷奶舅姨叔伯姑婶嫂娘爹")
-"""Kin said in one character after 我 (``我妈花生过敏``)."""
-
-
-def person_word(word: str, flag: str) -> bool:
-    """Whether a segmenter word (with its tag) names a person close to the speaker
-    (``同事``, ``表姐``, ``妈``, ``舅舅``)."""
-    if word in _ZH_KIN_CHARS or any(word.endswith(person) for person in _ZH_PERSON_WORDS):
-        return True
-    doubled = len(word) == 2 and word[0] == word[1]
-    return flag[:1] == "n" and len(word) >= 2 and (word[-1] in _ZH_PERSON_HEADS or doubled)
 
 
 def _modifier(word: str, flag: str) -> bool:
@@ -348,6 +324,7 @@ _EN_EVERYTHING_BUT_RE = re.compile(
 _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过(?!敏)|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
     r"|(?<=[生夫妈爸师友他她们])说(?=我)"
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff])"  # 青岛啤酒🍺 精酿…
 )
 _ZH_JOINED_LEADS_RE = re.compile(
     r"^(?:说实话|老实说|对了|跟你说|其实|嗯|哦|好吧)?我?(?:比起|相比|除了|宁愿|宁可)"

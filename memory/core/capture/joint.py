@@ -25,10 +25,10 @@ import re
 
 from ...model import has_cjk
 from .changes import told_as_past
-from .clauses import person_word
 from .holders import someone_else
 from .prepare import spell_out_i
 from .segment import tag
+from .zh_subjects import person_word
 
 _EN_PERSON = (
     r"(?:wife|husband|partner|spouse|fianc[eé]e?|boyfriend|girlfriend|bf|gf|mom|mum|mother|dad|"

@@ -52,6 +52,10 @@ class Rule:
         reverses: Elliptic, with the polarity opposite to the last stance's ("I used
             to love sushi. Not anymore.").
         old_label: Content template of the ``old`` object's candidate.
+        fronted_topic: Chinese words before the match may name what the stance is about,
+            not who holds it (``手机只认苹果``, ``理发只去楼下那家小店``): they make it
+            another's only when they name someone or something that acts
+            (:func:`~.zh_subjects.fronted_topic`).
     """
 
     pattern: re.Pattern[str]
@@ -67,6 +71,7 @@ class Rule:
     no_possessive: bool = False
     reverses: bool = False
     old_label: str = "switched from {old} to {obj}"
+    fronted_topic: bool = False
 
     def group(self, match: re.Match[str], name: str) -> str | None:
         """The text of a named group of ``match``, or None when the rule has none."""

@@ -171,11 +171,13 @@ ZH_RULES: tuple[Rule, ...] = (
         r"只(?:吃|喝|用|穿|买|看|听|住|去|认|装|玩|选|开|戴|抽|点|追|刷|骑|坐|订)"
         r"(?![了过一两三四五六七八九十几半\d])",
         "like",
+        fronted_topic=True,
     ),
     zh(  # ``非原味酸奶不喝``: only that one
         rf"非(?P<obj>{_SPAN}{{1,12}}?)不(?P<verb>吃|喝|用|穿|买|看|听|去|选|要|坐|开|戴)",
         "like",
         "只{verb}{obj}",
+        fronted_topic=True,
     ),
     zh(  # mild acceptance that flips an older dislike: "塑料现在也还行", "香菜其实还不错"
         rf"(?P<obj>{_SPAN}{{1,12}}?)(?:现在|如今|其实|后来)(?:也|倒是?|觉得)?(?:还行|还可以|可以接受|"

@@ -61,6 +61,9 @@ _ZH_BOUND_RE = re.compile(
 (``这几天``; not ``这阵子``, the present stretch of a habit, nor ``这个月``, which as often
 names what is current: ``这个月的背景音乐全是陶喆``)."""
 _ZH_NEAR_RE = re.compile(r"今天|今晚|明天|这周")
+_ONLY_RE = re.compile(r"只|only\b", re.IGNORECASE)
+"""A liking restricted to one thing (``只吃沙拉``, "only eat salad"): on a near day or week
+it is a diet or a plan for that time, not a lasting preference."""
 _CLAUSE_SPLIT_RE = re.compile(r"[，,。；;！!？?：:]")
 
 
@@ -92,6 +95,14 @@ def _clause_of(sentence: str, candidate: PreferenceCandidate) -> str:
     return lowered
 
 
+def _near_by(sentence: str, clause: str) -> bool:
+    """Whether a near day or week is said in ``clause`` or before it (``这周在减脂期，晚饭只吃
+    沙拉``; not "I only drink oat milk now, today I bought some")."""
+    lowered = sentence.lower()
+    end = lowered.find(clause) + len(clause) if clause in lowered else len(lowered)
+    return bool(_EN_NEAR_RE.search(lowered[:end]) or _ZH_NEAR_RE.search(lowered[:end]))
+
+
 def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """The candidates of one sentence that state a lasting preference: none whose clause is
     bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there), no
@@ -110,9 +121,11 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
     near = bool(_EN_NEAR_RE.search(sentence) or _ZH_NEAR_RE.search(sentence))
     kept = []
     for candidate in found:
+        clause = _clause_of(sentence, candidate)
         if not candidate.protected and (
-            is_time_bound(_clause_of(sentence, candidate), sentence.lower())
+            is_time_bound(clause, sentence.lower())
             or (near and candidate.polarity == "dislike")
+            or (_ONLY_RE.match(candidate.content) and _near_by(sentence, clause))
         ):
             continue
         kept.append(candidate)
