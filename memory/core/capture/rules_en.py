@@ -457,6 +457,13 @@ _LIKES: tuple[Rule, ...] = (
         "like",
         "only {verb} {obj}",
     ),
+    en(  # "I wear only Adidas now"; not "I eat only once a day", "I drink only on weekends"
+        rf"\b(?P<verb>{_HABIT_VERBS})\s+(?:only|exclusively|solely)\b(?!\s+(?:once|twice|"
+        r"\d|one|two|three|half|a\s+(?:few|little|bit|couple)|on|at|in|when|if|during|after|"
+        r"before|every|occasionally|sometimes|rarely|socially|a\s+little|with|for)\b)",
+        "like",
+        "only {verb} {obj}",
+    ),
     en(  # "I wear nothing but Patagonia"
         rf"\b(?P<verb>{_HABIT_VERBS})\s+nothing\s+but\b",
         "like",
