@@ -49,6 +49,7 @@ def test_a_chinese_start_that_lasts_to_now_is_no_subject(text: str, keyword: str
     ("it's Coke Zero or nothing for me", "coke zero"),
     ("nothing beats a proper cuppa, coffee can't compete", "proper cuppa"),
     ("我非原味酸奶不喝", "原味酸奶"),
+    ("I was a Converse kid, but I wear only Puma these days", "puma"),
 ])
 def test_a_preference_said_by_exclusivity_is_a_like(text: str, keyword: str) -> None:
     """"nothing but X", "X exclusively", "X and nothing else", "X or nothing", "nothing beats
@@ -62,6 +63,8 @@ def test_a_preference_said_by_exclusivity_is_a_like(text: str, keyword: str) -> 
 @pytest.mark.parametrize("text", [
     "my brother wears nothing but Nike",
     "我一个月只去一次",
+    "I eat only once a day",
+    "I drink only on weekends",
     "My dad's turned into a tea snob. He used to drink anything but now it's Darjeeling or nothing",
 ])
 def test_exclusivity_of_someone_else_or_of_how_often_stores_nothing(text: str) -> None:
