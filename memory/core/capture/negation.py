@@ -13,6 +13,7 @@ import re
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
 from .rules import Rule
+from .rules_en import EN_UNQUIT
 from .rules_en_evaluations import ME_NOT_DISLIKE
 from .stance import Context, Stance, negated_tail, repeated_stance
 
@@ -63,6 +64,16 @@ def negated_aversion(clause: str) -> bool:
     aversion's words, put "I don't mind cilantro" at dislike 0.96)."""
     return bool((_ZH_NEGATED_AVERSION_RE if has_cjk(clause) else _EN_NEGATED_AVERSION_RE)
                 .search(clause))  # fmt: skip
+
+
+_EN_UNQUIT_RE = re.compile(EN_UNQUIT, re.IGNORECASE)
+
+
+def negated_quit(clause: str) -> bool:
+    """Whether a clause says a quit does not happen ("still can't quit my Switch", "I'll never
+    give up pizza", :data:`~.rules_en.EN_UNQUIT`): a like, never a change away (the statement
+    head, reading the quitting words, put "I could never quit sugar" at quit)."""
+    return bool(_EN_UNQUIT_RE.search(clause))
 
 
 def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | None:

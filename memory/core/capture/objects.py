@@ -55,7 +55,8 @@ _EN_SEGMENT_PERSONS = frozenset("i me we us you he him she her they them".split(
 _EN_CLAUSE_STARTERS = frozenset(
     "they it it's its which that because since so but especially as though although if when "
     "please thanks thank lol haha i i'm you we he she too either anymore really honestly "
-    "actually right ok okay not no there this these those what why how".split()
+    "actually right ok okay not no there this these those what why how whatever whoever "
+    "whenever wherever however regardless".split()
 )
 _EN_TRAILING_RE = re.compile(
     r"(?:\s+(?:anymore|any\s+more|either|too|as\s+well|please|at\s+all|so\s+much|a\s+lot|"

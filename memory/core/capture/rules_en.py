@@ -49,6 +49,17 @@ _PERSON_NOUNS = (
     r"book|summer|winter|sun|snow|sea|ocean|water|sweet|savou?ry|breakfast|dessert|bath|shower|"
     r"spring|autumn|fall|rain|museum|party|gym|sports?|car|bike|train|road\s+trip|camping"
 )
+EN_UNQUIT = (
+    r"\b(?:can'?t|cannot|could\s*n'?t|(?:could|can|will|would|'ll|'d)\s+never|won'?t|"
+    r"(?:am|'m)\s+not(?:\s+going\s+to|\s+gonna)?|never\s+(?:going\s+to|gonna))\s+"
+    r"(?:ever\s+|really\s+|fully\s+)?(?P<verb>quit(?:ting)?|give\s+up|giving\s+up|"
+    r"ditch(?:ing)?)\b(?!\s+(?:on|trying|caring|worrying|being|now|yet|completely|smoking|"
+    r"vaping|cigarettes|nicotine|drinking|alcohol|gambling|(?:my\s+)?job)\b)"
+)
+"""A quit that does not happen ("still can't quit my Switch", "I'm not giving up cheese", "I'll
+never give up pizza"): the user keeps what they name, a like; the statement head reads the
+quitting words as a change away. Not an addiction the user fails to quit ("I can't quit
+smoking, please help"), nor a job."""
 _WANT_TO = (
     r"(?:(?:'d|would)\s+(?:much\s+|really\s+)?(?:like|love|prefer|rather|want)\s+to\s+|"
     r"(?:want|need|have|try|tend|prefer|choose|like|aim|plan|strive|must|should|always|"
@@ -276,6 +287,7 @@ _DISLIKES: tuple[Rule, ...] = (
         "dislike",
         "avoids {obj}",
     ),
+    en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
     en(
         rf"\b{_WANT_TO}(?P<verb>quit|quitting|gave\s+up|given\s+up|giving\s+up|give\s+up|stopped|"
         r"swore\s+off|"
@@ -517,4 +529,4 @@ EN_RULES: tuple[Rule, ...] = (*EVALUATION_RULES, *_SWITCHES, *_DISLIKES, *_OTHER
 EN_TABLE = RuleTable(EN_RULES, re.IGNORECASE)
 """The English rules, scanned together."""
 
-__all__ = ["EN_RULES", "EN_TABLE"]
+__all__ = ["EN_RULES", "EN_TABLE", "EN_UNQUIT"]
