@@ -32,7 +32,7 @@ _EN_FILLERS = frozenset(
     "firmly adamantly completely entirely fundamentally ethically morally greatly intensely "
     "passionately wholeheartedly typically much trying tried 've have been increasingly "
     "definitely frankly openly seriously vehemently fiercely staunchly steadfastly generally "
-    "naturally obviously clearly".split()
+    "naturally obviously clearly nah yep yup ngl lol lmao welp".split()
 )
 _EN_PREFIX_PHRASES = re.compile(
     r"\b(?:just\s+so\s+you\s+know|you\s+know|to\s+be\s+honest|for\s+the\s+record|"
@@ -261,6 +261,16 @@ def misread_speaker(clause: str, match: str) -> bool:
     return bool(_EN_COPULA_RE.search(prefix)) and not EN_PEOPLE_RE.search(prefix)
 
 
+def own_prefix(prefix: str, matched: str, rule: Rule, zh: bool) -> str:
+    """The words before a rule's match that judge who speaks: none for an English subject
+    after a comma whose predicate names the user ("…at the expo, Cholula remains my ride or
+    die", "Tried ProtonMail, tried Fastmail, Gmail just works for me"): the phrase before the
+    comma is one of its own, unless it names a person or a report (:data:`EN_PEOPLE_RE`)."""
+    if not zh and rule.first_person and matched[:1] in ",;" and not EN_PEOPLE_RE.search(prefix):
+        return ""
+    return prefix
+
+
 _SENTENCE_SPLIT_RE = re.compile(
     r"(?<=[!?。！？])\s*"
     r"|(?<=\.)(?<!\.[A-Za-z]\.)\s+"  # not after an abbreviation: e.g., i.e., U.S.
@@ -486,6 +496,7 @@ __all__ = [
     "clause_speaker",
     "close_person_zh",
     "misread_speaker",
+    "own_prefix",
     "clauses",
     "en_prefix_speaker",
     "is_ly_adverb",

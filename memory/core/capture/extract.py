@@ -27,6 +27,7 @@ from .clauses import (
     en_prefix_speaker,
     is_question_or_hypothetical,
     misread_speaker,
+    own_prefix,
     reason_clauses,
     sentences,
     stated_before_question,
@@ -141,7 +142,7 @@ def _read_match(
         obj = resolve(cut.display, zh, context.antecedent, initial)
     if obj is None or (rule.no_possessive and obj.display.lower().startswith("my ")):
         return None
-    prefix = clause[: match.start()]
+    prefix = own_prefix(clause[: match.start()], match.group(0), rule, zh)
     speaker = zh_prefix_speaker(prefix, rule) if zh else en_prefix_speaker(prefix, rule)
     if rule.third_person or (zh and _close_person_leads(match, clause)):
         speaker = "other"

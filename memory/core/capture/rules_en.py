@@ -404,6 +404,21 @@ _LIKES: tuple[Rule, ...] = (
         "likes {obj}",
         copula="required",
     ),
+    en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
+        r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
+        r"but|so)\s+)*|\ban?\s+(?:(?:proud|lifelong|loyal|total|die-?hard)\s+)?)"
+        r"(?!(?:an?|the|i|i'm|i've|we|he|she|they|you|my|it|it's|that|this|what|friends?|nah|"
+        r"still|always|forever|proud|just|honestly|lol|tbh|ngl|and|but|so)\b)"
+        r"(?P<obj>[a-z0-9][\w'&.+-]*(?:\s+(?!(?:an?|is|are|was|'s)\b)[\w'&.+-]+){0,3}?)\s+"
+        r"(?:loyalist|devotee|purist|gang|(?:user|shooter|player|fan|guy|girl|person|driver|"
+        r"owner|rider|customer|member|drinker|eater|reader)\s+(?:for\s+life|4\s*life|forever|"
+        r"since\s+(?:\d{4}|forever|day\s+one|high\s+school|college|the\s+\w+))|for\s+life|"
+        r"4\s*life)\b",
+        "like",
+        "likes {obj}",
+        copula="ok",
+        first_person=True,
+    ),
     en(  # "I'm a cat person", not "I'm a busy person": nouns that name a taste
         rf"\ban?\s+(?:(?:big|huge|real|total)\s+)?(?P<obj>{_PERSON_NOUNS})\s+person\b",
         "like",

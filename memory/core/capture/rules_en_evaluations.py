@@ -54,11 +54,16 @@ _SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
 _NEGATOR = r"(?:\b(?:not|never|no\s+longer)\b|n't\b)"
 _UNNEGATED_SUBJECT = (
     r"(?:^|[,;]\s*)(?:(?:honestly|tbh|ngl|frankly|ok|okay|so|yeah|well|oh|actually|and|but|"
-    r"lol)\s+)*"
+    r"lol|still)\s+)*"
     rf"(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})(?!\bused\s+to\b)[^,;]){{1,100}}?)"
 )
 """A subject with no negator and no past habit in it, after any filler: "cilantro doesn't" is
 no object of "bother me", nor "heights used to" of "terrify me", nor "honestly crowds"."""
+_KEPT_SUBJECT = _UNNEGATED_SUBJECT.replace(
+    r"(?!\bused\s+to\b)", r"(?!\b(?:used\s+to|is|are|was|were|that|which|who)\b)"
+)
+""":data:`_UNNEGATED_SUBJECT` without a verb or relative in it: the noun phrase that is kept
+("…, Gmail just works for me"; not "head & shoulders is still the only one that works")."""
 _ME_ADVERBS = r"(?:(?:really|just|always|totally|still|kinda|sometimes|honestly)\s+){0,2}"
 _ME_DISLIKE = (
     r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
@@ -140,6 +145,22 @@ EVALUATION_RULES: tuple[Rule, ...] = (
     en(
         rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|totally|really|just|"
         r"simply|always)\s+)?(?:my\s+(?:thing|jam|go-to)|right\s+up\s+my\s+(?:alley|street))\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(  # the one kept over the others: "Cholula is still my ride or die", "Firefox still wins"
+        rf"{_KEPT_SUBJECT}\s+(?:(?:is|are|'s|'re|remains?|has\s+been|have\s+been)\s+)?"
+        r"(?:(?:still|always|forever|honestly|just|simply|easily|now)\s+)*"
+        r"(?:(?:is|are|'s|'re|remains?)\s+)?(?:(?:still|always|forever|easily)\s+)*"
+        r"(?:my\s+(?:go-?to|#\s?1|number\s+one|no\.?\s?1|ride\s+or\s+die|daily\s+driver|"
+        r"holy\s+grail|staple|one\s+true\s+love|comfort\s+pick|top\s+pick|pick|winner)|"
+        r"the\s+(?:goat|winner|gold\s+standard|undisputed\s+champ(?:ion)?)|(?:the\s+)?"
+        r"(?:top|best|unbeatable|unmatched)\s+for\s+me|(?<=still\s)(?:wins|reigns|rules)|"
+        r"(?:wins|reigns|rules)(?=\s+for\s+me)|(?:just\s+)?works?\s+(?:best\s+)?for\s+me|"
+        r"(?:feels?|tastes?|works?|fits?)\s+best)\b(?=\W*$|\s*[,.!;]|\s+(?:for|to)\s+me\b|\s+(?:and|though|tbh|imo|"
+        r"honestly|lol|haha|hands\s+down|by\s+far|every\s+time|staying|forever)\b)",
         "like",
         "likes {obj}",
         first_person=True,
