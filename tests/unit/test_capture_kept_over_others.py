@@ -38,3 +38,35 @@ def test_the_one_kept_over_the_others_is_a_like(text: str, keyword: str) -> None
 def test_a_win_a_fact_or_someone_else_is_no_like(text: str) -> None:
     found = extract_preferences(text, reader=ClauseReader())
     assert not [c for c in found if c.polarity == "like"], found
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("播放器试了好几个，最后还是回到了foobar", "foobar"),
+    ("婆婆一直劝我用洗衣粉，我还是坚持用洗衣液", "洗衣液"),
+    ("猫砂我认准豆腐砂，别的都太呛", "豆腐砂"),
+    ("面条还得是手擀面", "手擀面"),
+])
+def test_a_chinese_choice_come_back_to_is_a_like(text: str, keyword: str) -> None:
+    """``最后还是回到了X``, ``还是坚持用X``, ``认准X``, ``还得是X``; the statement head read
+    ``回到了`` as a quit, and its reading is vetoed."""
+    found = extract_preferences(text, reader=ClauseReader())
+    likes = [c for c in found if c.polarity == "like"]
+    assert likes, found
+    assert any(keyword in k for k in likes[0].keywords)
+    assert not [c for c in found if c.polarity == "dislike" and keyword in c.keywords]
+
+
+@pytest.mark.parametrize("text", ["还是开那辆旧面包车。", "爷爷腿脚不好，出门还是得坐轮椅"])
+def test_a_plain_going_on_or_a_necessity_is_no_like(text: str) -> None:
+    found = extract_preferences(text, reader=ClauseReader())
+    assert not [c for c in found if c.polarity == "like"], found
+
+
+def test_a_dislike_with_no_object_after_a_like_is_of_the_thing_named_between() -> None:
+    """``邮箱我只用Fastmail，outlook广告太多，受不了``: 受不了 is of outlook, which opens the
+    clause before it, not of the Fastmail liked first."""
+    text = "邮箱我只用Fastmail，outlook广告太多，受不了"
+    found = extract_preferences(text, reader=ClauseReader())
+    read = {(c.polarity, k.lower()) for c in found for k in c.keywords}
+    assert any(p == "dislike" and "outlook" in k for p, k in read), found
+    assert not any(p == "dislike" and "fastmail" in k for p, k in read)

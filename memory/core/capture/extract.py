@@ -59,7 +59,7 @@ from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .segment import tag
 from .slots import slot_key
-from .stance import Context, Stance, latest_per_object
+from .stance import Context, Stance, latest_per_object, turned_to_topic
 from .statements import Kind
 from .structuring import structured
 from .tagged_sides import exception_sides, retagged, structure_sides
@@ -341,6 +341,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
     wants, context.wants = context.wants, False
     topic, context.topic = context.topic, None
     stance = _stance(clause, context)
+    stance = stance and turned_to_topic(stance, topic, context)  # 火狐，chrome…，受不了
     if stance is not None and stance.speaker == "other" and misread_speaker(
         clause, stance.words["match"]
     ):

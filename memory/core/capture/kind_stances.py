@@ -20,7 +20,7 @@ from .allergies import mentions_allergy
 from .changes import left_behind
 from .clauses import Speaker, clause_speaker
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
-from .negation import negated_aversion, negated_quit
+from .negation import kept, negated_aversion
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
 from .rules import Rule
 from .segment import names_a_thing_zh
@@ -45,12 +45,13 @@ def not_meant(text: str) -> set[Polarity]:
     """The polarities a text's words read as but do not state now: what the user left
     behind ("I used to like jazz": no like of it now, :func:`~.changes.left_behind`), and a
     dislike in a negated aversion ("I don't mind cilantro", :func:`~.negation.
-    negated_aversion`) or quit ("I could never quit sugar", :func:`~.negation.negated_quit`).
+    negated_aversion`), or in what the user keeps ("I could never quit sugar", :func:`~.negation.
+    kept`).
     The statement head and the object tagger read both the other way."""
     meant_not: set[Polarity] = set()
     if (left := left_behind(text)) is not None:
         meant_not.add(left)
-    if negated_aversion(text) or negated_quit(text):
+    if negated_aversion(text) or kept(text):
         meant_not.add("dislike")
     return meant_not
 

@@ -15,6 +15,7 @@ from .objects import Cut, cut_en, is_pronoun, resolve
 from .rules import Rule
 from .rules_en import EN_UNQUIT
 from .rules_en_evaluations import ME_NOT_DISLIKE
+from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
 _EN_NEGATED_RE = re.compile(
@@ -67,13 +68,16 @@ def negated_aversion(clause: str) -> bool:
 
 
 _EN_UNQUIT_RE = re.compile(EN_UNQUIT, re.IGNORECASE)
+_ZH_KEPT_RE = re.compile(ZH_KEPT)
 
 
-def negated_quit(clause: str) -> bool:
-    """Whether a clause says a quit does not happen ("still can't quit my Switch", "I'll never
-    give up pizza", :data:`~.rules_en.EN_UNQUIT`): a like, never a change away (the statement
-    head, reading the quitting words, put "I could never quit sugar" at quit)."""
-    return bool(_EN_UNQUIT_RE.search(clause))
+def kept(clause: str) -> bool:
+    """Whether a clause says the user keeps something: a quit that does not happen ("still
+    can't quit my Switch", "I'll never give up pizza", :data:`~.rules_en.EN_UNQUIT`) or a
+    choice come back to (``最后还是回到了黑轴``, :data:`~.rules_zh.ZH_KEPT`): a like, never a
+    change away (the statement head, reading the quitting or leaving words, put "I could never
+    quit sugar" at quit, and ``回到了黑轴`` at 戒了)."""
+    return bool((_ZH_KEPT_RE if has_cjk(clause) else _EN_UNQUIT_RE).search(clause))
 
 
 def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | None:
@@ -109,4 +113,4 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
 
 
-__all__ = ["negated_aversion", "negated_stance"]
+__all__ = ["kept", "negated_aversion", "negated_stance"]

@@ -12,6 +12,15 @@ from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
+ZH_KEPT = (
+    r"(?:(?:还是|最后|最终|乖乖|又)(?:都|就|还是)?(?:回到了?|用回了?|选回了?|换回了?|买回了?|"
+    r"回去用|留在了?|坚持(?:用|开|喝|吃|穿|买)?|死磕)|认准了?|还得是|还是得是|必须是|"
+    r"(?:一直|始终)习惯(?:用|了)?)(?![了过得着不没下灰一两三四五六七八九十几半\d])"
+)
+"""A choice come back to or held after others (``最后还是回到了搜狗``, ``我还是坚持用小米``,
+``狗粮我认准渴望``, ``烧烤还得是东北烧烤``): a like, which the statement head reads as a
+quit (``回到了黑轴`` at 戒了). Not a plain going on (``还是开那辆旧捷达``: a fact), nor a
+necessity (``还是得坐高铁``)."""
 _ZH_AVERSION = "讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕"
 """Aversion verbs that, negated and followed by 了, say the user has come round (``不排斥…了``)."""
 _ZH_LESS = "没(?:那么|这么|那样|以前那么|原来那么)"
@@ -173,6 +182,11 @@ ZH_RULES: tuple[Rule, ...] = (
         "like",
         fronted_topic=True,
     ),
+    zh(  # come back to or kept after others: 最后还是回到了瑞鹏, 认准渴望, 还得是东北烧烤
+        ZH_KEPT,
+        "like",
+        fronted_topic=True,
+    ),
     zh(  # ``非原味酸奶不喝``: only that one
         rf"非(?P<obj>{_SPAN}{{1,12}}?)不(?P<verb>吃|喝|用|穿|买|看|听|去|选|要|坐|开|戴)",
         "like",
@@ -222,4 +236,4 @@ ZH_RULES: tuple[Rule, ...] = (
 ZH_TABLE = RuleTable(ZH_RULES)
 """The Chinese rules, scanned together."""
 
-__all__ = ["ZH_RULES", "ZH_TABLE"]
+__all__ = ["ZH_KEPT", "ZH_RULES", "ZH_TABLE"]

@@ -11,7 +11,7 @@ the object is the antecedent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...model import Polarity, PreferenceCandidate
 from .clauses import Speaker
@@ -127,6 +127,30 @@ def repeated_stance(raw: str) -> str:
     return _EN_REPEATED_STANCE_RE.sub("", raw.strip(), count=1)
 
 
+def turned_to_topic(stance: Stance, topic: Object | None, context: Context) -> Stance:
+    """An object-less Chinese dislike right after a clause that names something new, in a
+    sentence whose stance so far is a like (``浏览器我一直用火狐，chrome吃内存太狠了，受不了``):
+    it is of what that clause names first, not of the liked antecedent (火狐). Not an
+    elliptic allergy, nor a thing named later in the clause (``现在戴一会儿眼睛就干，不碰了``).
+
+    Args:
+        stance: The clause's stance, its object resolved to the antecedent when it named none.
+        topic: What the clause before named without a stance, if anything.
+        context: The message so far.
+
+    Returns:
+        ``stance`` with ``topic`` as its object in that case, else ``stance`` as it is.
+    """
+    if (
+        topic is None or not topic.zh or stance.polarity != "dislike" or stance.cut.display
+        or stance.rule.elliptic or not context.in_sentence or context.last_polarity != "like"
+        or stance.obj != context.antecedent or topic == context.antecedent
+        or not context.previous.lstrip().startswith(topic.display)
+    ):
+        return stance
+    return replace(stance, obj=topic)
+
+
 def latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """Within one message the last stance on an object wins (``I like X… actually I hate X``),
     but never over an allergy: a like of it is kept beside it (the gate flags the pair), a plain
@@ -146,4 +170,5 @@ def latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandid
 
 __all__ = [
     "Context", "Stance", "elliptic", "latest_per_object", "negated_tail", "repeated_stance",
+    "turned_to_topic",
 ]
