@@ -13,8 +13,8 @@ import re
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
 from .rules import Rule
-from .rules_en import EN_UNQUIT
 from .rules_en_evaluations import ME_NOT_DISLIKE
+from .rules_en_kept import EN_UNQUIT
 from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
@@ -73,7 +73,7 @@ _ZH_KEPT_RE = re.compile(ZH_KEPT)
 
 def kept(clause: str) -> bool:
     """Whether a clause says the user keeps something: a quit that does not happen ("still
-    can't quit my Switch", "I'll never give up pizza", :data:`~.rules_en.EN_UNQUIT`) or a
+    can't quit my Switch", "I'll never give up pizza", :data:`~.rules_en_kept.EN_UNQUIT`) or a
     choice come back to (``最后还是回到了黑轴``, :data:`~.rules_zh.ZH_KEPT`): a like, never a
     change away (the statement head, reading the quitting or leaving words, put "I could never
     quit sugar" at quit, and ``回到了黑轴`` at 戒了)."""

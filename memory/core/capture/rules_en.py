@@ -14,6 +14,7 @@ import re
 
 from .rules import Rule, RuleTable, en
 from .rules_en_evaluations import EVALUATION_RULES
+from .rules_en_kept import KEPT_RULES
 
 _NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
 _CANT = r"can(?:'?t|not|\s+not)"
@@ -49,17 +50,6 @@ _PERSON_NOUNS = (
     r"book|summer|winter|sun|snow|sea|ocean|water|sweet|savou?ry|breakfast|dessert|bath|shower|"
     r"spring|autumn|fall|rain|museum|party|gym|sports?|car|bike|train|road\s+trip|camping"
 )
-EN_UNQUIT = (
-    r"\b(?:can'?t|cannot|could\s*n'?t|(?:could|can|will|would|'ll|'d)\s+never|won'?t|"
-    r"(?:am|'m)\s+not(?:\s+going\s+to|\s+gonna)?|never\s+(?:going\s+to|gonna))\s+"
-    r"(?:ever\s+|really\s+|fully\s+)?(?P<verb>quit(?:ting)?|give\s+up|giving\s+up|"
-    r"ditch(?:ing)?)\b(?!\s+(?:on|trying|caring|worrying|being|now|yet|completely|smoking|"
-    r"vaping|cigarettes|nicotine|drinking|alcohol|gambling|(?:my\s+)?job)\b)"
-)
-"""A quit that does not happen ("still can't quit my Switch", "I'm not giving up cheese", "I'll
-never give up pizza"): the user keeps what they name, a like; the statement head reads the
-quitting words as a change away. Not an addiction the user fails to quit ("I can't quit
-smoking, please help"), nor a job."""
 _WANT_TO = (
     r"(?:(?:'d|would)\s+(?:much\s+|really\s+)?(?:like|love|prefer|rather|want)\s+to\s+|"
     r"(?:want|need|have|try|tend|prefer|choose|like|aim|plan|strive|must|should|always|"
@@ -287,7 +277,6 @@ _DISLIKES: tuple[Rule, ...] = (
         "dislike",
         "avoids {obj}",
     ),
-    en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
     en(
         rf"\b{_WANT_TO}(?P<verb>quit|quitting|gave\s+up|given\s+up|giving\s+up|give\s+up|stopped|"
         r"swore\s+off|"
@@ -403,21 +392,6 @@ _LIKES: tuple[Rule, ...] = (
         "like",
         "likes {obj}",
         copula="required",
-    ),
-    en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
-        r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
-        r"but|so)\s+)*|\ban?\s+(?:(?:proud|lifelong|loyal|total|die-?hard)\s+)?)"
-        r"(?!(?:an?|the|i|i'm|i've|we|he|she|they|you|my|it|it's|that|this|what|friends?|nah|"
-        r"still|always|forever|proud|just|honestly|lol|tbh|ngl|and|but|so)\b)"
-        r"(?P<obj>[a-z0-9][\w'&.+-]*(?:\s+(?!(?:an?|is|are|was|'s)\b)[\w'&.+-]+){0,3}?)\s+"
-        r"(?:loyalist|devotee|purist|gang|(?:user|shooter|player|fan|guy|girl|person|driver|"
-        r"owner|rider|customer|member|drinker|eater|reader)\s+(?:for\s+life|4\s*life|forever|"
-        r"since\s+(?:\d{4}|forever|day\s+one|high\s+school|college|the\s+\w+))|for\s+life|"
-        r"4\s*life)\b",
-        "like",
-        "likes {obj}",
-        copula="ok",
-        first_person=True,
     ),
     en(  # "I'm a cat person", not "I'm a busy person": nouns that name a taste
         rf"\ban?\s+(?:(?:big|huge|real|total)\s+)?(?P<obj>{_PERSON_NOUNS})\s+person\b",
@@ -538,10 +512,12 @@ _LIKES: tuple[Rule, ...] = (
 )
 
 
-EN_RULES: tuple[Rule, ...] = (*EVALUATION_RULES, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES)
+EN_RULES: tuple[Rule, ...] = (
+    *EVALUATION_RULES, *KEPT_RULES, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES
+)
 """English stance rules; the earliest match in a clause wins, then the longest."""
 
 EN_TABLE = RuleTable(EN_RULES, re.IGNORECASE)
 """The English rules, scanned together."""
 
-__all__ = ["EN_RULES", "EN_TABLE", "EN_UNQUIT"]
+__all__ = ["EN_RULES", "EN_TABLE"]

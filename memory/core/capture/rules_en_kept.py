@@ -1,0 +1,44 @@
+"""English rules for what the user keeps: a quit that does not happen ("still can't quit my
+Switch", "I'll never give up pizza") and loyalty said as who one is ("a Maggi loyalist",
+"fountain pen gang", "Nikon shooter for life"). Issue 17: the first had been stored as a
+change away ("has given up Nintendo Switch"), the second not at all. Kinds of phrasing, never
+particular objects.
+"""
+
+from __future__ import annotations
+
+from .rules import Rule, en
+
+EN_UNQUIT = (
+    r"\b(?:can'?t|cannot|could\s*n'?t|(?:could|can|will|would|'ll|'d)\s+never|won'?t|"
+    r"(?:am|'m)\s+not(?:\s+going\s+to|\s+gonna)?|never\s+(?:going\s+to|gonna))\s+"
+    r"(?:ever\s+|really\s+|fully\s+)?(?P<verb>quit(?:ting)?|give\s+up|giving\s+up|"
+    r"ditch(?:ing)?)\b(?!\s+(?:on|trying|caring|worrying|being|now|yet|completely|smoking|"
+    r"vaping|cigarettes|nicotine|drinking|alcohol|gambling|(?:my\s+)?job)\b)"
+)
+"""A quit that does not happen ("still can't quit my Switch", "I'm not giving up cheese", "I'll
+never give up pizza"): the user keeps what they name, a like; the statement head reads the
+quitting words as a change away. Not an addiction the user fails to quit ("I can't quit
+smoking, please help"), nor a job."""
+
+KEPT_RULES: tuple[Rule, ...] = (
+    en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
+    en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
+        r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
+        r"but|so)\s+)*|\ban?\s+(?:(?:proud|lifelong|loyal|total|die-?hard)\s+)?)"
+        r"(?!(?:an?|the|i|i'm|i've|we|he|she|they|you|my|it|it's|that|this|what|friends?|nah|"
+        r"still|always|forever|proud|just|honestly|lol|tbh|ngl|and|but|so)\b)"
+        r"(?P<obj>[a-z0-9][\w'&.+-]*(?:\s+(?!(?:an?|is|are|was|'s)\b)[\w'&.+-]+){0,3}?)\s+"
+        r"(?:loyalist|devotee|purist|gang|(?:user|shooter|player|fan|guy|girl|person|driver|"
+        r"owner|rider|customer|member|drinker|eater|reader)\s+(?:for\s+life|4\s*life|forever|"
+        r"since\s+(?:\d{4}|forever|day\s+one|high\s+school|college|the\s+\w+))|for\s+life|"
+        r"4\s*life)\b",
+        "like",
+        "likes {obj}",
+        copula="ok",
+        first_person=True,
+    ),
+)
+"""The rules, ahead of the English quit rule (:mod:`.rules_en`)."""
+
+__all__ = ["EN_UNQUIT", "KEPT_RULES"]
