@@ -70,3 +70,25 @@ def test_a_dislike_with_no_object_after_a_like_is_of_the_thing_named_between() -
     read = {(c.polarity, k.lower()) for c in found for k in c.keywords}
     assert any(p == "dislike" and "outlook" in k for p, k in read), found
     assert not any(p == "dislike" and "fastmail" in k for p, k in read)
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("Oatly is the only oat milk I buy these days", "oatly"),
+    ("after a year of trying, Proton is the only one I trust", "proton"),
+    ("Dropped Pepsi for good, it's Dr Pepper for me from now on", "dr pepper"),
+])
+def test_the_only_one_or_the_choice_from_now_on_is_a_like(text: str, keyword: str) -> None:
+    found = extract_preferences(text, reader=ClauseReader())
+    likes = [c for c in found if c.polarity == "like"]
+    assert likes, found
+    assert any(keyword in k.lower() for c in likes for k in c.keywords)
+
+
+@pytest.mark.parametrize("text", [
+    "My husband says Lidl is the only store we go to",
+    "it's way too salty for me now",
+    "He is the only one I trust",
+])
+def test_the_only_one_of_someone_else_or_a_judgement_is_no_like(text: str) -> None:
+    found = extract_preferences(text, reader=ClauseReader())
+    assert not [c for c in found if c.polarity == "like"], found

@@ -23,6 +23,28 @@ smoking, please help"), nor a job."""
 
 KEPT_RULES: tuple[Rule, ...] = (
     en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
+    en(  # "Uber Eats is the only one I use anymore", "Sourdough is the only bread I buy now"
+        r"(?:^\W*|[,;]\s*)(?:(?:honestly|now|so|and|but|yeah|ok|okay|nah|lol)\s+)*"
+        r"(?P<obj>(?!(?:i|it|this|that|he|she|they|we|you)\b)"
+        r"(?:(?!\b(?:i|i'm|i've|my|says|said|thinks|think|his|her|their)\b)[^,;]){1,60}?)\s+"
+        r"(?:is|are|'s|'re)\s+"
+        r"(?:(?:basically|pretty\s+much|now|really|literally|honestly)\s+)*the\s+only\s+"
+        r"(?:one|ones|thing|[a-z]+(?:\s+[a-z]+)?)\s+(?:that\s+)?(?:i|we)\s+(?:(?:ever|really|actually|"
+        r"still|even|will)\s+)?(?:use|buy|drink|eat|wear|play|watch|read|listen\s+to|run|trust|order|"
+        r"get|keep|want|like|love|go\s+to|drive|ride|need)\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(  # "it's Coke Zero for me from here on out": the choice from now on
+        r"^\W*(?:(?:so|and|now|yeah)\s+)*(?:it'?s|it\s+is)\s+"
+        r"(?P<obj>(?!(?:a\s+bit|kind\s+of|kinda|over|getting|all|only)\b)"
+        r"(?:(?!\b(?:too|so|very|way|quite|pretty|not|really)\b)[^,;]){1,40}?)\s+for\s+me\s+"
+        r"(?=now\b|from\s+(?:now|here)\s+on|these\s+days|going\s+forward|forever|all\s+the\s+way)",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
     en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
         r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
         r"but|so)\s+)*|\ban?\s+(?:(?:proud|lifelong|loyal|total|die-?hard)\s+)?)"
