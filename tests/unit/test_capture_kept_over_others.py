@@ -92,3 +92,24 @@ def test_the_only_one_or_the_choice_from_now_on_is_a_like(text: str, keyword: st
 def test_the_only_one_of_someone_else_or_a_judgement_is_no_like(text: str) -> None:
     found = extract_preferences(text, reader=ClauseReader())
     assert not [c for c in found if c.polarity == "like"], found
+
+
+@pytest.mark.parametrize(("text", "polarity", "keyword"), [
+    ("I've made the jump to e-readers and there's no going back", "like", "e-reader"),
+    ("Jumped ship to Firefox last spring", "like", "firefox"),
+    ("I'm through with Twitter", "dislike", "twitter"),
+    ("I'm so over pumpkin spice", "dislike", "pumpkin spice"),
+])
+def test_a_switch_or_a_leaving_said_another_way(text: str, polarity: str, keyword: str) -> None:
+    """"made the jump to X", "jumped ship to X", "moved over to X"; "I'm through with X",
+    "I'm so over X". "…and there's no going back" ends the object."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [c.polarity for c in found] == [polarity], found
+    assert any(keyword in k.lower() for k in found[0].keywords)
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm so over the moon about the news", "I'm done with my homework"]
+)
+def test_a_joy_or_a_task_is_no_leaving(text: str) -> None:
+    assert extract_preferences(text, reader=ClauseReader()) == []

@@ -281,7 +281,8 @@ _EN_AND_VERBS = (
     r"i|i'm|i've|i'd|hate|love|like|prefer|dislike|enjoy|adore|avoid|can'?t|cannot|don'?t|"
     r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
     r"despise|loathe|detest|steer|stay|follow|am|have\s+an?|has\s+an?|get|feel|strictly|"
-    r"much\s+prefer|generally|always|rarely|also|still|usually|can|could"
+    r"much\s+prefer|generally|always|rarely|also|still|usually|can|could|there'?s|there\s+is|"
+    r"no\s+going\s+back"
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
     r"\s*[;:]\s*"

@@ -330,6 +330,12 @@ _SWITCHES: tuple[Rule, ...] = (
         "switched to {obj}",
     ),
     en(r"\bmade\s+the\s+switch\s+to\b", "like", "switched to {obj}"),
+    en(  # "made the jump to mechanical keyboards", "moved over to Fastmail", "jumped ship to X"
+        r"\b(?:made\s+the\s+(?:jump|leap|move|change)|(?:moved|gone|went|come|came)\s+over|"
+        r"jumped\s+ship)\s+to\b",
+        "like",
+        "switched to {obj}",
+    ),
 )
 
 _OTHERS: tuple[Rule, ...] = (

@@ -1,8 +1,9 @@
-"""English rules for what the user keeps: a quit that does not happen ("still can't quit my
-Switch", "I'll never give up pizza") and loyalty said as who one is ("a Maggi loyalist",
-"fountain pen gang", "Nikon shooter for life"). Issue 17: the first had been stored as a
-change away ("has given up Nintendo Switch"), the second not at all. Kinds of phrasing, never
-particular objects.
+"""English rules for what the user keeps and leaves: a quit that does not happen ("still can't
+quit my Switch", "I'll never give up pizza"), loyalty said as who one is ("a Maggi loyalist",
+"fountain pen gang", "Nikon shooter for life"), the only one used ("X is the only one I
+use"), and being done with something ("I'm through with Jira"). Issue 17: the first had been
+stored as a change away ("has given up Nintendo Switch"), the others mostly not at all. Kinds
+of phrasing, never particular objects.
 """
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ KEPT_RULES: tuple[Rule, ...] = (
         "like",
         "likes {obj}",
         first_person=True,
+    ),
+    en(  # "I'm through with Jira", "I'm so over cold brew": the user has left it
+        r"\b(?:'m|am)\s+(?:(?:so|totally|completely|officially|finally|honestly|just)\s+)*"
+        r"(?:done|through|finished)\s+with\b|\b(?:'m|am)\s+(?:so|totally|completely|"
+        r"officially|sooo+)\s+over\b(?!\s+the\s+moon)",
+        "dislike",
+        "has given up {obj}",
+        copula="ok",
+        no_possessive=True,
     ),
     en(  # "it's Coke Zero for me from here on out": the choice from now on
         r"^\W*(?:(?:so|and|now|yeah)\s+)*(?:it'?s|it\s+is)\s+"
