@@ -138,9 +138,10 @@ def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     if _ZH_OTHER_SUBJECT_RE.search(prefix):
         return "other"
     stale = bool(ZH_PAST_RE.search(prefix))
-    rest = _ZH_FILLER_RE.sub("", ZH_PAST_RE.sub("", prefix))
+    present = ZH_PAST_RE.sub("", prefix)
+    rest = _ZH_FILLER_RE.sub("", present)
     subject = "我" in rest or "本人" in prefix
-    named = re.sub(r"[\W_]", "", ZH_PAST_RE.sub("", prefix))
+    named = re.sub(r"[\W_]", "", present)
     if re.sub(r"[我\W_]", "", rest) and _names_a_subject(named) and not (
         rule.fronted_topic and "我" not in named and fronted_topic(named)  # 手机只认苹果
     ):
@@ -266,7 +267,9 @@ def own_prefix(prefix: str, matched: str, rule: Rule, zh: bool) -> str:
     after a comma whose predicate names the user ("…at the expo, Cholula remains my ride or
     die", "Tried ProtonMail, tried Fastmail, Gmail just works for me"): the phrase before the
     comma is one of its own, unless it names a person or a report (:data:`EN_PEOPLE_RE`)."""
-    if not zh and rule.first_person and matched[:1] in ",;" and not EN_PEOPLE_RE.search(prefix):
+    if not zh and rule.first_person and matched.startswith((",", ";")) and not (
+        EN_PEOPLE_RE.search(prefix)
+    ):
         return ""
     return prefix
 

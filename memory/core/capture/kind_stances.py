@@ -45,9 +45,9 @@ def not_meant(text: str) -> set[Polarity]:
     """The polarities a text's words read as but do not state now: what the user left
     behind ("I used to like jazz": no like of it now, :func:`~.changes.left_behind`), and a
     dislike in a negated aversion ("I don't mind cilantro", :func:`~.negation.
-    negated_aversion`), or in what the user keeps ("I could never quit sugar", :func:`~.negation.
-    kept`).
-    The statement head and the object tagger read both the other way."""
+    negated_aversion`) or in what the user keeps ("I could never quit sugar",
+    :func:`~.negation.kept`). The statement head and the object tagger read both the other
+    way."""
     meant_not: set[Polarity] = set()
     if (left := left_behind(text)) is not None:
         meant_not.add(left)

@@ -159,8 +159,9 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         r"the\s+(?:goat|winner|gold\s+standard|undisputed\s+champ(?:ion)?)|(?:the\s+)?"
         r"(?:top|best|unbeatable|unmatched)\s+for\s+me|(?<=still\s)(?:wins|reigns|rules)|"
         r"(?:wins|reigns|rules)(?=\s+for\s+me)|(?:just\s+)?works?\s+(?:best\s+)?for\s+me|"
-        r"(?:feels?|tastes?|works?|fits?)\s+best)\b(?=\W*$|\s*[,.!;]|\s+(?:for|to)\s+me\b|\s+(?:and|though|tbh|imo|"
-        r"honestly|lol|haha|hands\s+down|by\s+far|every\s+time|staying|forever)\b)",
+        r"(?:feels?|tastes?|works?|fits?)\s+best)\b"
+        r"(?=\W*$|\s*[,.!;]|\s+(?:for|to)\s+me\b|\s+(?:and|though|tbh|imo|honestly|lol|haha|"
+        r"hands\s+down|by\s+far|every\s+time|staying|forever)\b)",
         "like",
         "likes {obj}",
         first_person=True,

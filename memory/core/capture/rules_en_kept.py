@@ -30,9 +30,9 @@ KEPT_RULES: tuple[Rule, ...] = (
         r"(?:(?!\b(?:i|i'm|i've|my|says|said|thinks|think|his|her|their)\b)[^,;]){1,60}?)\s+"
         r"(?:is|are|'s|'re)\s+"
         r"(?:(?:basically|pretty\s+much|now|really|literally|honestly)\s+)*the\s+only\s+"
-        r"(?:one|ones|thing|[a-z]+(?:\s+[a-z]+)?)\s+(?:that\s+)?(?:i|we)\s+(?:(?:ever|really|actually|"
-        r"still|even|will)\s+)?(?:use|buy|drink|eat|wear|play|watch|read|listen\s+to|run|trust|order|"
-        r"get|keep|want|like|love|go\s+to|drive|ride|need)\b",
+        r"(?:one|ones|thing|[a-z]+(?:\s+[a-z]+)?)\s+(?:that\s+)?(?:i|we)\s+"
+        r"(?:(?:ever|really|actually|still|even|will)\s+)?(?:use|buy|drink|eat|wear|play|watch|"
+        r"read|listen\s+to|run|trust|order|get|keep|want|like|love|go\s+to|drive|ride|need)\b",
         "like",
         "likes {obj}",
         first_person=True,

@@ -64,7 +64,7 @@ _ZH_NEAR_RE = re.compile(r"今天|今晚|明天|这周")
 _ONLY_RE = re.compile(r"只|only\b", re.IGNORECASE)
 """A liking restricted to one thing (``只吃沙拉``, "only eat salad"): on a near day or week
 it is a diet or a plan for that time, not a lasting preference."""
-_ZH_ONLY_NEAR_RE = re.compile(r"今天|今晚|明天|这周|这(?:两|几)天|期间")
+_ZH_ONLY_NEAR_RE = re.compile(rf"{_ZH_NEAR_RE.pattern}|这(?:两|几)天|期间")
 """A near day or a stretch (``减肥期间``, ``这两天胃不舒服``) that makes "only X" a diet for
 that time."""
 _CLAUSE_SPLIT_RE = re.compile(r"[，,。；;！!？?：:]")
