@@ -32,10 +32,19 @@ _EN_THEN_RE = re.compile(
     r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
     r"in\s+(?:high\s+school|college|uni|my\s+(?:teens|twenties|thirties))|as\s+a\s+(?:kid|child|teen(?:ager)?)|"
     r"in\s+the\s+past|previously|formerly|once(?!\s+(?:a|an|or|every|per|in|more)\b)|growing\s+up|"
-    r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+))\b",
+    r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+)|"
+    r"(?:was|were)(?=\s+(?:\w+\s+)?(?:my|our|an?)\s+(?:[\w-]+\s+){0,2}?(?:thing|jam|go-?to|fave|"
+    r"favou?rite|everything|life|religion|obsession|soundtrack|aesthetic|happy\s+place)\b)|"
+    r"i\s+was(?=\s+(?:team\b|(?:\S+\s+){0,4}?(?:fan|guy|gal|girl|person|user|"
+    r"loyalist|devotee|addict|lover|junkie|snob|stan|household|family)\b)))\b",
     re.IGNORECASE,
 )
-"""Words that put an English clause in the past of the speaker's taste."""
+"""Words that put an English clause in the past of the speaker's taste, and the ``was`` of a
+taste told as who the speaker was or what was theirs ("I was a die-hard United fan", "Dark
+roast was my thing"): only the verb is the marker, the rest is the taste."""
+_EN_WAS = {"was": "is", "were": "are", "i was": "I am"}
+"""The present of a past ``was`` marker, to read its clause without the past: "Pilates was my
+favourite workout" → "Pilates is my favourite workout", whose rules read the like."""
 _EN_USED_TO_IT_RE = re.compile(
     r"\b(?:am|'m|are|'re|is|get|got|getting|be|been)\s+(?:\w+\s+){0,2}used\s+to\b",
     re.IGNORECASE,
@@ -120,9 +129,17 @@ def left_behind(clause: str) -> Polarity | None:
                                  "不喜欢", "烦", "受不了") else "like"  # fmt: skip
 
 
-def _someone_else(clause: str) -> bool:
+_THEY_TO_ME_RE = re.compile(r"\bthey\b(?=\s+(?:\w+\s+){0,2}\w+\s+me\b)", re.IGNORECASE)
+"""``they`` as what acts on the user ("now they just stress me out"): the past clause's object."""
+
+
+def _someone_else(clause: str, people: bool) -> bool:
+    """Whether a clause of a then-and-now sentence is another person's; ``people``: whether
+    the sentence names someone other than by ``they`` ("Mum used to…")."""
     if has_cjk(clause):
         return bool(_ZH_PERSON_RE.search(clause))
+    if not people:  # "now they make me gag": the things the past clause named, not people
+        clause = _THEY_TO_ME_RE.sub("it", clause)
     bare = (_EN_THEN_RE.sub(" ", _EN_NOW_RE.sub(" ", clause))).strip(" ,;")
     return clause_speaker(clause) == "other" or clause_speaker(bare) == "other"
 
@@ -135,7 +152,9 @@ def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
             continue
         for now in range(then + 1, len(parts)):
             if _now(parts[now]) and not _then(parts[now]):
-                if any(_someone_else(part) for part in parts[then : now + 1]):
+                people = any(m.group(0).lower() not in ("they", "them")
+                             for part in parts for m in EN_PEOPLE_RE.finditer(part))
+                if any(_someone_else(part, people) for part in parts[then : now + 1]):
                     return None
                 return then, now
         return None
@@ -166,7 +185,7 @@ def _past(
     return polarity
 
 
-_EN_BACK_RE = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+_EN_BACK_RE = re.compile(r"\b(?:it|them|they)\b", re.IGNORECASE)
 _ZH_BACK_RE = re.compile(r"它|这玩意|那玩意")
 _EN_NAME_RE = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z]")
 _ALLERGY_RE = re.compile(r"过敏|不耐受|allerg|intoleran", re.IGNORECASE)
@@ -234,10 +253,27 @@ def _tagged(parts: Sequence[str], then: int, polarity: Polarity) -> str | None:
     return obj.display if obj is not None and not is_pronoun(obj.display) else None
 
 
+def _named_back(
+    then: str, now: str, rules: Callable[[str], list[PreferenceCandidate]]
+) -> Polarity | None:
+    """The polarity the rules read in a present clause that refers back to the past one once
+    its pronoun names the past clause's object ("Playdates used to be fun, now they just stress
+    me out": "now Playdates just stress me out", a dislike); the pronoun alone has no
+    antecedent where no rule read the past clause. None when they read none or both."""
+    if has_cjk(now) or not _refers_back(now) or (obj := _object(then)) is None:
+        return None
+    named = _EN_BACK_RE.sub(obj, now, count=1)
+    read = {c.polarity for c in rules(named)}
+    return read.pop() if len(read) == 1 else None
+
+
 def _without_then(clause: str) -> str:
     """The clause with its past marker out (``I used to love burgers`` → ``I love burgers``)."""
-    pattern = _ZH_THEN_RE if has_cjk(clause) else _EN_THEN_RE
-    return re.sub(r"\s{2,}", " ", pattern.sub(" ", clause)).strip()
+    if has_cjk(clause):
+        bare = _ZH_THEN_RE.sub(" ", clause)
+    else:
+        bare = _EN_THEN_RE.sub(lambda m: f" {_EN_WAS.get(m.group(0).lower(), '')} ", clause)
+    return re.sub(r"\s{2,}", " ", bare).strip()
 
 
 def _object(clause: str) -> str | None:
@@ -318,7 +354,8 @@ def changed(
     else:
         own = polarity_of(kind) if (kind := kinds[now]) is not None else None
         polarity = _OPPOSITE[past] if past and by_rules else (
-            turn or (own[0] if own else (_OPPOSITE[past] if past else None)))
+            _named_back(parts[then], parts[now], rules) or turn
+            or (own[0] if own else (_OPPOSITE[past] if past else None)))
         obj = _object(parts[then]) or _object(parts[now])
     if polarity is None:  # which way it went is not read in the present clause or the whole
         went = polarity_of(read) if (read := kinds[then]) is not None else None

@@ -1,12 +1,11 @@
 """Reading one message: clauses to stances, stances to preference candidates.
 
-Each clause is matched against the stance rules of its language; the first
-match whose object can be resolved is the clause's stance. A stance becomes
-one candidate per coordinated object, plus the objects it turns away from: the
-one left in a switch ("switched from A to B"), the one compared against ("tea
-over coffee"), the exception of a universal ("all vegetables except
-eggplant"), each with the opposite polarity. Single-valued slots and
-protection (allergies, intolerances) are marked on the candidate.
+Each clause is matched against the stance rules of its language; the first match whose object
+can be resolved is the clause's stance. A stance becomes one candidate per coordinated object,
+plus the objects it turns away from: the one left in a switch ("switched from A to B"), the one
+compared against ("tea over coffee"), the exception of a universal ("all vegetables except
+eggplant"), each with the opposite polarity. Single-valued slots and protection (allergies,
+intolerances) are marked on the candidate.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ from .objects import (
     fronted_topic,
     is_pronoun,
     items,
+    leading_subject,
     lower_sentence_start,
     mentioned,
     resolve,
@@ -373,6 +373,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.topic = named if speaker != "other" else None
         context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
         context.mentioned = said or context.mentioned
+        context.antecedent = context.antecedent or leading_subject(clause, speaker)
         return
     context.antecedent = context.mentioned = context.topic = stance.obj
     speaker = stance.speaker

@@ -13,9 +13,10 @@ is no preference object at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...model import has_cjk
+from .clauses import EN_PEOPLE_RE
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
 from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, STOP_WORDS
 from .segment import noun_runs
@@ -144,12 +145,15 @@ class Object:
     """What a stance is about: the words shown in content, and the language.
 
     ``initial`` marks an object that starts its clause (``Apple is my
-    favourite``), where a capital letter says nothing about a name.
+    favourite``), where a capital letter says nothing about a name. ``subject`` marks an
+    antecedent known only as a clause's subject (:func:`leading_subject`): only ``they`` and
+    ``them`` go back to it, never an ``it`` that may point at nothing ("I hate it when…").
     """
 
     display: str
     zh: bool
     initial: bool = False
+    subject: bool = False
 
 
 @dataclass(frozen=True)
@@ -314,6 +318,8 @@ def resolve(
             return None
         return Object(display, zh=True)
     if display.lower() in _EN_PRONOUN_OBJECTS:
+        if antecedent is not None and antecedent.subject:
+            return replace(antecedent, subject=False) if display.lower() in _THEY else None
         return antecedent
     if not display or _EN_BAD_OBJECT_RE.match(display):
         return None
@@ -350,6 +356,37 @@ def mentioned(clause: str, zh: bool) -> Object | None:
     if not words or len(words) > 4 or set(words) & _EN_MENTION_EXCLUDED:
         return None
     return Object(phrase, zh=False) if object_keywords(phrase) else None
+
+
+_EN_SUBJECT_RE = re.compile(
+    r"^\W*(?:(?:and|but|so|well|honestly|now|though)\s+)*(?:(?:the|these|those|all|most)\s+)?"
+    r"(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}?)\s+(?:used\s+to|was|were|is|are|'s|'re|"
+    r"has|have|had|got|get|gets|seemed|seems|tasted|tastes|felt|feels|looked|looks|sounded|"
+    r"sounds|smelled|smells|[a-z]+ed)\b",
+    re.IGNORECASE,
+)
+_NO_SUBJECT = frozenset(
+    "i me my we our us you your he she it they this that there here what who everyone "
+    "everybody someone somebody nobody people one".split()
+)
+
+
+_THEY = frozenset(("they", "them"))
+
+
+def leading_subject(clause: str, speaker: str) -> Object | None:
+    """The noun phrase an English clause with no stance opens with as its subject
+    ("Protein shakes tasted fine for years"), the antecedent of a pronoun after it ("…; now
+    they make me gag"): the subject is the pronoun's preferred antecedent (centering theory,
+    Grosz, Joshi & Weinstein 1995). None for a person, a pronoun, Chinese, or another
+    speaker's clause."""
+    if speaker == "other" or (match := _EN_SUBJECT_RE.match(clause)) is None:
+        return None
+    phrase = match.group("np")
+    words = phrase.lower().split()
+    if set(words) & _NO_SUBJECT or EN_PEOPLE_RE.search(phrase):
+        return None
+    return Object(phrase, zh=False, initial=True, subject=True) if object_keywords(phrase) else None
 
 
 _NO_TOPIC_RE = re.compile(

@@ -54,7 +54,7 @@ _SUBJECT = r"(?:^|[,;]\s*)(?P<obj>(?:(?!\bi\b)[^,;]){1,100}?)"
 _NEGATOR = r"(?:\b(?:not|never|no\s+longer)\b|n't\b)"
 _UNNEGATED_SUBJECT = (
     r"(?:^|[,;]\s*)(?:(?:honestly|tbh|ngl|frankly|ok|okay|so|yeah|well|oh|actually|and|but|"
-    r"lol|still)\s+)*"
+    r"lol|still|now|nowadays|lately)\s+)*"
     rf"(?P<obj>(?:(?!\bi\b)(?!{_NEGATOR})(?!\bused\s+to\b)[^,;]){{1,100}}?)"
 )
 """A subject with no negator and no past habit in it, after any filler: "cilantro doesn't" is

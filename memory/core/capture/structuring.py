@@ -23,6 +23,7 @@ from .allergies import (
     retraction_vetoed,
 )
 from .allergy_statements import read_allergy
+from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
@@ -78,9 +79,12 @@ def structured(
         return lifted
     if ALLERGY_WORD_RE.search(sentence) or len(sentence) > MAX_STRUCTURED_CHARS:
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
+    past = then_and_now(parts) is not None
     for name, strict in _with_whole(_structural_reading(sentence, kinds), whole):
         if _has_structure(name, found):
             return None
+        if past and name == "exception":
+            continue  # "I used to X but Y now": the past clause is history, no broad side
         if strict and _about_another(parts[0]):
             continue
         if name != "slot" and clause_speaker(parts[0]) == "other":
