@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .rules import Rule, RuleTable, en
+from .rules_en_current import CURRENT_RULES
 from .rules_en_evaluations import EVALUATION_RULES
 from .rules_en_kept import KEPT_RULES
 
@@ -519,7 +520,7 @@ _LIKES: tuple[Rule, ...] = (
 
 
 EN_RULES: tuple[Rule, ...] = (
-    *EVALUATION_RULES, *KEPT_RULES, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES
+    *EVALUATION_RULES, *KEPT_RULES, *CURRENT_RULES, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES
 )
 """English stance rules; the earliest match in a clause wins, then the longest."""
 

@@ -1,0 +1,71 @@
+"""English rules for a current choice said as the user's routine now ("I just watch YouTube
+now", "we stream on Disney+ these days", "I keep my passwords in 1Password now"), or as what
+it is now ("it's Sony now": a name, capitalised; "it's cold now" names no choice).
+
+A routine the user names with a present time is what they turned to: the half of a switch
+that is often said alone, the other half told as a reason or not at all ("We canceled cable,
+and I just watch YouTube now"). Issue 17: the statement head read such clauses as a change
+away ("no longer likes YouTube") or as nothing. Kinds of phrasing, never particular objects;
+what is done less, more or at a time ("I eat twice a day now", "I read more now") is no
+choice of an object.
+"""
+
+from __future__ import annotations
+
+from .rules import Rule, en
+
+_ROUTINE_VERBS = (  # multi-word forms first: an alternation takes the first that matches
+    r"listen\s+to|shop\s+at|order\s+from|stream\s+(?:on|with)|fly\s+with|bank\s+with|"
+    r"browse\s+with|cook\s+with|write\s+(?:in|on|with)|holiday\s+in|go\s+with|"
+    r"(?:keep|buy|get|order|store|do|host|read|watch|file|track|plan)\s+(?:all\s+)?(?:my|our)\s+"
+    r"\w+\s+(?:in|on|at|from|with|through)|watch|use|drink|eat|buy|stream|read|play|"
+    r"wear|fly|drive|book|run|ride|support|follow|root\s+for|cheer\s+for"
+)
+_NO_OBJECT = (  # how much, how often, where or when: no object chosen
+    r"(?:it|them|that|this|more|less|much|way|too|a\s+lot|a\s+bit|a\s+little|once|twice|"
+    r"every|each|at|in|on|with|from|for|to|by|out|alone|home|again|only|mostly|here|there|"
+    r"outdoors|outside|indoors|inside|online|"
+    r"\d+|one|two|three|half|both|either|(?:an?\s+)?(?:article|post|story|piece|video|thread|"
+    r"review|report|book)\s+(?:about|on)\b)\b"
+)
+
+_ALONE = r"only|exclusively|solely|nothing|right"
+"""Said of the object alone: the rules of exclusivity read it ("I drink light roast exclusively
+now": ``only drink light roast``); "right now" is this moment, no routine."""
+_HOW = (
+    r"daily|every\s+day|all\s+day|full-?time|mostly|too|as\s+well|(?:on|for)\s+everything|"
+    r"(?:on|for)\s+all\s+(?:my|our)\s+\w+"
+)
+"""How often or how widely, between the object and its time: no part of the object."""
+
+_CALENDAR = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december|christmas|easter|ok|okay|"
+    r"spring|summer|autumn|winter|fall)\b"
+)
+"""A day, month or season is when it is, not a choice ("It's Friday now")."""
+
+CURRENT_RULES: tuple[Rule, ...] = (
+    en(  # "I just watch YouTube now", "we holiday in Portugal these days"
+        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:i|we)\s+"
+        r"(?:(?:just|mostly|basically|pretty\s+much|all|happily|now)\s+)*"
+        rf"(?P<verb>{_ROUTINE_VERBS})\s+(?:(?:a|an|the|any)\s+)?(?!{_NO_OBJECT})"
+        rf"(?P<obj>(?:(?!\b(?:{_ALONE})\b)[^,;.!?]){{1,40}}?)\s+(?:(?:{_HOW})\s+)*"
+        r"(?:now|these\s+days|nowadays)\b(?!\s+(?:and\s+(?:then|again)|that|or))",
+        "like",
+        "now likes {obj}",
+        first_person=True,
+    ),
+    en(  # "I used to be a Canon guy but it's Sony now", "it's all Hoka these days"
+        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:it'?s|it\s+is)\s+"
+        rf"(?:(?:all|only|just|strictly|100%)\s+)?(?!{_CALENDAR})"
+        r"(?P<obj>(?-i:[A-Z])[\w'&.+-]*(?:\s+(?-i:[A-Z0-9])[\w'&.+-]*){0,3})\s+"
+        r"(?:(?:for\s+me|all\s+the\s+way)\s+)?(?:now|these\s+days|nowadays)\b",
+        "like",
+        "now likes {obj}",
+        first_person=True,
+    ),
+)
+"""The rules, ahead of the English quit and switch rules (:mod:`.rules_en`)."""
+
+__all__ = ["CURRENT_RULES"]
