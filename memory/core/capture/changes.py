@@ -129,8 +129,12 @@ def left_behind(clause: str) -> Polarity | None:
                                  "不喜欢", "烦", "受不了") else "like"  # fmt: skip
 
 
-_THEY_TO_ME_RE = re.compile(r"\bthey\b(?=\s+(?:\w+\s+){0,2}\w+\s+me\b)", re.IGNORECASE)
-"""``they`` as what acts on the user ("now they just stress me out"): the past clause's object."""
+_THEY_TO_ME_RE = re.compile(
+    r"\bthey(?:'re|'ve)?\b(?!\s+(?:say|said|think|thought|told|tell|reckon|claim|keep\s+saying)\b)",
+    re.IGNORECASE,
+)
+"""``they`` in a sentence that names no one ("now they just stress me out", "now they're on
+repeat"): the things the past clause named; not a report ("they say it's unhealthy")."""
 
 
 def _someone_else(clause: str, people: bool) -> bool:
@@ -267,11 +271,15 @@ def _named_back(
     return read.pop() if len(read) == 1 else None
 
 
+_USED_TO_BE_RE = re.compile(r"\bused\s+to\s+be\b", re.IGNORECASE)
+
+
 def _without_then(clause: str) -> str:
     """The clause with its past marker out (``I used to love burgers`` → ``I love burgers``)."""
     if has_cjk(clause):
         bare = _ZH_THEN_RE.sub(" ", clause)
     else:
+        clause = _USED_TO_BE_RE.sub("is", clause)  # "romcoms used to be my go-to"
         bare = _EN_THEN_RE.sub(lambda m: f" {_EN_WAS.get(m.group(0).lower(), '')} ", clause)
     return re.sub(r"\s{2,}", " ", bare).strip()
 

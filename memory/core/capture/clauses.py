@@ -16,6 +16,7 @@ from typing import Literal
 
 from ...model import HAN_CHARS, has_cjk
 from .rules import Rule
+from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
 from .segment import FUNCTION_TAGS, tag
 from .zh_subjects import fronted_topic, person_word
 
@@ -314,7 +315,9 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"early|a|an|the|one|bad|my|your|it|this|that|those|these|any|anymore|longer|enough)\b)[a-z])"
     r"|,\s*(?=(?:but\s+)?[a-z][\w' &-]{0,40}?\s+(?:not\s+(?:so\s+much|really|at\s+all|as\s+much|"
     r"much)|less\s+so)(?:\s+(?:lol|haha|though|tbh|for\s+sure|to\s+be\s+honest|these\s+days|"
-    r"nowadays|lately|anymore))*\W*$)",
+    r"nowadays|lately|anymore))*\W*$)"
+    r"|,\s*(?=(?:and\s+)?[a-z0-9][\w' &.+-]{0,40}?\s+(?:(?:just|really|honestly)\s+)?"
+    rf"(?:{LET_DOWN}|{NEVER_TOOK}))",
     re.IGNORECASE,
 )
 _EN_DISCOURSE_RE = re.compile(

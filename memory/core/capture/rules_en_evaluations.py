@@ -85,6 +85,20 @@ ME_NOT_DISLIKE = (
 """An aversion the verb negates ("Cilantro doesn't bother me anymore", "Heights no longer scare
 me"): no dislike; a mild acceptance, as "I don't mind…" is. The evaluation rule below reads it
 with the object first; :func:`~.negation.negated_aversion` vetoes a dislike the head reads in it."""
+NEVER_TOOK = (
+    r"(?:has\s+|have\s+)?never\s+(?:really\s+|quite\s+)?(?:worked|stuck|clicked|sat\s+right)\s+"
+    r"(?:for|with)\s+me"
+)
+"""A named thing that never suited the user ("Google Calendar never worked for me")."""
+LET_DOWN = (
+    r"(?:(?:has\s+|have\s+)?lost\s+(?:me|my\s+(?:trust|business|custom|loyalty|"
+    r"vote))|(?:is|are|'s|'re)\s+(?:(?:now|officially)\s+)?(?:dead\s+to\s+me|history\s+(?:for\s+me|"
+    r"in\s+(?:my|our)\s+\w+|now)|a\s+thing\s+of\s+the\s+past\s+for\s+me)|(?:went|has\s+gone)\s+"
+    r"(?:in(?:to)?\s+the\s+(?:bin|trash)|to\s+(?:goodwill|the\s+charity\s+shop|the\s+tip)))"
+)
+"""A named thing that lost the user ("LastPass lost my trust", "kimchi is dead to me", "the
+drip machine went to Goodwill"). With :data:`NEVER_TOOK`, the other side of a switch said of it
+as subject; issue 17 (such clauses had been read as nothing)."""
 _ME_LIKE = (
     r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
     r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"
@@ -189,6 +203,20 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(
+        rf"{_UNNEGATED_SUBJECT}\s+{_ME_ADVERBS}{LET_DOWN}",
+        "dislike",
+        "no longer likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"{_UNNEGATED_SUBJECT}\s+{_ME_ADVERBS}{NEVER_TOOK}",
+        "dislike",
+        "dislikes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
         rf"{_UNNEGATED_SUBJECT}\s+{_ME_ADVERBS}(?:{_ME_LIKE})\s+me\b",
         "like",
         "likes {obj}",
@@ -248,4 +276,4 @@ EVALUATION_RULES: tuple[Rule, ...] = (
 )
 """Rules whose object is the subject or is judged; listed before the verb rules."""
 
-__all__ = ["EVALUATION_RULES", "ME_NOT_DISLIKE"]
+__all__ = ["EVALUATION_RULES", "LET_DOWN", "ME_NOT_DISLIKE", "NEVER_TOOK"]

@@ -1,0 +1,46 @@
+"""A named thing that let the user down, said of it as subject ("Google Keep never worked for
+me", "Deliveroo lost me", "vinyl is dead to me", "the bread maker went to Goodwill";
+``rules_en_evaluations.LET_DOWN``, ``NEVER_TOOK``; issue 17): often the other side of a switch,
+after a comma that now starts a clause of its own. Such clauses had been read as nothing, and
+the side left was not stored. The sentences are new instances of the kind, not rows of the
+bench files.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.core.capture import extract_preferences
+
+
+@pytest.mark.parametrize(("text", "disliked"), [
+    ("Google Keep never worked for me", "google keep"),
+    ("Deliveroo lost me after the last refund fight", "deliveroo"),
+    ("vinyl is dead to me", "vinyl"),
+    ("Instant coffee is history in our house", "instant coffee"),
+    ("the bread maker went to Goodwill", "bread maker"),
+])
+def test_a_thing_that_let_the_user_down_is_disliked(text: str, disliked: str) -> None:
+    found = extract_preferences(text)
+    assert [c.polarity for c in found] == ["dislike"], found
+    assert disliked in " ".join(found[0].keywords).lower()
+
+
+@pytest.mark.parametrize(("text", "liked", "disliked"), [
+    ("I write in Bear now, Google Keep never worked for me", "bear", "google keep"),
+    ("I shop at Aldi these days, Sainsbury's lost me", "aldi", "sainsbury"),
+])
+def test_both_sides_of_a_switch_are_stored(text: str, liked: str, disliked: str) -> None:
+    found = {c.polarity: " ".join(c.keywords).lower() for c in extract_preferences(text)}
+    assert liked in found.get("like", ""), found
+    assert disliked in found.get("dislike", ""), found
+
+
+@pytest.mark.parametrize("text", [
+    "He lost me at hello",
+    "The match is history",
+    "my old bike went to Goodwill",  # the user's own thing given away: no taste
+    "We lost our way on the hike",
+])
+def test_no_taste_is_read_where_none_is_said(text: str) -> None:
+    assert extract_preferences(text) == []
