@@ -29,14 +29,9 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("I use DuckDuckGo exclusively now, Google kept tracking everything",
      {("like", "duckduckgo"), ("dislike", "google")}),
     ("I've moved to Proton Mail for good, Gmail and me are finished", {("like", "proton mail")}),
-    pytest.param(
-        "I fly KLM exclusively now, Ryanair lost me after the last delay",
-        {("like", "klm"), ("dislike", "ryanair")},
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "the object tagger retrained on the structural kinds' corpus marks no KLM (0.75 "
-            "before): only the dislike of Ryanair is stored; held-out switches gained "
-            "(bench/capture_quality.py)")),
-    ),
+    # the rules read both sides now: "KLM exclusively", and "Ryanair lost me" (LET_DOWN)
+    ("I fly KLM exclusively now, Ryanair lost me after the last delay",
+     {("like", "klm"), ("dislike", "ryanair")}),
     # a comparison: the side preferred, and the other where it is disliked
     ("牙刷还是电动的好用，手动的刷不干净", {("like", "电动"), ("dislike", "手动")}),
 ])
