@@ -18,6 +18,7 @@ from penchant.memory.core.capture import (
     object_keywords,
     slot_key,
 )
+from penchant.memory.core.capture.clauses import is_question_or_hypothetical
 from penchant.memory.model.protection import is_retraction
 from penchant.memory.model.records import PreferenceCandidate
 
@@ -947,3 +948,19 @@ def test_a_very_long_sentence_is_not_tried_for_a_structure_in_quadratic_time() -
 
     sentence = ("skip the tea to the coffee over " * 1_000)[: MAX_STRUCTURED_CHARS + 1]
     assert structured(sentence, [sentence], [None], [], 0.6) is None
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("Could eat dumplings every single day", False),
+    ("Was never into jazz, then one Coltrane record flipped me", False),
+    ("Would pick a Kindle over a Kobo every time", False),
+    ("Was it any good", True),
+    ("Would anyone recommend a VPN", True),
+    ("Could you suggest a paella recipe", True),
+    ("Had a reaction to cashews last night", True),
+])
+def test_a_modal_or_was_opening_is_a_question_only_before_a_subject(text: str, asked: bool) -> None:
+    """Chat drops the "I" before "could", "would", "will", "was" ("Could eat dumplings every
+    day"); these had all been read as questions. "Did" and "had" still open questions: "Had a
+    reaction to cashews last night" is a report the allergy readers would misread."""
+    assert is_question_or_hypothetical(text) is asked

@@ -113,3 +113,26 @@ def test_a_switch_or_a_leaving_said_another_way(text: str, polarity: str, keywor
 )
 def test_a_joy_or_a_task_is_no_leaving(text: str) -> None:
     assert extract_preferences(text, reader=ClauseReader()) == []
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("tried Keds, Vans and Converse... my Birkenstocks are still my go-to", "birkenstock"),
+    ("Flirted with Android for a bit, back on my Pixel for good now and loving it", "pixel"),
+    ("Tested four note apps, went back to Apple Notes and staying put", "apple note"),
+])
+def test_a_possessed_thing_kept_or_a_lasting_return_is_a_like(text: str, keyword: str) -> None:
+    """The user's ``my`` before what is kept (the verdict rule had refused any possessive), and a
+    return said to last ("back on X for good", "back to X and staying put"); issue 17."""
+    found = extract_preferences(text)
+    assert [c.polarity for c in found] == ["like"], found
+    assert keyword in " ".join(found[0].keywords).lower()
+
+
+@pytest.mark.parametrize("text", [
+    "my husband is still my number one",
+    "my mum is still my go-to for advice",
+    "back to work for good",
+    "My sister is back on Facebook for good",
+])
+def test_a_person_kept_or_a_return_to_no_taste_is_no_preference(text: str) -> None:
+    assert extract_preferences(text) == []

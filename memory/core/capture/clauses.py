@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from ...model import HAN_CHARS, has_cjk
+from .lexicons import EN_PEOPLE_RE
 from .rules import Rule
 from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
 from .segment import FUNCTION_TAGS, tag
@@ -238,15 +239,6 @@ _EN_COPULA_RE = re.compile(
     r"\b(?:me|my|us|our)\b|^\W*i\b",
     re.IGNORECASE,
 )
-EN_PEOPLE_RE = re.compile(
-    r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
-    r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"
-    r"friends?|mates?|room-?mates?|flatmates?|boss|colleagues?|co-?workers?|family|grandma|"
-    r"grandpa|nan|aunt|uncle|cousins?|neighbou?rs?|teachers?|everyone|everybody|people|"
-    r"thinks|says|said)\b",
-    re.IGNORECASE,
-)
-
 
 def misread_speaker(clause: str, match: str) -> bool:
     """Whether a rule's stance (its matched text ``match``) was judged another person's only
@@ -360,6 +352,14 @@ _EN_QUESTION_WORDS = frozenset(
     "what's whats how's who's where's why's do does did can could would will should shall is "
     "are am was were have has had may might isn't aren't wasn't weren't wanna".split()
 )
+_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could will".split())
+"""Words that open a question only before its subject ("Was it…", "Would anyone…"); chat drops
+the subject "I" before them ("Could eat tacos every day", "Was never into anime", "Would pick a
+Honda over a BMW"). Not "did" and "had": "Had a reaction to cashews last night" is a report the
+allergy readers would misread as an allergy over."""
+_EN_ASKED_SUBJECTS = frozenset(
+    "anyone anybody someone somebody everyone there this that these those your ya".split()
+)
 _EN_NEG_AUX = frozenset(
     "don't dont doesn't didn't can't cant won't wouldn't shouldn't couldn't".split()
 )
@@ -407,6 +407,8 @@ def is_question_or_hypothetical(sentence: str) -> bool:
         return True
     if first in _EN_WH_WORDS:  # "when I travel, I prefer …" is no question
         return following in _EN_QUESTION_WORDS
+    if first in _EN_DROPPED_SUBJECT_AUX:  # "Could eat tacos every day": no subject asked of
+        return following in _PRONOUNS or following in _EN_ASKED_SUBJECTS
     if first in _EN_QUESTION_WORDS and first != "do":
         return True
     return first in _EN_NEG_AUX and following in _PRONOUNS

@@ -6,6 +6,8 @@ freely: the lists are data, the grammar lives in the rule and clause modules.
 
 from __future__ import annotations
 
+import re
+
 MATERIALS: frozenset[str] = frozenset(
     "plastic wool leather canvas cotton silk linen polyester nylon metal steel aluminium "
     "aluminum wood glass bamboo paper ceramic rubber denim suede cashmere velvet fleece "
@@ -279,3 +281,15 @@ ZH_WHOLE_COMPOUNDS: tuple[str, ...] = tuple(
 
 ZH_DROPPED_HEADS = frozenset("制品 产品 用品 材质 材料 味 口味 味道 制 质 类 食品".split())
 """A head left after the modifier that adds nothing (``塑料制品`` → ``塑料``)."""
+
+EN_PEOPLE_RE = re.compile(
+    r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
+    r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"
+    r"friends?|mates?|room-?mates?|flatmates?|boss|colleagues?|co-?workers?|family|grandma|"
+    r"grandpa|nan|aunt|uncle|cousins?|neighbou?rs?|teachers?|everyone|everybody|people|"
+    r"thinks|says|said)\b",
+    re.IGNORECASE,
+)
+"""Another person in an English clause: a pronoun of the third person, a relation or a role, or a
+verb of report ("thinks", "says"). Shared by the speaker readers (:mod:`.clauses`) and the rules
+whose subject must not be a person (:mod:`.rules_en_evaluations`)."""

@@ -9,6 +9,7 @@ judges). Kinds of phrasing, never particular objects.
 
 from __future__ import annotations
 
+from .lexicons import EN_PEOPLE_RE
 from .rules import Rule, en
 
 _FAV = (
@@ -61,9 +62,14 @@ _UNNEGATED_SUBJECT = (
 no object of "bother me", nor "heights used to" of "terrify me", nor "honestly crowds"."""
 _KEPT_SUBJECT = _UNNEGATED_SUBJECT.replace(
     r"(?!\bused\s+to\b)", r"(?!\b(?:used\s+to|is|are|was|were|that|which|who)\b)"
+).replace(
+    "(?P<obj>",
+    rf"(?:(?:my|our)\s+(?!(?:[\w-]+\s+){{0,2}}{EN_PEOPLE_RE.pattern}))?(?P<obj>(?!(?:my|our)\b)",
 )
 """:data:`_UNNEGATED_SUBJECT` without a verb or relative in it: the noun phrase that is kept
-("…, Gmail just works for me"; not "head & shoulders is still the only one that works")."""
+("…, Gmail just works for me"; not "head & shoulders is still the only one that works"), after
+the user's ``my`` where it names a thing, not a person ("my Havaianas are still my go-to"; not
+"my husband is still my number one")."""
 _ME_ADVERBS = r"(?:(?:really|just|always|totally|still|kinda|sometimes|honestly)\s+){0,2}"
 _ME_DISLIKE = (
     r"(?:bores?|annoys?|disgusts?|bothers?|irritates?|upsets?|frustrates?|scares?|frightens?|"
@@ -179,7 +185,6 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         "like",
         "likes {obj}",
         first_person=True,
-        no_possessive=True,
     ),
     en(
         rf"{_SUBJECT}\s+{_NO_GO}(?!\s+for\s+(?!me\b))",

@@ -55,6 +55,17 @@ KEPT_RULES: tuple[Rule, ...] = (
         "likes {obj}",
         first_person=True,
     ),
+    en(  # "back on iPhone for good now", "back to Overcast and staying": a return that lasts
+        r"(?:^\W*|[,;.]\s*|\b)(?:(?:i'm|i\s+am|i\s+went|went|came|now|and|so)\s+)*"
+        r"(?:(?:right|straight|firmly|happily)\s+)?back\s+(?:on|to|with)\s+(?:(?:my|our)\s+)?"
+        r"(?P<obj>(?!(?:it|them|that|this|square\s+one|normal|work|school|bed|sleep)\b)"
+        r"[^,;.!?]{1,40}?)\s*,?\s+(?:(?:for\s+good|to\s+stay|permanently|for\s+life)(?:\s+now)?|"
+        r"and\s+(?:(?:honestly|really|just)\s+)?(?:loving|love|staying|happy|never\s+leaving|"
+        r"not\s+leaving)|(?:and\s+)?staying\s+(?:put|there))\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
     en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
         r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
         r"but|so)\s+)*|\ban?\s+(?:(?:proud|lifelong|loyal|total|die-?hard)\s+)?)"
