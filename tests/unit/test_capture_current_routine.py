@@ -45,3 +45,12 @@ def test_exclusivity_keeps_its_own_reading() -> None:
     """"exclusively" and "only" are read by the rules of exclusivity, as before."""
     found = extract_preferences("I drink oolong exclusively now")
     assert [(c.polarity, c.content) for c in found] == [("like", "only drink oolong")]
+
+
+@pytest.mark.parametrize("text", [
+    "it's John now who does the cooking",  # a person who does it, no choice
+    "I use my left hand now since I broke my right wrist",  # the user's situation
+])
+def test_a_person_or_the_users_own_situation_is_no_routine_choice(text: str) -> None:
+    """A breaker helper's findings."""
+    assert extract_preferences(text) == []

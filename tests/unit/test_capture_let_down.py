@@ -44,3 +44,25 @@ def test_both_sides_of_a_switch_are_stored(text: str, liked: str, disliked: str)
 ])
 def test_no_taste_is_read_where_none_is_said(text: str) -> None:
     assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "The meeting lost me halfway through",  # confused, not let down
+    "Chelsea lost me £50 on the weekend",
+])
+def test_lost_me_as_confusion_or_money_is_no_let_down(text: str) -> None:
+    """A breaker helper's findings."""
+    assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize(("text", "disliked"), [
+    ("Gave up on Evernote, it got too bloated", "evernote"),
+    ("I've given up on energy drinks completely", "energy drink"),
+    ("I'd rather die than fly Ryanair again", "ryanair"),
+])
+def test_a_quit_on_a_thing_or_a_hyperbolic_refusal_is_a_dislike(text: str, disliked: str) -> None:
+    """"gave up on X" had been left to the statement head (the quit rule leaves "gave up on
+    trying" alone), and "I'd rather die than X" was read as preferring *die*."""
+    found = extract_preferences(text)
+    assert [c.polarity for c in found] == ["dislike"], found
+    assert " ".join(found[0].keywords).lower() == disliked

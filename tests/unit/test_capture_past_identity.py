@@ -77,3 +77,29 @@ def test_a_was_that_tells_no_taste_is_no_past_of_one(
     """Only a ``was`` of who the user was as a taste ("a … fan", "Team X", "my thing") marks
     the past; a place or a job does not."""
     assert _found(text, reader) == [("like", liked)]
+
+
+def test_a_past_was_with_a_present_that_turns_nowhere_is_no_dislike(reader: ClauseReader) -> None:
+    """"was" alone is a past tense: it says no turn until the present clause says one (a
+    breaker's finding: "The Killers were my favourite band, now I see them live every year"
+    had become a dislike)."""
+    for text in ("Dune was my favourite book, now it's a movie",
+                 "Blur were my favourite band, now I see them live every summer"):
+        assert all(p != "dislike" for p, _ in _found(text, reader)), text
+
+
+@pytest.mark.parametrize(("text", "liked"), [
+    ("went back to my old barber and staying put", "old barber"),  # the head read a quit
+    ("Vim never worked for me at first but now I can't live without it", "vim"),
+])
+def test_a_lasting_return_or_a_turn_from_at_first_is_a_like(
+    text: str, liked: str, reader: ClauseReader
+) -> None:
+    assert _found(text, reader) == [("like", liked)]
+
+
+def test_an_only_opening_is_never_read_as_a_quit(reader: ClauseReader) -> None:
+    """The statement head read "Only Kirkland olive oil in my kitchen since last year" as
+    quitting (0.84); exclusivity vetoes a dislike."""
+    found = _found("Only Filippo Berio olive oil in my kitchen since last year.", reader)
+    assert all(p != "dislike" for p, _ in found), found

@@ -31,7 +31,7 @@ from .structures import Part, part_candidate
 _EN_THEN_RE = re.compile(
     r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
     r"in\s+(?:high\s+school|college|uni|my\s+(?:teens|twenties|thirties))|as\s+a\s+(?:kid|child|teen(?:ager)?)|"
-    r"in\s+the\s+past|previously|formerly|once(?!\s+(?:a|an|or|every|per|in|more)\b)|growing\s+up|"
+    r"in\s+the\s+past|previously|formerly|at\s+first|once(?!\s+(?:a|an|or|every|per|in|more)\b)|growing\s+up|"
     r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+)|"
     r"(?:was|were)(?=\s+(?:\w+\s+)?(?:my|our|an?)\s+(?:[\w-]+\s+){0,2}?(?:thing|jam|go-?to|fave|"
     r"favou?rite|everything|life|religion|obsession|soundtrack|aesthetic|happy\s+place)\b)|"
@@ -271,6 +271,16 @@ def _named_back(
     return read.pop() if len(read) == 1 else None
 
 
+def _was_only(clause: str) -> bool:
+    """Whether a clause's only marker of the past is a ``was`` of who the user was or what was
+    theirs ("Dune was my favourite book"): a past tense, which says nothing of a turn until the
+    present clause says one ("…, now it's a movie" says none)."""
+    if has_cjk(clause):
+        return False
+    found = [m.group(0).lower() for m in _EN_THEN_RE.finditer(clause)]
+    return bool(found) and all(word in _EN_WAS for word in found)
+
+
 _USED_TO_BE_RE = re.compile(r"\bused\s+to\s+be\b", re.IGNORECASE)
 
 
@@ -339,7 +349,9 @@ def changed(
     before = {c.polarity for c in ruled}
     allergy = any(c.protected for c in ruled) or bool(_ALLERGY_RE.search(parts[then]))
     # the way it turned, where the whole sentence or a past the rules read says it
-    turn = _turn(whole) or (_OPPOSITE[next(iter(before))] if len(before) == 1 else None)
+    was_only = _was_only(parts[then])  # "Dune was my favourite book, now it's a movie"
+    turn = _turn(whole) or (
+        _OPPOSITE[next(iter(before))] if len(before) == 1 and not was_only else None)
     if stated and not allergy and turn is not None and found[now] and (
         found[now][-1].polarity != turn
     ) and not any(rules(parts[i]) for i in range(now, len(parts))):
@@ -361,9 +373,10 @@ def changed(
         kept = [c for i, made in enumerate(found) if i not in (then, now) for c in made]
     else:
         own = polarity_of(kind) if (kind := kinds[now]) is not None else None
-        polarity = _OPPOSITE[past] if past and by_rules else (
+        turned = None if was_only else past  # a past "was" alone says no turn
+        polarity = _OPPOSITE[turned] if turned and by_rules else (
             _named_back(parts[then], parts[now], rules) or turn
-            or (own[0] if own else (_OPPOSITE[past] if past else None)))
+            or (own[0] if own else (_OPPOSITE[turned] if turned else None)))
         obj = _object(parts[then]) or _object(parts[now])
     if polarity is None:  # which way it went is not read in the present clause or the whole
         went = polarity_of(read) if (read := kinds[then]) is not None else None

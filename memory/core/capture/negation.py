@@ -14,7 +14,7 @@ from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
-from .rules_en_kept import EN_UNQUIT
+from .rules_en_kept import EN_BACK_FOR_GOOD, EN_UNQUIT
 from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
@@ -68,16 +68,29 @@ def negated_aversion(clause: str) -> bool:
 
 
 _EN_UNQUIT_RE = re.compile(EN_UNQUIT, re.IGNORECASE)
+_EN_BACK_RE = re.compile(EN_BACK_FOR_GOOD, re.IGNORECASE)
 _ZH_KEPT_RE = re.compile(ZH_KEPT)
+_EN_ONLY_OPENING_RE = re.compile(
+    r"^\W*(?:(?:and|so|now|but|yeah)\s+)*only\s+(?!(?:once|twice|\d+|one|two|when|if|on|at|in|"
+    r"after|before|because|since|for|to|just|recently|now|yesterday|today|tried|had|ate|went|ever|"
+    r"a\s+(?:few|little|bit|couple)|problem|thing|issue|downside|reason|way)\b)[a-z0-9]",
+    re.IGNORECASE,
+)
+"""A clause that opens with what alone the user has ("Only Kirkland olive oil in my kitchen
+since last year"): exclusivity, which the statement head read as quitting (0.84)."""
 
 
 def kept(clause: str) -> bool:
     """Whether a clause says the user keeps something: a quit that does not happen ("still
     can't quit my Switch", "I'll never give up pizza", :data:`~.rules_en_kept.EN_UNQUIT`) or a
-    choice come back to (``最后还是回到了黑轴``, :data:`~.rules_zh.ZH_KEPT`): a like, never a
+    choice come back to (``最后还是回到了黑轴``, :data:`~.rules_zh.ZH_KEPT`), or what alone the user
+    has ("Only Kirkland olive oil in my kitchen since last year"): a like, never a
     change away (the statement head, reading the quitting or leaving words, put "I could never
     quit sugar" at quit, and ``回到了黑轴`` at 戒了)."""
-    return bool((_ZH_KEPT_RE if has_cjk(clause) else _EN_UNQUIT_RE).search(clause))
+    if has_cjk(clause):
+        return bool(_ZH_KEPT_RE.search(clause))
+    return bool(_EN_UNQUIT_RE.search(clause) or _EN_BACK_RE.search(clause)
+                or _EN_ONLY_OPENING_RE.match(clause))
 
 
 def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | None:

@@ -55,12 +55,14 @@ CURRENT_RULES: tuple[Rule, ...] = (
         "like",
         "now likes {obj}",
         first_person=True,
+        no_possessive=True,  # "I use my left hand now": the user's situation
     ),
     en(  # "I used to be a Canon guy but it's Sony now", "it's all Hoka these days"
         r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:it'?s|it\s+is)\s+"
         rf"(?:(?:all|only|just|strictly|100%)\s+)?(?!{_CALENDAR})"
         r"(?P<obj>(?-i:[A-Z])[\w'&.+-]*(?:\s+(?-i:[A-Z0-9])[\w'&.+-]*){0,3})\s+"
-        r"(?:(?:for\s+me|all\s+the\s+way)\s+)?(?:now|these\s+days|nowadays)\b",
+        r"(?:(?:for\s+me|all\s+the\s+way)\s+)?(?:now|these\s+days|nowadays)\b"
+        r"(?!\s+(?:who|that|which|whose)\b)",  # "it's John now who does the cooking"
         "like",
         "now likes {obj}",
         first_person=True,

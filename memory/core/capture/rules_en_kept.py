@@ -22,6 +22,18 @@ never give up pizza"): the user keeps what they name, a like; the statement head
 quitting words as a change away. Not an addiction the user fails to quit ("I can't quit
 smoking, please help"), nor a job."""
 
+EN_BACK_FOR_GOOD = (
+    r"(?:^\W*|[,;.]\s*|\b)(?:(?:i'm|i\s+am|i\s+went|went|came|now|and|so)\s+)*"
+    r"(?:(?:right|straight|firmly|happily)\s+)?back\s+(?:on|to|with)\s+(?:(?:my|our)\s+)?"
+    r"(?P<obj>(?!(?:it|them|that|this|square\s+one|normal|work|school|bed|sleep)\b)"
+    r"[^,;.!?]{1,40}?)\s*,?\s+(?:(?:for\s+good|to\s+stay|permanently|for\s+life)(?:\s+now)?|"
+    r"and\s+(?:(?:honestly|really|just)\s+)?(?:loving|love|staying|happy|never\s+leaving|"
+    r"not\s+leaving)|(?:and\s+)?staying\s+(?:put|there))\b"
+)
+"""A return said to last ("back on iPhone for good now", "went back to Apple Notes and staying
+put"): a like; the statement head reads the going back as a change away (quit), so it is also
+a veto of that reading (:func:`~.negation.kept`)."""
+
 KEPT_RULES: tuple[Rule, ...] = (
     en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
     en(  # "Uber Eats is the only one I use anymore", "Sourdough is the only bread I buy now"
@@ -55,16 +67,25 @@ KEPT_RULES: tuple[Rule, ...] = (
         "likes {obj}",
         first_person=True,
     ),
-    en(  # "back on iPhone for good now", "back to Overcast and staying": a return that lasts
-        r"(?:^\W*|[,;.]\s*|\b)(?:(?:i'm|i\s+am|i\s+went|went|came|now|and|so)\s+)*"
-        r"(?:(?:right|straight|firmly|happily)\s+)?back\s+(?:on|to|with)\s+(?:(?:my|our)\s+)?"
-        r"(?P<obj>(?!(?:it|them|that|this|square\s+one|normal|work|school|bed|sleep)\b)"
-        r"[^,;.!?]{1,40}?)\s*,?\s+(?:(?:for\s+good|to\s+stay|permanently|for\s+life)(?:\s+now)?|"
-        r"and\s+(?:(?:honestly|really|just)\s+)?(?:loving|love|staying|happy|never\s+leaving|"
-        r"not\s+leaving)|(?:and\s+)?staying\s+(?:put|there))\b",
-        "like",
-        "likes {obj}",
-        first_person=True,
+    en(  # "gave up on Evernote": the quit rule leaves "gave up on" alone (on trying, on him)
+        r"\b(?:i\s+|we\s+|finally\s+|just\s+)*(?:gave|given|giving)\s+up\s+on\b(?!\s+(?:him|her|"
+        r"them|me|you|us|it|life|myself|ourselves|people|trying|finding|getting|ever|that|this|"
+        r"the\s+idea|the\s+dream|hope|love|dating|men|women|sleep|my\s+(?:dreams?|goals?|diet|"
+        r"job))\b)\s+(?P<obj>[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:completely|entirely|"
+        r"altogether|for\s+good|after|ages|years|months|weeks|a\s+while|already|last|since|when|"
+        r"because|and|but)\b)",
+        "dislike",
+        "has given up {obj}",
+        copula="ok",
+        no_possessive=True,
+    ),
+    en(EN_BACK_FOR_GOOD, "like", "likes {obj}", first_person=True),
+    en(  # "I'd rather die than eat liver": a refusal said as a preference
+        r"\b(?:'d|would)\s+(?:much\s+|honestly\s+)?rather\s+(?:die|starve|be\s+dead)\s+than\s+"
+        r"(?:(?:eat|drink|use|wear|watch|listen\s+to|go\s+to|touch|have|try|read|play|fly)\s+)?",
+        "dislike",
+        "refuses {obj}",
+        copula="ok",
     ),
     en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
         r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
@@ -84,4 +105,4 @@ KEPT_RULES: tuple[Rule, ...] = (
 )
 """The rules, ahead of the English quit rule (:mod:`.rules_en`)."""
 
-__all__ = ["EN_UNQUIT", "KEPT_RULES"]
+__all__ = ["EN_BACK_FOR_GOOD", "EN_UNQUIT", "KEPT_RULES"]
