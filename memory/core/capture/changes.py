@@ -31,7 +31,8 @@ from .structures import Part, part_candidate
 _EN_THEN_RE = re.compile(
     r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
     r"in\s+(?:high\s+school|college|uni|my\s+(?:teens|twenties|thirties))|as\s+a\s+(?:kid|child|teen(?:ager)?)|"
-    r"in\s+the\s+past|previously|formerly|at\s+first|once(?!\s+(?:a|an|or|every|per|in|more)\b)|growing\s+up|"
+    r"in\s+the\s+past|previously|formerly|at\s+first|once(?!\s+(?:a|an|or|every|per|in|more)\b)|"
+    r"growing\s+up|"
     r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+)|"
     r"(?:was|were)(?=\s+(?:\w+\s+)?(?:my|our|an?)\s+(?:[\w-]+\s+){0,2}?(?:thing|jam|go-?to|fave|"
     r"favou?rite|everything|life|religion|obsession|soundtrack|aesthetic|happy\s+place)\b)|"
@@ -129,7 +130,7 @@ def left_behind(clause: str) -> Polarity | None:
                                  "不喜欢", "烦", "受不了") else "like"  # fmt: skip
 
 
-_THEY_TO_ME_RE = re.compile(
+_THEY_RE = re.compile(
     r"\bthey(?:'re|'ve)?\b(?!\s+(?:say|said|think|thought|told|tell|reckon|claim|keep\s+saying)\b)",
     re.IGNORECASE,
 )
@@ -143,7 +144,7 @@ def _someone_else(clause: str, people: bool) -> bool:
     if has_cjk(clause):
         return bool(_ZH_PERSON_RE.search(clause))
     if not people:  # "now they make me gag": the things the past clause named, not people
-        clause = _THEY_TO_ME_RE.sub("it", clause)
+        clause = _THEY_RE.sub("it", clause)
     bare = (_EN_THEN_RE.sub(" ", _EN_NOW_RE.sub(" ", clause))).strip(" ,;")
     return clause_speaker(clause) == "other" or clause_speaker(bare) == "other"
 

@@ -100,7 +100,8 @@ LET_DOWN = (
     r"(?:(?:has\s+|have\s+)?lost\s+(?:me(?=\s*(?:[,.;!]|$|\s+(?:after|with|when|for\s+good|ages|"
     r"years|months|a\s+while|completely|forever|long\s+ago|there|somewhere)\b))|my\s+(?:trust|"
     r"business|custom|loyalty|vote))|(?:is|are|'s|'re)\s+(?:(?:now|officially)\s+)?"
-    r"(?:dead\s+to\s+me|history\s+(?:for\s+me|in\s+(?:my|our)\s+\w+|now)|a\s+thing\s+of\s+the\s+past\s+for\s+me)|(?:went|has\s+gone)\s+"
+    r"(?:dead\s+to\s+me|history\s+(?:for\s+me|in\s+(?:my|our)\s+\w+|now)|"
+    r"a\s+thing\s+of\s+the\s+past\s+for\s+me)|(?:went|has\s+gone)\s+"
     r"(?:in(?:to)?\s+the\s+(?:bin|trash)|to\s+(?:goodwill|the\s+charity\s+shop|the\s+tip)))"
 )
 """A named thing that lost the user ("LastPass lost my trust", "kimchi is dead to me", "the
