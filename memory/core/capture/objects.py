@@ -16,9 +16,8 @@ import re
 from dataclasses import dataclass, replace
 
 from ...model import has_cjk
-from .clauses import EN_PEOPLE_RE
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
-from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, STOP_WORDS
+from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, EN_PEOPLE_RE, STOP_WORDS
 from .segment import noun_runs
 from .segment import words as zh_words
 
@@ -366,9 +365,11 @@ _EN_SUBJECT_RE = re.compile(
     re.IGNORECASE,
 )
 _NO_SUBJECT = frozenset(
-    "i me my we our us you your he she it they this that there here what who everyone "
-    "everybody someone somebody nobody people one".split()
+    "i me my we our us you your it this that there here what who someone somebody nobody "
+    "one".split()
 )
+"""Words that name no thing as a subject; a person (he, they, everyone…) is
+:data:`~.lexicons.EN_PEOPLE_RE`'s."""
 
 
 _THEY = frozenset(("they", "them"))

@@ -34,6 +34,10 @@ EN_BACK_FOR_GOOD = (
 put"): a like; the statement head reads the going back as a change away (quit), so it is also
 a veto of that reading (:func:`~.negation.kept`)."""
 
+EN_SOONER_DIE = r"die|starve|be\s+dead"
+"""What one would rather do than X, said to refuse X ("I'd rather die than eat liver"): no side
+of a comparison (:func:`~.structures.read_structure`)."""
+
 KEPT_RULES: tuple[Rule, ...] = (
     en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
     en(  # "Uber Eats is the only one I use anymore", "Sourdough is the only bread I buy now"
@@ -81,7 +85,7 @@ KEPT_RULES: tuple[Rule, ...] = (
     ),
     en(EN_BACK_FOR_GOOD, "like", "likes {obj}", first_person=True),
     en(  # "I'd rather die than eat liver": a refusal said as a preference
-        r"\b(?:'d|would)\s+(?:much\s+|honestly\s+)?rather\s+(?:die|starve|be\s+dead)\s+than\s+"
+        rf"\b(?:'d|would)\s+(?:much\s+|honestly\s+)?rather\s+(?:{EN_SOONER_DIE})\s+than\s+"
         r"(?:(?:eat|drink|use|wear|watch|listen\s+to|go\s+to|touch|have|try|read|play|fly)\s+)?",
         "dislike",
         "refuses {obj}",
@@ -105,4 +109,4 @@ KEPT_RULES: tuple[Rule, ...] = (
 )
 """The rules, ahead of the English quit rule (:mod:`.rules_en`)."""
 
-__all__ = ["EN_BACK_FOR_GOOD", "EN_UNQUIT", "KEPT_RULES"]
+__all__ = ["EN_BACK_FOR_GOOD", "EN_SOONER_DIE", "EN_UNQUIT", "KEPT_RULES"]

@@ -16,6 +16,7 @@ from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected
 from .categories import category_for, object_category
 from .keywords import object_keywords
 from .kinds import pull_object_en
+from .rules_en_kept import EN_SOONER_DIE
 from .slots import slot_key
 from .switches import (
     EN_SWITCH,
@@ -42,12 +43,13 @@ class Part:
 
 
 _EN_RATHER = re.compile(
-    r"\b(?:i'?d\s+|i\s+would\s+)?(?:much\s+|far\s+)?rather\s+(?!(?:die|starve|be\s+dead)\b)"
-    r"(?:have|take|do|go\s+for|eat|drink|watch|get|be|pick)?\s*(?P<a>.+?)\s+than\s+(?P<b>.+)",
+    r"\b(?:i'?d\s+|i\s+would\s+)?(?:much\s+|far\s+)?rather\s+(?:have|take|do|go\s+for|eat|"
+    r"drink|watch|get|be|pick)?\s*(?P<a>.+?)\s+than\s+(?P<b>.+)",
     re.I,
 )
-""""I'd rather A than B", the verb before A out ("I'd rather take the bus than the train"); not
-"I'd rather die than B", a refusal of B (:mod:`.rules_en_kept`)."""
+""""I'd rather A than B", the verb before A out ("I'd rather take the bus than the train")."""
+_SOONER_DIE_RE = re.compile(EN_SOONER_DIE, re.IGNORECASE)
+"""A side that is no choice: "I'd rather die than B" refuses B (:mod:`.rules_en_kept`)."""
 _EN_PREFER = re.compile(
     r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I
 )
@@ -459,8 +461,8 @@ def read_structure(
                         a, b = b, a
                     elif chosen != a:
                         continue
-                if a and b and a != b and not _EN_STANCE_NOUN_RE.match(a) and a.lower() not in (
-                    "die", "starve", "be dead"):  # "I'd rather die than…": a refusal
+                if a and b and a != b and not _EN_STANCE_NOUN_RE.match(a) and not (
+                    _SOONER_DIE_RE.fullmatch(a)):  # "I'd rather die than…": a refusal
                     if zh:
                         return [Part("like", a, f"更喜欢{a}"), Part("dislike", b, f"{b}不如{a}")]
                     return [
