@@ -19,7 +19,7 @@ from .lexicons import EN_PEOPLE_RE
 from .rules import Rule
 from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
 from .segment import FUNCTION_TAGS, tag
-from .zh_subjects import fronted_topic, person_word
+from .zh_subjects import fronted_topic, names_someone, person_word
 
 Speaker = Literal["user", "other", "stale", "unknown"]
 """Who states a clause: the user now, someone else, the user in the past, or not said."""
@@ -476,6 +476,14 @@ def clauses(sentence: str) -> list[str]:
     return [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
 
 
+def _bare_someone(part: str) -> bool:
+    """A Chinese part of no verb that names someone (``导师``, ``张伟``); a name only as the whole
+    part (the segmenter tags some predicates as names: ``奶茶太甜``, 太甜/nr)."""
+    words = [(w, f) for w, f in tag(part) if not f.startswith(FUNCTION_TAGS)]
+    return bool(words) and not any(f[:1] in "va" for _, f in words) and names_someone(part) and (
+        words[-1][1] != "nr" or len(words) == 1)
+
+
 def _joined_zh(parts: Iterator[str]) -> list[str]:
     """``比起咖啡，我更喜欢茶``: a clause that only sets up a comparison joins the next."""
     joined: list[str] = []
@@ -485,6 +493,9 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
             continue
         if lead:
             part, lead = f"{lead}，{part}", ""
+        if joined and re.match(r"现在|如今|目前", part) and _bare_someone(joined[-1]):
+            joined[-1] += part  # ``导师现在写论文全用LaTeX``: its subject, not a clause
+            continue
         if joined and _ZH_JOINED_TAILS_RE.match(part) and _ZH_CLASS_RE.search(joined[-1]):
             joined[-1] = f"{joined[-1]}，{part}"
             continue

@@ -17,7 +17,7 @@ from .categories import category_for, object_category
 from .keywords import object_keywords
 from .kinds import pull_object_en
 from .rules_en_kept import EN_SOONER_DIE
-from .slots import slot_key
+from .slots import slot_key, zh_slot_reading
 from .switches import (
     EN_SWITCH,
     EN_SWITCH_TO,
@@ -494,10 +494,10 @@ def read_structure(
             if m := pattern.search(text):
                 value = _zh_obj(m["v"]) if zh else _en_obj(_own_clause(m))
                 slot = m["s"].strip()
-                slot = (slot.rsplit("的", 1)[-1] or slot) if zh else slot  # 沉迷的运动 → 运动
-                if value and slot and not (zh and _ZH_NOW_LEAD_RE.fullmatch(slot)):
-                    if zh:  # 现在只喝白开水 names no slot: 现在 is when, not what
-                        return [Part("like", value, f"最喜欢的{slot}是{value}", f"最喜欢的{slot}")]
+                if zh and (said := zh_slot_reading(text[m.start() : m.start("s")], slot, value, (
+                        text[m.end("s") : m.start("v")] if pattern is _ZH_SLOT_HABIT else None))):
+                    return [Part("like", value, *said)]
+                if value and slot and not zh:
                     return [Part("like", value, f"favourite {slot} is {value}", f"favorite {slot}")]
     return None
 

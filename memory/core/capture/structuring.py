@@ -27,6 +27,7 @@ from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
+from .zh_subjects import names_someone
 
 STRUCTURE_MIN_P = 0.5
 """A clause's structural kind is acted on at this probability or more."""
@@ -80,6 +81,7 @@ def structured(
     if ALLERGY_WORD_RE.search(sentence) or len(sentence) > MAX_STRUCTURED_CHARS:
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
     past = then_and_now(parts) is not None
+    zh = has_cjk(sentence)
     for name, strict in _with_whole(_structural_reading(sentence, kinds), whole):
         if _has_structure(name, found):
             return None
@@ -87,8 +89,10 @@ def structured(
             continue  # "I used to X but Y now": the past clause is history, no broad side
         if strict and _about_another(parts[0]):
             continue
-        if name != "slot" and clause_speaker(parts[0]) == "other":
-            continue  # a slot's connectors name the user's own slot ("my S of choice is V")
+        if (name != "slot" or zh) and clause_speaker(parts[0]) == "other":
+            continue  # an English slot's connectors name the user's own ("my S of choice is V")
+        if name == "slot" and zh and _slot_holder(sentence):
+            continue  # ``小李最爱喝的是古典鸡尾酒``, ``爷爷最爱的还是邓丽君``: theirs
         if strict and ONE_OCCASION_RE.search(sentence):
             continue
         text, parts_read = _read_whole_or_clause(sentence, parts, name, strict, read)
@@ -263,6 +267,27 @@ def _reported(obj: str, confidence: float) -> PreferenceCandidate | None:
     if made is None or is_retraction(made.content):
         return None
     return made
+
+
+_ZH_SLOT_WORDS = (re.compile(r"最|首选|本命|主力|默认|常用|日常"),
+                  re.compile(r"现在|目前|如今|最近|当下|一直|都|只"))
+"""Where a Chinese slot's words begin: its own (``最爱``, ``首选``, ``主力``), else those of
+a habit of now (``现在``, ``一直``)."""
+
+
+_ZH_SPAN_RE = re.compile(r"这段时间|这阵子|这几年|这两年|眼下|现阶段")
+"""A span of time before a slot, no one who holds it (jieba tags ``段时间`` a name)."""
+
+
+def _slot_holder(sentence: str) -> bool:
+    """Whether someone else stands before a Chinese slot's words in their clause
+    (``小李最爱喝的是…``, ``爷爷最爱的还是…``; :func:`~.zh_subjects.names_someone`)."""
+    for words in _ZH_SLOT_WORDS:
+        if (m := words.search(sentence)) is not None:
+            start = max(sentence.rfind(mark, 0, m.start()) for mark in "，,。；;！!？?") + 1
+            before = _ZH_SPAN_RE.sub("", sentence[start : m.start()])
+            return clause_speaker(sentence[start:]) == "other" or names_someone(before)
+    return False
 
 
 _ARROW_RE = re.compile(r"\S\s*(?:→|->|=>)\s*\S")

@@ -20,7 +20,7 @@ _ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
 _ZH_PERSON_WORDS = frozenset(
     "同事 同学 舍友 闺蜜 对象 老公 丈夫 先生 太太 孩子 儿子 女儿 闺女 宝宝 家人 老板 领导 "
     "老师 邻居 伴侣 爱人 队友 上司 外公 外婆 师父 师傅 徒弟 学生 房东 岳父 岳母 公公 媳妇 "
-    "媳妇儿 发小 搭档 前任 下属 同桌 客户".split()
+    "媳妇儿 发小 搭档 前任 下属 同桌 客户 导师 教授 班主任 师兄 师姐 学长 学姐".split()
 )
 """Words for people close to the speaker that :data:`_ZH_PERSON_HEADS` does not end (the
 segmenter tags ``邻居`` a verb), also read at the end of a longer word (``高中同学``)."""
@@ -49,9 +49,10 @@ _ZH_NOT_TOPIC_WORDS = frozenset(
 stance a plan, a report or something else than the user's plain habit (``打算只吃素``,
 ``坚持只用现金好几年，终于…``)."""
 _ZH_NEUTRAL_PRONOUNS = frozenset(
-    "我 我家 我们家 这 那 这个 那个 这些 那些 这种 那种 这款 那款".split()
+    "我 我家 我们家 俺 俺家 咱 阿拉 本人 这 那 这个 那个 这些 那些 这种 那种 这款 那款".split()
 )
-"""Pronouns that name no one who acts: the user, the user's home, and demonstratives."""
+"""Pronouns that name no one who acts: the user (in dialect too: ``俺``, ``阿拉``), the user's
+home, and demonstratives."""
 
 
 def person_word(word: str, flag: str) -> bool:
@@ -73,6 +74,15 @@ def _acts(word: str, flag: str) -> bool:
         or person_word(word, flag)
         or any(word.endswith(agent) for agent in _ZH_AGENT_WORDS)
     )
+
+
+def names_someone(text: str) -> bool:
+    """Whether a Chinese noun phrase before a verb names someone or something that acts
+    (:func:`_acts`): a name (``小李``), kin (``爷爷``), a pronoun for another, an animal or an
+    institution. Its head, the last word that is no function word, decides: ``猫粮`` is food,
+    not a cat; the user and demonstratives are no one."""
+    words = [(word, flag) for word, flag in tag(text) if not flag.startswith(FUNCTION_TAGS)]
+    return bool(words) and _acts(*words[-1])
 
 
 def fronted_topic(text: str) -> bool:
@@ -98,4 +108,4 @@ def fronted_topic(text: str) -> bool:
     return named
 
 
-__all__ = ["fronted_topic", "person_word"]
+__all__ = ["fronted_topic", "names_someone", "person_word"]
