@@ -27,6 +27,8 @@ from .object_tagger import default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .statements import Kind
 from .structures import Part, part_candidate
+from .switches import ZH_V
+from .zh_subjects import fronted_topic
 
 _EN_THEN_RE = re.compile(
     r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
@@ -304,6 +306,45 @@ def _object(clause: str) -> str | None:
     return pull_object_zh(clause) or pull_object_zh(bare)
 
 
+_ZH_LEFT_BARE_RE = re.compile(
+    r"^(?P<obj>[^，,。！？!?我]{1,14}?)我?(?:真的|基本上?|早就|已经|彻底|现在|也|都)*"
+    rf"(?P<verb>(?:不再?|没再|再也不)(?:{ZH_V}|打开|碰|坐|骑|开|刷|抽)|受够|卸载?|删掉?)了[啊呀啦哈～~！!。]*$"
+)
+"""A Chinese clause that leaves a thing named first and nothing after its verb
+(``滴滴不用了``, ``Windows真的受够了``, ``网易云卸了``): alone, a quit or a one-off
+(``晚饭不吃了``); beside a routine of now (:func:`_left_for_now`), the half of a switch
+turned from."""
+_LATIN_NAME_RE = re.compile(r"[A-Za-z][\w .+&'-]{0,30}")
+"""A name in Latin letters (``Chrome``, ``VS Code``): a thing, which the segmenter tags as a
+foreign word, not a noun."""
+_ZH_NOW_CHOICE_RE = re.compile(r"现在|如今|目前|最近|这两年|这几年|全靠|只")
+
+
+def _left_for_now(
+    parts: Sequence[str], found: Sequence[list[PreferenceCandidate]], confidence: float
+) -> list[PreferenceCandidate] | None:
+    """A Chinese switch told as a thing left (:data:`_ZH_LEFT_BARE_RE`) beside what the user
+    does now (``QQ音乐不用了，现在都用网易云``, ``Windows真的受够了，现在主力机是Mac``): every
+    clause's candidates and a dislike of the thing left; None when the sentence is not one.
+    The thing left must be a thing (:func:`~.zh_subjects.fronted_topic`), not a person."""
+    now = [i for i, made in enumerate(found) if any(c.polarity == "like" for c in made)
+           and _ZH_NOW_CHOICE_RE.search(parts[i])]  # fmt: skip
+    if not now or not has_cjk(parts[now[0]]):
+        return None
+    left = []
+    for i, clause in enumerate(parts):
+        if i in now or found[i] or not (m := _ZH_LEFT_BARE_RE.match(clause.strip())):
+            continue
+        obj = m["obj"].strip()
+        if not (fronted_topic(obj) or _LATIN_NAME_RE.fullmatch(obj)) or not (made := part_candidate(
+                Part("dislike", obj, f"受够了{obj}" if m["verb"] == "受够" else
+                     f"不再{m['verb'].lstrip('不再没也') if '不' in m['verb'] else '用'}{obj}"),
+                confidence)):
+            continue
+        left.append(made)
+    return [c for made in found for c in made] + left if left else None
+
+
 def changed(
     parts: Sequence[str],
     kinds: Sequence[Kind | None],
@@ -341,7 +382,7 @@ def changed(
     """
     span = then_and_now(parts)
     if span is None:
-        return None
+        return _left_for_now(parts, found, confidence)
     then, now = span
     kept = [c for i, made in enumerate(found) if i != then for c in made]
     stated = any(found[i] for i in range(now, len(parts)))

@@ -27,6 +27,9 @@ from .segment import names_a_thing_zh
 from .stance import Context, Stance, elliptic
 from .statements import Kind
 
+_NOW_RE = re.compile(r"现在|如今|目前|最近|这(?:两|几)年")
+"""The present, in a Chinese clause that names what the user turned to."""
+
 
 def labelled_stance(
     obj: Object, display: str, polarity: Polarity, name: str, zh: bool, match: str,
@@ -79,7 +82,10 @@ def kind_stance(
     if raw:
         display = raw if zh else lower_sentence_start(raw)
         obj = resolve(display, zh, context.antecedent, initial=not zh)
-    elif topic is not None:
+    elif topic is not None and not (
+        polarity == "dislike" and context.last_polarity == "like" and topic.zh
+        and topic.display in context.previous and _NOW_RE.search(context.previous)
+    ):  # ``现在全用飞书了，钉钉早卸载了``: what is left is not what the user just turned to
         obj, display, zh = topic, topic.display, topic.zh
     else:
         return None

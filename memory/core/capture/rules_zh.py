@@ -3,7 +3,8 @@
 Kinds, not objects: liking and disliking verbs, allergies and their
 retraction (``对…不再过敏``), 不再/再也不/戒 (a stance left behind is a dislike),
 switches (``从A换成B``), comparisons (``比起B更喜欢A``, ``A而不是B``),
-exceptions (``除了Y都喜欢``), single-valued slots (``我最喜欢的X是Y``).
+exceptions (``除了Y都喜欢``), single-valued slots (``我最喜欢的X是Y``), a routine now
+(``现在出门都坐高铁``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,21 @@ ZH_KEPT = (
 ``狗粮我认准渴望``, ``烧烤还得是东北烧烤``): a like, which the statement head reads as a
 quit (``回到了黑轴`` at 戒了). Not a plain going on (``还是开那辆旧捷达``: a fact), nor a
 necessity (``还是得坐高铁``)."""
+ZH_ROUTINE_NOW = (
+    r"(?:现在|如今|目前|最近|近来|这(?:两|几|一)年|这阵子|这段时间)"
+    r"(?![^，,。跟和给陪带]{0,3}(?:大家|人|他|她|同事|同学|学生|朋友|孩子|家里|公司|单位|学校))"
+    r"(?P<how>[^，,。！？我不没别]{0,6}?)"
+    r"(?:基本上?|几乎|也)?(?:都|一直|全都|全|天天)(?:在|是)?"
+    r"(?P<verb>用|喝|吃|穿|看|听|坐|骑|开|玩|刷|去|买|点|订|住|戴|抽|搭|靠)"
+    r"(?![了过得完好到不着起出下上来去一两二三四五六七八九十几半\d]|[^，,。！？]{0,6}药|医生|病)"
+)
+"""A routine said of now, with a word of habit (``都``, ``一直``): ``现在出门都坐高铁``,
+``这两年一直喝燕麦奶``, ``打车现在都用高德``, ``现在全靠地铁``. The half of a switch often
+said alone (issue 17): what the user turned to, the other half left as a reason
+(``地铁太挤``) or unsaid. Not what cannot be done (``现在都吃不了``), how much
+(``现在都吃两顿``), nor treatment (``最近一直吃药``, ``这几年一直在吃降压药``); the words
+between the time and the habit say when, where or with whom (``出门``, ``早上``,
+``跟同学聊天``), never who (``现在大家都用…``, ``现在年轻人都喝…``: theirs)."""
 _ZH_AVERSION = "讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕"
 """Aversion verbs that, negated and followed by 了, say the user has come round (``不排斥…了``)."""
 _ZH_LESS = "没(?:那么|这么|那样|以前那么|原来那么)"
@@ -182,6 +198,12 @@ ZH_RULES: tuple[Rule, ...] = (
         "like",
         fronted_topic=True,
     ),
+    zh(  # a routine now: 现在出门都坐高铁, 这两年一直喝燕麦奶 (what the user turned to)
+        ZH_ROUTINE_NOW,
+        "like",
+        "现在{verb}{obj}",
+        fronted_topic=True,
+    ),
     zh(  # come back to or kept after others: 最后还是回到了瑞鹏, 认准渴望, 还得是东北烧烤
         ZH_KEPT,
         "like",
@@ -236,4 +258,4 @@ ZH_RULES: tuple[Rule, ...] = (
 ZH_TABLE = RuleTable(ZH_RULES)
 """The Chinese rules, scanned together."""
 
-__all__ = ["ZH_KEPT", "ZH_RULES", "ZH_TABLE"]
+__all__ = ["ZH_KEPT", "ZH_ROUTINE_NOW", "ZH_RULES", "ZH_TABLE"]
