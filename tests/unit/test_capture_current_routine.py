@@ -54,3 +54,31 @@ def test_exclusivity_keeps_its_own_reading() -> None:
 def test_a_person_or_the_users_own_situation_is_no_routine_choice(text: str) -> None:
     """A breaker helper's findings."""
     assert extract_preferences(text) == []
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("Mostly drinking soy milk these days", "soy milk"),
+    ("These days I mostly listen to audiobooks on the train", "audiobook"),
+    ("Nowadays we mostly stream on Mubi", "mubi"),
+    ("Currently using Todoist for my chores", "todoist"),
+    ("I read on my Kobo these days", "kobo"),
+])
+def test_a_routine_now_said_with_its_time_first_or_without_its_subject(
+    text: str, keyword: str
+) -> None:
+    found = extract_preferences(text)
+    assert any(c.polarity == "like" and any(keyword in k.lower() for k in c.keywords)
+               for c in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "These days I read more",
+    "These days I eat at home",
+    "Mostly eating at home these days",
+    "Currently reading a book about sharks",
+    "Currently drinking too much coffee",
+    "I read on my phone these days",  # no named device
+    "These days my brother listens to jazz",
+])
+def test_the_time_first_routines_name_no_choice_in_look_alikes(text: str) -> None:
+    assert not any(c.polarity == "like" for c in extract_preferences(text))

@@ -45,7 +45,7 @@ _CALENDAR = (
 )
 """A day, month or season is when it is, not a choice ("It's Friday now")."""
 
-CURRENT_RULES: tuple[Rule, ...] = (
+_TIME_LAST: tuple[Rule, ...] = (
     en(  # "I just watch YouTube now", "we holiday in Portugal these days"
         r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:i|we)\s+"
         r"(?:(?:just|mostly|basically|pretty\s+much|all|happily|now)\s+)*"
@@ -68,6 +68,67 @@ CURRENT_RULES: tuple[Rule, ...] = (
         first_person=True,
     ),
 )
+"""A routine with its time last."""
+
+_OBJECT_END = (
+    r"(?=\s+(?:for|to|at|on|in|with|every|each|because|since|as|when|and|but|instead)\b|"
+    r"\s*[,;.!?]|\s*$)"
+)
+"""Where an object said before no time ends: a purpose, a place, a reason or the clause's end
+("These days I mostly listen to podcasts on the bus": ``podcasts``)."""
+_PLACE = r"(?:to|for|at|in|on|with|from|as)\s"
+"""A phrase after a gerund's object, before its time ("riding a Brompton *to work* for a year
+now", "using Notion *as my main notes app* now"): no part of the object."""
+_GERUNDS = (
+    r"using|drinking|eating|reading|watching|listening\s+to|playing|wearing|driving|riding|"
+    r"streaming|buying|ordering"
+)
+
+_TIME_FIRST: tuple[Rule, ...] = (
+    en(  # "These days I mostly listen to podcasts", "Nowadays we buy everything at Aldi"
+        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly)\s+)*(?:these\s+days|nowadays|lately)"
+        r"\s*,?\s+(?:i|we)\s+(?:(?:just|mostly|basically|pretty\s+much|all|happily)\s+)*"
+        rf"(?P<verb>{_ROUTINE_VERBS})\s+(?:(?:a|an|the|any)\s+)?(?!{_NO_OBJECT})"
+        rf"(?P<obj>(?:(?!\b(?:{_ALONE})\b)[^,;.!?]){{1,40}}?){_OBJECT_END}",
+        "like",
+        "now likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(  # "Mostly drinking oat milk these days", "Currently using Linear for tickets"
+        rf"^\W*(?:(?:mostly|mainly|just|all|been|now)\s+)*(?P<verb>{_GERUNDS})\s+"
+        rf"(?:(?:a|an|the)\s+)?(?!{_NO_OBJECT})(?P<obj>(?:(?!\s{_PLACE})[^,;.!?]){{1,40}}?)"
+        rf"(?:\s{_PLACE}[^,;.!?]{{1,30}}?)?\s+(?:(?:{_HOW})\s+)*"
+        r"(?:now|these\s+days|nowadays|lately)\b(?!\s+(?:and\s+(?:then|again)|that|or))",
+        "like",
+        "now likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(
+        rf"^\W*currently\s+(?P<verb>{_GERUNDS})\s+(?:(?:a|an|the)\s+)?(?!{_NO_OBJECT})"
+        rf"(?P<obj>[^,;.!?]{{1,40}}?){_OBJECT_END}",
+        "like",
+        "now likes {obj}",
+        first_person=True,
+        no_possessive=True,
+    ),
+    en(  # "I read on my Kindle these days", "we game on a Steam Deck now": the device is chosen
+        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:i|we)\s+"
+        r"(?:(?:just|mostly|basically|pretty\s+much|all|now)\s+)*"
+        r"(?P<verb>read|listen|play|game|stream)\s+on\s+(?:(?:my|our|a|an|the)\s+)?"
+        r"(?P<obj>(?-i:[A-Z])[\w'&.+-]*(?:\s+[\w'&.+-]+){0,2}?)\s+"
+        rf"(?:(?:{_HOW})\s+)*(?:now|these\s+days|nowadays)\b",
+        "like",
+        "now likes {obj}",
+        first_person=True,
+    ),
+)
+"""A routine now said with the time first, without its subject, or of the device it is done on.
+Ahead of the quit rules too. The device must be a name (capitalised): "I read on my phone now"
+names no choice the user would be recommended."""
+
+CURRENT_RULES: tuple[Rule, ...] = (*_TIME_LAST, *_TIME_FIRST)
 """The rules, ahead of the English quit and switch rules (:mod:`.rules_en`)."""
 
 __all__ = ["CURRENT_RULES"]
