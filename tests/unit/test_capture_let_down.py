@@ -66,3 +66,10 @@ def test_a_quit_on_a_thing_or_a_hyperbolic_refusal_is_a_dislike(text: str, disli
     found = extract_preferences(text)
     assert [c.polarity for c in found] == ["dislike"], found
     assert " ".join(found[0].keywords).lower() == disliked
+
+
+def test_a_thing_said_to_be_history_before_the_next_clause_is_left() -> None:
+    """"X is history, …" is how a switch is told; the head had read it as a like of X."""
+    found = extract_preferences("Evernote is history, Obsidian all the way")
+    assert {c.polarity for c in found if "evernote" in " ".join(c.keywords).lower()} == {
+        "dislike"}, found

@@ -97,3 +97,19 @@ def test_a_slot_is_one_slot_however_it_is_named() -> None:
     (first,) = extract_preferences("我最喜欢的相机是富士XT5", reader=ClauseReader())
     (second,) = extract_preferences("主力相机现在是索尼A7C", reader=ClauseReader())
     assert first.slot == second.slot == "最喜欢的相机"
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("现在都用企业微信，烦死了", "企业微信"),
+    ("现在每天都坐公交，真是折磨", "公交"),
+])
+def test_a_routine_complained_of_is_kept_against_the_users_will(text: str, obj: str) -> None:
+    """A complaint alone after a routine of now is about it: the user is made to keep it."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert {c.polarity for c in found if any(obj in k for k in c.keywords)} == {"dislike"}, found
+
+
+def test_a_routine_praised_stays_a_choice() -> None:
+    found = extract_preferences("现在都用企业微信，挺好用的", reader=ClauseReader())
+    assert any(c.polarity == "like" and any("企业微信" in k for k in c.keywords)
+               for c in found), found

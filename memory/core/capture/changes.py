@@ -317,6 +317,13 @@ turned from."""
 _LATIN_NAME_RE = re.compile(r"[A-Za-z][\w .+&'-]{0,30}")
 """A name in Latin letters (``Chrome``, ``VS Code``): a thing, which the segmenter tags as a
 foreign word, not a noun."""
+_ZH_COMPLAINT_RE = re.compile(
+    r"^(?:真的|真是|真|太|好|很|简直|实在|也太|每天都)*(?:烦|恶心|难用|垃圾|无语|崩溃|痛苦|折磨|"
+    r"受不了|头疼|头大|想吐|心累|闹心)(?:死了?|透了?|爆了?|得要命|到爆|人)?了?[啊呀啦吧哦。！!～~]*$"
+)
+"""A clause of complaint alone, about what the clause just before does (``烦死了``,
+``真的恶心``): the routine before it is kept against the user's will. Not after a clause that
+names its own object (``只戴机械表，智能手表天天要充电，烦死了``)."""
 _ZH_NOW_CHOICE_RE = re.compile(r"现在|如今|目前|最近|这两年|这几年|全靠|只")
 
 
@@ -325,14 +332,18 @@ def _left_for_now(
 ) -> list[PreferenceCandidate] | None:
     """A Chinese switch told as a thing left (:data:`_ZH_LEFT_BARE_RE`) beside what the user
     does now (``QQ音乐不用了，现在都用网易云``, ``Windows真的受够了，现在主力机是Mac``): every
-    clause's candidates and a dislike of the thing left; None when the sentence is not one.
-    The thing left must be a thing (:func:`~.zh_subjects.fronted_topic`), not a person."""
+    clause's candidates and a dislike of the thing left; or a routine complained of after it
+    (:data:`_ZH_COMPLAINT_RE`, :func:`_forced`); None when the sentence is neither. The thing
+    left must be a thing (:func:`~.zh_subjects.fronted_topic`), not a person."""
     now = [i for i, made in enumerate(found) if any(c.polarity == "like" for c in made)
            and _ZH_NOW_CHOICE_RE.search(parts[i])]  # fmt: skip
     if not now or not has_cjk(parts[now[0]]):
         return None
     left = []
     for i, clause in enumerate(parts):
+        if i == now[0] + 1 and _ZH_COMPLAINT_RE.match(clause.strip()):  # what it read is junk
+            return _forced(parts, [[] if j == i else f for j, f in enumerate(found)], now[0],
+                           confidence)  # 现在都用钉钉，烦死了
         if i in now or found[i] or not (m := _ZH_LEFT_BARE_RE.match(clause.strip())):
             continue
         obj = m["obj"].strip()
@@ -343,6 +354,18 @@ def _left_for_now(
             continue
         left.append(made)
     return [c for made in found for c in made] + left if left else None
+
+
+def _forced(parts: Sequence[str], found: Sequence[list[PreferenceCandidate]], at: int,
+            confidence: float) -> list[PreferenceCandidate]:
+    """Every clause's candidates, the likes of clause ``at`` (a routine of now) turned into
+    dislikes: a routine the user complains of is one they are made to keep, not a choice."""
+    out = [c for i, made in enumerate(found) if i != at for c in made]
+    for c in found[at]:
+        turned = c.polarity == "like" and part_candidate(
+            Part("dislike", c.keywords[0], f"不喜欢{c.keywords[0]}"), confidence)
+        out.append(turned or c)
+    return out
 
 
 def changed(

@@ -76,9 +76,6 @@ _OBJECT_END = (
 )
 """Where an object said before no time ends: a purpose, a place, a reason or the clause's end
 ("These days I mostly listen to podcasts on the bus": ``podcasts``)."""
-_PLACE = r"(?:to|for|at|in|on|with|from|as)\s"
-"""A phrase after a gerund's object, before its time ("riding a Brompton *to work* for a year
-now", "using Notion *as my main notes app* now"): no part of the object."""
 _GERUNDS = (
     r"using|drinking|eating|reading|watching|listening\s+to|playing|wearing|driving|riding|"
     r"streaming|buying|ordering"
@@ -97,8 +94,7 @@ _TIME_FIRST: tuple[Rule, ...] = (
     ),
     en(  # "Mostly drinking oat milk these days", "Currently using Linear for tickets"
         rf"^\W*(?:(?:mostly|mainly|just|all|been|now)\s+)*(?P<verb>{_GERUNDS})\s+"
-        rf"(?:(?:a|an|the)\s+)?(?!{_NO_OBJECT})(?P<obj>(?:(?!\s{_PLACE})[^,;.!?]){{1,40}}?)"
-        rf"(?:\s{_PLACE}[^,;.!?]{{1,30}}?)?\s+(?:(?:{_HOW})\s+)*"
+        rf"(?:(?:a|an|the)\s+)?(?!{_NO_OBJECT})(?P<obj>[^,;.!?]{{1,40}}?)\s+(?:(?:{_HOW})\s+)*"
         r"(?:now|these\s+days|nowadays|lately)\b(?!\s+(?:and\s+(?:then|again)|that|or))",
         "like",
         "now likes {obj}",

@@ -100,13 +100,15 @@ LET_DOWN = (
     r"(?:(?:has\s+|have\s+)?lost\s+(?:me(?=\s*(?:[,.;!]|$|\s+(?:after|with|when|for\s+good|ages|"
     r"years|months|a\s+while|completely|forever|long\s+ago|there|somewhere)\b))|my\s+(?:trust|"
     r"business|custom|loyalty|vote))|(?:is|are|'s|'re)\s+(?:(?:now|officially)\s+)?"
-    r"(?:dead\s+to\s+me|history\s+(?:for\s+me|in\s+(?:my|our)\s+\w+|now)|"
+    r"(?:dead\s+to\s+me|history(?:\s+(?:for\s+me|in\s+(?:my|our)\s+\w+|now)|(?=\s*[,;]))|"
     r"a\s+thing\s+of\s+the\s+past\s+for\s+me)|(?:went|has\s+gone)\s+"
     r"(?:in(?:to)?\s+the\s+(?:bin|trash)|to\s+(?:goodwill|the\s+charity\s+shop|the\s+tip)))"
 )
 """A named thing that lost the user ("LastPass lost my trust", "kimchi is dead to me", "the
-drip machine went to Goodwill"). With :data:`NEVER_TOOK`, the other side of a switch said of it
-as subject; issue 17 (such clauses had been read as nothing)."""
+drip machine went to Goodwill", "Spotify is history, Tidal all the way": bare before a clause
+that goes on, the way a switch is told; the head had read that one as a like of Spotify).
+With :data:`NEVER_TOOK`, the other side of a switch said of it as subject; issue 17 (such
+clauses had been read as nothing)."""
 _ME_LIKE = (
     r"appeals?\s+to|interests?|fascinates?|excites?|delights?|relaxes?|calms?|soothes?|"
     r"inspires?|energi[sz]es?|makes?\s+me\s+(?:feel\s+)?(?:happy|calm|relaxed)"

@@ -107,6 +107,8 @@ def structured(
             before = sentence[: max(sentence.find(text), 0)]
             return allergies + [c for c in found if not c.protected
                                 and any(k in before for k in c.keywords)] + made
+        if zh and any(c.polarity == "dislike" and set(c.keywords) & words for c in found):
+            return None  # ``现在上班都用飞书，真的恶心``: a routine complained of is no choice
         named = words | {c.slot for c in made if c.slot}  # nor a quit beside a choice
         quits = [c for c in found if not c.protected and c.polarity == "dislike"
                  and not _shares(c.keywords, named)]
