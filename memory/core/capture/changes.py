@@ -324,7 +324,9 @@ _ZH_COMPLAINT_RE = re.compile(
 """A clause of complaint alone, about what the clause just before does (``烦死了``,
 ``真的恶心``): the routine before it is kept against the user's will. Not after a clause that
 names its own object (``只戴机械表，智能手表天天要充电，烦死了``)."""
-_ZH_NOW_CHOICE_RE = re.compile(r"现在|如今|目前|最近|这两年|这几年|全靠|只")
+ZH_PRESENT = r"现在|如今|目前|最近|这两年|这几年"
+"""Words that put a Chinese clause in the present, as what the user does now."""
+_ZH_NOW_CHOICE_RE = re.compile(rf"{ZH_PRESENT}|全靠|只")
 
 
 def _left_for_now(
@@ -475,4 +477,4 @@ def changed(
     return [c for c in kept if set(c.keywords) != set(made.keywords)] + [made]
 
 
-__all__ = ["THEN_MIN_P", "changed", "then_and_now"]
+__all__ = ["THEN_MIN_P", "ZH_PRESENT", "changed", "then_and_now"]

@@ -17,7 +17,7 @@ import re
 
 from ...model import Polarity, has_cjk
 from .allergies import mentions_allergy
-from .changes import left_behind
+from .changes import ZH_PRESENT, left_behind
 from .clauses import Speaker, clause_speaker
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .negation import kept, negated_aversion
@@ -27,7 +27,7 @@ from .segment import names_a_thing_zh
 from .stance import Context, Stance, elliptic
 from .statements import Kind
 
-_NOW_RE = re.compile(r"现在|如今|目前|最近|这(?:两|几)年")
+_NOW_RE = re.compile(ZH_PRESENT)
 """The present, in a Chinese clause that names what the user turned to."""
 
 

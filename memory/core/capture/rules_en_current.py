@@ -29,6 +29,9 @@ _NO_OBJECT = (  # how much, how often, where or when: no object chosen
     r"review|report|book)\s+(?:about|on)\b)\b"
 )
 
+_OPENING = r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*"
+"""Where a routine's clause opens: the message or a clause's start, and its fillers."""
+
 _ALONE = r"only|exclusively|solely|nothing|right"
 """Said of the object alone: the rules of exclusivity read it ("I drink light roast exclusively
 now": ``only drink light roast``); "right now" is this moment, no routine."""
@@ -47,8 +50,7 @@ _CALENDAR = (
 
 _TIME_LAST: tuple[Rule, ...] = (
     en(  # "I just watch YouTube now", "we holiday in Portugal these days"
-        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:i|we)\s+"
-        r"(?:(?:just|mostly|basically|pretty\s+much|all|happily|now)\s+)*"
+        rf"{_OPENING}(?:i|we)\s+(?:(?:just|mostly|basically|pretty\s+much|all|happily|now)\s+)*"
         rf"(?P<verb>{_ROUTINE_VERBS})\s+(?:(?:a|an|the|any)\s+)?(?!{_NO_OBJECT})"
         rf"(?P<obj>(?:(?!\b(?:{_ALONE})\b)[^,;.!?]){{1,40}}?)\s+(?:(?:{_HOW})\s+)*"
         r"(?:now|these\s+days|nowadays)\b(?!\s+(?:and\s+(?:then|again)|that|or))",
@@ -58,7 +60,7 @@ _TIME_LAST: tuple[Rule, ...] = (
         no_possessive=True,  # "I use my left hand now": the user's situation
     ),
     en(  # "I used to be a Canon guy but it's Sony now", "it's all Hoka these days"
-        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:it'?s|it\s+is)\s+"
+        rf"{_OPENING}(?:it'?s|it\s+is)\s+"
         rf"(?:(?:all|only|just|strictly|100%)\s+)?(?!{_CALENDAR})"
         r"(?P<obj>(?-i:[A-Z])[\w'&.+-]*(?:\s+(?-i:[A-Z0-9])[\w'&.+-]*){0,3})\s+"
         r"(?:(?:for\s+me|all\s+the\s+way)\s+)?(?:now|these\s+days|nowadays)\b"
@@ -110,8 +112,7 @@ _TIME_FIRST: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(  # "I read on my Kindle these days", "we game on a Steam Deck now": the device is chosen
-        r"(?:^\W*|[,;]\s*)(?:(?:and|so|but|yeah|honestly|now)\s+)*(?:i|we)\s+"
-        r"(?:(?:just|mostly|basically|pretty\s+much|all|now)\s+)*"
+        rf"{_OPENING}(?:i|we)\s+(?:(?:just|mostly|basically|pretty\s+much|all|now)\s+)*"
         r"(?P<verb>read|listen|play|game|stream)\s+on\s+(?:(?:my|our|a|an|the)\s+)?"
         r"(?P<obj>(?-i:[A-Z])[\w'&.+-]*(?:\s+[\w'&.+-]+){0,2}?)\s+"
         rf"(?:(?:{_HOW})\s+)*(?:now|these\s+days|nowadays)\b",

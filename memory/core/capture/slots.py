@@ -41,8 +41,9 @@ _ZH_SLOT_TIME_RE = re.compile(
     r"一直|还|都|也"
 )
 """Times and adverbs, no part of a slot's name (``最爱的居然还是三亚``)."""
-_ZH_SLOT_QUALIFIER_RE = re.compile(r"本命|主力|默认|常用|日常")
+ZH_SLOT_QUALIFIERS = "本命|主力|默认|常用|日常"
 """Words that make a noun a slot by themselves (``主力机``, ``默认浏览器``): part of its name."""
+_ZH_SLOT_QUALIFIER_RE = re.compile(ZH_SLOT_QUALIFIERS)
 _ZH_GROUP_RE = re.compile(r"大家|人|同事|同学|学生|朋友|孩子|公司|单位|学校")
 """People and institutions, whose habit a slot sentence may tell (``大家都用…``). The
 segmenter's reading of who acts (:func:`~.zh_subjects.names_someone`) would take a slot
@@ -91,4 +92,4 @@ def zh_slot_reading(lead: str, slot: str, value: str, habit: str | None = None
     return f"{marker}{'' if '的' in said else '的'}{said}是{value}", f"最喜欢的{head}"
 
 
-__all__ = ["slot_key", "zh_slot_reading"]
+__all__ = ["ZH_SLOT_QUALIFIERS", "slot_key", "zh_slot_reading"]

@@ -25,6 +25,7 @@ from .allergies import (
 from .allergy_statements import read_allergy
 from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker
+from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
 from .zh_subjects import names_someone
@@ -271,7 +272,7 @@ def _reported(obj: str, confidence: float) -> PreferenceCandidate | None:
     return made
 
 
-_ZH_SLOT_WORDS = (re.compile(r"最|首选|本命|主力|默认|常用|日常"),
+_ZH_SLOT_WORDS = (re.compile(rf"最|首选|{ZH_SLOT_QUALIFIERS}"),
                   re.compile(r"现在|目前|如今|最近|当下|一直|都|只"))
 """Where a Chinese slot's words begin: its own (``最爱``, ``首选``, ``主力``), else those of
 a habit of now (``现在``, ``一直``)."""
