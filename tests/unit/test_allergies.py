@@ -10,7 +10,8 @@ import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
-from penchant.memory.core.capture.allergies import allergen_of, read_retraction
+from penchant.memory.core.capture.allergens import allergen_of
+from penchant.memory.core.capture.allergies import read_retraction
 from penchant.memory.core.capture.allergy_statements import read_allergy
 from penchant.memory.core.capture.clauses import clauses
 from penchant.memory.core.objects import only_retracts, retracted_objects

@@ -21,11 +21,10 @@ import re
 
 from ...model import has_cjk
 from .holders import someone_else
-from .kinds import pull_object_en, pull_object_zh
-from .object_tagger import TaggedObject, default_tagger
+from .kinds import pull_object_en
 from .structures import Part
 
-_EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
+EN_ALLERGY = r"(?:allerg(?:y|ies|ic)|intoleran(?:t|ce)|sensitivity)"
 _EN_END = (
     r"(?=\s*(?:[,.;!:)]|$)|\s+(?:now|for\s+good|completely|entirely|apparently|as\s+of|since|"
     r"thanks|according|per|at\s+last|finally|after|too|yay|woo|for\s+me|sometime|years\s+ago|"
@@ -40,7 +39,7 @@ _EN_OVER = (
     r"(?:seems?\s+to\s+have\s+)?(?:gone|went\s+away|cleared\s+up|disappeared|resolved))" + _EN_END
 )
 _EN_ALLERGY_OVER = re.compile(
-    rf"\b(?:my\s+|the\s+|that\s+)?(?P<obj>(?:[\w'-]+\s+){{0,2}}[\w'-]+)\s+{_EN_ALLERGY}"
+    rf"\b(?:my\s+|the\s+|that\s+)?(?P<obj>(?:[\w'-]+\s+){{0,2}}[\w'-]+)\s+{EN_ALLERGY}"
     rf"(?:\s+to\s+[\w'-]+)?(?:\s+|:\s*|(?='s)){_EN_OVER}",
     re.I,
 )
@@ -61,20 +60,20 @@ _EN_RETRACTIONS = [
     ),
     # "the fish allergy was a childhood thing"
     re.compile(
-        rf"\b(?:my\s+|the\s+|that\s+)?(?P<obj>(?:[\w'-]+\s+){{0,2}}[\w'-]+)\s+{_EN_ALLERGY}\s+"
+        rf"\b(?:my\s+|the\s+|that\s+)?(?P<obj>(?:[\w'-]+\s+){{0,2}}[\w'-]+)\s+{EN_ALLERGY}\s+"
         r"(?:was|is)\s+(?:just\s+)?a\s+(?:childhood|kid|baby)\s+thing",
         re.I,
     ),
     _EN_ALLERGY_OVER,
     # "My peanut allergy is no more", "vanished", "I beat my peanut allergy"
     re.compile(
-        rf"\b(?:my|the)\s+(?P<obj>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{_EN_ALLERGY}\s+(?:is\s+no\s+more|"
+        rf"\b(?:my|the)\s+(?P<obj>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{EN_ALLERGY}\s+(?:is\s+no\s+more|"
         r"(?:has\s+)?vanished|(?:was|is)\s+(?:a\s+)?misdiagnos\w+)" + _EN_END,
         re.I,
     ),
     re.compile(
         rf"\bi(?:'ve|\s+have)?\s+(?:beat(?:en)?|lost|kicked)\s+my\s+(?P<obj>(?:[\w'-]+\s+){{0,2}}?"
-        rf"[\w'-]+)\s+{_EN_ALLERGY}\b",
+        rf"[\w'-]+)\s+{EN_ALLERGY}\b",
         re.I,
     ),
     # "Peanuts are fine for me now, the allergy's gone", "I can eat peanuts again, my allergy
@@ -100,10 +99,10 @@ _EN_RETRACTIONS = [
     ),
     re.compile(
         r"\bi\s+(?:don'?t|do\s+not)\s+have\s+(?:the|my|an?|any)\s+(?P<obj>[\w' -]{1,30}?)\s+"
-        rf"{_EN_ALLERGY}\s+any\s*more\b",
+        rf"{EN_ALLERGY}\s+any\s*more\b",
         re.I,
     ),
-    re.compile(rf"^\W*no\s+more\s+(?P<obj>[\w' -]{{1,30}}?)\s+{_EN_ALLERGY}\b", re.I),
+    re.compile(rf"^\W*no\s+more\s+(?P<obj>[\w' -]{{1,30}}?)\s+{EN_ALLERGY}\b", re.I),
     re.compile(
         r"\bused\s+to\s+be\s+(?:allergic|intolerant)\s+to\s+(?P<obj>[^,.;!?]+?)\s*,?\s+but\s+"
         r"not\s+any\s*more\s*(?:[,.;!?]|$)",
@@ -117,7 +116,7 @@ _EN_RETRACTIONS = [
     # "grew out of my dairy allergy", "outgrown the prawn allergy"
     re.compile(
         rf"\b(?:outgr[eo]wn?|grew\s+out\s+of|got\s+over|cured\s+of)\s+(?:my\s+|the\s+|an?\s+)?"
-        rf"(?P<obj>[\w' -]{{1,30}}?)\s+{_EN_ALLERGY}\b",
+        rf"(?P<obj>[\w' -]{{1,30}}?)\s+{EN_ALLERGY}\b",
         re.I,
     ),
     # "I'm no longer allergic to latex", "I no longer react to cats", "I was never allergic to…"
@@ -145,7 +144,7 @@ _EN_RETRACTIONS = [
         re.I,
     ),
 ]
-_ZH_ALLERGY = r"(?:过敏|不耐受?|乳糖不耐)"
+ZH_ALLERGY = r"(?:过敏|不耐受?|乳糖不耐)"
 _ZH_ADVERBS = (
     r"(?:已经|基本|彻底|居然|竟然|自己|早就|其实|原来|直接|完全|就|都|也|查出来|查了|检查|结果|"
     r"医生说)*"
@@ -172,13 +171,13 @@ _ZH_RETRACTIONS = [
     ),
     # ``对菠萝的过敏没了``, ``小麦过敏转阴``, ``头孢过敏其实是误会``
     re.compile(
-        rf"(?:对)?(?P<obj>[^，,。！!？?对的我]{{1,10}}?)(?:的)?{_ZH_ALLERGY}(?:症)?"
+        rf"(?:对)?(?P<obj>[^，,。！!？?对的我]{{1,10}}?)(?:的)?{ZH_ALLERGY}(?:症)?"
         r"(?:的问题|的毛病|的情况|的事|这个问题|这事儿?|这件事|反应)?"
         rf"(?:[，,]?(?:长大|后来|现在|如今|慢慢)?{_ZH_ADVERBS})?{_ZH_OVER}"
     ),
     # ``其实我不是对螃蟹过敏``, ``医生说我根本不是麸质过敏``: the allergy denied
     re.compile(
-        rf"(?:不是|并非|并不是)对?(?P<obj>[^，,。！!？?对的我不]{{1,10}}?)(?:的)?{_ZH_ALLERGY}"
+        rf"(?:不是|并非|并不是)对?(?P<obj>[^，,。！!？?对的我不]{{1,10}}?)(?:的)?{ZH_ALLERGY}"
     ),
     # ``花生不再让我过敏了``, ``我已经对花生脱敏了``
     re.compile(r"(?P<obj>[^，,。！!？?对我]{1,10}?)不再让我过敏"),
@@ -241,14 +240,14 @@ _ZH_STILL_RE = re.compile(
     r"阳性|季|一阵|药|好多了|轻多了|花粉|[，,]\s*我(?:很|还是|真的|其实)?过敏|我是|不能碰|碰都不|疹子|"
     r"进医院|医院了|加回去|换了菜|日子|生[^，,。]{0,3}碰|熟的"
 )
-_EN_NO_OBJECT_RE = re.compile(
+EN_NO_OBJECT_RE = re.compile(
     r"\b(?:in|with|when|unless|as|during|while|on|at)\b|"
     r"\b(?:anything|everything|nothing|except|but|only|just|so\s+much|much|than|that|it|them|a\s+peanut"
     r"\s+challenge|test|flight|trip|travel|surgery|procedure)\b",
     re.I,
 )
-_ZH_NO_OBJECT_RE = re.compile(r"什么|啥|所有|任何|除了|都$|不$|一切")
-_EN_ARTICLE_SPLIT_RE = re.compile(r"\b(?:the|my|a|an|that|this|of|to)(?:\s+|$)", re.I)
+ZH_NO_OBJECT_RE = re.compile(r"什么|啥|所有|任何|除了|都$|不$|一切")
+EN_ARTICLE_SPLIT_RE = re.compile(r"\b(?:the|my|a|an|that|this|of|to)(?:\s+|$)", re.I)
 _ZH_OBJ_TRAIL_RE = re.compile(
     r"(?:我|的|症|都|也|还|不再|已经|并|不)+$|^(?:不过|但是|可是|但|而|就)"
 )
@@ -390,12 +389,12 @@ def read_retraction(sentence: str) -> list[Part] | None:
             obj = zh_allergen(raw)
             if re.search(r"[他她]", raw):
                 return None  # ``闺蜜说她海鲜过敏是假阳性``: hers
-            if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
+            if 1 <= len(obj) <= 8 and not ZH_NO_OBJECT_RE.search(obj):
                 return [Part("like", obj, f"对{obj}不再过敏了")]
             continue
         if pattern is _EN_ALLERGY_OVER:  # the words before "allergy": "Allergist says the cashew"
-            raw = _EN_ARTICLE_SPLIT_RE.split(raw)[-1]
-        if not raw or _EN_NO_OBJECT_RE.search(raw):
+            raw = EN_ARTICLE_SPLIT_RE.split(raw)[-1]
+        if not raw or EN_NO_OBJECT_RE.search(raw):
             continue
         allergen = pull_object_en(raw, alone=True)
         if allergen:
@@ -404,99 +403,10 @@ def read_retraction(sentence: str) -> list[Part] | None:
     return None
 
 
-_EN_ALLERGEN_RES = (
-    re.compile(
-        r"\b(?:allergic|intolerant|sensitive|react(?:ed|ion|ing)?s?)\s+to\s+(?P<obj>[^,.;!?]+?)"
-        r"(?=\s+(?:any\s*more|again|now|after|since|as|anymore)\b|\s*[,.;!?]|\s*$)",
-        re.I,
-    ),
-    re.compile(rf"\b(?P<pre>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{_EN_ALLERGY}\b", re.I),
-)
-"""The allergen an English sentence names by its allergy, "allergic to X" (tried first: "I'm
-not allergic to pollen" names pollen, not the words before "allergic"), then "the X
-allergy"."""
-_ZH_ALLERGEN_RE = re.compile(
-    rf"对(?P<obj>[^，,。！!？?对]{{1,10}}?)(?:的)?(?:过敏|不耐受?|脱敏)|"
-    rf"(?P<pre>[^，,。！!？?对的我不没]{{1,10}}?)(?:的)?{_ZH_ALLERGY}"
-)
-"""The allergen a Chinese sentence names by its allergy: ``对X过敏``, ``X过敏``, ``X不耐受``."""
-
-
-def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) -> str | None:
-    """The allergen a sentence about an allergy being over names, or None.
-
-    Named by its allergy where the sentence has one ("the kiwi allergy…", "…react to
-    latex…", ``小麦过敏转阴``); a loose English reading (the words before "allergy", a long
-    span after "allergic to") only where the object tagger (:mod:`.object_tagger`) reads one
-    of its words in an object, or reads no liked object at all: "Just got a CT with iodine
-    contrast and no reaction at all, the old allergy label was wrong" names iodine contrast,
-    not *old*. Else the object the tagger marks as liked ("After a year of immunotherapy I can
-    finally have shrimp again", whose first noun run is the treatment); else the object of
-    the first clause that names one (``现在芒果随便吃``: :func:`~.kinds.pull_object_en`,
-    :func:`~.kinds.pull_object_zh`).
-
-    Args:
-        sentence: One sentence of the user's message.
-        clauses: Its clauses, in order.
-        by_clause: Whether the first noun of a clause may stand for the allergen when neither
-            the allergy nor the tagger names one (off where words of a doctor, a test or a
-            rash surround it: "my GP cleared me for ibuprofen" does not name the GP).
-    """
-    sentence = unquoted(sentence)
-    zh = has_cjk(sentence)
-    named, loose = _named_allergen(sentence, zh)
-    if named and not loose:
-        return named  # the tagger is asked only where the allergy does not settle it
-    objects = default_tagger().objects(sentence)
-    if named and (not objects or _in_objects(named, objects, zh)):
-        return named  # not "I swear I was allergic…", "the old allergy label", ``医生说过敏好了``
-    tagged = [o for o in objects if o.polarity == "like"]
-    if tagged and not _CUE_RE.search(tagged[0].text):
-        return tagged[0].text  # the tagger drops a possessive "'s" itself
-    for clause in clauses if by_clause else ():
-        named = pull_object_zh(clause) if zh else pull_object_en(clause)
-        if zh and named is not None and clause[clause.find(named) + len(named) :][:1] == "说":
-            continue  # who says it (``医生说过敏好了``), not the allergen
-        if named is not None and not _CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
-            return re.sub(r"'s$", "", named)
-    return None
-
-
-def _in_objects(named: str, objects: list[TaggedObject], zh: bool) -> bool:
-    """Whether the tagger reads ``named`` in one of its objects: a word of it (English), or
-    the text within one or one within it (Chinese)."""
-    if zh:
-        return any(named in o.text or o.text in named for o in objects)
-    words = {w for o in objects for w in o.text.lower().split()}
-    return bool(words & set(named.lower().split()))
-
-
-def _named_allergen(sentence: str, zh: bool) -> tuple[str | None, bool]:
-    """The allergen a sentence names by its allergy, and whether that reading is loose: the
-    words before "allergy" or "allergic" ("the old allergy label", "I swear I was allergic",
-    ``医生说过敏好了``), or the end of a long span after "allergic to" (no punctuation closed
-    it)."""
-    if zh:
-        if (m := _ZH_ALLERGEN_RE.search(sentence)) is not None:
-            obj = zh_allergen(m["obj"] or m["pre"])
-            if 1 <= len(obj) <= 8 and not _ZH_NO_OBJECT_RE.search(obj):
-                return obj, m["pre"] is not None
-    else:
-        for before, pattern in enumerate(_EN_ALLERGEN_RES):
-            if (m := pattern.search(sentence)) is None:
-                continue
-            raw = _EN_ARTICLE_SPLIT_RE.split(m[1].strip())[-1]
-            allergen = pull_object_en(raw, alone=True) if raw else None
-            if allergen and not _EN_NO_OBJECT_RE.search(allergen):
-                allergen = allergen if allergen.isupper() else allergen.lower()
-                return re.sub(r"'s$", "", allergen), bool(before) or len(m[1].split()) > 3
-    return None, False
-
-
 ALLERGY_WORD_RE = re.compile(r"allerg|intoleran|anaphyla|过敏|不耐", re.I)
 """A word of allergy or intolerance (:mod:`.structuring` reads no structure in a sentence
 with one: "allergic to everything from peanuts to shellfish")."""
-_CUE_RE = re.compile(r"allerg|intoleran|anaphyla|sensitiv|react|hives|过敏|不耐|脱敏", re.I)
+CUE_RE = re.compile(r"allerg|intoleran|anaphyla|sensitiv|react|hives|过敏|不耐|脱敏", re.I)
 """Every word a pattern of this module needs ("I no longer react to cats", ``对花生脱敏了``):
 a sentence without one is read by none of them."""
 
@@ -504,11 +414,12 @@ a sentence without one is read by none of them."""
 def mentions_allergy(sentence: str) -> bool:
     """Whether any reader of this module can read anything in ``sentence``: capture skips the
     others (most sentences) without running the vetoes and patterns."""
-    return bool(_CUE_RE.search(sentence))
+    return bool(CUE_RE.search(sentence))
 
 
 __all__ = [
-    "ALLERGY_WORD_RE", "allergen_of", "hedged", "is_reported_over", "mentions_allergy",
+    "ALLERGY_WORD_RE", "CUE_RE", "EN_ALLERGY", "EN_ARTICLE_SPLIT_RE", "EN_NO_OBJECT_RE",
+    "ZH_ALLERGY", "ZH_NO_OBJECT_RE", "hedged", "is_reported_over", "mentions_allergy",
     "read_retraction", "reported_over",
     "retraction_vetoed",
     "unquoted", "zh_allergen",

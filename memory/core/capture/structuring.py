@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
+from .allergens import allergen_of
 from .allergies import (
     ALLERGY_WORD_RE,
-    allergen_of,
     hedged,
     mentions_allergy,
     read_retraction,
@@ -226,7 +226,7 @@ def _said_over_in(allergen: str, clauses: list[str]) -> bool:
 
 RETRACTION_MIN_P = 0.5
 """A sentence with a clause the structure head reads as an allergy retracted at this
-probability or more is read for the allergen (:func:`~.allergies.allergen_of`)."""
+probability or more is read for the allergen (:func:`~.allergens.allergen_of`)."""
 SURE_P = 0.8
 """At this probability or more of an allergy retracted, the structure head outweighs the
 word vetoes of :func:`~.allergies.retraction_vetoed`; only a hedge
