@@ -110,7 +110,10 @@ def test_capture_stores_an_allergy_behind_a_preamble_or_in_a_question_as_protect
     assert any(c.protected and allergen in c.content for c in found)
 
 
-@pytest.mark.parametrize("text", ["芒果那个不算过敏哈", "查了一下，我根本不过敏"])
+@pytest.mark.parametrize("text", [
+    "芒果那个不算过敏哈", "查了一下，我根本不过敏", "最近几次都没事，医生也说不是过敏",
+    "以前吃完嘴巴肿，以为过敏，后来发现是底料的问题",
+])
 def test_a_negated_allergy_is_never_stored_as_one(text: str) -> None:
     assert not any(c.protected for c in extract_preferences(text, reader=ClauseReader()))
 
@@ -122,6 +125,12 @@ def test_a_negated_allergy_is_never_stored_as_one(text: str) -> None:
     ("芝麻过敏居然自己好了", "芝麻"),
     ("我对猫毛脱敏成功", "猫毛"),
     ("脱敏成功了，现在榛子随便吃", "榛子"),
+    # a quoted allergy is the label taken back, not someone else's words
+    ("my 'crab allergy' was food poisoning, tested negative", "crab"),
+    ("My allergy to cats has cleared up for sure.", "cats"),
+    # what the user has back, not the tester or the treatment named first
+    ("the allergist retested the alpha-gal thing and I can eat red meat again", "red meat"),
+    ("医生说荨麻疹跟牛肉没关系，牛肉照吃", "牛肉"),
 ])
 def test_the_allergen_of_a_sentence_about_an_allergy_being_over(
     sentence: str, allergen: str
@@ -129,6 +138,26 @@ def test_the_allergen_of_a_sentence_about_an_allergy_being_over(
     """By its allergy where the sentence names one, else the object of the first clause that
     names one other than the treatment (``脱敏成功了``)."""
     assert allergen_of(sentence, clauses(sentence)) == allergen
+
+
+@pytest.mark.parametrize("sentence", [
+    "the mouth itching went away after the immunotherapy", "医生说过敏好了",
+])
+def test_a_symptom_or_a_tester_is_never_the_allergen(sentence: str) -> None:
+    assert allergen_of(sentence, clauses(sentence)) is None
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("酒精不耐受是个误会，医生查了说我解酒酶正常", "酒精"),
+    ("之前说的鱼过敏你帮我删了吧，医生说是误诊", "鱼"),
+])
+def test_an_allergy_said_to_be_a_mistake_is_reported_over_not_stored(
+    text: str, allergen: str
+) -> None:
+    """The rules had stored ``对酒精不耐受`` and ``对之前说的鱼过敏``."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert not any(c.protected for c in found)
+    assert [c.polarity for c in found] == ["like"] and allergen in found[0].content
 
 
 def test_a_report_of_an_allergy_over_is_a_like_that_retracts_nothing() -> None:

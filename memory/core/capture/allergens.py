@@ -12,6 +12,7 @@ import re
 
 from ...model import has_cjk
 from .allergies import (
+    ALLERGY_WORD_RE,
     CUE_RE,
     EN_ALLERGY,
     EN_ARTICLE_SPLIT_RE,
@@ -26,20 +27,91 @@ from .object_tagger import TaggedObject, default_tagger
 
 _EN_ALLERGEN_RES = (
     re.compile(
-        r"\b(?:allergic|intolerant|sensitive|react(?:ed|ion|ing)?s?)\s+to\s+(?P<obj>[^,.;!?]+?)"
-        r"(?=\s+(?:any\s*more|again|now|after|since|as|anymore)\b|\s*[,.;!?]|\s*$)",
+        r"\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|sensitive|react(?:ed|ion|ing)?s?)\s+to\s+"
+        r"(?P<obj>[^,.;!?]+?)"
+        r"(?=\s+(?:any\s*more|again|now|after|since|as|anymore|is|are|was|were|has|have|had|"
+        r"seems?)\b|\s*[,.;!?]|\s*$)",
         re.I,
     ),
     re.compile(rf"\b(?P<pre>(?:[\w'-]+\s+){{0,2}}?[\w'-]+)\s+{EN_ALLERGY}\b", re.I),
 )
-"""The allergen an English sentence names by its allergy, "allergic to X" (tried first: "I'm
-not allergic to pollen" names pollen, not the words before "allergic"), then "the X
-allergy"."""
+"""The allergen an English sentence names by its allergy, "allergic to X" or "my allergy to X
+has cleared up" (tried first: "I'm not allergic to pollen" names pollen, not the words before
+"allergic"), then "the X allergy"."""
 _ZH_ALLERGEN_RE = re.compile(
     rf"对(?P<obj>[^，,。！!？?对]{{1,10}}?)(?:的)?(?:过敏|不耐受?|脱敏)|"
     rf"(?P<pre>[^，,。！!？?对的我不没]{{1,10}}?)(?:的)?{ZH_ALLERGY}"
 )
 """The allergen a Chinese sentence names by its allergy: ``对X过敏``, ``X过敏``, ``X不耐受``."""
+_EN_BACK_RES = (
+    re.compile(
+        r"\b(?:can|could|am\s+allowed\s+to)\s+(?:now\s+|finally\s+|safely\s+|actually\s+)*"
+        r"(?:eat|have|drink|take|use|wear|touch)\s+(?P<obj>[^,.;!?]+?)\s+(?:again|now|freely|"
+        r"safely|without)\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?:^|[,.;!]\s*)(?P<obj>[\w' -]{1,30}?)\s+(?:is|are)\s+(?:back|(?:totally\s+|"
+        r"perfectly\s+)?(?:fine|okay|ok|safe)(?:\s+for\s+me)?\s+(?:now|again))\b",
+        re.I,
+    ),
+)
+_ZH_BACK_RE = re.compile(
+    r"(?:能|可以)(?:正常)?(?:吃|喝|用|碰)(?P<obj>[^，,。！!？?了的]{1,8}?)了|"
+    r"(?P<pre>[^，,。！!？?我你他她]{1,8}?)(?:也)?(?:照(?:吃|喝|用)|(?:可以|能)(?:正常)?(?:吃|喝|用)了)|"
+    r"(?:吃|喝|用)(?P<ok>[^，,。！!？?了]{1,8}?)(?:完全|也|都)?(?:没事|没问题|ok|OK)"
+)
+"""What the user has back: "I can eat eggplant again", "peaches are back", ``能喝酒了``,
+``牛肉照吃``, ``我现在吃虾完全ok``; the object of the phrasing names the allergen more surely
+than the first object of the sentence (the treatment, the doctor, the symptom)."""
+_EN_NO_ALLERGEN_RE = re.compile(
+    r"\b(?:itch\w*|rash\w*|swell\w*|symptoms?|doctors?|dermatologists?|allergists?|gp|nurses?|"
+    r"dietitians?|tests?|patch|challenge|immunotherapy|shots?|levels?|results?|profile|records?)\b",
+    re.I,
+)
+"""A word that names what surrounds an allergy, never the allergen: a symptom, who tested it,
+the test."""
+_ZH_NO_ALLERGEN_RE = re.compile(r"医生|大夫|护士|医院|复查|检查|症状|疹子|反应|治疗|说$")
+_SCARE_QUOTED_RE = re.compile(
+    r"'(?P<a>[^']{1,40})'(?!\w)|\"(?P<b>[^\"]{1,40})\"|“(?P<c>[^”]{1,40})”|‘(?P<d>[^’]{1,40})’|"
+    r"「(?P<e>[^」]{1,20})」"
+)
+
+
+def _unquoted_but_labels(sentence: str) -> str:
+    """``sentence`` with its quoted text blanked (:func:`~.allergies.unquoted`) except a short
+    quoted allergy, which is the label being taken back, not someone else's words ("the
+    'shellfish allergy' was a false positive", ``请把"对芒果过敏"删掉``)."""
+    def kept(m: re.Match[str]) -> str:
+        text = next(g for g in m.groups() if g is not None)
+        return f" {text} " if ALLERGY_WORD_RE.search(text) or "忌" in text else m[0]
+
+    return unquoted(_SCARE_QUOTED_RE.sub(kept, sentence))
+
+
+def _back(sentence: str, zh: bool) -> str | None:
+    """The object of what the user has back (:data:`_EN_BACK_RES`, :data:`_ZH_BACK_RE`)."""
+    if zh:
+        if (m := _ZH_BACK_RE.search(sentence)) is not None:
+            obj = zh_allergen(m["obj"] or m["pre"] or m["ok"])
+            obj = re.sub(r"^(?:现在|已经|也|都|就)+|(?:又|终于|总算|现在|已经|也|都|就)+$", "", obj)
+            if 1 <= len(obj) <= 6 and not (ZH_NO_OBJECT_RE.search(obj) or CUE_RE.search(obj)):
+                return obj
+        return None
+    for pattern in _EN_BACK_RES:
+        for m in pattern.finditer(sentence):
+            raw = EN_ARTICLE_SPLIT_RE.split(m["obj"].strip())[-1]
+            got = pull_object_en(raw, alone=True) if raw else None
+            if got and not (EN_NO_OBJECT_RE.search(got) or _not_allergen(got)):
+                return got if got.isupper() else got.lower()
+    return None
+
+
+def _not_allergen(text: str) -> bool:
+    """Whether ``text`` names an allergy word, a symptom, a tester or a test, not an allergen
+    (:data:`_EN_NO_ALLERGEN_RE`, :data:`_ZH_NO_ALLERGEN_RE`)."""
+    around = _ZH_NO_ALLERGEN_RE if has_cjk(text) else _EN_NO_ALLERGEN_RE
+    return bool(CUE_RE.search(text) or around.search(text))
 
 
 def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) -> str | None:
@@ -50,10 +122,14 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
     span after "allergic to") only where the object tagger (:mod:`.object_tagger`) reads one
     of its words in an object, or reads no liked object at all: "Just got a CT with iodine
     contrast and no reaction at all, the old allergy label was wrong" names iodine contrast,
-    not *old*. Else the object the tagger marks as liked ("After a year of immunotherapy I can
-    finally have shrimp again", whose first noun run is the treatment); else the object of
-    the first clause that names one (``现在芒果随便吃``: :func:`~.kinds.pull_object_en`,
-    :func:`~.kinds.pull_object_zh`).
+    not *old*. Else what the user has back ("I can eat red meat again", "pasta is back",
+    ``牛肉照吃``: :data:`_EN_BACK_RES`, :data:`_ZH_BACK_RE`); else the first object the tagger
+    marks as liked ("After a year of immunotherapy I can finally have shrimp again", whose
+    first noun run is the treatment) that names no symptom, tester or test ("mouth itching",
+    "my dermatologist"); else the object of the first clause that names one (``现在芒果随便
+    吃``: :func:`~.kinds.pull_object_en`, :func:`~.kinds.pull_object_zh`); else the loose
+    reading ("Nickel allergy cleared up??"). A short quoted allergy is read, not blanked: it is
+    the label taken back ("the 'shellfish allergy' was a false positive").
 
     Args:
         sentence: One sentence of the user's message.
@@ -62,7 +138,7 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
             the allergy nor the tagger names one (off where words of a doctor, a test or a
             rash surround it: "my GP cleared me for ibuprofen" does not name the GP).
     """
-    sentence = unquoted(sentence)
+    sentence = _unquoted_but_labels(sentence)
     zh = has_cjk(sentence)
     named, loose = _named_allergen(sentence, zh)
     if named and not loose:
@@ -70,16 +146,18 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
     objects = default_tagger().objects(sentence)
     if named and (not objects or _in_objects(named, objects, zh)):
         return named  # not "I swear I was allergic…", "the old allergy label", ``医生说过敏好了``
-    tagged = [o for o in objects if o.polarity == "like"]
-    if tagged and not CUE_RE.search(tagged[0].text):
+    if (back := _back(sentence, zh)) is not None:
+        return back
+    tagged = [o for o in objects if o.polarity == "like" and not _not_allergen(o.text)]
+    if tagged:
         return tagged[0].text  # the tagger drops a possessive "'s" itself
     for clause in clauses if by_clause else ():
-        named = pull_object_zh(clause) if zh else pull_object_en(clause)
-        if zh and named is not None and clause[clause.find(named) + len(named) :][:1] == "说":
+        first = pull_object_zh(clause) if zh else pull_object_en(clause)
+        if zh and first is not None and clause[clause.find(first) + len(first) :][:1] == "说":
             continue  # who says it (``医生说过敏好了``), not the allergen
-        if named is not None and not CUE_RE.search(named):  # not the treatment (``脱敏成功了``)
-            return re.sub(r"'s$", "", named)
-    return None
+        if first is not None and not _not_allergen(first):  # not the treatment (``脱敏成功了``)
+            return re.sub(r"'s$", "", first)
+    return named  # no object but what surrounds the allergy ("Nickel allergy cleared up??")
 
 
 def _in_objects(named: str, objects: list[TaggedObject], zh: bool) -> bool:
