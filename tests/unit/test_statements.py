@@ -190,6 +190,14 @@ def test_only_a_confident_change_of_mind_overturns_the_rules() -> None:
         ("The smell of old books is my favourite thing.", "old books"),
         ("Huge fan of Studio Ghibli films.", "Studio Ghibli films"),
         ("Struggling today.", None),  # a lone -ing word with nothing after it: a state
+        # The whole subject before its copula, where stop words had cut it ("Yard").
+        ("Yard work is a chore I dread every weekend.", "Yard work"),
+        ("Binge drinking is behind me.", "Binge drinking"),
+        ("Nights out used to be the best.", "Nights out"),
+        ("Wet dog smell makes me retch.", "Wet dog smell"),  # smell: a noun before a verb
+        ("Honestly, pickles is great, cilantro is awful.", "pickles"),  # not across a comma
+        ("Beer always puts me in a good mood.", "Beer"),  # not a degree or time word
+        ("Fell out of love with Game of Thrones.", "Game of Thrones"),  # a title's "of"
     ],
 )
 def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> None:

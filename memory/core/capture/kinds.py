@@ -145,6 +145,58 @@ _EN_PREPOSITIONS = frozenset("from for on at in with to under around by".split()
 _EN_ARTICLES = frozenset("a an the".split())
 
 
+_EN_COPULAS = frozenset("is are was were isn't aren't wasn't weren't".split())
+_EN_NOT_IN_SUBJECT = frozenset(
+    """
+    i i'm i've me my you your he she it it's we they them this that these those there here
+    not no never nor n't don't doesn't didn't can't won't and or but so because if when then
+    than as like love loves hate hates enjoy enjoys prefer prefers want need do does did can
+    could will would should might must really very too just still always usually often ever
+    sometimes mostly all any every some everything anything nothing now today lately anymore
+    again also only even honestly actually literally basically totally kinda lol please
+    """.split()
+)
+"""Words no subject noun phrase of a clause holds: pronouns, negations, conjunctions, stance
+and modal verbs, quantifiers, degree and time words."""
+
+
+def _verb_after_subject(tokens: list[str], start: int) -> int | None:
+    """Where the verb after a clause-opening subject of two to five words stands: a copula
+    ("Yard work is a chore", "Nights out used to be…") or a verb of :data:`_EN_SUBJECT_VERBS`
+    before the user (``Wet dog smell makes me retch``); None where a word of
+    :data:`_EN_NOT_IN_SUBJECT` comes first."""
+    for k in range(start + 1, min(start + 6, len(tokens))):
+        word, after = tokens[k].lower(), tokens[k + 1].lower() if k + 1 < len(tokens) else ""
+        if word in _EN_COPULAS or (word == "used" and after == "to") or (
+            word in _EN_SUBJECT_VERBS and after in _EN_OBJECT_PRONOUNS
+        ):
+            return k
+        if word in _EN_NOT_IN_SUBJECT:
+            return None
+    return None
+
+
+def _whole_subject(run: list[str], tokens: list[str], start: int, clause: str) -> list[str]:
+    """``run``, the clause's first run of object words, as the whole subject it begins when
+    stop words cut it (``Yard work`` not ``Yard``, ``Binge drinking``, ``Four-day work weeks``,
+    ``Wet dog smell``); a title's "of" kept (``Game of Thrones``, ``Call of Duty``). Only words
+    the clause has together, with no punctuation between them."""
+    whole = run
+    if (k := _verb_after_subject(tokens, start)) is not None and k - start > len(run):
+        if tokens[start:k][: len(run)] == run:
+            whole = [t.rstrip(".") for t in tokens[start:k]]
+    end = start + len(run)
+    if whole is run and run[-1][:1].isupper() and end + 1 < len(tokens) and (
+        tokens[end].lower() == "of"
+    ):
+        rest = tokens[end + 1 :]
+        rest = rest[1:] if rest and rest[0].lower() == "the" else rest
+        if rest and rest[0][:1].isupper():
+            whole = [*run, *(t.rstrip(".") for t in tokens[end : len(tokens) - len(rest) + 1])]
+    together = r"\s+".join(re.escape(t) for t in whole)
+    return whole if whole is run or re.search(together, clause) else run
+
+
 def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | None:
     """The noun phrase a clause opens with, when it is the subject of what follows: cut
     before a verb of :data:`_EN_SUBJECT_VERBS`; a gerund with its prepositional phrase
@@ -156,8 +208,9 @@ def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | No
             return None
         return _noun_phrase(tokens, start + 2)[1] or None
     for i, word in enumerate(words[1:], start=1):
-        if word in _EN_SUBJECT_VERBS:
-            return run[:i]
+        then = tokens[start + i + 1].lower() if start + i + 1 < len(tokens) else ""
+        if word in _EN_SUBJECT_VERBS and then not in _EN_SUBJECT_VERBS:
+            return run[:i]  # not a noun before the verb (``Wet dog smell makes me…``)
     if len(run) != 1 or not words[0].endswith("ing") or start + 1 >= len(tokens):
         return None
     after = start + 1
@@ -236,7 +289,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     subject = _subject_en(runs[first], tokens, starts[first]) if opens else None
     if subject is not None and len(subject) > len(tokens) - 1 and not alone:
         return None  # the clause is its subject and nothing else
-    phrase = " ".join(subject or found[0])
+    phrase = " ".join(subject or _whole_subject(found[0], tokens, starts[first], clause))
     last = found[0][-1].lower()
     state = not alone and len(found[0]) == 1 and last.endswith(("ed", "ing")) and not subject
     if phrase.lower() in _EN_REACTIONS or state:
