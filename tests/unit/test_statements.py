@@ -214,6 +214,10 @@ def test_english_object_pulled_from_a_clause(clause: str, obj: str | None) -> No
         ("以前天天喝可乐", "可乐"), ("喝得少", None),  # what a verb of use takes (可乐 is tagged a)
         # The topic a clause opens with, where the segmenter's first noun is in the comment.
         ("翻拍剧毁经典", "翻拍剧"), ("预制菜吃着没灵魂", "预制菜"),
+        # A compound's bound head the segmenter cut off, not a character it mis-tags.
+        ("跑步机上跑步太无聊了", "跑步机"), ("广场舞跳起来可开心了", "广场舞"),
+        ("鸡汤文一看就尴尬", "鸡汤文"), ("高跟鞋穿一天脚就废了", "高跟鞋"),
+        ("宵夜戒了半年", "宵夜"),
         ("春天踏青是我每年的固定仪式", "踏青"), ("露营是我的精神充电站", "露营"),
         ("and 预制菜吃着没灵魂", "预制菜"),  # an English connective before Chinese (make chat)
         # The bound head of a compound the segmenter glued to the next word (issue 17:

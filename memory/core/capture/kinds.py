@@ -391,7 +391,8 @@ def _pull_object_zh(clause: str) -> str | None:
     opening = _leading_topic_zh(text)
     if (
         opening and opening not in _ZH_REACTIONS and _names_more(opening)
-        and len(text) > len(opening) + 1 and not (nouns and text.startswith(nouns[0]))
+        and len(text) > len(opening) + 1
+        and not (nouns and text.startswith(nouns[0]) and not _holds_more(opening, nouns[0]))
     ):  # fmt: skip
         return opening
     if nouns and len(text) > len(nouns[0]) + 1:  # a stance word besides the noun ("离谱")
@@ -420,8 +421,20 @@ def _pull_object_zh(clause: str) -> str | None:
     return best
 
 
+def _holds_more(opening: str, noun: str) -> bool:
+    """Whether a clause's opening topic is ``noun`` and more of one noun: a bound head
+    (跑步机 over 跑步, 鸡汤文 over 鸡汤) or nouns of two characters or more; not a
+    character the dictionary mis-tags (高跟鞋穿, 宵夜戒, 京剧啊)."""
+    if not opening.startswith(noun) or len(opening) <= len(noun):
+        return False
+    extra = opening[len(noun) :]
+    if extra in _ZH_HEADS:
+        return True
+    return len(extra) >= 2 and all(flag.startswith("n") for _, flag in dictionary_tag(extra))
+
+
 _ZH_HEADS = frozenset(
-    "粉面饭汤茶酒鞋包衣裤帽袜裙机器剧片乐曲圈杀店款服馆车球课党控饼糕酱锅串堡卷粥糖"
+    "粉面饭汤茶酒鞋包衣裤帽袜裙机器剧片乐曲圈杀店款服馆车球课党控饼糕酱锅串堡卷粥糖舞文层风"
 )
 """Bound heads of Chinese compound nouns (``螺蛳粉``, ``剧本杀``, ``汉服圈``, ``古典乐``): the
 segmenter glues one to the word after it (``粉真香``, ``杀退``) when its dictionary lacks the
