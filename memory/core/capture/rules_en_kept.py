@@ -1,7 +1,8 @@
 """English rules for what the user keeps and leaves: a quit that does not happen ("still can't
 quit my Switch", "I'll never give up pizza"), loyalty said as who one is ("a Maggi loyalist",
 "fountain pen gang", "Nikon shooter for life"), the only one used ("X is the only one I
-use"), and being done with something ("I'm through with Jira"). Issue 17: the first had been
+use"), being done with something ("I'm through with Jira") and what the user cannot do
+without ("I can't go a day without coffee" had stored *likes day*). Issue 17: the first had been
 stored as a change away ("has given up Nintendo Switch"), the others mostly not at all. Kinds
 of phrasing, never particular objects.
 """
@@ -84,6 +85,28 @@ KEPT_RULES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(EN_BACK_FOR_GOOD, "like", "likes {obj}", first_person=True),
+    en(  # "I can't go a day without coffee", "Can't live without my Kindle": kept, a like
+        r"\b(?:can'?t|cannot|could\s*n'?t|(?:could|can)\s+never)\s+(?:(?:really|even|honestly|"
+        r"literally)\s+)?(?:(?:live|survive|function|cope|do)(?:\s+(?:the\s+)?(?:winter|summer|week|"
+        r"mornings?|exams?|work|commute))?|go\s+(?:a|one)\s+(?:single\s+)?(?:day|week|"
+        r"morning|night)|start\s+(?:my|the)\s+(?:day|morning)|get\s+through\s+(?:the|a|my)\s+"
+        r"(?:day|week|morning)|imagine\s+(?:my\s+)?life)\s+without\s+(?:(?:my|a|an|the|some|"
+        r"at\s+least\s+one|at\s+least\s+an?)\s+)?(?P<obj>(?!(?:it|them|that|this|you|him|her|"
+        r"complaining|sleep|food|water)\b)[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:anymore|now|"
+        r"these\s+days|lol|tbh|honestly|to\s+be\s+honest|for\s+sure|and|but)\b)",
+        "like",
+        "can't do without {obj}",
+        copula="ok",
+    ),
+    en(  # "I can live without dessert": no need of it, a dislike (it had stored a like)
+        r"\b(?:can|could)\s+(?:(?:easily|happily|totally|definitely|honestly)\s+)?(?:live|do)\s+"
+        r"without\s+(?:(?:my|a|an|the)\s+)?(?P<obj>(?!(?:it|them|that|this|you|him|her)\b)"
+        r"[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:tbh|honestly|to\s+be\s+honest|though|"
+        r"and|but)\b)",
+        "dislike",
+        "can do without {obj}",
+        copula="ok",
+    ),
     en(  # "I'd rather die than eat liver": a refusal said as a preference
         rf"\b(?:'d|would)\s+(?:much\s+|honestly\s+)?rather\s+(?:{EN_SOONER_DIE})\s+than\s+"
         r"(?:(?:eat|drink|use|wear|watch|listen\s+to|go\s+to|touch|have|try|read|play|fly)\s+)?",

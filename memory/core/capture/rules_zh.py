@@ -52,6 +52,14 @@ is the mother's allergy, not an allergen ``妈花生``)."""
 _SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
 
 _SLOT_NOUN = r"[^是，,不没已再]{1,8}"
+_ZH_SPELL = r"(?:一|两|三|几|半)(?:天|周|日|顿|晚|星期|个星期|礼拜|个礼拜|个月)"
+"""A short spell of time: ``一天``, ``一周``, ``三天``."""
+_ZH_WITHOUT_VERBS = r"吃|喝|用|刷|玩|听|看|去|跳|练|跑|打|逛|追|摸"
+_ZH_MISSED = (
+    r"(?:就|都|会|也)?(?:浑身|全身|整个人)?(?:难受|不行|不自在|不舒服|没精神|想得慌|发慌|心慌|"
+    r"受不了|难熬|馋得慌|犯困|没劲|想它|想死)"
+)
+"""How the user feels without it for a spell: the thing is one they cannot go without."""
 
 ZH_RULES: tuple[Rule, ...] = (
     zh(  # "我最喜欢的颜色不是红色": what the slot is not says nothing about liking it
@@ -191,8 +199,15 @@ ZH_RULES: tuple[Rule, ...] = (
         r"(?:尽量)?(?:避免|避开|远离)|害怕|惧怕|恐惧|(?<![恐哪不可生只])怕(?![是了吗])",
         "dislike",
     ),
+    # what the user cannot go without (``一天不喝咖啡就没精神``, ``健身房一天不去就浑身不自在``):
+    # a like; the 不 had stored a dislike of what followed it
+    zh(rf"{_ZH_SPELL}(?:不|没)(?P<verb>{_ZH_WITHOUT_VERBS})"
+       rf"(?P<obj>(?![一二两三四五六七八九十几半\d])[^，,。！!？?就都会也]{{1,8}}?){_ZH_MISSED}",
+       "like", "离不开{obj}"),  # not how often (``一周不练三次就…``)
+    zh(rf"^(?P<obj>(?![他她你它]|现在|如今|最近|目前|后来|以前)[^，,。！!？?我]{{1,10}}?)我?{_ZH_SPELL}(?:不|没)"
+       rf"(?:{_ZH_WITHOUT_VERBS}){_ZH_MISSED}", "like", "离不开{obj}"),
     zh(r"(?:不要再?|别再?)(?:给我)?推荐", "dislike"),
-    zh(r"不要|不吃|不喝|不穿|不用|不买|不碰|不看|不听|不抽", "dislike"),
+    zh(rf"(?:不要|不吃|不喝|不穿|不用|不买|不碰|不看|不听|不抽)(?!{_ZH_MISSED})", "dislike"),
     zh(  # not ``只吃了一口``, ``只去过一次``, ``一个月只去一次``: how often, not which
         r"只(?:吃|喝|用|穿|买|看|听|住|去|认|装|玩|选|开|戴|抽|点|追|刷|骑|坐|订)"
         r"(?![了过一两三四五六七八九十几半\d]|得(?:起|到|了|下))",  # not 只买得起: can afford
