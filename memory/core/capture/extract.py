@@ -57,13 +57,13 @@ from .prepare import MAX_CAPTURE_CHARS, prepare
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
-from .segment import tag
 from .slots import slot_key
 from .stance import Context, Stance, latest_per_object, turned_to_topic
 from .statements import Kind
 from .structuring import structured
 from .tagged_sides import exception_sides, retagged, structure_sides
 from .temporary import lasting
+from .zh_subjects import topic_before_speaker
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch
@@ -162,24 +162,6 @@ def _close_person_leads(match: re.Match[str], clause: str) -> bool:
 
 
 _LATIN_START_RE = re.compile(r"^\W*[A-Za-z]+(?:'[a-z]+)?\s")
-_ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)")
-"""A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
-``这个是我最喜欢的``): no object to put back."""
-_ZH_TOPIC_FRONTED_RE = re.compile(
-    r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])(?P<rest>我.+)$"  # not 它会让|我过敏
-)
-"""A Chinese clause's topic before the speaker (``武侠小说我已经不看了``); one character only
-when it is a noun (``鱼我不吃``; not ``那我不吃``, :func:`_fronted_topic`)."""
-
-
-def _fronted_topic(clause: str) -> re.Match[str] | None:
-    fronted = _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. "))
-    if fronted is None or _ZH_PERSON_TOPIC_RE.match(fronted.group("topic")):
-        return None
-    topic = fronted.group("topic")
-    return fronted if len(topic) > 1 or tag(topic)[0][1].startswith("n") else None
-
-
 def _stance(clause: str, context: Context) -> Stance | None:
     """The first stance in a clause whose object can be resolved.
 
@@ -201,7 +183,7 @@ def _stance(clause: str, context: Context) -> Stance | None:
             break
     if found is not None and found.speaker != "other":
         return found
-    fronted = _fronted_topic(clause) if zh else None
+    fronted = topic_before_speaker(clause) if zh else None
     if fronted:
         split = re.split(r"([，,])", fronted.group("rest"), maxsplit=1)
         rest, comma, after = (split + ["", ""])[:3]

@@ -11,6 +11,8 @@ person, so a user's ``家里的食用油去年起只买鲁花了`` stored nothin
 
 from __future__ import annotations
 
+import re
+
 from .segment import FUNCTION_TAGS, tag
 
 _ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
@@ -108,4 +110,24 @@ def fronted_topic(text: str) -> bool:
     return named
 
 
-__all__ = ["fronted_topic", "names_someone", "person_word"]
+_ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)")
+"""A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
+``这个是我最喜欢的``): no object to put back."""
+_ZH_TOPIC_FRONTED_RE = re.compile(
+    r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])(?P<rest>我.+)$"  # not 它会让|我过敏
+)
+"""A Chinese clause's topic before the speaker (``武侠小说我已经不看了``); one character only
+when it is a noun (``鱼我不吃``; not ``那我不吃``, :func:`topic_before_speaker`)."""
+
+
+def topic_before_speaker(clause: str) -> re.Match[str] | None:
+    """The topic a Chinese clause puts before its speaker (``武侠小说我已经不看了``): a match
+    with groups ``topic`` and ``rest``, or None for a person or a bare demonstrative."""
+    fronted = _ZH_TOPIC_FRONTED_RE.match(clause.rstrip("。！!. "))
+    if fronted is None or _ZH_PERSON_TOPIC_RE.match(fronted.group("topic")):
+        return None
+    topic = fronted.group("topic")
+    return fronted if len(topic) > 1 or tag(topic)[0][1].startswith("n") else None
+
+
+__all__ = ["fronted_topic", "names_someone", "person_word", "topic_before_speaker"]
