@@ -465,6 +465,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         context.speaker, context.in_sentence, context.wants = "user", False, False
         start = len(context.found)
         context.previous, context.topic = "", fronted.get(index)
+        if context.topic is not None and not context.topic.zh:
+            context.antecedent = context.topic  # "Alcohol? Gave it up": *it* is the topic
         by_clause: list[list[PreferenceCandidate]] = []
         reasons = reason_clauses(sentence, parts)
         for at, clause in enumerate(parts):

@@ -1,8 +1,9 @@
 """English rules for what the user keeps and leaves: a quit that does not happen ("still can't
 quit my Switch", "I'll never give up pizza"), loyalty said as who one is ("a Maggi loyalist",
 "fountain pen gang", "Nikon shooter for life"), the only one used ("X is the only one I
-use"), being done with something ("I'm through with Jira") and what the user cannot do
-without ("I can't go a day without coffee" had stored *likes day*). Issue 17: the first had been
+use"), being done with something ("I'm through with Jira"), what the user cannot do
+without ("I can't go a day without coffee" had stored *likes day*), a quit said of a pronoun
+("Alcohol? Gave it up in January") and a taste never acquired ("never got into podcasts"). Issue 17: the first had been
 stored as a change away ("has given up Nintendo Switch"), the others mostly not at all. Kinds
 of phrasing, never particular objects.
 """
@@ -81,6 +82,23 @@ KEPT_RULES: tuple[Rule, ...] = (
         r"because|and|but)\b)",
         "dislike",
         "has given up {obj}",
+        copula="ok",
+        no_possessive=True,
+    ),
+    en(  # "Alcohol? Gave it up in January.", "Ditched them last year": the thing named before
+        r"^\W*(?:(?:and|so|i|i've|finally|just|already|honestly)\s+)*(?:gave|given|quit|ditched|"
+        r"dropped|kicked|binned|dumped)\s+(?P<obj>it|them|that)(?:\s+up)?\b(?!\s+(?:a\s+(?:go|"
+        r"try|shot|chance)|for\s+lent|to\s+(?:my|him|her|them|a|the))\b)",
+        "dislike",
+        "has given up {obj}",
+        pronoun_only=True,
+        first_person=True,
+    ),
+    en(  # "Podcasts? Never got into them", "never really warmed to Notion": no taste for it
+        r"\bnever\s+(?:really\s+|quite\s+|fully\s+)?(?:got\s+into|warmed\s+(?:up\s+)?to)\b"
+        r"(?!\s+(?:trouble|a\s+fight|an?\s+argument|college|uni|university|school|debt)\b)",
+        "dislike",
+        "never got into {obj}",
         copula="ok",
         no_possessive=True,
     ),
