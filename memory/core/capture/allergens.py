@@ -138,6 +138,10 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
             the allergy nor the tagger names one (off where words of a doctor, a test or a
             rash surround it: "my GP cleared me for ibuprofen" does not name the GP).
     """
+    for m in _SCARE_QUOTED_RE.finditer(sentence):  # the label taken back, before its cause
+        label = next(g for g in m.groups() if g is not None)
+        if ALLERGY_WORD_RE.search(label) and (named := _named_allergen(label, has_cjk(label))[0]):
+            return named  # "the 'nut allergy' was a reaction to a preservative": nut
     sentence = _unquoted_but_labels(sentence)
     zh = has_cjk(sentence)
     named, loose = _named_allergen(sentence, zh)

@@ -291,6 +291,8 @@ def lower_sentence_start(text: str) -> str:
         first.lower() in words for cat, words in CATEGORY_WORDS.items() if cat != "brand"
     )
     next_lower = len(words) > 1 and words[1][:1].islower()
+    if next_lower and re.match(r"\S+(?:\s+(?:of|the|and|in|on)){1,2}\s+[A-Z]", text):
+        return text  # a title: "Game of Thrones", "Lord of the Rings"
     return first.lower() + text[len(first) :] if common or next_lower else text
 
 

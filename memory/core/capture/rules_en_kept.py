@@ -3,9 +3,9 @@ quit my Switch", "I'll never give up pizza"), loyalty said as who one is ("a Mag
 "fountain pen gang", "Nikon shooter for life"), the only one used ("X is the only one I
 use"), being done with something ("I'm through with Jira"), what the user cannot do
 without ("I can't go a day without coffee" had stored *likes day*), a quit said of a pronoun
-("Alcohol? Gave it up in January") and a taste never acquired ("never got into podcasts"). Issue 17: the first had been
-stored as a change away ("has given up Nintendo Switch"), the others mostly not at all. Kinds
-of phrasing, never particular objects.
+("Alcohol? Gave it up in January") and a taste never acquired ("never got into podcasts").
+Issue 17: the first had been stored as a change away ("has given up Nintendo Switch"), the
+others mostly not at all. Kinds of phrasing, never particular objects.
 """
 
 from __future__ import annotations
@@ -109,8 +109,11 @@ KEPT_RULES: tuple[Rule, ...] = (
         r"mornings?|exams?|work|commute))?|go\s+(?:a|one)\s+(?:single\s+)?(?:day|week|"
         r"morning|night)|start\s+(?:my|the)\s+(?:day|morning)|get\s+through\s+(?:the|a|my)\s+"
         r"(?:day|week|morning)|imagine\s+(?:my\s+)?life)\s+without\s+(?:(?:my|a|an|the|some|"
-        r"at\s+least\s+one|at\s+least\s+an?)\s+)?(?P<obj>(?!(?:it|them|that|this|you|him|her|"
-        r"complaining|sleep|food|water)\b)[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:anymore|now|"
+        r"at\s+least\s+one|at\s+least\s+an?)\s+)?(?P<obj>(?!(?:(?:my|a|an|the)\s+)?(?:it|them|that|this|"
+        r"you|him|her|"
+        r"complaining|arguing|fighting|worrying|stressing|crying|sleep(?:ing)?|food|water|insulin|"
+        r"meds|medication|medicine|inhaler|glasses|contacts|wheelchair|oxygen|charger)\b)"
+        r"[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:anymore|now|"
         r"these\s+days|lol|tbh|honestly|to\s+be\s+honest|for\s+sure|and|but)\b)",
         "like",
         "can't do without {obj}",

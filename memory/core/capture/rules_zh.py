@@ -202,8 +202,9 @@ ZH_RULES: tuple[Rule, ...] = (
     # what the user cannot go without (``一天不喝咖啡就没精神``, ``健身房一天不去就浑身不自在``):
     # a like; the 不 had stored a dislike of what followed it
     zh(rf"{_ZH_SPELL}(?:不|没)(?P<verb>{_ZH_WITHOUT_VERBS})"
-       rf"(?P<obj>(?![一二两三四五六七八九十几半\d])[^，,。！!？?就都会也]{{1,8}}?){_ZH_MISSED}",
-       "like", "离不开{obj}"),  # not how often (``一周不练三次就…``)
+       rf"(?P<obj>(?![一二两三四五六七八九十几半\d]|饭|水|药|牙|觉)[^，,。！!？?就都会也]{{1,8}}?)"
+       rf"{_ZH_MISSED}",
+       "like", "离不开{obj}"),  # not how often (``一周不练三次``), nor a need (``不喝水``)
     zh(rf"^(?P<obj>(?![他她你它]|现在|如今|最近|目前|后来|以前)[^，,。！!？?我]{{1,10}}?)我?{_ZH_SPELL}(?:不|没)"
        rf"(?:{_ZH_WITHOUT_VERBS}){_ZH_MISSED}", "like", "离不开{obj}"),
     zh(r"(?:不要再?|别再?)(?:给我)?推荐", "dislike"),
