@@ -78,15 +78,19 @@ _SCARE_QUOTED_RE = re.compile(
 )
 
 
-def _unquoted_but_labels(sentence: str) -> str:
-    """``sentence`` with its quoted text blanked (:func:`~.allergies.unquoted`) except a short
-    quoted allergy, which is the label being taken back, not someone else's words ("the
-    'shellfish allergy' was a false positive", ``请把"对芒果过敏"删掉``)."""
-    def kept(m: re.Match[str]) -> str:
-        text = next(g for g in m.groups() if g is not None)
-        return f" {text} " if ALLERGY_WORD_RE.search(text) or "忌" in text else m[0]
+def _label(quoted: re.Match[str]) -> str | None:
+    """The text of a short quoted allergy (:data:`_SCARE_QUOTED_RE`), the label being taken
+    back ("the 'shellfish allergy' was a false positive", ``请把"忌花生"删掉``); None for
+    other quoted text, someone else's words."""
+    text = next(g for g in quoted.groups() if g is not None)
+    return text if ALLERGY_WORD_RE.search(text) or "忌" in text else None
 
-    return unquoted(_SCARE_QUOTED_RE.sub(kept, sentence))
+
+def _unquoted_but_labels(sentence: str) -> str:
+    """``sentence`` with its quoted text blanked (:func:`~.allergies.unquoted`) except the
+    allergy labels (:func:`_label`)."""
+    return unquoted(_SCARE_QUOTED_RE.sub(
+        lambda m: m[0] if (label := _label(m)) is None else f" {label} ", sentence))
 
 
 def _back(sentence: str, zh: bool) -> str | None:
@@ -139,8 +143,7 @@ def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) ->
             rash surround it: "my GP cleared me for ibuprofen" does not name the GP).
     """
     for m in _SCARE_QUOTED_RE.finditer(sentence):  # the label taken back, before its cause
-        label = next(g for g in m.groups() if g is not None)
-        if ALLERGY_WORD_RE.search(label) and (named := _named_allergen(label, has_cjk(label))[0]):
+        if (label := _label(m)) and (named := _named_allergen(label, has_cjk(label))[0]):
             return named  # "the 'nut allergy' was a reaction to a preservative": nut
     sentence = _unquoted_but_labels(sentence)
     zh = has_cjk(sentence)

@@ -59,7 +59,7 @@ def not_meant(text: str) -> set[Polarity]:
     return meant_not
 
 
-_EN_BACK_RE = re.compile(r"\b(?:it|them)\b", re.I)
+_EN_POINTS_BACK_RE = re.compile(r"\b(?:it|them)\b", re.I)
 """A pronoun that points back to the topic the clause before named."""
 
 
@@ -82,7 +82,7 @@ def kind_stance(
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     if raw and topic is not None and topic == context.antecedent and not (
         zh or context.in_sentence
-    ) and _EN_BACK_RE.search(clause):
+    ) and _EN_POINTS_BACK_RE.search(clause):
         raw = None  # "Jazz? Could listen to it all day": *it* is the question's topic
     changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
     if raw and zh and changed_mind and not names_a_thing_zh(raw):

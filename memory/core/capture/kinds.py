@@ -189,10 +189,9 @@ def _whole_subject(run: list[str], tokens: list[str], start: int, clause: str) -
     if whole is run and run[-1][:1].isupper() and end + 1 < len(tokens) and (
         tokens[end].lower() == "of"
     ):
-        rest = tokens[end + 1 :]
-        rest = rest[1:] if rest and rest[0].lower() == "the" else rest
-        if rest and rest[0][:1].isupper():
-            whole = [*run, *(t.rstrip(".") for t in tokens[end : len(tokens) - len(rest) + 1])]
+        title = end + (2 if tokens[end + 1].lower() == "the" else 1)  # the name after "of (the)"
+        if title < len(tokens) and tokens[title][:1].isupper():
+            whole = [*run, *(t.rstrip(".") for t in tokens[end : title + 1])]
     together = r"\s+".join(re.escape(t) for t in whole)
     return whole if whole is run or re.search(together, clause) else run
 
