@@ -427,7 +427,7 @@ KEPT_BLIND = REPO_ROOT / "bench" / "data" / "statements_kept_blind.jsonl"
 preferences kept after trying others ("Tried every new bubble tea place, still a classic milk
 tea girl") and 40 look-alikes (one occasion, someone else's, given in, asked or planned, stuck
 with it and unhappy, sarcasm, a fact). Written after
-:func:`~penchant.memory.core.capture.tagged_sides._polar_reading` was built and measured once
+:func:`~penchant.memory.core.capture.retagging._polar_reading` was built and measured once
 before any row was read: kept preferences right en 4 -> 4, zh 12 -> 13 of 40 (this judge
 asks for the object the helper named); look-alikes storing no like en 36, zh 35 of 40,
 unchanged; read since: development."""

@@ -32,7 +32,7 @@ def _found(text: str, reader: ClauseReader) -> list[tuple[str, str]]:
         "I was a die-hard Arsenal fan but I support Fulham now", "fulham",
         marks=pytest.mark.xfail(strict=True, reason=(
             "the object tagger reads Fulham as no object and Arsenal as liked, and replaces "
-            "the rules' like (tagged_sides.retagged); keeping a present like of the rules "
+            "the rules' like (retagging.retagged); keeping a present like of the rules "
             "broke 40 development flips whose rules' objects were junk")),
     ),
     ("I used to buy from Asos but Zalando is the only one I use anymore", "zalando"),

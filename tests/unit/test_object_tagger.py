@@ -2,7 +2,7 @@
 
 The sentences below are new instances of the kinds (written for this test, in no training or
 evaluation set): phrasings no stance rule reads, whose object capture missed before the
-tagger (:func:`~penchant.memory.core.capture.tagged_sides.tagged_stances`).
+tagger (:func:`~penchant.memory.core.capture.retagging.retagged`).
 """
 
 from __future__ import annotations
@@ -183,13 +183,13 @@ def _stand_in_tagger(monkeypatch: pytest.MonkeyPatch, marked: list[tuple[str, st
     no object (0.95 outside): the tests below are of what capture does with a reading."""
     from types import SimpleNamespace
 
-    from penchant.memory.core.capture import tagged_sides
+    from penchant.memory.core.capture import retagging
     from penchant.memory.core.capture.object_tagger import TaggedObject
 
     objects = [TaggedObject(p, text, 0.95) for p, text in marked]  # type: ignore[arg-type]
     reading = SimpleNamespace(objects=objects, outside=lambda keywords: 0.95,
                               mean=lambda keywords, label: 0.0)
-    monkeypatch.setattr(tagged_sides, "default_tagger",
+    monkeypatch.setattr(retagging, "default_tagger",
                         lambda: SimpleNamespace(read=lambda sentence: reading))
 
 
@@ -199,13 +199,13 @@ def test_a_replacement_keeps_to_the_polarities_the_rules_read(
     """A tagger retrained on more data read "I have a deep-seated fear of the ocean, so I
     avoid …" as a like of *deep-seated fear*, and that like replaced the rules' dislikes: a
     replacement may correct the rules' objects, never add a polarity they did not read."""
-    from penchant.memory.core.capture import tagged_sides
+    from penchant.memory.core.capture import retagging
 
     text = "I have a deep dread of open water, so I avoid kayak trips"
     found = extract_preferences(text)  # the rules alone
     assert {c.polarity for c in found} == {"dislike"}
     _stand_in_tagger(monkeypatch, [("like", "deep dread"), ("dislike", "kayak trips")])
-    stances = tagged_sides.retagged(text, _reading("dislike", 0.9), found)
+    stances = retagging.retagged(text, _reading("dislike", 0.9), found)
     assert stances is not None
     made = [c for s in stances for c in extract.candidates(s)]
     assert [(c.polarity, "kayak" in c.content) for c in made] == [("dislike", True)]
@@ -214,12 +214,12 @@ def test_a_replacement_keeps_to_the_polarities_the_rules_read(
 def test_words_of_no_object_are_no_replacement(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same tagger marked "of the" as disliked: function words alone name nothing, and
     the rules' objects stay."""
-    from penchant.memory.core.capture import tagged_sides
+    from penchant.memory.core.capture import retagging
 
     text = "I have a deep dread of open water, so I avoid kayak trips"
     found = extract_preferences(text)
     _stand_in_tagger(monkeypatch, [("dislike", "of the")])
-    assert tagged_sides.retagged(text, _reading("dislike", 0.9), found) is None
+    assert retagging.retagged(text, _reading("dislike", 0.9), found) is None
 
 
 def test_a_current_choice_the_structure_head_reads_stores_the_object_liked(

@@ -77,7 +77,7 @@ its turning kinds of one way (coming round to it; going off it or quitting) reac
 TAGGED_MIN_P = 0.8
 """The object tagger names a then-and-now sentence's object, where the rules read none in its
 past clause, when it marks one at this mean probability or more (as
-:data:`~.tagged_sides.RETAG_MIN_P`)."""
+:data:`~.retagging.RETAG_MIN_P`)."""
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 

@@ -54,6 +54,7 @@ from .objects import (
     strip_zh_subject,
 )
 from .prepare import MAX_CAPTURE_CHARS, prepare
+from .retagging import retagged
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
@@ -61,7 +62,7 @@ from .slots import slot_key
 from .stance import Context, Stance, latest_per_object, turned_to_topic
 from .statements import Kind
 from .structuring import structured
-from .tagged_sides import exception_sides, retagged, structure_sides
+from .tagged_sides import exception_sides, structure_sides
 from .temporary import lasting
 from .zh_subjects import topic_before_speaker
 

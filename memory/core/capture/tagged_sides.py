@@ -3,7 +3,8 @@ read no object or only one side of it.
 
 - A sentence the head reads as a statement yields nothing by any rule (the object is in words
   no rule pulls: "Chrome's gone, Firefox is my browser now"), or only objects the tagger reads
-  as no object at all, and the tagger marks its object (:func:`retagged`).
+  as no object at all, and the tagger marks its object (:func:`~.retagging.retagged`, which
+  uses this module's readings of whose words and which object).
 - A sentence the structure head reads as a switch or a comparison that no connector cut is
   read for its two sides, as the tagger marks them (:func:`structure_sides`).
 - A sentence it reads as an exception is read for its class and its member
@@ -24,39 +25,20 @@ from .changes import told_as_past
 from .clauses import EN_PEOPLE_RE, FIRST_PERSON_RE, clause_speaker, clauses
 from .holders import someone_else
 from .keywords import object_keywords
-from .kind_stances import labelled_stance, not_meant
-from .kinds import NEW_MIN_P, polarity_of
+from .kind_stances import labelled_stance
 from .object_tagger import Reading, TaggedObject, default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .stance import Stance
 from .statements import Kind
-from .structuring import ONE_OCCASION_RE, STRUCTURAL_KINDS
+from .structuring import ONE_OCCASION_RE
 
-RETAG_MIN_P = 0.8
-"""The tagger replaces what the rules read only with an object it finds at this mean
-probability or more (:func:`retagged`), and only when it reads every object the rules read as
-outside any object at :data:`OUTSIDE_MIN_P` or more. Both chosen on the development half of
-the kinds set and the corpus's dev split, with the tagger trained without that half: the
-replacement alone got 9 more of the half's 541 preferences right and 22 more of the split's
-972 English messages, and moved nothing else. With every rule of this module, against no
-tagger: 403 -> 417 of the 541 preferences, the half's 401 non-statements unchanged (381
-right), the split's English 901 -> 937, its 590 Chinese unchanged (578), PrefEval's
-development topics unchanged."""
 OUTSIDE_MIN_P = 0.9
-"""See :data:`RETAG_MIN_P`."""
-TAGGED_MAX_LIMIT = 0.2
-"""Nor about a sentence whose probability of an amount limit ("two coffees a day, tops") is
-this or more: a limit stores no dislike (:func:`~.kinds.is_limit`), and the tagger, which
-reads no amounts, would mark the thing limited. Chosen on the same half: one more limit
-right, no statement lost."""
-TAGGED_MAX_NONE = 0.35
-"""The object tagger is asked about a sentence whose probability of being no statement at
-all is under this. Chosen on the development half of the kinds set with the tagger trained
-without it (``bench/train_objects.py --without-dev``), before the head had to agree on the
-polarity: 0.5 stored something for 8 more of its 401 non-statements; 0.25 and 0.2 found 6
-and 7 fewer of its 494 preferences for one false capture fewer."""
+"""The tagger reads words as naming no object where it reads them outside any object at
+this mean probability or more (:func:`names_nothing`). Chosen with
+:data:`~.retagging.RETAG_MIN_P`."""
 
-def _names_nothing(reading: Reading, keywords: list[str]) -> bool:
+
+def names_nothing(reading: Reading, keywords: list[str]) -> bool:
     """Whether the tagger reads the words naming ``keywords`` as outside any object, on
     average, at :data:`OUTSIDE_MIN_P` or more (False where no token names one)."""
     outside = reading.outside(keywords)
@@ -80,7 +62,7 @@ def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
     return both or _another_person(sentence) or mentions_allergy(sentence)
 
 
-def _own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:
+def own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:
     """None where no one but the user is in the sentence; else its clauses that name the user
     and no one else, where the tagger's objects may be the user's ("Yes I know everyone's
     into padel now, I'm still a tennis person": the second), and the others. A clause that
@@ -96,9 +78,9 @@ def _own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:
     return own, theirs
 
 
-def _said_by_user(text: str, own: tuple[list[str], list[str]] | None) -> bool:
+def said_by_user(text: str, own: tuple[list[str], list[str]] | None) -> bool:
     """Whether the words ``text`` of a tagged object are in a clause of the user's own and in
-    none of another's (:func:`_own_clauses`): "My coworkers all love sushi, so I'm booking a
+    none of another's (:func:`own_clauses`): "My coworkers all love sushi, so I'm booking a
     sushi place" names sushi in both."""
     return own is None or (_in_any(text, own[0]) and not _in_any(text, own[1]))
 
@@ -140,8 +122,8 @@ WEAK_SWITCH_P = 0.5
 """Under this probability of a switch, a sentence of one occasion or a plan
 (:data:`~.structuring.ONE_OCCASION_RE`), or one the statement head reads as no statement at
 :data:`WEAK_MAX_NONE` or more, is not read for sides: weak evidence of a switch does not
-outweigh either. Set beside :data:`~.structuring.STRUCTURE_MIN_P` and :data:`TAGGED_MAX_NONE`,
-not tuned (the development set moved by neither)."""
+outweigh either. Set beside :data:`~.structuring.STRUCTURE_MIN_P` and
+:data:`~.retagging.TAGGED_MAX_NONE`, not tuned (the development set moved by neither)."""
 WEAK_MAX_NONE = 0.7
 """See :data:`WEAK_SWITCH_P`."""
 
@@ -212,7 +194,7 @@ def structure_sides(
         if any(o.polarity != c.polarity and _names(o.text, c.keywords) for o in sides):
             continue  # the same object, marked on the other side
         marked = [o for o in reading.objects if o.polarity == c.polarity]
-        if marked and _names_nothing(reading, c.keywords):
+        if marked and names_nothing(reading, c.keywords):
             sides += [o for o in marked if o not in sides]
             continue  # words that name nothing, where the tagger marks that side's object
         kept.append(c)
@@ -221,7 +203,7 @@ def structure_sides(
         if any(c.polarity == side.polarity for c in kept):
             continue
         name = side.polarity if compared else _CHANGED[side.polarity]
-        if (stance := _tagged_stance(side, name, sentence)) is not None:
+        if (stance := tagged_stance(side, name, sentence)) is not None:
             made += _new_candidates(stance, made, candidates)
     return made
 
@@ -282,7 +264,7 @@ def exception_sides(
         pair.reverse()  # the broader (the words the other holds) first; else as written
     made = [c for c in found if c.protected]
     for side in pair:
-        if (stance := _tagged_stance(side, side.polarity, sentence)) is None:
+        if (stance := tagged_stance(side, side.polarity, sentence)) is None:
             return None
         made += _new_candidates(stance, made, candidates)
     return made
@@ -297,7 +279,7 @@ def _sides_mend(
     the side of its polarity (``粽子都爱，除了甜粽子``: the rules read both sides)."""
     read = [c for c in found if not c.protected]
     words = [(o.polarity, set(object_keywords(o.text))) for o in sides]
-    if not all(any(w & set(c.keywords) for _, w in words) or _names_nothing(reading, c.keywords)
+    if not all(any(w & set(c.keywords) for _, w in words) or names_nothing(reading, c.keywords)
                for c in read):
         return False
     return not all(any(p == c.polarity and w == set(c.keywords) for p, w in words) for c in read)
@@ -307,13 +289,13 @@ def _one_side(
     sentence: str, side: TaggedObject, found: list[PreferenceCandidate], reading: Reading,
     candidates: Callable[[Stance], list[PreferenceCandidate]],
 ) -> list[PreferenceCandidate] | None:
-    """An exception of which the tagger marks one side at :data:`SIDE_MIN_P`: that side, and
-    what the rules read of the other (candidates of the other polarity on other words, or the
-    tagger's object of that polarity where it reads theirs as no object, as :func:`retagged`
+    """An exception of which the tagger marks one side at :data:`SIDE_MIN_P`: that side, and what
+    the rules read of the other (candidates of the other polarity on other words, or the tagger's
+    object of that polarity where it reads theirs as no object, as :func:`~.retagging.retagged`
     does), the broader first (:func:`exception_sides`). ``水果我基本都爱，除了榴莲，那味儿真顶不住``
     stored only the dislike of 榴莲 (marked at 0.59); ``鸡肉哪个部位我都吃，鸡爪除外`` stored
-    nothing. The rules' reading of the marked side's own words with the other polarity is
-    dropped (``东北菜我都稀罕，就是酸菜白肉吃不惯`` was a dislike of 东北菜).
+    nothing. The rules' reading of the marked side's own words with the other polarity is dropped
+    (``东北菜我都稀罕，就是酸菜白肉吃不惯`` was a dislike of 东北菜).
 
     Returns:
         The sentence's candidates, or None to leave it: the rules read another object with
@@ -330,12 +312,12 @@ def _one_side(
             (kept if names else other).append(c)
     for at, c in enumerate(other):
         of_theirs = [o for o in reading.objects if o.polarity == c.polarity]
-        if of_theirs and _names_nothing(reading, c.keywords) and (
-            stance := _tagged_stance(of_theirs[0], c.polarity, sentence)
+        if of_theirs and names_nothing(reading, c.keywords) and (
+            stance := tagged_stance(of_theirs[0], c.polarity, sentence)
         ) is not None and (made := candidates(stance)):
             other[at] = made[0]  # "那味儿真顶不住": 味儿 names nothing; 榴莲 is the member
     if not kept:
-        if (stance := _tagged_stance(side, side.polarity, sentence)) is None:
+        if (stance := tagged_stance(side, side.polarity, sentence)) is None:
             return None
         kept = _new_candidates(stance, other, candidates)
     if not kept or kept + other == found:
@@ -371,7 +353,7 @@ def _new_candidates(
     return [c for c in candidates(stance) if not set(c.keywords) & words]
 
 
-def _tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | None:
+def tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | None:
     """The stance of an object the tagger marks, labelled as kind ``name``; None where its
     words name no usable object (a pronoun, words :func:`~.objects.resolve` refuses, or
     only function words: "of the")."""
@@ -411,108 +393,8 @@ def _names(text: str, keywords: list[str]) -> bool:
     return any(k and (k.lower() in lowered or lowered in k.lower()) for k in keywords)
 
 
-def _polar_reading(kind: Kind | None) -> Kind | None:
-    """The statement head's reading, or the structure head's where only that one reads a
-    statement of a polarity: "Yes I know everyone's into padel now, I'm still a tennis
-    person" and ``试了一圈还是最喜欢喜茶`` are no statement to the statement head (none 0.52)
-    and a like to the structure head, which learned the kinds sets (0.73). Only a polar
-    reading is taken from it, never a structural one alone, whose sides the tagger would mark
-    with no polarity to agree with ("I'm a ProtonMail person now; Gmail can't be trusted"
-    became a dislike of ProtonMail)."""
-    if kind is None or (kind.of("none") < TAGGED_MAX_NONE and polarity_of(kind) is not None):
-        return kind
-    other = kind.for_structure()
-    if other.of("none") < TAGGED_MAX_NONE and _polar(other) is not None:
-        return other
-    return kind
-
-
-def _polar(kind: Kind) -> tuple[Polarity, str] | None:
-    """The polarity a reading states (:func:`~.kinds.polarity_of`), or a like where it reads
-    a current choice, a slot, at :data:`~.kinds.NEW_MIN_P` ("Pixel 8 is my daily driver these
-    days, what case would you get?": the object chosen is the one liked)."""
-    if (read := polarity_of(kind)) is not None:
-        return read
-    return ("like", "like") if kind.of("slot") >= NEW_MIN_P else None
-
-
-def retagged(
-    sentence: str, kind: Kind | None, found: list[PreferenceCandidate]
-) -> list[Stance] | None:
-    """What the object tagger reads in a sentence, where it replaces what the rules read.
-
-    It replaces nothing the rules read, unless the rules' objects are words the tagger reads
-    as no object: every candidate's keywords are, on average, outside any object at
-    :data:`OUTSIDE_MIN_P` or more ("I used to live on Coke but it's sparkling water all the
-    way now" read by the rules as a like of *live*; ``健身房以前天天泡，现在一想到就emo``
-    as a dislike of *emo*), and the tagger finds an object elsewhere at :data:`RETAG_MIN_P`.
-
-    Args:
-        sentence: One sentence (its clauses together).
-        kind: The statement head's reading of the whole sentence (the structure head's where
-            only it reads a polarity: :func:`_polar_reading`); None without a head.
-        found: What the rules read in it.
-
-    Returns:
-        A stance per object the tagger finds (at most a like and a dislike: the new and the
-        old of a switch), or None to keep ``found``. None when the head reads no statement
-        (a probability of ``none`` of :data:`TAGGED_MAX_NONE` or more) or may read an amount
-        limit (:data:`TAGGED_MAX_LIMIT`), when the sentence is another person's, and when it
-        speaks of an allergy: whether one is over is for :mod:`.allergies` alone, whose
-        vetoes (a joke, a doubt, a condition) the tagger knows nothing of ("Peanut allergy
-        gone!! (jk)" would be a like of peanuts). In a sentence no rule read, the head must
-        agree: it reads a polarity (:func:`_polar`: a current choice, a slot read at
-        :data:`~.kinds.NEW_MIN_P`, is a like) and only the tagger's objects of that
-        polarity are kept, or it reads a switch, comparison, exception or weaker slot
-        (:data:`~.structuring.STRUCTURAL_KINDS`), whose sides the tagger marks. The
-        head reads the whole sentence, the tagger a window of words; alone, the tagger
-        stored "Java's gone, C++ is my language now" as a like of Java and "kimchi is dead
-        to me" as a like (a breaker's findings). A replacement keeps to the polarities the
-        rules read: the tagger corrects their object, not their polarity
-        (``以前爱喝可乐，现在只喝气泡水``, where jieba cuts 气泡水 in two and the tagger reads
-        only 可乐, keeps the rules' like).
-    """
-    kind = _polar_reading(kind)
-    if kind is None or kind.of("none") >= TAGGED_MAX_NONE:
-        return None
-    if kind.of("limit") >= TAGGED_MAX_LIMIT:
-        return None
-    if mentions_allergy(sentence):
-        return None  # an allergy only as its readers read it, with vetoes
-    if (own := _own_clauses(sentence)) is not None and not own[0]:
-        return None  # another person's
-    reading = default_tagger().read(sentence)
-    unmeant = not_meant(sentence)
-    tagged = [o for o in reading.objects if o.polarity not in unmeant
-              and _said_by_user(o.text, own)]
-    if not tagged:
-        return None
-    read = _polar(kind)
-    if found:
-        if max(o.p for o in tagged) < RETAG_MIN_P or not all(
-            _names_nothing(reading, c.keywords) for c in found
-        ):
-            return None
-        read_by_rules = {c.polarity for c in found}
-        tagged = [o for o in tagged if o.polarity in read_by_rules]
-        if not tagged:
-            return None  # it replaces the rules' object, never their polarity
-    elif read is not None:  # the head and the tagger must agree on the polarity
-        tagged = [o for o in tagged if o.polarity == read[0]]
-    elif kind.kind not in STRUCTURAL_KINDS:
-        return None  # no polarity read, and no two sides of a structure to tag
-    if not tagged:
-        return None
-    stances: list[Stance] = []
-    for one in tagged:
-        name = read[1] if read is not None and read[0] == one.polarity else one.polarity
-        if (stance := _tagged_stance(one, name, sentence)) is not None:
-            stances.append(stance)
-    return stances or None
-
-
 __all__ = [
-    "COMPARATIVE_MIN_P", "EXCEPTION_MIN_P", "OUTSIDE_MIN_P", "RETAG_MIN_P", "SIDE_MIN_P",
-    "SWITCH_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "TURNED_MIN_P", "WEAK_MAX_NONE",
-    "WEAK_SWITCH_P", "exception_sides", "retagged", "structure_sides",
+    "COMPARATIVE_MIN_P", "EXCEPTION_MIN_P", "OUTSIDE_MIN_P", "SIDE_MIN_P", "SWITCH_MIN_P",
+    "TURNED_MIN_P", "WEAK_MAX_NONE", "WEAK_SWITCH_P", "exception_sides", "names_nothing",
+    "own_clauses", "said_by_user", "structure_sides", "tagged_stance",
 ]

@@ -1,0 +1,87 @@
+"""A head that only leans to a polarity, and a tagger that marks an object of it (issue 17).
+
+Below :data:`~penchant.memory.core.capture.kinds.NEW_MIN_P` the statement head alone stores
+nothing; where it leans to a polarity (:func:`~penchant.memory.core.capture.retagging.leaning`)
+and the object tagger marks an object of that polarity at
+:data:`~penchant.memory.core.capture.retagging.AGREED_TAG_MIN_P`, the two agree and the object
+is stored. The head's readings are made up here, so the tests are of the rule, not of the
+head's weights; the sentences are new (in no training or evaluation set).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from penchant.memory.core.capture import extract_preferences, retagging
+from penchant.memory.core.capture.object_tagger import TaggedObject
+from penchant.memory.core.capture.retagging import AGREED_TAG_MIN_P, leaning
+from penchant.memory.core.capture.statements import KINDS, Kind
+
+
+def _reading(**probs: float) -> Kind:
+    """A head's reading with the given probabilities; the rest spread over the other kinds."""
+    rest = (1 - sum(probs.values())) / (len(KINDS) - len(probs))
+    values = tuple(probs.get(k, rest) for k in KINDS)
+    best = max(range(len(KINDS)), key=values.__getitem__)
+    return Kind(KINDS[best], values[best], values)
+
+
+def _reader(kind: Kind):  # type: ignore[no-untyped-def]
+    return lambda clauses: [kind] * len(clauses)
+
+
+@pytest.mark.parametrize(("probs", "want"), [
+    ({"like": 0.45, "none": 0.3}, ("like", "like")),
+    ({"flip_dislike": 0.25, "dislike": 0.2, "none": 0.3}, ("dislike", "flip_dislike")),
+    ({"like": 0.3, "flip_like": 0.15, "none": 0.4}, ("like", "like")),  # summed, as a polarity
+    ({"like": 0.35, "none": 0.5}, None),  # too weak
+    ({"like": 0.45, "dislike": 0.3}, None),  # the other polarity too close
+    ({"none": 0.9}, None),
+])
+def test_a_reading_leans_to_a_polarity_its_kinds_hold_together(
+    probs: dict[str, float], want: tuple[str, str] | None
+) -> None:
+    assert leaning(_reading(**probs)) == want
+
+
+def test_a_leaning_and_the_tagger_agreeing_store_the_tagged_object() -> None:
+    text = "手冲咖啡，快乐源泉"
+    assert extract_preferences(text) == []  # no stance rule reads it
+    found = extract_preferences(text, reader=_reader(_reading(like=0.45, none=0.3)))
+    assert [(c.polarity, c.content) for c in found] == [("like", "喜欢手冲咖啡")]
+
+
+@pytest.mark.parametrize("probs", [
+    {"like": 0.35, "none": 0.3},  # no leaning
+    {"dislike": 0.45, "none": 0.3},  # the tagger marks a like
+    {"like": 0.45, "none": 0.4},  # no statement, to the head (TAGGED_MAX_NONE)
+])
+def test_without_a_leaning_of_the_tagged_polarity_nothing_is_stored(
+    probs: dict[str, float],
+) -> None:
+    text = "手冲咖啡，快乐源泉"
+    assert extract_preferences(text, reader=_reader(_reading(**probs))) == []
+
+
+@pytest.mark.parametrize(("p", "stored"), [(AGREED_TAG_MIN_P + 0.05, True),
+                                           (AGREED_TAG_MIN_P - 0.05, False)])
+def test_a_leaning_keeps_only_objects_the_tagger_is_sure_of(
+    monkeypatch: pytest.MonkeyPatch, p: float, stored: bool
+) -> None:
+    """The tagger replaced by one that marks the object at ``p``: a leaning is weaker evidence
+    than a polarity read, so the tagger must be surer."""
+    reading = SimpleNamespace(objects=[TaggedObject("dislike", "open-plan offices", p)],
+                              outside=lambda keywords: 0.95)
+    monkeypatch.setattr(retagging, "default_tagger",
+                        lambda: SimpleNamespace(read=lambda sentence: reading))
+    text = "Open-plan offices, a nightmare for focus"
+    found = extract_preferences(text, reader=_reader(_reading(dislike=0.45, none=0.3)))
+    assert [(c.polarity, "open-plan offices" in c.content) for c in found] == (
+        [("dislike", True)] if stored else [])
+
+
+def test_another_persons_sentence_is_not_read_for_a_leaning() -> None:
+    text = "我妹说手冲咖啡是她的快乐源泉"
+    assert extract_preferences(text, reader=_reader(_reading(like=0.45, none=0.3))) == []
