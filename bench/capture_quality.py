@@ -472,6 +472,14 @@ not trained on; it measures these kinds instead. 28 rows were read once when the
 output was checked; held out since, counts only."""
 EXCLUSIVE_GROUPS = ("like", "flip_like", "flip_dislike", "dislike", "switch", "still_same",
                     "none")  # fmt: skip
+IDIOMS_BLIND = REPO_ROOT / "bench" / "data" / "statements_idioms_blind.jsonl"
+"""480 messages (en 240, zh 240) by a helper who saw no file of the repository: per language
+60 likes and 60 dislikes said without a verb of liking (evaluations, slang, habits, fragments:
+"Radiohead never misses", ``卤鸭脖配啤酒，人间值得``), 30 comings round, 30 goings off and 60
+look-alikes (one occasion, someone else's, a question, a plan, a fact, a mood of the day).
+Half 0 (by :func:`chat_half`) is development and was read; half 1 is held out, counts only.
+First measured at 954dfa5, before :func:`~penchant.memory.core.capture.retagging.leaning`."""
+IDIOMS_GROUPS = ("like", "dislike", "flip_like", "flip_dislike", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -563,6 +571,8 @@ def _print_kinds(
         "question_after": (" (a statement, then a question)", "held out, never read", ""),
         "exclusive": (" (exclusivity, loyalty, switches, kept after trying)",
                       "held out, counts only", ""),
+        "idioms": (" (likes and dislikes without a verb of liking)",
+                   "half 1 only, held out, counts only", "|half1"),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -702,7 +712,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (KEPT_BLIND, "kept", KEPT_GROUPS),
             (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS),
             (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS),
-            (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS)]  # fmt: skip
+            (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS),
+            (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
