@@ -1,9 +1,9 @@
 """A head that only leans to a polarity, and a tagger that marks an object of it (issue 17).
 
 Below :data:`~penchant.memory.core.capture.kinds.NEW_MIN_P` the statement head alone stores
-nothing; where it leans to a polarity (:func:`~penchant.memory.core.capture.retagging.leaning`)
+nothing; where it leans to a polarity (:func:`~penchant.memory.core.capture.kind_stances.leaning`)
 and the object tagger marks an object of that polarity at
-:data:`~penchant.memory.core.capture.retagging.AGREED_TAG_MIN_P`, the two agree and the object
+:data:`~penchant.memory.core.capture.kind_stances.AGREED_TAG_MIN_P`, the two agree and the object
 is stored. The head's readings are made up here, so the tests are of the rule, not of the
 head's weights; the sentences are new (in no training or evaluation set).
 """
@@ -15,8 +15,8 @@ from types import SimpleNamespace
 import pytest
 
 from penchant.memory.core.capture import extract_preferences, retagging
+from penchant.memory.core.capture.kind_stances import AGREED_TAG_MIN_P, leaning
 from penchant.memory.core.capture.object_tagger import TaggedObject
-from penchant.memory.core.capture.retagging import AGREED_TAG_MIN_P, leaning
 from penchant.memory.core.capture.statements import KINDS, Kind
 
 
@@ -85,3 +85,29 @@ def test_a_leaning_keeps_only_objects_the_tagger_is_sure_of(
 def test_another_persons_sentence_is_not_read_for_a_leaning() -> None:
     text = "我妹说手冲咖啡是她的快乐源泉"
     assert extract_preferences(text, reader=_reader(_reading(like=0.45, none=0.3))) == []
+
+
+def test_a_reply_to_a_topic_put_up_as_a_question_needs_only_a_leaning() -> None:
+    """``X? absolutely not``: the question names the object, and the reply, which names none,
+    is read as a stance on it where the head only leans (no rule reads either)."""
+    leans = _reader(_reading(dislike=0.45, none=0.35))
+    found = extract_preferences("Corduroy trousers? absolutely not", reader=leans)
+    assert [(c.polarity, "corduroy trousers" in c.content.lower()) for c in found] == [
+        ("dislike", True)]
+    assert extract_preferences("absolutely not", reader=leans) == []  # no topic put up
+
+
+def test_a_reply_that_names_its_own_object_needs_more_than_a_leaning() -> None:
+    leans = _reader(_reading(like=0.45, none=0.35))
+    assert extract_preferences("Corduroy trousers? I'd pick linen") == []  # no rule reads it
+    assert extract_preferences("Corduroy trousers? I'd pick linen", reader=leans) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Honestly, corduroy trousers? Not for me anymore.",
+    "Btw, corduroy trousers? Not for me anymore.",
+])
+def test_a_word_of_chat_before_the_topic_leaves_it_the_topic(text: str) -> None:
+    found = extract_preferences(text, reader=_reader(_reading(flip_dislike=0.9)))
+    assert [(c.polarity, "corduroy trousers" in c.content.lower()) for c in found] == [
+        ("dislike", True)]

@@ -19,7 +19,14 @@ from ...model import Polarity, has_cjk
 from .allergies import mentions_allergy
 from .changes import ZH_PRESENT, left_behind
 from .clauses import Speaker, clause_speaker
-from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
+from .kinds import (
+    EN_LABELS,
+    POLAR_KINDS,
+    ZH_LABELS,
+    polarity_of,
+    pull_object_en,
+    pull_object_zh,
+)
 from .negation import kept, negated_aversion
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
 from .rules import Rule
@@ -29,6 +36,38 @@ from .statements import Kind
 
 _NOW_RE = re.compile(ZH_PRESENT)
 """The present, in a Chinese clause that names what the user turned to."""
+
+
+AGREED_MIN_P = 0.4
+"""A head leans to a polarity (:func:`leaning`) whose kinds together have this probability
+or more, and at least :data:`AGREED_MARGIN` times the other polarity's: under
+:data:`~.kinds.NEW_MIN_P`, at which the head alone stores a noun the rules pull. Set before
+measuring, with :data:`AGREED_MARGIN` and :data:`AGREED_TAG_MIN_P`, not tuned. Against the
+tagger with no leaning, over the 35,101 texts of the repository's sets: 87 changed, and the
+held-out halves got 10 more statements right and one amount limit wrong (``珍珠奶茶，快乐加倍！``,
+``腊肠炒饭一闻就饿了``, "Beer has always tasted bitter and flat to me", ``周一早上是一周里
+最难熬的时候``, all of which stored nothing)."""
+AGREED_MARGIN = 2.0
+"""See :data:`AGREED_MIN_P`."""
+AGREED_TAG_MIN_P = 0.9
+"""The least probability of an object the tagger marks, kept where the head only leans to its
+polarity (:func:`leaning`); see :data:`AGREED_MIN_P`."""
+
+
+def leaning(kind: Kind) -> tuple[Polarity, str] | None:
+    """The polarity a reading leans to, below :data:`~.kinds.NEW_MIN_P`, and the kind of it
+    read most: its polar kinds (:data:`~.kinds.POLAR_KINDS`) summed to :data:`AGREED_MIN_P`
+    or more, :data:`AGREED_MARGIN` times the other polarity's; None where it leans to
+    neither. Alone, a leaning stores nothing: only an object the tagger marks with that
+    polarity (:func:`~.retagging.retagged`)."""
+    mass: dict[Polarity, float] = {"like": 0.0, "dislike": 0.0}
+    for name, polarity in POLAR_KINDS.items():
+        mass[polarity] += kind.of(name)
+    best: Polarity = "like" if mass["like"] >= mass["dislike"] else "dislike"
+    other: Polarity = "dislike" if best == "like" else "like"
+    if mass[best] < AGREED_MIN_P or mass[best] < AGREED_MARGIN * mass[other]:
+        return None
+    return best, max((n for n, p in POLAR_KINDS.items() if p == best), key=kind.of)
 
 
 def labelled_stance(
@@ -67,8 +106,13 @@ def kind_stance(
     clause: str, context: Context, kind: Kind | None, topic: Object | None = None
 ) -> Stance | None:
     """A stance the rules did not read, from the clause's kind and the object rules pull, or,
-    when the clause names none, the ``topic`` the clause before named."""
+    when the clause names none, the ``topic`` the clause before named. A reply to a topic put up
+    as a question (``topic`` at a sentence's start: "Velcro shoes? absolutely not") needs only
+    a :func:`leaning`, where it names no object of its own."""
     read = polarity_of(kind) if kind is not None else None
+    replied = read is None and kind is not None and topic is not None and not context.previous
+    if replied and kind is not None:
+        read = leaning(kind)
     if read is None:
         return None
     polarity, label_kind = read
@@ -87,6 +131,8 @@ def kind_stance(
     changed_mind = label_kind in ("flip_like", "flip_dislike", "quit") and topic is not None
     if raw and zh and changed_mind and not names_a_thing_zh(raw):
         raw = None  # 漫威以前每部都冲，现在懒得看: no noun here (懒得); the topic before is it
+    if raw and replied:
+        return None  # "Hiking? I'd rather swim": a leaning is not enough for its own object
     if raw:
         display = raw if zh else lower_sentence_start(raw)
         obj = resolve(display, zh, context.antecedent, initial=not zh)
@@ -116,4 +162,7 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
     return labelled_stance(obj, obj.display, polarity, name, False, clause)
 
 
-__all__ = ["elliptic_stance", "kind_stance", "labelled_stance", "not_meant"]
+__all__ = [
+    "AGREED_MARGIN", "AGREED_MIN_P", "AGREED_TAG_MIN_P", "elliptic_stance", "kind_stance",
+    "labelled_stance", "leaning", "not_meant",
+]

@@ -400,12 +400,17 @@ _NO_TOPIC_RE = re.compile(
 )
 """A bare question about a time or an indefinite thing puts up no topic (``Tomorrow? I can't``,
 ``Anything else? No thanks``)."""
+_EN_LEAD_RE = re.compile(
+    r"^(?:honestly|ngl|tbh|fyi|oh|ok|okay|well|btw|by\s+the\s+way|just\s+so\s+you\s+know)"
+    r"\s*,\s*", re.IGNORECASE,
+)
+"""A word of chat before a topic put up as a question (``Honestly, pineapple? Not for me``)."""
 
 
 def fronted_topic(question: str) -> Object | None:
     """What a question made of a noun phrase alone puts up for the next sentence (``Spicy
     food? Bring it on``, ``榴莲？绝了``); None for any other question."""
-    bare = question.strip().rstrip("?？!！.。 ").strip()
+    bare = _EN_LEAD_RE.sub("", question.strip().rstrip("?？!！.。 ").strip())
     if not bare:
         return None
     if has_cjk(bare):

@@ -1,18 +1,18 @@
 """What the object tagger (:mod:`.object_tagger`) reads in a sentence where the rules read
 nothing, or only words that name no object (:func:`retagged`).
 
-The statement head reads the whole sentence and the tagger a window of words; neither alone
-is enough. The head must read a polarity (:func:`~.kinds.polarity_of`) or lean to one
-(:func:`leaning`), and only the tagger's objects of that polarity are kept: two readers
-that agree where either alone is unsure.
+The statement head reads the whole sentence and the tagger a window of words; neither alone is
+enough. The head must read a polarity (:func:`~.kinds.polarity_of`) or lean to one
+(:func:`~.kind_stances.leaning`), and only the tagger's objects of that polarity are kept: two
+readers that agree where either alone is unsure.
 """
 
 from __future__ import annotations
 
 from ...model import Polarity, PreferenceCandidate
 from .allergies import mentions_allergy
-from .kind_stances import not_meant
-from .kinds import NEW_MIN_P, POLAR_KINDS, polarity_of
+from .kind_stances import AGREED_TAG_MIN_P, leaning, not_meant
+from .kinds import NEW_MIN_P, polarity_of
 from .object_tagger import default_tagger
 from .stance import Stance
 from .statements import Kind
@@ -39,38 +39,6 @@ all is under this. Chosen on the development half of the kinds set with the tagg
 without it (``bench/train_objects.py --without-dev``), before the head had to agree on the
 polarity: 0.5 stored something for 8 more of its 401 non-statements; 0.25 and 0.2 found 6
 and 7 fewer of its 494 preferences for one false capture fewer."""
-AGREED_MIN_P = 0.4
-"""A head leans to a polarity (:func:`leaning`) whose kinds together have this probability
-or more, and at least :data:`AGREED_MARGIN` times the other polarity's: under
-:data:`~.kinds.NEW_MIN_P`, at which the head alone stores a noun the rules pull. Set before
-measuring, with :data:`AGREED_MARGIN` and :data:`AGREED_TAG_MIN_P`, not tuned. Against the
-tagger with no leaning, over the 35,101 texts of the repository's sets: 87 changed, and the
-held-out halves got 10 more statements right and one amount limit wrong (``珍珠奶茶，快乐加倍！``,
-``腊肠炒饭一闻就饿了``, "Beer has always tasted bitter and flat to me", ``周一早上是一周里
-最难熬的时候``, all of which stored nothing)."""
-AGREED_MARGIN = 2.0
-"""See :data:`AGREED_MIN_P`."""
-AGREED_TAG_MIN_P = 0.9
-"""The least probability of an object the tagger marks, kept where the head only leans to its
-polarity (:func:`leaning`); see :data:`AGREED_MIN_P`."""
-
-
-def leaning(kind: Kind) -> tuple[Polarity, str] | None:
-    """The polarity a reading leans to, below :data:`~.kinds.NEW_MIN_P`, and the kind of it
-    read most: its polar kinds (:data:`~.kinds.POLAR_KINDS`) summed to :data:`AGREED_MIN_P`
-    or more, :data:`AGREED_MARGIN` times the other polarity's; None where it leans to
-    neither. Alone, a leaning stores nothing: only an object the tagger marks with that
-    polarity (:func:`retagged`)."""
-    mass: dict[Polarity, float] = {"like": 0.0, "dislike": 0.0}
-    for name, polarity in POLAR_KINDS.items():
-        mass[polarity] += kind.of(name)
-    best: Polarity = "like" if mass["like"] >= mass["dislike"] else "dislike"
-    other: Polarity = "dislike" if best == "like" else "like"
-    if mass[best] < AGREED_MIN_P or mass[best] < AGREED_MARGIN * mass[other]:
-        return None
-    return best, max((n for n, p in POLAR_KINDS.items() if p == best), key=kind.of)
-
-
 def _polar_reading(kind: Kind | None) -> Kind | None:
     """The statement head's reading, or the structure head's where only that one reads a
     statement of a polarity: "Yes I know everyone's into padel now, I'm still a tennis
@@ -128,8 +96,8 @@ def retagged(
         head reads the whole sentence, the tagger a window of words; alone, the tagger
         stored "Java's gone, C++ is my language now" as a like of Java and "kimchi is dead
         to me" as a like (a breaker's findings). Where the head only leans to a polarity
-        (:func:`leaning`), the tagger's objects of that polarity are kept at
-        :data:`AGREED_TAG_MIN_P`. A replacement keeps to the polarities the
+        (:func:`~.kind_stances.leaning`), the tagger's objects of that polarity are kept at
+        :data:`~.kind_stances.AGREED_TAG_MIN_P`. A replacement keeps to the polarities the
         rules read: the tagger corrects their object, not their polarity
         (``以前爱喝可乐，现在只喝气泡水``, where jieba cuts 气泡水 in two and the tagger reads
         only 可乐, keeps the rules' like).
@@ -175,7 +143,4 @@ def retagged(
     return stances or None
 
 
-__all__ = [
-    "AGREED_MARGIN", "AGREED_MIN_P", "AGREED_TAG_MIN_P", "RETAG_MIN_P", "TAGGED_MAX_LIMIT",
-    "TAGGED_MAX_NONE", "leaning", "retagged",
-]
+__all__ = ["RETAG_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "retagged"]
