@@ -111,3 +111,29 @@ def test_a_word_of_chat_before_the_topic_leaves_it_the_topic(text: str) -> None:
     found = extract_preferences(text, reader=_reader(_reading(flip_dislike=0.9)))
     assert [(c.polarity, "corduroy trousers" in c.content.lower()) for c in found] == [
         ("dislike", True)]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("排骨年糕？受不了", ("dislike", "排骨年糕")),  # the segmenter cuts 年糕 off as no noun
+    ("狗？我超爱", ("like", "狗")),  # one character
+    ("讲真，羽毛球？永远的神", ("like", "羽毛球")),
+])
+def test_a_chinese_thing_put_up_as_a_question_is_the_replys_topic(
+    text: str, want: tuple[str, str]
+) -> None:
+    found = extract_preferences(text, reader=_reader(_reading(**{want[0]: 0.9})))
+    assert [(c.polarity, want[1] in c.content) for c in found] == [(want[0], True)]
+
+
+@pytest.mark.parametrize("text", [
+    "今晚吃烤鸭？好啊",  # a time: one occasion
+    "羽毛球？我哥超爱",  # someone else's
+    "Him? never liked him",  # a person
+    "The red one? yes that's it",  # one of the things shown
+    "me and coffee? besties",  # the user in the topic
+])
+def test_a_question_that_puts_up_no_thing_gives_the_reply_no_topic(text: str) -> None:
+    found = extract_preferences(text, reader=_reader(_reading(like=0.9)))
+    assert not any(
+        word in c.content.lower() for c in found for word in ("烤鸭", "羽毛球", "him", "red", "me")
+    ), found

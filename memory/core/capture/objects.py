@@ -339,6 +339,7 @@ _EN_MENTION_RE = re.compile(
 )
 _EN_MENTION_EXCLUDED = frozenset(
     "i i'm i've i'd you he she we they it this that there here my your his her our their "
+    "me him them us one ones "  # "Him? never liked him", "The blue one? yes that's it"
     "thanks thank sorry yes yeah ok okay problem way idea worries hi hello".split()
 )
 _EN_EDGE_RE = _EN_EDGE_SYMBOLS_RE
@@ -400,8 +401,16 @@ _NO_TOPIC_RE = re.compile(
 )
 """A bare question about a time or an indefinite thing puts up no topic (``Tomorrow? I can't``,
 ``Anything else? No thanks``)."""
+_ZH_LEAD_RE = re.compile(r"^(?:说实话|说真的|老实说|讲真|其实|那个|话说)[，,]?")
+_ZH_NO_TOPIC_RE = re.compile(
+    r"[我你他她它谁哪几吗呢吧么啥咋]|什么|怎么|多少|今天|今晚|明天|昨天|周末|待会|一会|"
+    r"要不要|能不能|是不是|有没有|可不可以|行不行|还是|或者|和"
+)
+"""A Chinese question that puts up no thing: a person, a question word, a time, a choice
+(``火锅和烧烤？火锅！``)."""
 _EN_LEAD_RE = re.compile(
-    r"^(?:honestly|ngl|tbh|fyi|oh|ok|okay|well|btw|by\s+the\s+way|just\s+so\s+you\s+know)"
+    r"^(?:honestly|ngl|tbh|fyi|oh|ok|okay|well|btw|by\s+the\s+way|just\s+so\s+you\s+know|"
+    r"to\s+be\s+honest)"
     r"\s*,\s*", re.IGNORECASE,
 )
 """A word of chat before a topic put up as a question (``Honestly, pineapple? Not for me``)."""
@@ -414,8 +423,10 @@ def fronted_topic(question: str) -> Object | None:
     if not bare:
         return None
     if has_cjk(bare):
-        runs = noun_runs(bare)
-        return Object(bare, zh=True) if runs == [bare] and len(bare) >= 2 else None
+        bare = _ZH_LEAD_RE.sub("", bare)
+        if len(bare) > 6 or _ZH_NO_TOPIC_RE.search(bare) or not noun_runs(bare):
+            return None  # 今晚吃火锅？, 你喜欢吗？, 为什么？
+        return Object(bare, zh=True)  # 广场舞？ (广场 + 舞/v), 猫？, 说实话，KTV？
     if len(bare.split()) > 4 or _NO_TOPIC_RE.search(bare):
         return None
     return mentioned(bare, False)
