@@ -44,7 +44,7 @@ or more, and at least :data:`AGREED_MARGIN` times the other polarity's: under
 :data:`~.kinds.NEW_MIN_P`, at which the head alone stores a noun the rules pull. Set before
 measuring, with :data:`AGREED_MARGIN` and :data:`AGREED_TAG_MIN_P`, not tuned. Against the
 tagger with no leaning, over the 35,101 texts of the repository's sets: 87 changed, and the
-held-out halves got 10 more statements right and one amount limit wrong (``珍珠奶茶，快乐加倍！``,
+held-out sets got 9 more statements right and one amount limit wrong (``珍珠奶茶，快乐加倍！``,
 ``腊肠炒饭一闻就饿了``, "Beer has always tasted bitter and flat to me", ``周一早上是一周里
 最难熬的时候``, all of which stored nothing)."""
 AGREED_MARGIN = 2.0
@@ -110,9 +110,9 @@ def kind_stance(
     as a question (``topic`` at a sentence's start: "Velcro shoes? absolutely not") needs only
     a :func:`leaning`, where it names no object of its own."""
     read = polarity_of(kind) if kind is not None else None
-    replied = read is None and kind is not None and topic is not None and not context.previous
-    if replied and kind is not None:
-        read = leaning(kind)
+    replied = False
+    if read is None and kind is not None and topic is not None and not context.previous:
+        read, replied = leaning(kind), True
     if read is None:
         return None
     polarity, label_kind = read
