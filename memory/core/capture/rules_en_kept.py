@@ -39,6 +39,8 @@ a veto of that reading (:func:`~.negation.kept`)."""
 EN_SOONER_DIE = r"die|starve|be\s+dead"
 """What one would rather do than X, said to refuse X ("I'd rather die than eat liver"): no side
 of a comparison (:func:`~.structures.read_structure`)."""
+_NO_THING = r"it|them|that|this|you|him|her"
+"""Words after "(can't do / can do) without" that name no thing: a pronoun or a person."""
 
 KEPT_RULES: tuple[Rule, ...] = (
     en(EN_UNQUIT, "like", "can't give up {obj}", copula="ok"),
@@ -109,8 +111,7 @@ KEPT_RULES: tuple[Rule, ...] = (
         r"mornings?|exams?|work|commute))?|go\s+(?:a|one)\s+(?:single\s+)?(?:day|week|"
         r"morning|night)|start\s+(?:my|the)\s+(?:day|morning)|get\s+through\s+(?:the|a|my)\s+"
         r"(?:day|week|morning)|imagine\s+(?:my\s+)?life)\s+without\s+(?:(?:my|a|an|the|some|"
-        r"at\s+least\s+one|at\s+least\s+an?)\s+)?(?P<obj>(?!(?:(?:my|a|an|the)\s+)?(?:it|them|that|this|"
-        r"you|him|her|"
+        rf"at\s+least\s+one|at\s+least\s+an?)\s+)?(?P<obj>(?!(?:(?:my|a|an|the)\s+)?(?:{_NO_THING}|"
         r"complaining|arguing|fighting|worrying|stressing|crying|sleep(?:ing)?|food|water|insulin|"
         r"meds|medication|medicine|inhaler|glasses|contacts|wheelchair|oxygen|charger)\b)"
         r"[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:anymore|now|"
@@ -121,7 +122,7 @@ KEPT_RULES: tuple[Rule, ...] = (
     ),
     en(  # "I can live without dessert": no need of it, a dislike (it had stored a like)
         r"\b(?:can|could)\s+(?:(?:easily|happily|totally|definitely|honestly)\s+)?(?:live|do)\s+"
-        r"without\s+(?:(?:my|a|an|the)\s+)?(?P<obj>(?!(?:it|them|that|this|you|him|her)\b)"
+        rf"without\s+(?:(?:my|a|an|the)\s+)?(?P<obj>(?!(?:{_NO_THING})\b)"
         r"[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:tbh|honestly|to\s+be\s+honest|though|"
         r"and|but)\b)",
         "dislike",
