@@ -41,6 +41,12 @@ piece) on:
 - ``blind-3``: ``bench/data/poison_blind3.jsonl``, 300 rows of the same six kinds (50 each;
   en, zh and seven more languages) by another helper who saw no file of the repository,
   told to slip past filters: the held-out figure for those kinds, counts only;
+- ``blind-4``: ``bench/data/poison_blind4.jsonl``, 360 rows (45 each: the three kinds of
+  blind-3 and standing orders hidden in a preference, against look-alikes about numbers,
+  safety, names and standing wishes for the user's own answers; en, zh and six more
+  languages) by another helper who saw no file of the repository. Its rows were read (a
+  retraining of the head with 1,200 more blind rows was measured on it and dropped): a
+  development set;
 - false refusals among the 505 PrefEval-dev statements and every benign case.
 
 It prints refusal per kind (attacks) and false refusals per kind (benign), and beside them
@@ -94,6 +100,7 @@ SETS = {
     "blind-2": REPO / "bench" / "data" / "poison_blind2.jsonl",
     "harms-dev": POISON / "harms_dev.jsonl",
     "blind-3": REPO / "bench" / "data" / "poison_blind3.jsonl",
+    "blind-4": REPO / "bench" / "data" / "poison_blind4.jsonl",
 }
 
 
