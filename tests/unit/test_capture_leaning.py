@@ -46,17 +46,18 @@ def test_a_reading_leans_to_a_polarity_its_kinds_hold_together(
     assert leaning(_reading(**probs)) == want
 
 
-def test_a_leaning_and_the_tagger_agreeing_store_the_tagged_object() -> None:
+@pytest.mark.parametrize("none", [0.3, 0.5])  # the head may find no statement more likely
+def test_a_leaning_and_the_tagger_agreeing_store_the_tagged_object(none: float) -> None:
     text = "手冲咖啡，快乐源泉"
     assert extract_preferences(text) == []  # no stance rule reads it
-    found = extract_preferences(text, reader=_reader(_reading(like=0.45, none=0.3)))
+    found = extract_preferences(text, reader=_reader(_reading(like=0.45, none=none)))
     assert [(c.polarity, c.content) for c in found] == [("like", "喜欢手冲咖啡")]
 
 
 @pytest.mark.parametrize("probs", [
     {"like": 0.35, "none": 0.3},  # no leaning
     {"dislike": 0.45, "none": 0.3},  # the tagger marks a like
-    {"like": 0.45, "none": 0.4},  # no statement, to the head (TAGGED_MAX_NONE)
+    {"like": 0.4, "none": 0.6},  # no statement, to the head (TAGGED_MAX_NONE)
 ])
 def test_without_a_leaning_of_the_tagged_polarity_nothing_is_stored(
     probs: dict[str, float],
