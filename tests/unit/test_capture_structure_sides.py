@@ -74,6 +74,21 @@ def test_an_exception_stores_both_sides(
     assert not {("like" if p == "dislike" else "dislike", k) for p, k in want} & found
 
 
+@pytest.mark.parametrize(("text", "liked"), [
+    ("Football is fine but I love basketball.", "basketball"),
+    ("Cycling is okay, but I really love rowing", "rowing"),
+    ("Audiobooks are alright but honestly I adore vinyl.", "vinyl"),
+])
+def test_a_but_before_the_users_own_like_is_no_exception(
+    text: str, liked: str, stored: Stored
+) -> None:
+    """Before, "Tea is okay but I love coffee" stored "dislikes coffee (the exception to
+    Tea)": the exception's loose connector ``but`` took the user's own clause for a member."""
+    found = stored(text)
+    assert ("like", liked) in found
+    assert ("dislike", liked) not in found
+
+
 @pytest.mark.parametrize("text", [
     "今晚甜品随便，榴莲千层除外",
     "my son likes every kind of bread except rye",

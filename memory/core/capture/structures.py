@@ -110,6 +110,8 @@ _EN_CLASS_NEGATED_RE = re.compile(
 _ZH_CLASS_NEGATED_RE = re.compile(
     r"不|没|讨厌|受不了|别(?!的|人|家|处)|拒绝|戒|很少|极少|懒得|嫌|烦|怕|腻|反感|排斥"  # 懒得: too
 )
+_EN_I_RE = re.compile(r"(?:\w+ly\s+)?i\b", re.I)
+"""An English clause the user is the subject of ("I love coffee", "honestly I'd…")."""
 _EN_NOT_PICKY_RE = re.compile(
     r"\b(?:not\s+(?:picky|fussy)|(?:don't|do\s+not|never)\s+mind|no\s+(?:problem|complaints)|"
     r"can't\s+get\s+enough|never\s+(?:say|said)\s+no|not\s+a\s+fussy|(?:don't|do\s+not|never)\s+"
@@ -479,6 +481,8 @@ def read_structure(
                 member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
                 if zh and c and _ZH_COMMENT_LEAD_RE.match(c):
                     continue  # ``生蚝我吃不惯``: 吃 + 不惯 is no class; another connector may fit
+                if not zh and read and _EN_I_RE.match(m["m"]) and read(m["m"]) == "like":
+                    continue  # "Tea is okay but I love coffee": the user's own like, no exception
                 if member and member != c and (
                     parts := _exception_parts(c, member, _class_clause(text, m, zh), zh, read)
                 ):
