@@ -481,8 +481,8 @@ def read_structure(
                 member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
                 if zh and c and _ZH_COMMENT_LEAD_RE.match(c):
                     continue  # ``生蚝我吃不惯``: 吃 + 不惯 is no class; another connector may fit
-                if not zh and read and _EN_I_RE.match(m["m"]) and read(m["m"]) == "like":
-                    continue  # "Tea is okay but I love coffee": the user's own like, no exception
+                if not zh and read and _EN_I_RE.match(m["m"]) and read(m["m"]) != "dislike":
+                    continue  # "Tea is okay but I love coffee": the user's own clause, no member
                 if member and member != c and (
                     parts := _exception_parts(c, member, _class_clause(text, m, zh), zh, read)
                 ):
