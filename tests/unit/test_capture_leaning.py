@@ -17,6 +17,7 @@ import pytest
 from penchant.memory.core.capture import extract_preferences, retagging
 from penchant.memory.core.capture.kind_stances import AGREED_TAG_MIN_P, leaning
 from penchant.memory.core.capture.object_tagger import TaggedObject
+from penchant.memory.core.capture.retagging import WEAK_READ_TAG_MIN_P
 from penchant.memory.core.capture.statements import KINDS, Kind
 
 
@@ -79,6 +80,25 @@ def test_a_leaning_keeps_only_objects_the_tagger_is_sure_of(
                         lambda: SimpleNamespace(read=lambda sentence: reading))
     text = "Open-plan offices, a nightmare for focus"
     found = extract_preferences(text, reader=_reader(_reading(dislike=0.45, none=0.3)))
+    assert [(c.polarity, "open-plan offices" in c.content) for c in found] == (
+        [("dislike", True)] if stored else [])
+
+
+@pytest.mark.parametrize(("p", "stored"), [(WEAK_READ_TAG_MIN_P + 0.05, True),
+                                           (WEAK_READ_TAG_MIN_P - 0.05, False)])
+def test_a_weak_reading_keeps_only_objects_the_tagger_is_fairly_sure_of(
+    monkeypatch: pytest.MonkeyPatch, p: float, stored: bool
+) -> None:
+    """The head's kinds of dislike reach NEW_MIN_P together, none alone: two unsure readers
+    are not one sure one ("Count me out when it comes to horror films" had stored a like of
+    horror)."""
+    reading = SimpleNamespace(objects=[TaggedObject("dislike", "open-plan offices", p)],
+                              outside=lambda keywords: 0.95)
+    monkeypatch.setattr(retagging, "default_tagger",
+                        lambda: SimpleNamespace(read=lambda sentence: reading))
+    text = "Count me out when it comes to open-plan offices"
+    weak = _reading(dislike=0.45, flip_dislike=0.2, none=0.25)
+    found = extract_preferences(text, reader=_reader(weak))
     assert [(c.polarity, "open-plan offices" in c.content) for c in found] == (
         [("dislike", True)] if stored else [])
 

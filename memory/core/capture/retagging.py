@@ -45,6 +45,18 @@ read: 26 right where they had stored nothing or junk, "Mondays can do one", ``�
 十遍``, "Please note I'm using my Revolut card for everything now" (was a switch to *Please
 note*), 4 wrong, "Starting over now" a like). Held out, counted after: 13 more right, none
 fewer."""
+WEAK_READ_TAG_MIN_P = 0.7
+"""Where the head reads a polarity only by summing its kinds (:func:`~.kinds.polarity_of`), none
+of them reaching :data:`~.kinds.NEW_MIN_P` alone, the tagger's object of that polarity is kept
+only at this probability or more: two
+unsure readers do not make a sure one ("Count me out when it comes to horror films": like
+0.49 and *horror* liked at 0.55 had stored a like). The leaning's bar
+(:data:`~.kind_stances.AGREED_TAG_MIN_P`) is higher, a leaning being weaker than a reading.
+Chosen on the development texts: 0.7 changed one (*likes trust* gone from "Mullvad is the one
+I actually like and trust"), 0.8 six, losing "I'm hooked on Korean dramas right now". Held out,
+counted after: one more right, one fewer, of the repository's sets."""
+
+
 def _polar_reading(kind: Kind | None) -> Kind | None:
     """The statement head's reading, or the structure head's where only that one reads a
     statement of a polarity: "Yes I know everyone's into padel now, I'm still a tennis
@@ -97,7 +109,8 @@ def retagged(
         gone!! (jk)" would be a like of peanuts). In a sentence no rule read, the head must
         agree: it reads a polarity (:func:`_polar`: a current choice, a slot read at
         :data:`~.kinds.NEW_MIN_P`, is a like) and only the tagger's objects of that
-        polarity are kept, or it reads a switch, comparison, exception or weaker slot
+        polarity are kept (at :data:`WEAK_READ_TAG_MIN_P` where no one kind of it reaches
+        :data:`~.kinds.NEW_MIN_P`), or it reads a switch, comparison, exception or weaker slot
         (:data:`~.structuring.STRUCTURAL_KINDS`), whose sides the tagger marks. The
         head reads the whole sentence, the tagger a window of words; alone, the tagger
         stored "Java's gone, C++ is my language now" as a like of Java and "kimchi is dead
@@ -134,7 +147,8 @@ def retagged(
         if not tagged:
             return None  # it replaces the rules' object, never their polarity
     elif read is not None:  # the head and the tagger must agree on the polarity
-        tagged = [o for o in tagged if o.polarity == read[0]]
+        bar = WEAK_READ_TAG_MIN_P if kind.p < NEW_MIN_P else 0.0
+        tagged = [o for o in tagged if o.polarity == read[0] and o.p >= bar]
     elif kind.kind not in STRUCTURAL_KINDS:
         if (read := leaning(kind)) is None:
             return None  # no polarity read, and no two sides of a structure to tag
@@ -149,4 +163,6 @@ def retagged(
     return stances or None
 
 
-__all__ = ["RETAG_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "retagged"]
+__all__ = [
+    "RETAG_MIN_P", "TAGGED_MAX_LIMIT", "TAGGED_MAX_NONE", "WEAK_READ_TAG_MIN_P", "retagged",
+]
