@@ -48,13 +48,12 @@ fewer."""
 WEAK_READ_TAG_MIN_P = 0.7
 """Where the head reads a polarity only by summing its kinds (:func:`~.kinds.polarity_of`), none
 of them reaching :data:`~.kinds.NEW_MIN_P` alone, the tagger's object of that polarity is kept
-only at this probability or more: two
-unsure readers do not make a sure one ("Count me out when it comes to horror films": like
-0.49 and *horror* liked at 0.55 had stored a like). The leaning's bar
-(:data:`~.kind_stances.AGREED_TAG_MIN_P`) is higher, a leaning being weaker than a reading.
-Chosen on the development texts: 0.7 changed one (*likes trust* gone from "Mullvad is the one
-I actually like and trust"), 0.8 six, losing "I'm hooked on Korean dramas right now". Held out,
-counted after: one more right, one fewer, of the repository's sets."""
+only at this probability or more: two unsure readers do not make a sure one ("Count me out
+when it comes to horror films": like 0.49 and *horror* liked at 0.55 had stored a like). The
+leaning's bar (:data:`~.kind_stances.AGREED_TAG_MIN_P`) is higher, a leaning being weaker than
+a reading. Chosen on the development texts: 0.7 changed one (*likes trust* gone from "Mullvad
+is the one I actually like and trust"), 0.8 six, losing "I'm hooked on Korean dramas right
+now". Held out, counted after: one more right, one fewer, of the repository's sets."""
 
 
 def _polar_reading(kind: Kind | None) -> Kind | None:
