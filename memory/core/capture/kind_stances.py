@@ -21,11 +21,12 @@ from .changes import ZH_PRESENT, left_behind
 from .clauses import Speaker, clause_speaker
 from .kinds import (
     EN_LABELS,
-    POLAR_KINDS,
     ZH_LABELS,
+    polar_mass,
     polarity_of,
     pull_object_en,
     pull_object_zh,
+    strongest_kind,
 )
 from .negation import kept, negated_aversion
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
@@ -60,14 +61,12 @@ def leaning(kind: Kind) -> tuple[Polarity, str] | None:
     or more, :data:`AGREED_MARGIN` times the other polarity's; None where it leans to
     neither. Alone, a leaning stores nothing: only an object the tagger marks with that
     polarity (:func:`~.retagging.retagged`)."""
-    mass: dict[Polarity, float] = {"like": 0.0, "dislike": 0.0}
-    for name, polarity in POLAR_KINDS.items():
-        mass[polarity] += kind.of(name)
+    mass = polar_mass(kind)
     best: Polarity = "like" if mass["like"] >= mass["dislike"] else "dislike"
     other: Polarity = "dislike" if best == "like" else "like"
     if mass[best] < AGREED_MIN_P or mass[best] < AGREED_MARGIN * mass[other]:
         return None
-    return best, max((n for n, p in POLAR_KINDS.items() if p == best), key=kind.of)
+    return best, strongest_kind(kind, best)
 
 
 def labelled_stance(

@@ -467,14 +467,24 @@ def polarity_of(kind: Kind) -> tuple[Polarity, str] | None:
     The kinds of one polarity are summed (a dislike, going off a thing and quitting it all
     store a dislike), so a clause between two of them still counts.
     """
-    groups: dict[Polarity, list[str]] = {"like": [], "dislike": []}
-    for name, polarity in POLAR_KINDS.items():
-        groups[polarity].append(name)
-    for polarity, names in groups.items():
-        total = sum(kind.of(name) for name in names)
-        if total >= NEW_MIN_P:
-            return polarity, max(names, key=kind.of)
+    mass = polar_mass(kind)
+    for polarity in ("like", "dislike"):
+        if mass[polarity] >= NEW_MIN_P:
+            return polarity, strongest_kind(kind, polarity)
     return None
+
+
+def polar_mass(kind: Kind) -> dict[Polarity, float]:
+    """Each polarity's probability in a reading: its kinds' (:data:`POLAR_KINDS`) summed."""
+    mass: dict[Polarity, float] = {"like": 0.0, "dislike": 0.0}
+    for name, polarity in POLAR_KINDS.items():
+        mass[polarity] += kind.of(name)
+    return mass
+
+
+def strongest_kind(kind: Kind, polarity: Polarity) -> str:
+    """The kind of ``polarity`` (:data:`POLAR_KINDS`) a reading gives the most probability."""
+    return max((n for n, p in POLAR_KINDS.items() if p == polarity), key=kind.of)
 
 
 def polarity_reader(
@@ -513,13 +523,6 @@ def is_limit(kind: Kind | None) -> bool:
 
 
 __all__ = [
-    "EN_LABELS",
-    "POLAR_KINDS",
-    "ZH_LABELS",
-    "is_limit",
-    "overturns",
-    "polarity_of",
-    "polarity_reader",
-    "pull_object_en",
-    "pull_object_zh",
+    "EN_LABELS", "POLAR_KINDS", "ZH_LABELS", "is_limit", "overturns", "polar_mass",
+    "polarity_of", "polarity_reader", "pull_object_en", "pull_object_zh", "strongest_kind",
 ]
