@@ -838,7 +838,6 @@ def test_hypothetical_preference_is_no_preference(text: str) -> None:
         "I find it hard to choose.",
         "I'm excited about my trip.",
         "Cost is a deal-breaker for my wife.",
-        "I tried sushi, it bores me.",
         "I went from Paris to Rome by train.",
         "Recommending hit series while avoiding violent ones could be hard for you.",
         "我老公戒烟了。",

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected, is_retraction
 from .allergy_statements import excepted_allergy, stated_allergies
+from .antecedents import done_with, pronoun_reach
 from .categories import category_for, object_category
 from .changes import changed, then_and_now
 from .clauses import (
@@ -356,7 +357,11 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.topic = named if speaker != "other" else None
         context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
         context.mentioned = said or context.mentioned
-        context.antecedent = context.antecedent or leading_subject(clause, speaker)
+        said_with, thing = done_with(clause)  # the nearest thing, before an older one
+        if said_with and context.reach != "older":
+            context.antecedent = None if context.reach == "forward" else thing
+        else:
+            context.antecedent = context.antecedent or leading_subject(clause, speaker)
         return
     context.antecedent = context.mentioned = context.topic = stance.obj
     speaker = stance.speaker
@@ -464,6 +469,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     position, head_polarity = 0, polarity_reader(reader)
     for index, (sentence, parts) in enumerate(zip(kept, split, strict=True)):
         context.speaker, context.in_sentence, context.wants = "user", False, False
+        context.reach = pronoun_reach(sentence)
         start = len(context.found)
         context.previous, context.topic = "", fronted.get(index)
         if context.topic is not None and not context.topic.zh:

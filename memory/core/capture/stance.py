@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ...model import Polarity, PreferenceCandidate
+from .antecedents import Reach
 from .clauses import Speaker
 from .objects import Cut, Object
 from .rules import Rule
@@ -56,6 +57,7 @@ class Context:
     previous: str = ""  # the clause before, in this sentence ("" at a sentence's start)
     topic: Object | None = None  # what the clause before is about ("X闻着香，我超爱")
     reason: bool = False  # the clause gives the reason for the one before ("…, as it…")
+    reach: Reach = "nearest"  # where this sentence's pronouns point (antecedents.py)
 
 
 _TIME = r"(?:now|these\s+days|nowadays|today|lately|again|any\s*more|any\s+longer)"

@@ -1,0 +1,175 @@
+"""What a pronoun can point back to in a clause that states no stance: the thing a person
+did something with (``My sister gave me a scarf and I hate it``, ``We use Jira at work and I
+really like it``).
+
+Without it a later ``it`` went back past that thing to an older antecedent, and stored a
+flip of a preference the user never mentioned again: ``I love tea. My sister gave me a
+scarf and I hate it`` had stored a dislike of tea. A pronoun takes the nearest thing it can
+name (the recency of centering theory's backward-looking centre, Grosz, Joshi & Weinstein
+1995, "Centering: a framework for modeling the local coherence of discourse",
+Computational Linguistics 21(2)); a clause's subject, where it is a thing and not a person,
+is taken first (:func:`~.objects.leading_subject`). Where the thing's words do not make a
+clean object (a time, a person, a clause: ``My boss called me at 9pm and I hate it``), the
+older antecedent is dropped all the same, and the pronoun names nothing; so too where ``it``
+points forward (``I hate it when…``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from ...model import has_cjk
+from .clauses import clause_speaker, close_person_zh
+from .keywords import object_keywords
+from .lexicons import EN_PEOPLE_RE, STOP_WORDS
+from .objects import Object, cut_en, is_pronoun
+from .segment import NOUN_TAGS, tag
+
+_EN_DONE_WITH_RE = re.compile(
+    r"^\W*(?:(?:and|but|so|then|also|just|recently|finally|yesterday|today|last\s+\w+)"
+    r"[\s,]+)*"
+    r"(?:i|we|you|he|she|they|mom|mum|dad|"
+    r"(?P<owned>(?:my|our|his|her|their)(?:\s+[a-z]+){1,2}?))\s+"
+    r"(?:(?:'ve|have|has|had|'d|just|finally|recently|also|been|first|once|always|often|"
+    r"usually|sometimes)\s+)*"
+    r"(?P<verb>[a-z]+)\s+"
+    r"(?:(?:me|us|him|her|them|to|at|in|on|into|with|out|up|home|back|over|along|down)\s+)?"
+    r"(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+"""A person (the user or another) doing something with a thing: the subject, auxiliaries and
+adverbs, one verb, an indirect object or particle, then what is done with. A subject of two
+words after ``my`` (``My best friend recommended…``) is taken where the first is no verb."""
+
+_NOT_DONE_WITH = frozenset(
+    """
+    am is are was were be being 'm 's 're do does did don't doesn't didn't can can't could
+    will won't would should must may might shall not never want wanted wants need needs
+    needed like likes liked love loves loved hate hates hated prefer prefers preferred enjoy
+    enjoys enjoyed think thinks thought say says said told tell tells know knows knew feel
+    feels felt guess hope hoped wish wished believe believes believed mean means meant
+    realise realised realize realized notice noticed hear heard see saw learn learned
+    learnt find found decide decided announce announced
+    used going gonna wanna try trying no still for of about as
+    """.split()
+)
+"""Verbs after which what follows is no thing done with: a copula or auxiliary, a modal, a
+stance (a stance clause is read by the rules, not here), a verb of saying, thinking or
+finding out (a clause follows), ``used to``; a word that is no verb (``I no longer mind…``,
+``My love for mayo…``; and every stop word, :data:`~.lexicons.STOP_WORDS`)."""
+
+_EN_ADJUNCT_RE = re.compile(
+    r"(?:^|\s+)(?:at|in|on|for|from|with|during|last|this|every|each|all|yesterday|today|"
+    r"tonight|since|when|while|because|and|but|so|again|constantly|the\s+other\s+day)\b.*$",
+    re.IGNORECASE,
+)
+"""Where the thing's words end: a place, a time or a conjunction (``Jira at work``)."""
+_EN_ARTICLE_RE = re.compile(r"^(?:a|an|the|some|this|that|these|those)\s+", re.IGNORECASE)
+_EN_NO_THING_RE = re.compile(
+    r"\d|\b(?:me|us|you|him|her|them|my|our|your|his|their|i|i'm|we|we're|we'd|they|he|she|"
+    r"it|it's|that|what|how|if|whether|late|early|overtime|one|two|three|four|five|six|"
+    r"ten|few|several|hours?|minutes?|days?|weeks?|months?|years?|am|pm)\b",
+    re.IGNORECASE,
+)
+"""Words after the verb that make no thing one has a taste for: a person or a pronoun, a
+clause (``…announced that we're going back…``), a time or an amount of it."""
+_QUANTIFIERS = frozenset("some any one more both all another few lots".split())
+"""A determiner standing for a thing named before (``She bought some``): a pronoun."""
+_EN_FORWARD_IT_RE = re.compile(r"\bit\s+(?:when|whenever|if|that|how|because)\b", re.IGNORECASE)
+"""An ``it`` that points to a clause after it (``I hate it when it snows``)."""
+
+
+def done_with(clause: str) -> tuple[bool, Object | None]:
+    """Whether an English clause says a person did something with something, and the thing,
+    as a pronoun's antecedent (``We got a Roomba last month`` → ``Roomba``).
+
+    Args:
+        clause: One clause with no stance in it.
+
+    Returns:
+        ``(said, thing)``: ``said`` is False for Chinese, a clause of another shape or one
+        whose words after the verb open with a pronoun (``I drink it daily``: the pronoun
+        goes on pointing where it did); ``thing`` is the object (cut as a stance's object
+        is, :func:`~.objects.cut_en`), None where the words name no clean thing (a person,
+        a time, a clause), which leaves a later pronoun without an antecedent.
+    """
+    if has_cjk(clause):
+        return _done_with_zh(clause)
+    match = _EN_DONE_WITH_RE.match(clause)
+    if match is not None and (
+        EN_PEOPLE_RE.fullmatch(match.group("verb"))
+        or (
+            match.group("owned")
+            and match.group("verb").lower() not in STOP_WORDS
+            and match.group("rest").split()[0].lower().endswith("ed")
+        )
+    ):  # "My little sister gave me…", "Our new manager introduced…": the verb is one on
+        match = _EN_DONE_WITH_RE.match(f"I {match.group('rest')}")
+    verb = "" if match is None else match.group("verb").lower()
+    if match is None or verb in _NOT_DONE_WITH or verb in STOP_WORDS:
+        return False, None
+    rest = match.group("rest")
+    if is_pronoun(rest.split()[0].lower()):
+        return False, None
+    words = _EN_ADJUNCT_RE.sub("", cut_en(rest).display)
+    if words.lower() in _QUANTIFIERS:
+        return False, None  # "She bought some and I hate it": *some* is a pronoun here
+    display = _EN_ARTICLE_RE.sub("", words)
+    if not display or _EN_NO_THING_RE.search(display) or EN_PEOPLE_RE.search(display):
+        return True, None
+    return True, (Object(display, zh=False) if object_keywords(display) else None)
+
+
+_ZH_NO_THING_RE = re.compile(r"[没不别未它]|小时|分钟|[天年月周]$|假$")
+"""What keeps a Chinese clause from handing a pronoun a thing: a negation or prohibition
+(``我老公没买空气炸锅``, ``我妈不让我吃冰淇淋``), a pronoun of its own (``每天给它买罐头``: the
+older thing goes on), or a time or an amount of it taken for a noun (``站了一个小时``)."""
+
+
+def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
+    """:func:`done_with` of a Chinese clause of another person (``我姐送了我一条围巾`` →
+    ``围巾``): the last noun phrase after its first verb, unless it is a person or a time.
+
+    Only another person's clause: the user's own stance-less clauses in Chinese carry the
+    older object across (``我以前不喜欢跑步，后来加入了一个跑团，现在爱上它了``: *它* is
+    running), which the English ``I … and I love it`` does not."""
+    if clause_speaker(clause) != "other" or _ZH_NO_THING_RE.search(clause):
+        return False, None
+    tagged = tag(clause)
+    verb = next((i for i, (_, flag) in enumerate(tagged) if flag.startswith("v")), None)
+    if verb is None:
+        return False, None
+    runs: list[str] = []
+    current = ""
+    for word, flag in tagged[verb + 1 :]:
+        if flag in NOUN_TAGS:
+            current += word
+        elif current:
+            runs, current = [*runs, current], ""
+    runs = [*runs, current] if current else runs
+    if not runs or close_person_zh(f"我{runs[-1]}") or _ZH_NO_THING_RE.search(runs[-1]):
+        return False, None  # a person: 我 + it reads as one
+    return True, Object(runs[-1], zh=True)
+
+
+_OLDER_THING_RE = re.compile(
+    r"\b(?:even\s+more|all\s+the\s+more|more\s+than\s+ever|still)\b|更|还是|依然|仍然",
+    re.IGNORECASE,
+)
+"""A stance said again of the older thing, now more or still (``I love my job. My boss gave
+me a raise and I love it even more``): the pronoun goes back past the nearer thing."""
+
+Reach = Literal["nearest", "older", "forward"]
+
+
+def pronoun_reach(sentence: str) -> Reach:
+    """Where a pronoun of the sentence points: ``forward`` to a clause after it (``I hate it
+    when it snows``), ``older`` past a thing done with to the older thing the stance is said
+    again of (:data:`_OLDER_THING_RE`), else ``nearest`` (:func:`done_with`)."""
+    if _EN_FORWARD_IT_RE.search(sentence):
+        return "forward"
+    return "older" if _OLDER_THING_RE.search(sentence) else "nearest"
+
+
+__all__ = ["Reach", "done_with", "pronoun_reach"]
