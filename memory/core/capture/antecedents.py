@@ -24,7 +24,7 @@ from .clauses import clause_speaker, close_person_zh
 from .keywords import object_keywords
 from .lexicons import EN_PEOPLE_RE, STOP_WORDS
 from .objects import Object, cut_en, is_pronoun
-from .segment import NOUN_TAGS, tag
+from .segment import tag, tagged_noun_runs
 
 _EN_DONE_WITH_RE = re.compile(
     r"^\W*(?:(?:and|but|so|then|also|just|recently|finally|yesterday|today|last\s+\w+)"
@@ -140,14 +140,7 @@ def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
     verb = next((i for i, (_, flag) in enumerate(tagged) if flag.startswith("v")), None)
     if verb is None:
         return False, None
-    runs: list[str] = []
-    current = ""
-    for word, flag in tagged[verb + 1 :]:
-        if flag in NOUN_TAGS:
-            current += word
-        elif current:
-            runs, current = [*runs, current], ""
-    runs = [*runs, current] if current else runs
+    runs = tagged_noun_runs(tagged[verb + 1 :])
     if not runs or close_person_zh(f"我{runs[-1]}") or _ZH_NO_THING_RE.search(runs[-1]):
         return False, None  # a person: 我 + it reads as one
     return True, Object(runs[-1], zh=True)

@@ -86,9 +86,14 @@ def noun_runs(text: str) -> list[str]:
     ``螺蛳粉现在不吃了`` → ``["螺蛳粉"]`` (``螺蛳`` + ``粉``); ``受不了秋葵的口感`` →
     ``["秋葵", "口感"]``.
     """
+    return tagged_noun_runs(tag(text))
+
+
+def tagged_noun_runs(tagged: Iterable[tuple[str, str]]) -> list[str]:
+    """:func:`noun_runs` of words already tagged (a part of a text's :func:`tag`)."""
     runs: list[str] = []
     current = ""
-    for word, flag in tag(text):
+    for word, flag in tagged:
         if flag in NOUN_TAGS and not _GLUED_QUIT_RE.fullmatch(word):
             current += word
         elif current:
@@ -107,5 +112,5 @@ def names_a_thing_zh(text: str) -> bool:
 
 __all__ = [
     "FUNCTION_TAGS", "NOUN_TAGS", "dictionary_tag", "is_word", "names_a_thing_zh", "noun_runs",
-    "tag", "words",
+    "tag", "tagged_noun_runs", "words",
 ]
