@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from ...model import has_cjk
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
 from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, EN_PEOPLE_RE, STOP_WORDS
+from .pronoun_ways import way_had
 from .segment import noun_runs
 from .segment import words as zh_words
 
@@ -322,6 +323,12 @@ def resolve(
         if antecedent is not None and antecedent.subject:
             return replace(antecedent, subject=False) if display.lower() in _THEY else None
         return antecedent
+    if (way := way_had(display)) is not None:  # "I love it black"
+        if antecedent is None:  # a subject too: what it is liked as shows *it* is a thing
+            return None
+        thing = antecedent.display
+        thing = lower_sentence_start(thing) if antecedent.initial else thing
+        return Object(f"{thing} {way}" if " " in way else f"{way} {thing}", zh=False)
     if not display or _EN_BAD_OBJECT_RE.match(display):
         return None
     return Object(display, zh=False, initial=initial)
