@@ -39,6 +39,7 @@ def test_a_pronoun_after_a_new_thing_leaves_the_older_preference_alone(
 @pytest.mark.parametrize(("text", "meant"), [
     ("My partner got us a Nespresso machine and I absolutely love it", "nespresso"),
     ("We use Notion at the office and I really like it", "notion"),
+    ("At the office we're on Linear and honestly I like it", "linear"),
 ])
 def test_a_pronoun_finds_the_thing_another_person_brought(
     reader: ClauseReader, text: str, meant: str
@@ -110,6 +111,8 @@ def test_the_older_thing_is_kept_where_the_pronoun_goes_back_to_it(
     ("I woke up at 6am", (True, None)),
     ("My aunt phoned me", (True, None)),
     ("I cook it every day", (False, None)),
+    ("we're still on Discord", (True, "Discord")),
+    ("I'm on my laptop", (True, None)),
     ("I think that it works", (False, None)),
     ("My sister is a nurse", (False, None)),
     ("I want a new phone", (False, None)),

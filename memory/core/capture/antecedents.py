@@ -42,6 +42,14 @@ _EN_DONE_WITH_RE = re.compile(
 adverbs, one verb, an indirect object or particle, then what is done with. A subject of two
 words after ``my`` (``My best friend recommended…``) is taken where the first is no verb."""
 
+_EN_ON_RE = re.compile(
+    r"^\W*(?:(?:at\s+(?:work|home|school|the\s+office)|these\s+days|now|so|and|but)[\s,]+)*"
+    r"(?:i|we|they)(?:'re|'m|\s+are|\s+am)\s+(?:(?:still|now|all|mostly|currently|also)\s+)*"
+    r"on\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+"""Being on a thing, as one is on a platform or a tool one uses (``we're on Slack``)."""
+
 _NOT_DONE_WITH = frozenset(
     """
     am is are was were be being 'm 's 're do does did don't doesn't didn't can can't could
@@ -96,6 +104,8 @@ def done_with(clause: str) -> tuple[bool, Object | None]:
     """
     if has_cjk(clause):
         return _done_with_zh(clause)
+    if (on := _EN_ON_RE.match(clause)) is not None:  # "At work we're on Jira": using it
+        clause = f"I use {on['rest']}"
     match = _EN_DONE_WITH_RE.match(clause)
     if match is not None and (
         EN_PEOPLE_RE.fullmatch(match.group("verb"))
