@@ -19,21 +19,25 @@ def reader() -> ClauseReader:
     return ClauseReader()
 
 
-@pytest.mark.parametrize(("text", "kept", "meant"), [
+@pytest.mark.parametrize(("text", "kept", "meant", "polarity"), [
     ("Green tea is lovely. My roommate bought a lava lamp and I can't stand it.",
-     "green tea", "lava lamp"),
-    ("I adore jazz. My dad installed Linux on my laptop and I hate it.", "jazz", "linux"),
+     "green tea", "lava lamp", "dislike"),
+    ("I adore jazz. My dad installed Linux on my laptop and I hate it.", "jazz", "linux",
+     "dislike"),
     ("Pizza is my favourite. Our office switched to Slack and I really dislike it.",
-     "pizza", "slack"),
+     "pizza", "slack", "dislike"),
+    # in Chinese, another person's clause
+    ("我爱喝奶茶。我表哥送了我一个保温杯，我很讨厌它。", "奶茶", "保温杯", "dislike"),
+    ("我讨厌下雪。我舅舅给我寄了一箱橙子，我超爱吃。", "下雪", "橙子", "like"),
 ])
 def test_a_pronoun_after_a_new_thing_leaves_the_older_preference_alone(
-    reader: ClauseReader, text: str, kept: str, meant: str
+    reader: ClauseReader, text: str, kept: str, meant: str, polarity: str
 ) -> None:
     found = extract_preferences(text, reader=reader)
     older = [c for c in found if any(kept in k.lower() for k in c.keywords)]
-    assert older and all(c.polarity == "like" for c in older), found
+    assert older and all(c.polarity != polarity for c in older), found
     newer = [c for c in found if any(meant in k.lower() for k in c.keywords)]
-    assert newer and all(c.polarity == "dislike" for c in newer), found
+    assert newer and all(c.polarity == polarity for c in newer), found
 
 
 @pytest.mark.parametrize(("text", "meant"), [
@@ -71,20 +75,6 @@ def test_no_clean_thing_or_a_forward_it_names_nothing(
     found = extract_preferences(text, reader=reader)
     assert [c.polarity for c in found] == ["like"], found
     assert any(kept in k.lower() for k in found[0].keywords)
-
-
-@pytest.mark.parametrize(("text", "kept", "meant", "polarity"), [
-    ("我爱喝奶茶。我表哥送了我一个保温杯，我很讨厌它。", "奶茶", "保温杯", "dislike"),
-    ("我讨厌下雪。我舅舅给我寄了一箱橙子，我超爱吃。", "下雪", "橙子", "like"),
-])
-def test_a_chinese_pronoun_after_another_persons_thing(
-    reader: ClauseReader, text: str, kept: str, meant: str, polarity: str
-) -> None:
-    found = extract_preferences(text, reader=reader)
-    older = [c for c in found if any(kept in k for k in c.keywords)]
-    assert older and all(c.polarity != polarity for c in older), found
-    newer = [c for c in found if any(meant in k for k in c.keywords)]
-    assert newer and all(c.polarity == polarity for c in newer), found
 
 
 @pytest.mark.parametrize(("text", "kept", "not_meant"), [
