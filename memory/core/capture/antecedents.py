@@ -20,7 +20,7 @@ import re
 from typing import Literal
 
 from ...model import has_cjk
-from .clauses import clause_speaker, close_person_zh
+from .clauses import ZH_PAST_RE, clause_speaker, close_person_zh
 from .keywords import object_keywords
 from .lexicons import EN_PEOPLE_RE, STOP_WORDS
 from .objects import Object, cut_en, is_pronoun
@@ -50,6 +50,30 @@ _EN_ON_RE = re.compile(
 )
 """Being on a thing, as one is on a platform or a tool one uses (``we're on Slack``)."""
 
+_EN_ELIDED_RE = re.compile(
+    r"^\W*(?:(?:and|but|so|then|also|just|recently|finally|yesterday|last\s+\w+)[\s,]+)*"
+    r"(?=(?:[a-z]+ed|saw|went|got|bought|took|read|ate|drank|wore|gave|made|met|rode|flew|"
+    r"drove|ran|caught|began|brought|sent|won|lost|heard|paid|sat|slept|spent|built)\s)",
+    re.IGNORECASE,
+)
+"""A clause that opens with a verb of the past, its subject (the user) left out as in a diary
+(``Tried Linear at work last sprint``, ``Went to Lisbon in May``)."""
+
+_EN_PARTICIPLE_RE = re.compile(
+    r"(?!(?:went|ate|stayed|listened|switched|moved|flew|travell?ed|signed|checked|dined|"
+    r"shopped|got)\s)[a-z]+ed\s+(?:with|in|on|by|into|under|over|for|from|at|to|and)\b",
+    re.IGNORECASE,
+)
+"""A participle that qualifies what the sentence goes on to name (``Roasted with bacon,
+they're my favourite``), not a verb of the user's with its subject left out: a verb in -ed
+before a preposition, other than one of going, eating or staying somewhere."""
+
+
+def _participle(words: str) -> bool:
+    """Whether a clause opening with a verb in the past opens with a participle instead."""
+    return bool(_EN_PARTICIPLE_RE.match(words))
+
+
 _NOT_DONE_WITH = frozenset(
     """
     am is are was were be being 'm 's 're do does did don't doesn't didn't can can't could
@@ -57,7 +81,7 @@ _NOT_DONE_WITH = frozenset(
     needed like likes liked love loves loved hate hates hated prefer prefers preferred enjoy
     enjoys enjoyed think thinks thought say says said told tell tells know knows knew feel
     feels felt guess hope hoped wish wished believe believes believed mean means meant
-    realise realised realize realized notice noticed hear heard see saw learn learned
+    realise realised realize realized notice noticed hear see learn learned
     learnt find found decide decided announce announced
     used going gonna wanna try trying no still for of about as
     """.split()
@@ -69,10 +93,12 @@ finding out (a clause follows), ``used to``; a word that is no verb (``I no long
 
 _EN_ADJUNCT_RE = re.compile(
     r"(?:^|\s+)(?:at|in|on|for|from|with|during|last|this|every|each|all|yesterday|today|"
-    r"tonight|since|when|while|because|and|but|so|again|constantly|the\s+other\s+day)\b.*$",
+    r"tonight|since|when|while|because|and|but|so|again|once|twice|constantly|"
+    r"the\s+other\s+day|over\s+the|an?\s+(?:shot|try|go|whirl|chance))\b.*$",
     re.IGNORECASE,
 )
-"""Where the thing's words end: a place, a time or a conjunction (``Jira at work``)."""
+"""Where the thing's words end: a place, a time or a conjunction (``Jira at work``), or
+the trial of it (``gave oat milk a shot``)."""
 _EN_ARTICLE_RE = re.compile(r"^(?:a|an|the|some|this|that|these|those)\s+", re.IGNORECASE)
 _EN_NO_THING_RE = re.compile(
     r"\d|\b(?:me|us|you|him|her|them|my|our|your|his|their|i|i'm|we|we're|we'd|they|he|she|"
@@ -82,10 +108,21 @@ _EN_NO_THING_RE = re.compile(
 )
 """Words after the verb that make no thing one has a taste for: a person or a pronoun, a
 clause (``…announced that we're going back…``), a time or an amount of it."""
+_DEMONSTRATIVES = frozenset("this that these those".split())
+"""Pronouns that are determiners before a noun (``that new club``)."""
+_NOT_A_NOUN = frozenset("too a lot much often every always all yesterday today ago".split())
 _QUANTIFIERS = frozenset("some any one more both all another few lots".split())
 """A determiner standing for a thing named before (``She bought some``): a pronoun."""
 _EN_FORWARD_IT_RE = re.compile(r"\bit\s+(?:when|whenever|if|that|how|because)\b", re.IGNORECASE)
 """An ``it`` that points to a clause after it (``I hate it when it snows``)."""
+
+
+def _a_noun(word: str) -> bool:
+    """Whether the word after a demonstrative may start the noun it determines (``that new
+    club``), not a time, a place or a manner (``I had that at dinner``, ``that too``)."""
+    return not (
+        _EN_ADJUNCT_RE.match(f" {word}") or word in _NOT_A_NOUN or word.endswith("ly")
+    )
 
 
 def done_with(clause: str) -> tuple[bool, Object | None]:
@@ -106,6 +143,10 @@ def done_with(clause: str) -> tuple[bool, Object | None]:
         return _done_with_zh(clause)
     if (on := _EN_ON_RE.match(clause)) is not None:  # "At work we're on Jira": using it
         clause = f"I use {on['rest']}"
+    if (elided := _EN_ELIDED_RE.match(clause)) is not None and not _participle(
+        clause[elided.end() :]
+    ):  # "Tried Linear…": the user's
+        clause = f"I {clause[elided.end():]}"
     match = _EN_DONE_WITH_RE.match(clause)
     if match is not None and (
         EN_PEOPLE_RE.fullmatch(match.group("verb"))
@@ -117,11 +158,14 @@ def done_with(clause: str) -> tuple[bool, Object | None]:
     ):  # "My little sister gave me…", "Our new manager introduced…": the verb is one on
         match = _EN_DONE_WITH_RE.match(f"I {match.group('rest')}")
     verb = "" if match is None else match.group("verb").lower()
+    if verb == "used" and match and not re.match(r"\s*to\b", match.string[match.end("verb") :]):
+        verb = "use"  # "I used Notion for a while", not "I used to…"
     if match is None or verb in _NOT_DONE_WITH or verb in STOP_WORDS:
         return False, None
     rest = match.group("rest")
-    if is_pronoun(rest.split()[0].lower()):
-        return False, None
+    first, *after = rest.lower().split()
+    if is_pronoun(first) and not (first in _DEMONSTRATIVES and after and _a_noun(after[0])):
+        return False, None  # "I drink it daily"; not "We went to that new club"
     words = _EN_ADJUNCT_RE.sub("", cut_en(rest).display)
     if words.lower() in _QUANTIFIERS:
         return False, None  # "She bought some and I hate it": *some* is a pronoun here
@@ -139,16 +183,25 @@ older thing goes on), or a time or an amount of it taken for a noun (``站了一
 
 def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
     """:func:`done_with` of a Chinese clause of another person (``我姐送了我一条围巾`` →
-    ``围巾``): the last noun phrase after its first verb, unless it is a person or a time.
+    ``围巾``), or of the user's own one-off event, a verb with 了 or 过 (``上周去了那家新开的
+    奶茶店`` → ``奶茶店``): the last noun phrase after its first verb, unless it is a person or
+    a time.
 
-    Only another person's clause: the user's own stance-less clauses in Chinese carry the
-    older object across (``我以前不喜欢跑步，后来加入了一个跑团，现在爱上它了``: *它* is
-    running), which the English ``I … and I love it`` does not."""
-    if clause_speaker(clause) != "other" or _ZH_NO_THING_RE.search(clause):
+    Not the user's clause told in a then-and-now (``我以前不喜欢跑步，后来加入了一个跑团，
+    现在爱上它了``: *它* is running), nor one without an event (``我每天喝``)."""
+    if _ZH_NO_THING_RE.search(clause):
         return False, None
     tagged = tag(clause)
     verb = next((i for i, (_, flag) in enumerate(tagged) if flag.startswith("v")), None)
     if verb is None:
+        return False, None
+    event = verb + 1 < len(tagged) and tagged[verb + 1][0] in ("了", "过") and not any(
+        flag.startswith("n") and flag != "ns" and (i == 0 or tagged[i - 1][1] != "p")
+        for i, (_, flag) in enumerate(tagged[:verb])
+    )  # the user's event: no subject named before the verb (``医院做了…``), a place may be
+    if clause_speaker(clause) != "other" and not (
+        event and not ZH_PAST_RE.search(clause) and "后来" not in clause
+    ):
         return False, None
     runs = tagged_noun_runs(tagged[verb + 1 :])
     if not runs or close_person_zh(f"我{runs[-1]}") or _ZH_NO_THING_RE.search(runs[-1]):
@@ -157,7 +210,8 @@ def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
 
 
 _OLDER_THING_RE = re.compile(
-    r"\b(?:even\s+more|all\s+the\s+more|more\s+than\s+ever|still)\b|更|还是|依然|仍然",
+    r"\b(?:even\s+more|all\s+the\s+more|more\s+than\s+ever|more\s+and\s+more|still)\b|"
+    r"更|还是|依然|仍然|越来越|一如既往",
     re.IGNORECASE,
 )
 """A stance said again of the older thing, now more or still (``I love my job. My boss gave

@@ -21,30 +21,24 @@ from collections.abc import Callable, Sequence
 
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from ..lexical import ENGLISH_STOP_WORDS
-from .clauses import EN_PEOPLE_RE, ZH_PAST_RE, clause_speaker
+from .clauses import EN_PEOPLE_RE, clause_speaker
 from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
 from .object_tagger import default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
+from .past import (
+    EN_NOW_RE,
+    EN_NOW_SINCE_RE,
+    EN_THEN_RE,
+    ZH_THEN_RE,
+    said_now,
+    said_then,
+)
+from .rules_en_past import past_verdict
 from .statements import Kind
 from .structures import Part, part_candidate
 from .switches import ZH_V
 from .zh_subjects import fronted_topic
 
-_EN_THEN_RE = re.compile(
-    r"\b(?:used\s+to|use\s+to|back\s+(?:then|in\s+the\s+day|in\s+(?:high\s+)?(?:school|college|uni))|"
-    r"in\s+(?:high\s+school|college|uni|my\s+(?:teens|twenties|thirties))|as\s+a\s+(?:kid|child|teen(?:ager)?)|"
-    r"in\s+the\s+past|previously|formerly|at\s+first|once(?!\s+(?:a|an|or|every|per|in|more)\b)|"
-    r"growing\s+up|"
-    r"when\s+i\s+was\s+(?:young(?:er)?|a\s+kid|a\s+child|little|in\s+\w+)|"
-    r"(?:was|were)(?=\s+(?:\w+\s+)?(?:my|our|an?)\s+(?:[\w-]+\s+){0,2}?(?:thing|jam|go-?to|fave|"
-    r"favou?rite|everything|life|religion|obsession|soundtrack|aesthetic|happy\s+place)\b)|"
-    r"i\s+was(?=\s+(?:team\b|(?:\S+\s+){0,4}?(?:fan|guy|gal|girl|person|user|"
-    r"loyalist|devotee|addict|lover|junkie|snob|stan|household|family)\b)))\b",
-    re.IGNORECASE,
-)
-"""Words that put an English clause in the past of the speaker's taste, and the ``was`` of a
-taste told as who the speaker was or what was theirs ("I was a die-hard United fan", "Dark
-roast was my thing"): only the verb is the marker, the rest is the taste."""
 _EN_WAS = {"was": "is", "were": "are", "i was": "I am"}
 """The present of a past ``was`` marker, to read its clause without the past: "Pilates was my
 favourite workout" → "Pilates is my favourite workout", whose rules read the like."""
@@ -53,19 +47,6 @@ _EN_USED_TO_IT_RE = re.compile(
     re.IGNORECASE,
 )
 """``I'm used to spicy food``: accustomed, not the past."""
-_ZH_THEN_RE = ZH_PAST_RE
-_EN_NOW_RE = re.compile(
-    r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately|but|yet|however|"
-    r"though|since\s+then)\b",
-    re.IGNORECASE,
-)
-"""Words that put a later English clause in the present or against the past one."""
-_ZH_NOW_RE = re.compile(
-    r"现在|如今|最近|这几年|这两年|这阵子|后来|慢慢|渐渐|越来越|早就|已经|再也|不再|但是?|可是|"
-    r"不过|却|反而"
-)
-"""Words that put a later Chinese clause in the present or against the past one."""
-
 THEN_MIN_P = 0.55
 """The past clause's polarity is read from the head when its plain like or dislike reaches
 this (a lower bar than :data:`~.kinds.NEW_MIN_P`: the present clause's turning, not this
@@ -90,48 +71,6 @@ _ZH_PERSON_RE = re.compile(
 (``以前室友爱吃香菜``, ``现在她不吃了``): the change is theirs, not the user's."""
 
 
-def _then(text: str) -> bool:
-    """Whether a clause is marked as the past (in its own language)."""
-    return bool((_ZH_THEN_RE if has_cjk(text) else _EN_THEN_RE).search(text))
-
-
-def _now(text: str) -> bool:
-    """Whether a clause is marked as the present or as turning against the past."""
-    return bool((_ZH_NOW_RE if has_cjk(text) else _EN_NOW_RE).search(text))
-
-
-def told_as_past(clause: str) -> bool:
-    """Whether a clause is told as the past with nothing of the present in it ("Both of us
-    used to love mushrooms", ``我们以前都喜欢香菜``)."""
-    return _then(clause) and not _now(clause)
-
-
-_EN_LEFT_RE = re.compile(
-    r"\b(?:used\s+to|once)\s+(?:really\s+|absolutely\s+|totally\s+)?(?P<verb>like|love|adore|"
-    r"enjoy|hate|dislike|detest|loathe|despise)\b|\bcouldn't\s+stand\b",
-    re.I,
-)
-_ZH_LEFT_RE = re.compile(
-    r"(?:以前|之前|过去|曾经|原来|小时候|从前|当年)(?:我)?(?:很|特别|超|超级|最|挺|一直|都)?"
-    r"(?P<verb>喜欢|爱|讨厌|不喜欢|烦|受不了)"
-)
-
-
-def left_behind(clause: str) -> Polarity | None:
-    """The polarity a clause says the user held before and not now ("I used to like jazz": a
-    like, ``我以前很讨厌香菜``: a dislike), when its only marker of the present is none; such a
-    clause never states that polarity now (the head read "I used to like jazz" as coming round
-    to it, at 0.67)."""
-    if _now(clause):
-        return None
-    match = (_ZH_LEFT_RE if has_cjk(clause) else _EN_LEFT_RE).search(clause)
-    if match is None:
-        return None
-    verb = (match.group("verb") or "hate").lower()  # "couldn't stand" names no verb group
-    return "dislike" if verb in ("hate", "dislike", "detest", "loathe", "despise", "讨厌",
-                                 "不喜欢", "烦", "受不了") else "like"  # fmt: skip
-
-
 _THEY_RE = re.compile(
     r"\bthey(?:'re|'ve)?\b(?!\s+(?:say|said|think|thought|told|tell|reckon|claim|keep\s+saying)\b)",
     re.IGNORECASE,
@@ -147,7 +86,7 @@ def _someone_else(clause: str, people: bool) -> bool:
         return bool(_ZH_PERSON_RE.search(clause))
     if not people:  # "now they make me gag": the things the past clause named, not people
         clause = _THEY_RE.sub("it", clause)
-    bare = (_EN_THEN_RE.sub(" ", _EN_NOW_RE.sub(" ", clause))).strip(" ,;")
+    bare = (EN_THEN_RE.sub(" ", EN_NOW_RE.sub(" ", clause))).strip(" ,;")
     return clause_speaker(clause) == "other" or clause_speaker(bare) == "other"
 
 
@@ -155,10 +94,12 @@ def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
     """Indices of the past clause and of the first later clause marked as the present,
     or None when the sentence is not told as then and now, or another person is in it."""
     for then, clause in enumerate(parts):
-        if not _then(clause) or _EN_USED_TO_IT_RE.search(clause):
+        verdict = not said_then(clause) and past_verdict(clause)
+        if not (said_then(clause) or verdict) or _EN_USED_TO_IT_RE.search(clause):
             continue
         for now in range(then + 1, len(parts)):
-            if _now(parts[now]) and not _then(parts[now]):
+            later = EN_NOW_SINCE_RE.search(parts[now]) if verdict else said_now(parts[now])
+            if later and not said_then(parts[now]):
                 people = any(m.group(0).lower() not in ("they", "them")
                              for part in parts for m in EN_PEOPLE_RE.finditer(part))
                 if any(_someone_else(part, people) for part in parts[then : now + 1]):
@@ -239,7 +180,7 @@ def _tagged(parts: Sequence[str], then: int, polarity: Polarity) -> str | None:
     switch turned to) is none."""
     zh = has_cjk(parts[0])
     people = [m.group(0).lower() for part in parts  # not the "kid" of "as a kid"
-              for m in EN_PEOPLE_RE.finditer(_EN_THEN_RE.sub(" ", part))]
+              for m in EN_PEOPLE_RE.finditer(EN_THEN_RE.sub(" ", part))]
     if not zh and set(people) - _PRONOUNS:  # (a pronoun's holder is the clause's speaker)
         return None  # "Mum used to live on Coke…": the tagger reads words, not whose they are
     past = parts[then].lower()
@@ -280,7 +221,7 @@ def _was_only(clause: str) -> bool:
     present clause says one ("…, now it's a movie" says none)."""
     if has_cjk(clause):
         return False
-    found = [m.group(0).lower() for m in _EN_THEN_RE.finditer(clause)]
+    found = [m.group(0).lower() for m in EN_THEN_RE.finditer(clause)]
     return bool(found) and all(word in _EN_WAS for word in found)
 
 
@@ -290,10 +231,10 @@ _USED_TO_BE_RE = re.compile(r"\bused\s+to\s+be\b", re.IGNORECASE)
 def _without_then(clause: str) -> str:
     """The clause with its past marker out (``I used to love burgers`` → ``I love burgers``)."""
     if has_cjk(clause):
-        bare = _ZH_THEN_RE.sub(" ", clause)
+        bare = ZH_THEN_RE.sub(" ", clause)
     else:
         clause = _USED_TO_BE_RE.sub("is", clause)  # "romcoms used to be my go-to"
-        bare = _EN_THEN_RE.sub(lambda m: f" {_EN_WAS.get(m.group(0).lower(), '')} ", clause)
+        bare = EN_THEN_RE.sub(lambda m: f" {_EN_WAS.get(m.group(0).lower(), '')} ", clause)
     return re.sub(r"\s{2,}", " ", bare).strip()
 
 

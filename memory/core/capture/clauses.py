@@ -275,6 +275,7 @@ _SENTENCE_SPLIT_RE = re.compile(
 )
 _EN_AND_VERBS = (
     r"i|i'm|i've|i'd|hate|love|like|prefer|dislike|enjoy|adore|avoid|can'?t|cannot|don'?t|"
+    r"hated|loved|liked|disliked|enjoyed|adored|didn'?t|did\s+not|couldn'?t|"
     r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
     r"despise|loathe|detest|steer|stay|follow|am|have\s+an?|has\s+an?|get|feel|strictly|"
     r"much\s+prefer|generally|always|rarely|also|still|usually|can|could|there'?s|there\s+is|"
@@ -282,18 +283,19 @@ _EN_AND_VERBS = (
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
     r"\s*[;:]\s*"
-    r"|(?<!\bnothing)(?<!\bnone),?\s+(?:but|however|whereas|although|though|yet|while)\b,?\s*"
+    r"|(?<!\bnothing)(?<!\bnone),?\s+(?:but|however|whereas|although|though|yet|(?<!\ba\s)while)\b,?\s*"
     r"|,\s*(?=(?:and\s+)?(?:i|i'm|i've|i\s+am|now|these\s+days|nowadays|lately|no\s+more)\b)"
     r"|,\s*(?:and\s+)?(?:so|which\s+is\s+why|that's\s+why|hence|therefore|thus)\s+(?=i\b)"
-    r"|\s+(?:so|because|since|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
+    r"|\s+(?:so|because|since(?!\s+i\s+was\b)|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
     r"|,?\s+(?:because|since|as)\s+(?=(?:they|it)\b)"
     r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b)"
     r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
     r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
     r"|,?\s+and\s+(?=(?:no|not|without)\s+\w)"
-    r"|,\s*(?=(?:can'?t|cannot|don'?t|do\s+not|hate|love|adore|dislike|detest|loathe|enjoy|"
-    r"never|(?:not\s+)?(?:a\s+)?(?:big\s+)?fan\s+of)\s)"
+    r"|,\s*(?=(?:\w+ly\s+)?(?:can'?t|cannot|don'?t|do\s+not|hate|love|adore|dislike|detest|"
+    r"loathe|enjoy|never|(?:not\s+)?(?:a\s+)?(?:big\s+)?fan\s+of|(?:hat|lov|ador|dislik|enjoy|"
+    r"lik)ed|didn'?t|couldn'?t)\s)"
     r"|,\s*(?=(?:(?:just|but|only|though|and)\s+)?(?:(?:no|not)\s+more\s+than|at\s+most|"
     r"max(?:imum)?\s|up\s+to\s|only\s+(?:once|twice|on)\b|once\s+a\b|twice\s+a\b))"
     r"|\s+(?:says|said|told\s+me|confirmed|thinks|reckons)\s+(?:that\s+)?(?=i(?:'m|\s))"

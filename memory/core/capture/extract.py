@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected, is_retraction
+from .allergies import mentions_allergy
 from .allergy_statements import excepted_allergy, stated_allergies
 from .antecedents import done_with, pronoun_reach
 from .categories import category_for, object_category
@@ -54,6 +55,7 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
+from .past import past_stretch, told_over_two, turned_after
 from .prepare import MAX_CAPTURE_CHARS, prepare
 from .retagging import retagged
 from .rules import Rule
@@ -133,6 +135,8 @@ def _read_match(
             if context.last_polarity is None:
                 return None
             polarity = _OPPOSITE[context.last_polarity]
+            if polarity == "like":  # "I hate spicy food. Not anymore.": no dislike now
+                rule = replace(rule, label=(ZH_LABELS if zh else EN_LABELS)["flip_like"])
     else:
         if not zh and polarity == "like" and (rest := avoidance(cut.display)):
             cut, polarity, initial = Cut(rest), "dislike", False
@@ -148,6 +152,8 @@ def _read_match(
     speaker = zh_prefix_speaker(prefix, rule) if zh else en_prefix_speaker(prefix, rule)
     if rule.third_person or (zh and _close_person_leads(match, clause)):
         speaker = "other"
+    elif speaker != "other" and past_stretch(clause) and not mentions_allergy(clause):
+        speaker = "stale"  # "I loved Pokemon as a kid": history, as after "used to"
     elif speaker == "unknown" and not context.in_sentence and _GERUND_RE.match(match.group(0)):
         return None  # "avoiding X could be hard": a gerund subject, not a statement
     old = _old(match, rule, zh, context)
@@ -445,7 +451,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     """
     context = Context()
     kept, fronted, said = [], {}, []
-    written = list(sentences(prepare(text or "")))
+    written = told_over_two(list(sentences(prepare(text or ""))))
     every = user_shares(written)  # "My wife and I both love…": "I love…"
     for sentence, as_written in zip(every, written, strict=True):
         if not is_question_or_hypothetical(sentence) and (
@@ -509,6 +515,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
         own = lasting(sentence, context.found[start:])  # not "no coffee this week"
+        own = [] if turned_after(sentence, after) else own  # "Loved X. Now I…": which way?
         if own and someone_else(sentence):
             own = [c for c in own if not _reported(sentence, c)]
         context.found[start:] = [c.model_copy(update={"said": said[index]}) for c in own]

@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 
 from ...model import has_cjk
-from .changes import told_as_past
 from .holders import someone_else
+from .past import told_as_past
 from .prepare import spell_out_i
 from .segment import tag
 from .zh_subjects import person_word

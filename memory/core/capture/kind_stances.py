@@ -17,7 +17,7 @@ import re
 
 from ...model import Polarity, has_cjk
 from .allergies import mentions_allergy
-from .changes import ZH_PRESENT, left_behind
+from .changes import ZH_PRESENT
 from .clauses import Speaker, clause_speaker
 from .kinds import (
     EN_LABELS,
@@ -30,9 +30,10 @@ from .kinds import (
 )
 from .negation import kept, negated_aversion
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
+from .past import left_behind
 from .rules import Rule
 from .segment import names_a_thing_zh
-from .stance import Context, Stance, elliptic
+from .stance import Context, Stance, elliptic, persists
 from .statements import Kind
 
 _NOW_RE = re.compile(ZH_PRESENT)
@@ -148,8 +149,13 @@ def kind_stance(
 
 
 def elliptic_stance(clause: str, context: Context) -> Stance | None:
-    """``…, but I do now`` / ``…, not anymore``: the previous clause's object, turned."""
-    if (polarity := elliptic(clause)) is None:
+    """``…, but I do now`` / ``…, not anymore``: the previous clause's object, turned;
+    ``…, and I still do``: the previous clause's stance, held now (:func:`~.stance.persists`;
+    after a stance the user left behind too, "Hated spicy food as a kid, and I still do")."""
+    polarity, name = elliptic(clause), ""
+    if polarity is None and persists(clause) and context.last_polarity is not None:
+        polarity = name = context.last_polarity
+    if polarity is None:
         return None
     obj = context.antecedent if context.in_sentence else None
     if obj is None and context.previous and (raw := pull_object_en(context.previous)):
@@ -157,7 +163,7 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
     obj = obj or context.mentioned
     if obj is None or obj.zh:
         return None
-    name = "flip_like" if polarity == "like" else "flip_dislike"
+    name = name or ("flip_like" if polarity == "like" else "flip_dislike")
     return labelled_stance(obj, obj.display, polarity, name, False, clause)
 
 

@@ -34,7 +34,8 @@ _EN_SOFT_STOP_RE = re.compile(
     r"\s+(?:because|since|as|when|whenever|while|if|unless|so|which|who|where|though|"
     r"although|but|especially|such\s+as|like|for|and\s+then|then|cause|cuz|coz|until|"
     r"whereas|except|anyway|due\s+to|given|regardless|even|no\s+matter|whether|including|"
-    r"namely|notably|specifically|e\.g|every\s+(?:single\s+)?time|any\s+day|hands\s+down)\b.*$",
+    r"namely|notably|specifically|e\.g|every\s+(?:single\s+)?time|any\s+day|hands\s+down|"
+    r"now\s+that|i|(?-i:we))\b.*$",
     re.IGNORECASE,
 )
 _EN_EXCEPTION_RE = re.compile(
@@ -72,7 +73,7 @@ _EN_TRAILING_RE = re.compile(
     r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
     r"whenever\s+possible|if\s+possible|where\s+possible|for\s+me|recently|at\s+all\s+costs|"
     r"in\s+summer|in\s+winter|in\s+my\s+life|before|earlier|back\s+then|in\s+the\s+past|"
-    r"as\s+a\s+(?:kid|child|teen(?:ager)?)))+\s*$",
+    r"as\s+a\s+(?:kid|child|teen(?:ager)?)|and|or|but))+\s*$",
     re.IGNORECASE,
 )
 _EN_EDGE_SYMBOLS_RE = re.compile(r"^[^\w$£€]++|(?<![^\w)%])[^\w)%]++$")
@@ -93,7 +94,8 @@ _EN_BAD_OBJECT_RE = re.compile(
     r"through|well|time|today|tonight|tomorrow|yesterday|problem|worries|thanks)(?=\s|$)|"
     r".*\byou(?:'ve|\s+have|\s+just)?\s+(?:recommended|suggested|mentioned|picked|found|gave|"
     r"sent|showed|listed|proposed|described)\b|"
-    r"(?:that|this)\s+(?:you|i|we|he|she|they|it|people|there)\b|"
+    r"(?:that|this)\s+(?:you|i|we|he|she|they|it|people|there|my|our|his|her|their|the|joke|"
+    r"pun|poem|explanation|summary)\b|"
     r"(?:(?:that|this|the|your|those|these|such\s+an?|an?)\s+)?(?:(?:first|second|third|last|"
     r"other|latter|former|new|great|good)\s+)?(?:suggestions?|ideas?|recommendations?|advice|"
     r"plans?|options?|proposals?|answers?|responses?|replies|reply|lists?|choices?|picks?|"
@@ -215,8 +217,8 @@ def cut_en(raw: str, comparative: str = "") -> Cut:
     text = _EN_HARD_STOP_RE.split(text, maxsplit=1)[0]
     segments = text.split(",")
     kept = [segments[0]]
-    for segment in segments[1:]:
-        if not _continues_object(segment.lower().split()):
+    for segment in segments[1:]:  # no list goes on from a pronoun ("liked it, way faster…")
+        if is_pronoun(kept[0].strip()) or not _continues_object(segment.lower().split()):
             break
         kept.append(segment)
     text = ",".join(kept)
@@ -233,6 +235,8 @@ def cut_en(raw: str, comparative: str = "") -> Cut:
         if found:
             contrast, word = _trim_en(found.group("rest")), found.group("word").lower()
             text = text[: found.start()]
+            if word == "than" and (less := re.match(r"(.+?)\s+less$", text, re.I)):
+                text, contrast = contrast, less[1]  # "X less than Y": Y is the one preferred
     return Cut(_shorten(_trim_en(text)), _shorten(contrast), word, _shorten(exception))
 
 
@@ -307,6 +311,12 @@ _ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
 """Sentence-final particles: a clause that names nothing else names no object."""
 
 
+_EN_ALL_OF_IT_RE = re.compile(
+    r"^(?:every\s+(?:single\s+)?(?:minute|second|bit|moment|page|bite)|all)\s+of\s+(?P<it>it|them)$",
+    re.IGNORECASE,
+)
+
+
 def resolve(
     display: str, zh: bool, antecedent: Object | None, initial: bool = False
 ) -> Object | None:
@@ -319,6 +329,7 @@ def resolve(
         if ZH_BAD_OBJECT_RE.match(display):
             return None
         return Object(display, zh=True)
+    display = _EN_ALL_OF_IT_RE.sub(r"\g<it>", display)  # "loved every minute of it"
     if display.lower() in _EN_PRONOUN_OBJECTS:
         if antecedent is not None and antecedent.subject:
             return replace(antecedent, subject=False) if display.lower() in _THEY else None

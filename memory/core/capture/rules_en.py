@@ -16,6 +16,7 @@ from .rules import Rule, RuleTable, en
 from .rules_en_current import CURRENT_RULES
 from .rules_en_evaluations import EVALUATION_RULES
 from .rules_en_kept import KEPT_RULES
+from .rules_en_past import PAST_RULES
 
 _NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
 _CANT = r"can(?:'?t|not|\s+not)"
@@ -56,6 +57,8 @@ _WANT_TO = (
     r"(?:want|need|have|try|tend|prefer|choose|like|aim|plan|strive|must|should|always|"
     r"strictly|completely|generally|usually)\s+(?:to\s+)?)?"
 )
+_HEDGE = r"(?<!\bfor\s)(?<!\bin\s)(?<!\bat\s)(?<!\bafter\s)(?<!\bwas\s)(?<!\bis\s)"
+"""No "like" after a preposition or copula: a hedge or a likeness ("for like 20 hours")."""
 
 _DISLIKES: tuple[Rule, ...] = (
     en(rf"\bnot\s+{_ADV}(?:much\s+of\s+)?{_FAN}\s+of\b", "dislike", "dislikes {obj}", copula="ok"),
@@ -99,7 +102,6 @@ _DISLIKES: tuple[Rule, ...] = (
     ),
     en(r"\bno\s+longer\s+(?:like|love|enjoy|care\s+for)\b", "dislike", "dislikes {obj}"),
     en(rf"\bno\s+longer\s+(?P<verb>want|{_HABIT_VERBS})\b", "dislike", "doesn't {verb} {obj}"),
-    en(r"\b(?:(?:'ve|have)\s+always\s+)?(?:hated|disliked)\b", "dislike", "dislikes {obj}"),
     en(
         r"\b(?:dislike|hate|detest|loathe|despise|abhor|resent|oppose|eschew|shun|boycott)\b"
         r"|\b(?:object\s+to|abstain\s+from|refrain\s+from)\b",
@@ -107,8 +109,8 @@ _DISLIKES: tuple[Rule, ...] = (
         "dislikes {obj}",
     ),
     en(
-        rf"\b{_CANT}\s+(?:stand|bear|stomach|tolerate|handle|do|deal\s+with|cope\s+with|take|"
-        r"abide|go\s+near|be\s+around|be\s+near)\b",
+        rf"\b{_CANT}\s+(?:even\s+)?(?:stand|bear|stomach|tolerate|handle|do|deal\s+with|cope\s+with|"
+        r"take|abide|go\s+near|be\s+around|be\s+near|look\s+at)\b",
         "dislike",
         "dislikes {obj}",
     ),
@@ -494,11 +496,8 @@ _LIKES: tuple[Rule, ...] = (
         "like",
         "likes {obj}",
     ),
-    en(
-        r"\bcan\s+only\s+(?P<verb>use|eat|drink|wear|have|tolerate)\b",
-        "like",
-        "can only {verb} {obj}",
-    ),
+    en(r"\bcan\s+only\s+(?P<verb>use|eat|drink|wear|have|tolerate)\b", "like",
+       "can only {verb} {obj}"),
     en(
         r"\b(?P<verb>learn|work|study|focus|train|think|sleep)\s+best\s+(?:through|with|by|in|"
         r"from|using|via|when|at|on)\b",
@@ -515,13 +514,14 @@ _LIKES: tuple[Rule, ...] = (
     ),
     en(r"\bi\s+(?:(?:really|totally|just|kinda|so)\s+)?dig\b", "like", "likes {obj}"),
     en(r"\bprefer\b", "like", "likes {obj}", comparative=True),
-    en(r"\b(?:like|love|adore|enjoy|loving|enjoying)\b", "like", "likes {obj}", comparative=True),
+    en(rf"\b(?:{_HEDGE}like|love|adore|enjoy|loving|enjoying)\b", "like", "likes {obj}",
+       comparative=True),
 )
 
 
 EN_RULES: tuple[Rule, ...] = (
-    *EVALUATION_RULES, *KEPT_RULES, *CURRENT_RULES, *_SWITCHES, *_DISLIKES, *_OTHERS, *_LIKES
-)
+    *EVALUATION_RULES, *KEPT_RULES, *CURRENT_RULES, *_SWITCHES, *_DISLIKES, *PAST_RULES,
+    *_OTHERS, *_LIKES)
 """English stance rules; the earliest match in a clause wins, then the longest."""
 
 EN_TABLE = RuleTable(EN_RULES, re.IGNORECASE)

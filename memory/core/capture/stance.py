@@ -80,6 +80,19 @@ _EN_ELLIPTIC_DISLIKE_RE = re.compile(
 )
 
 
+_EN_STILL_RE = re.compile(
+    r"^(?:(?:and|but|yet|well|honestly|tbh)[\s,]+)*(?:i\s+)?still\s+do(?:\s+(?:now|today|to\s+"
+    r"this\s+day))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def persists(clause: str) -> bool:
+    """Whether a clause only says the previous clause's stance holds still ("Hated spicy food
+    as a kid, and honestly I still do"): its polarity, now, not turned."""
+    return bool(_EN_STILL_RE.match(clause.strip()))
+
+
 def elliptic(clause: str) -> Polarity | None:
     """The polarity of a clause that only repeats the previous verb (see the module doc).
 
@@ -171,6 +184,6 @@ def latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandid
 
 
 __all__ = [
-    "Context", "Stance", "elliptic", "latest_per_object", "negated_tail", "repeated_stance",
-    "turned_to_topic",
+    "Context", "Stance", "elliptic", "latest_per_object", "negated_tail", "persists",
+    "repeated_stance", "turned_to_topic",
 ]

@@ -21,13 +21,16 @@ from collections.abc import Callable
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from ..lexical import ENGLISH_STOP_WORDS
 from .allergies import mentions_allergy
-from .changes import told_as_past
+from .antecedents import done_with
 from .clauses import EN_PEOPLE_RE, FIRST_PERSON_RE, clause_speaker, clauses
 from .holders import someone_else
 from .keywords import object_keywords
 from .kind_stances import labelled_stance
 from .object_tagger import Reading, TaggedObject, default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
+from .past import told_as_past
+from .rules_en import EN_TABLE
+from .rules_zh import ZH_TABLE
 from .stance import Stance
 from .statements import Kind
 from .structuring import ONE_OCCASION_RE
@@ -160,7 +163,10 @@ def structure_sides(
         a side too (a liked side the statement head read as turned away from); a modifier
         alone is not ("animated" of the rules' *animated movies*). A
         liked side in a clause told as the past (:func:`~.changes.told_as_past`: "I used to
-        be a Nike guy, but I wear only Adidas now") is not one.
+        be a Nike guy, but I wear only Adidas now") is not one, nor the other polarity of a
+        thing the user did something with (:func:`~.antecedents.done_with`) and gave a
+        verdict on by a pronoun ("Used Notion for a while, hated it, back to pen and paper":
+        the verdict is the rules' reading).
         None to leave the sentence to the other readers: no switch at :data:`SWITCH_MIN_P`
         nor comparison at :data:`COMPARATIVE_MIN_P` (:func:`_structure_read`; or a weak one,
         :data:`WEAK_SWITCH_P`, in a sentence of one occasion or read as no statement), both
@@ -184,6 +190,9 @@ def structure_sides(
                   and o not in sides and _holds(o.text, c.keywords)]
     past = [c for c in clauses(sentence) if told_as_past(c)]
     sides = [o for o in sides if not (o.polarity == "like" and _in_any(o.text, past))]
+    done = [c for c in clauses(sentence) if _done_with_alone(c)]  # "Used Notion…, hated it"
+    sides = [o for o in sides if not (_in_any(o.text, done) and any(
+        c.polarity != o.polarity and _holds(o.text, c.keywords) for c in found))]
     if not any(o.polarity == "like" for o in sides):
         return None
     kept: list[PreferenceCandidate] = []
@@ -372,6 +381,13 @@ def tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | None
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
 _CHANGED: dict[Polarity, str] = {"like": "flip_like", "dislike": "flip_dislike"}
 """The kind whose label a switch's side gets: what the user turned to, and turned from."""
+
+
+def _done_with_alone(clause: str) -> bool:
+    """Whether a clause says the user did something with a thing (:func:`~.antecedents.
+    done_with`) and states no stance of its own (no stance rule matches in it)."""
+    table = ZH_TABLE if has_cjk(clause) else EN_TABLE
+    return done_with(clause)[0] and next(table.matches(clause), None) is None
 
 
 def _in_any(text: str, parts: list[str]) -> bool:

@@ -49,10 +49,12 @@ _EN_NOW_AFTER_RE = re.compile(r"\b(?:now|these\s+days|nowadays)\b", re.IGNORECAS
 """After "until", the present of a change of mind ("Musicals were cringe to me until Hamilton,
 now I know every word")."""
 _EN_NEAR_RE = re.compile(
-    r"\b(?:(?:this|next)\s+(?:week|weekend|month)|today|tonight|tomorrow)\b", re.IGNORECASE
+    r"\b(?:(?:this|next)\s+(?:week|weekend|month)|today|tonight|tomorrow|right\s+now)\b",
+    re.IGNORECASE,
 )
-"""A near day or week: bounds an abstention ("no coffee for me this week"), not a liking
-("I love this week's playlist")."""
+"""A near day or week, or this very moment: bounds an abstention ("no coffee for me this
+week", "right now I can't even look at chocolate"), not a liking ("I love this week's
+playlist")."""
 _ZH_BOUND_RE = re.compile(
     r"暂时|先不|先别|[一两三四五六七八九十半\d]+(?:个)?(?:天|周|星期|礼拜|月)(?:之?内)|"
     r"术后|这(?:两|几)天"
@@ -67,6 +69,22 @@ it is a diet or a plan for that time, not a lasting preference."""
 _ZH_ONLY_NEAR_RE = re.compile(rf"{_ZH_NEAR_RE.pattern}|这(?:两|几)天|期间")
 """A near day or a stretch (``减肥期间``, ``这两天胃不舒服``) that makes "only X" a diet for
 that time."""
+_EN_VERDICT_RE = re.compile(
+    r"\b(?:loved|liked|enjoyed|adored|hated|disliked|didn'?t\s+(?:\w+\s+)?(?:like|enjoy|love))\b"
+    r"(?P<what>[^,;.!?]*)",
+    re.IGNORECASE,
+)
+"""A verdict told in the past and what it is said of, up to the clause's end."""
+_EN_NEAR_PAST_RE = re.compile(
+    r"\b(?:yesterday|last\s+(?:night|week(?:end)?)|this\s+(?:morning|afternoon|evening)|today|"
+    r"tonight)\b",
+    re.IGNORECASE,
+)
+_EN_OCCASIONS = frozenset(
+    "wedding party concert funeral ceremony meeting reunion graduation picnic parade fireworks "
+    "birthday trip holiday vacation weekend flight date dinner lunch brunch".split()
+)
+"""Occasions: a verdict on one is a moment lived ("I loved the wedding"), not a taste."""
 _CLAUSE_SPLIT_RE = re.compile(r"[，,。；;！!？?：:]")
 
 
@@ -106,9 +124,26 @@ def _near_by(sentence: str, clause: str) -> bool:
     return bool(_EN_NEAR_RE.search(lowered[:end]) or _ZH_ONLY_NEAR_RE.search(lowered[:end]))
 
 
+def _a_moment(clause: str, candidate: PreferenceCandidate) -> bool:
+    """Whether a verdict told in the past is said of a moment, not of a thing the user would
+    meet again: what it names carries a time of the near past ("I loved the party
+    yesterday", "Enjoyed the sunshine on my walk this morning") or is an occasion ("Loved the
+    concert!"). A time told before the verdict names when the thing was met ("I tried
+    kimchi last week and loved it"), and the verdict stands."""
+    for match in _EN_VERDICT_RE.finditer(clause):
+        what = match["what"].lower()
+        named = [k.lower() for k in candidate.keywords if k.lower() in what]
+        if named and (_EN_NEAR_PAST_RE.search(what) or any(
+            k.split()[-1] in _EN_OCCASIONS for k in named
+        )):
+            return True
+    return False
+
+
 def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """The candidates of one sentence that state a lasting preference: none whose clause is
-    bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there), no
+    bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there) or
+    gives a verdict on a moment (:func:`_a_moment`), no
     dislike in a sentence of a near day or week ("restless tonight, can't focus", ``今天斋戒，
     不吃肉``); an allergy always (it is no abstention, and its readers have their own vetoes).
 
@@ -126,7 +161,8 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
     for candidate in found:
         clause = _clause_of(sentence, candidate)
         if not candidate.protected and (
-            is_time_bound(clause, sentence.lower())
+            _a_moment(clause, candidate)
+            or is_time_bound(clause, sentence.lower())
             or (near and candidate.polarity == "dislike")
             or (_ONLY_RE.match(candidate.content) and _near_by(sentence, clause))
         ):
