@@ -1,0 +1,153 @@
+"""A verdict told in the past on a thing the user met is a preference now (``rules_en_past.py``,
+``past.py``;
+issue 17): "We saw Wicked last night and I loved it" stored nothing, "I tried miso ramen once
+and hated it" stored *now likes tried miso ramen once*, and a verdict after a thing the user
+went to in Chinese flipped the older preference (``我很喜欢吃面。上周去了那家新开的拉面馆，
+不喜欢`` stored a dislike of noodles). A verdict bounded to a past stretch of the user's life
+("I adored Tamagotchis as a kid") or said of a moment of the near past ("I loved the fireworks
+last night") is none. The sentences are new instances, not rows of the bench files."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.core.capture.past import past_stretch
+
+
+@pytest.fixture(scope="module")
+def reader() -> ClauseReader:
+    return ClauseReader()
+
+
+def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
+    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+
+
+@pytest.mark.parametrize(("text", "polarity", "thing"), [
+    ("We saw Wicked last night and I loved it", "like", "wicked"),
+    ("I watched Shogun over the holidays and didn't enjoy it", "dislike", "shogun"),
+    ("Tried Obsidian for a month, really liked it", "like", "obsidian"),
+    ("I thoroughly enjoyed Past Lives", "like", "past life"),
+    ("Gave kombucha a shot and couldn't stand it", "dislike", "kombucha"),
+    ("Used Todoist for a while, hated it", "dislike", "todoist"),
+    ("I tried miso ramen once and hated it", "dislike", "miso ramen"),
+    ("I played Stardew Valley for like 40 hours and loved it", "like", "stardew valley"),
+])
+def test_a_past_verdict_on_a_thing_met_is_stored_with_the_thing(
+    reader: ClauseReader, text: str, polarity: str, thing: str
+) -> None:
+    """With the rules alone and with the statement head: one candidate, the thing's words
+    only (no "tried", "once", "40 hours"), its polarity the verdict's."""
+    assert _read(text, reader) == [(polarity, [thing])]
+    assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == [(polarity, [thing])]
+
+
+@pytest.mark.parametrize(("text", "older", "newer", "polarity"), [
+    ("I love fantasy novels. Read The Name of the Wind last month and didn't enjoy it though.",
+     "fantasy novel", "name", "dislike"),
+    ("Board games are my favourite. We went to that new cafe, Dice Den, and I hated it.",
+     "board game", "dice den", "dislike"),
+    ("我很喜欢吃面。上周去了那家新开的拉面馆，不喜欢", "面", "拉面馆", "dislike"),
+    ("我不爱吃甜的，但是上次在杭州吃了定胜糕，居然挺喜欢的", "甜", "定胜糕", "like"),
+])
+def test_a_past_verdict_after_a_new_thing_leaves_the_older_preference_alone(
+    reader: ClauseReader, text: str, older: str, newer: str, polarity: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    kept = [c for c in found if any(k == older for k in c.keywords)]
+    assert kept and all(c.polarity != polarity for c in kept), found
+    met = [c for c in found if any(newer in k for k in c.keywords)]
+    assert met and all(c.polarity == polarity for c in met), found
+
+
+@pytest.mark.parametrize("text", [
+    "I adored Tamagotchis as a kid",
+    "When I was a teenager I hated jazz",
+    "I disliked olives at first",
+    "I hated running in high school",
+    "I loved the fireworks last night",
+    "I hated that my train was late",
+])
+def test_a_verdict_on_a_past_stretch_or_a_moment_is_no_preference(
+    reader: ClauseReader, text: str
+) -> None:
+    assert _read(text, reader) == []
+
+
+@pytest.mark.parametrize(("text", "polarity", "thing"), [
+    ("I've loved jazz since I was a teenager", "like", "jazz"),
+    ("I hated olives as a kid but now I love them", "like", "olive"),
+])
+def test_a_stretch_up_to_now_or_a_turn_after_it_stands(
+    reader: ClauseReader, text: str, polarity: str, thing: str
+) -> None:
+    assert _read(text, reader) == [(polarity, [thing])]
+
+
+@pytest.mark.parametrize(("clause", "stretch"), [
+    ("I loved Pokemon as a kid", True),
+    ("Growing up I hated broccoli", True),
+    ("I liked olives once", True),
+    ("I hated it once I tried it", False),
+    ("I've loved it since back in college", False),
+    ("I hated it as a kid and still do now", False),
+])
+def test_past_stretch(clause: str, stretch: bool) -> None:
+    assert past_stretch(clause) is stretch
+
+
+@pytest.mark.parametrize("text", [
+    "I liked her post about the marathon",
+    "I loved the wedding, it was so beautiful",
+    "Loved the concert!",
+])
+def test_a_click_or_an_occasion_is_no_preference(reader: ClauseReader, text: str) -> None:
+    assert _read(text, reader) == []
+
+
+def test_a_thing_used_then_judged_keeps_the_verdict_over_the_tagger(reader: ClauseReader) -> None:
+    """The object tagger marks a thing named in a clause of using or installing it as the
+    side switched to; where a pronoun after it carries the user's verdict, the verdict holds
+    (had been *now likes Arch Linux*, *now likes Notion*)."""
+    assert _read("I installed Arch Linux on my laptop and I hate it", reader) == [
+        ("dislike", ["arch linux"])]
+    assert _read("Used Obsidian for a while, hated it, back to paper notebooks", reader)[0] == (
+        "dislike", ["obsidian"])
+
+
+def test_a_dislike_taken_back_reads_as_a_like() -> None:
+    """``Not anymore`` after a dislike stores a like; its content had read "no longer likes"."""
+    found = extract_preferences("I hate spicy food. Not anymore.")
+    assert [(c.polarity, c.content) for c in found] == [("like", "now likes spicy food")]
+
+
+@pytest.mark.parametrize(("text", "polarity", "thing"), [
+    ("Hated spicy food as a kid, and honestly I still do.", "dislike", "spicy food"),
+    ("Loved horror films as a teen. These days I can't stand being scared.", "dislike",
+     "horror film"),
+    ("Hated tofu growing up. Now I cook it twice a week.", "like", "tofu"),
+])
+def test_a_past_told_over_two_clauses_or_sentences_turns_or_holds(
+    reader: ClauseReader, text: str, polarity: str, thing: str
+) -> None:
+    """"I still do" holds the past stance now; a sentence marked as the past and the next
+    opening with the present are one then-and-now (each alone had stored nothing, or the
+    past as now)."""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, " ".join(c.keywords)) for c in found] == [(polarity, thing)]
+
+
+def test_what_is_liked_less_than_another_is_the_other_preferred() -> None:
+    """"X less than Y": Y is liked, X the one turned from (had been *likes Interstellar
+    less*, with *less keen on Inception*)."""
+    found = extract_preferences("I liked Interstellar less than Inception")
+    assert [(c.polarity, c.keywords) for c in found] == [
+        ("like", ["inception"]), ("dislike", ["interstellar"])]
+
+
+def test_more_and_more_says_the_older_preference_again(reader: ClauseReader) -> None:
+    """``越来越喜欢`` after a visit names the older thing, not the thing bought on it."""
+    found = _read("我喜欢宜家。昨天又去了，买了个书架，越来越喜欢", reader)
+    assert found == [("like", ["宜家"])]
