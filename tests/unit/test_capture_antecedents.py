@@ -29,6 +29,13 @@ def reader() -> ClauseReader:
     # in Chinese, another person's clause
     ("我爱喝奶茶。我表哥送了我一个保温杯，我很讨厌它。", "奶茶", "保温杯", "dislike"),
     ("我讨厌下雪。我舅舅给我寄了一箱橙子，我超爱吃。", "下雪", "橙子", "like"),
+    # a verdict told in the past (rules_en_past.py); in Chinese, the user's one-off event
+    ("I love fantasy novels. Read The Name of the Wind last month and didn't enjoy it though.",
+     "fantasy novel", "name", "dislike"),
+    ("Board games are my favourite. We went to that new cafe, Dice Den, and I hated it.",
+     "board game", "dice den", "dislike"),
+    ("我很喜欢吃辣。上周去了那家新开的日料店，不喜欢", "辣", "日料店", "dislike"),
+    ("我不爱吃甜的，但是上次在杭州吃了定胜糕，居然挺喜欢的", "甜", "定胜糕", "like"),
 ])
 def test_a_pronoun_after_a_new_thing_leaves_the_older_preference_alone(
     reader: ClauseReader, text: str, kept: str, meant: str, polarity: str

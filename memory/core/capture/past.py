@@ -49,6 +49,7 @@ ZH_NOW_RE = re.compile(
 )
 """Words that put a later Chinese clause in the present or against the past one."""
 
+
 def said_then(text: str) -> bool:
     """Whether a clause is marked as the past (in its own language)."""
     return bool((ZH_THEN_RE if has_cjk(text) else EN_THEN_RE).search(text))
