@@ -175,38 +175,59 @@ def done_with(clause: str) -> tuple[bool, Object | None]:
     return True, (Object(display, zh=False) if object_keywords(display) else None)
 
 
-_ZH_NO_THING_RE = re.compile(r"[没不别未它]|小时|分钟|[天年月周]$|假$")
-"""What keeps a Chinese clause from handing a pronoun a thing: a negation or prohibition
-(``我老公没买空气炸锅``, ``我妈不让我吃冰淇淋``), a pronoun of its own (``每天给它买罐头``: the
-older thing goes on), or a time or an amount of it taken for a noun (``站了一个小时``)."""
+_ZH_KEEPS_OLDER_RE = re.compile(r"[没不别未它]")
+"""What keeps a Chinese clause from handing a pronoun anything: a negation or prohibition
+(``我老公没买空气炸锅``, ``我妈不让我吃冰淇淋``: nothing was done with it) or a pronoun of its
+own (``每天给它买罐头``: the older thing goes on)."""
+_ZH_NO_THING_RE = re.compile(r"小时|分钟|[天年月周]$|假$")
+"""A time or an amount of it taken for a noun (``站了一个小时``, ``装修了一整天``): no thing."""
+_ZH_ASPECT = frozenset("了 过 完".split())
+"""The marks of a verb done once (``去了``, ``吃过``, ``看完``)."""
 
 
 def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
     """:func:`done_with` of a Chinese clause of another person (``我姐送了我一条围巾`` →
-    ``围巾``), or of the user's own one-off event, a verb with 了 or 过 (``上周去了那家新开的
-    奶茶店`` → ``奶茶店``): the last noun phrase after its first verb, unless it is a person or
-    a time.
+    ``围巾``) or of a one-off event, a verb with 了, 过 or 完: the last noun phrase after it,
+    unless it is a person or a time (``上周去了那家新开的奶茶店`` → ``奶茶店``), else the place
+    it happened at (``前天在楼下那家兰州拉面吃了一碗`` → ``兰州拉面``). An event told with its
+    day (``昨天…``) that names no thing, or whose subject is named before the verb
+    (``学校组织了一次春游``: the subject's act, not the user's), still leaves the pronoun
+    nothing: what follows is about that day, not the older thing (``我喜欢安静。昨天邻居装修
+    了一整天，受不了`` had stored a dislike of quiet).
 
     Not the user's clause told in a then-and-now (``我以前不喜欢跑步，后来加入了一个跑团，
-    现在爱上它了``: *它* is running), nor one without an event (``我每天喝``)."""
-    if _ZH_NO_THING_RE.search(clause):
+    现在爱上它了``: *它* is running), nor one without an event (``我每天喝``, ``喝了一口`` after
+    the thing: no day, the thing before goes on)."""
+    if _ZH_KEEPS_OLDER_RE.search(clause):
         return False, None
     tagged = tag(clause)
-    verb = next((i for i, (_, flag) in enumerate(tagged) if flag.startswith("v")), None)
+    done = next((i for i, (word, flag) in enumerate(tagged)  # not a final 了: a change of state
+                 if 0 < i < len(tagged) - 1 and word in _ZH_ASPECT and flag[0] in "uv"
+                 and not tagged[i - 1][1].startswith("n")), None)  # fmt: skip
+    verb = done - 1 if done is not None else next(
+        (i for i, (_, flag) in enumerate(tagged) if flag.startswith("v")), None)
     if verb is None:
         return False, None
-    event = verb + 1 < len(tagged) and tagged[verb + 1][0] in ("了", "过") and not any(
-        flag.startswith("n") and flag != "ns" and (i == 0 or tagged[i - 1][1] != "p")
-        for i, (_, flag) in enumerate(tagged[:verb])
-    )  # the user's event: no subject named before the verb (``医院做了…``), a place may be
-    if clause_speaker(clause) != "other" and not (
-        event and not ZH_PAST_RE.search(clause) and "后来" not in clause
-    ):
+    placed = next((i for i, (_, flag) in enumerate(tagged[:verb]) if flag == "p"), verb)
+    subject = any(flag.startswith("n") and flag != "ns" for _, flag in tagged[:placed])
+    dated = tagged[0][1] == "t" or _ZH_DAY_RE.match(clause) is not None
+    other = clause_speaker(clause) == "other"
+    own = done is not None and not subject and not ZH_PAST_RE.search(clause) and (
+        "后来" not in clause)
+    if not (other or own or (done is not None and dated)):
         return False, None
     runs = tagged_noun_runs(tagged[verb + 1 :])
-    if not runs or close_person_zh(f"我{runs[-1]}") or _ZH_NO_THING_RE.search(runs[-1]):
-        return False, None  # a person: 我 + it reads as one
+    if not runs and own:  # the place it happened at: 在楼下那家兰州拉面吃了…
+        runs = tagged_noun_runs(tagged[placed + 1 : verb])
+    if not runs or close_person_zh(f"我{runs[-1]}") or _ZH_NO_THING_RE.search(clause) or (
+        subject and not other
+    ):  # a person (我 + it reads as one), a time, or the act of a subject named before
+        return (True, None) if dated else (False, None)
     return True, Object(runs[-1], zh=True)
+
+
+_ZH_DAY_RE = re.compile(r"(?:刚才|刚刚|上周|上个?月|昨天|昨晚|前天|前几天|前两天|上次|周末|今天)")
+"""A day the clause is told on, where the segmenter tags it as no time word (``刚去``)."""
 
 
 _OLDER_THING_RE = re.compile(

@@ -366,6 +366,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         said_with, thing = done_with(clause)  # the nearest thing, before an older one
         if said_with and context.reach != "older":
             context.antecedent = None if context.reach == "forward" else thing
+            context.topic = context.topic if thing else None  # 昨天邻居装修了一整天，受不了
         else:
             context.antecedent = context.antecedent or leading_subject(clause, speaker)
         return
