@@ -134,3 +134,19 @@ def test_more_and_more_says_the_older_preference_again(reader: ClauseReader) -> 
     """``越来越喜欢`` after a visit names the older thing, not the thing bought on it."""
     found = _read("我喜欢宜家。昨天又去了，买了个书架，越来越喜欢", reader)
     assert found == [("like", ["宜家"])]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("我喜欢安静。昨天邻居装修了一整天，受不了", [("like", ["安静"])]),
+    ("我很喜欢爬山。昨天公司组织了一次团建，不太喜欢", [("like", ["爬山"])]),
+    ("刚看完《繁花》，太好看了，喜欢", [("like", ["繁花"])]),
+    ("上个月用了一下Notion，还挺喜欢的", [("like", ["notion"])]),
+])
+def test_a_chinese_event_of_a_day_hands_its_thing_or_nothing(
+    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    """An event told with its day (``昨天…了``) that names no thing of the user's, or is
+    another's act, leaves the verdict after it no object: the older preference is not flipped
+    (``受不了安静`` had been stored), nor is the subject or a person disliked."""
+    found = _read(text, reader)
+    assert [(p, [k.lower() for k in ks]) for p, ks in found] == expected
