@@ -472,6 +472,16 @@ not trained on; it measures these kinds instead. 28 rows were read once when the
 output was checked; held out since, counts only."""
 EXCLUSIVE_GROUPS = ("like", "flip_like", "flip_dislike", "dislike", "switch", "still_same",
                     "none")  # fmt: skip
+PAST_BLIND = REPO_ROOT / "bench" / "data" / "statements_past_blind.jsonl"
+"""300 messages (en 150, zh 150) by a helper who saw no file of the repository, written after
+the reading of verdicts told in the past was built (:mod:`~penchant.memory.core.capture.
+rules_en_past`, :mod:`~penchant.memory.core.capture.past`): per language 30 past verdicts on a
+thing met of each polarity ("We watched Dune last night and I loved it"), 25 with a standing
+preference before them that keeps its polarity, 25 tastes of a past stretch of life turned
+since, over one or two sentences, and 40 look-alikes (a past stretch alone, a moment or an
+occasion, someone else's, a hypothetical, a question, a click, a reaction to the assistant,
+a situation). Held out, never read; counts only."""
+PAST_GROUPS = ("verdict_like", "verdict_dislike", "older_kept", "turn", "none")
 IDIOMS_BLIND = REPO_ROOT / "bench" / "data" / "statements_idioms_blind.jsonl"
 """480 messages (en 240, zh 240) by a helper who saw no file of the repository: per language
 60 likes and 60 dislikes said without a verb of liking (evaluations, slang, habits, fragments:
@@ -573,6 +583,7 @@ def _print_kinds(
                       "held out, counts only", ""),
         "idioms": (" (likes and dislikes without a verb of liking)",
                    "half 1 only, held out, counts only", "|half1"),
+        "past": (" (verdicts told in the past)", "held out, never read", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -713,7 +724,7 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS),
             (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS),
             (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS),
-            (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS)]  # fmt: skip
+            (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS), (PAST_BLIND, "past", PAST_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
