@@ -11,7 +11,10 @@ Computational Linguistics 21(2)); a clause's subject, where it is a thing and no
 is taken first (:func:`~.objects.leading_subject`). Where the thing's words do not make a
 clean object (a time, a person, a clause: ``My boss called me at 9pm and I hate it``), the
 older antecedent is dropped all the same, and the pronoun names nothing; so too where ``it``
-points forward (``I hate it when…``).
+points forward (``I hate it when…``). A diary's clause with its subject left out (``Tried
+Linear at work…``) is the user's; in Chinese, another person's clause and a one-off event
+(``上周去了那家新开的奶茶店``) hand their thing, and an event told with its day that names
+none leaves nothing (``昨天邻居装修了一整天，受不了``).
 """
 
 from __future__ import annotations
@@ -111,6 +114,7 @@ clause (``…announced that we're going back…``), a time or an amount of it.""
 _DEMONSTRATIVES = frozenset("this that these those".split())
 """Pronouns that are determiners before a noun (``that new club``)."""
 _NOT_A_NOUN = frozenset("too a lot much often every always all yesterday today ago".split())
+"""Words after a demonstrative that start no noun: it stands alone (``I had that too``)."""
 _QUANTIFIERS = frozenset("some any one more both all another few lots".split())
 """A determiner standing for a thing named before (``She bought some``): a pronoun."""
 _EN_FORWARD_IT_RE = re.compile(r"\bit\s+(?:when|whenever|if|that|how|because)\b", re.IGNORECASE)
@@ -184,6 +188,9 @@ _ZH_NO_THING_RE = re.compile(r"小时|分钟|[天年月周]$|假$")
 _ZH_ASPECT = frozenset("了 过 完".split())
 """The marks of a verb done once (``去了``, ``吃过``, ``看完``)."""
 
+_ZH_DAY_RE = re.compile(r"(?:刚才|刚刚|上周|上个?月|昨天|昨晚|前天|前几天|前两天|上次|周末|今天)")
+"""A day the clause is told on, where the segmenter tags it as no time word (``刚去``)."""
+
 
 def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
     """:func:`done_with` of a Chinese clause of another person (``我姐送了我一条围巾`` →
@@ -224,10 +231,6 @@ def _done_with_zh(clause: str) -> tuple[bool, Object | None]:
     ):  # a person (我 + it reads as one), a time, or the act of a subject named before
         return (True, None) if dated else (False, None)
     return True, Object(runs[-1], zh=True)
-
-
-_ZH_DAY_RE = re.compile(r"(?:刚才|刚刚|上周|上个?月|昨天|昨晚|前天|前几天|前两天|上次|周末|今天)")
-"""A day the clause is told on, where the segmenter tags it as no time word (``刚去``)."""
 
 
 _OLDER_THING_RE = re.compile(

@@ -312,9 +312,11 @@ _ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
 
 
 _EN_ALL_OF_IT_RE = re.compile(
-    r"^(?:every\s+(?:single\s+)?(?:minute|second|bit|moment|page|bite)|all)\s+of\s+(?P<it>it|them)$",
+    r"^(?:every\s+(?:single\s+)?(?:minute|second|bit|moment|page|bite)|all)\s+of\s+"
+    r"(?P<it>it|them)$",
     re.IGNORECASE,
 )
+"""The whole of what a pronoun stands for ("loved every minute of it"): the pronoun."""
 
 
 def resolve(

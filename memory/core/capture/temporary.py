@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate
+from .rules_en_past import PAST_RULES
 
 _EN_NUMBER = (
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
@@ -69,17 +70,12 @@ it is a diet or a plan for that time, not a lasting preference."""
 _ZH_ONLY_NEAR_RE = re.compile(rf"{_ZH_NEAR_RE.pattern}|这(?:两|几)天|期间")
 """A near day or a stretch (``减肥期间``, ``这两天胃不舒服``) that makes "only X" a diet for
 that time."""
-_EN_VERDICT_RE = re.compile(
-    r"\b(?:loved|liked|enjoyed|adored|hated|disliked|didn'?t\s+(?:\w+\s+)?(?:like|enjoy|love))\b"
-    r"(?P<what>[^,;.!?]*)",
-    re.IGNORECASE,
-)
-"""A verdict told in the past and what it is said of, up to the clause's end."""
 _EN_NEAR_PAST_RE = re.compile(
     r"\b(?:yesterday|last\s+(?:night|week(?:end)?)|this\s+(?:morning|afternoon|evening)|today|"
     r"tonight)\b",
     re.IGNORECASE,
 )
+"""A time of the near past, said of what a verdict is on ("the party yesterday")."""
 _EN_OCCASIONS = frozenset(
     "wedding party concert funeral ceremony meeting reunion graduation picnic parade fireworks "
     "birthday trip holiday vacation weekend flight date dinner lunch brunch".split()
@@ -125,13 +121,13 @@ def _near_by(sentence: str, clause: str) -> bool:
 
 
 def _a_moment(clause: str, candidate: PreferenceCandidate) -> bool:
-    """Whether a verdict told in the past is said of a moment, not of a thing the user would
-    meet again: what it names carries a time of the near past ("I loved the party
-    yesterday", "Enjoyed the sunshine on my walk this morning") or is an occasion ("Loved the
-    concert!"). A time told before the verdict names when the thing was met ("I tried
-    kimchi last week and loved it"), and the verdict stands."""
-    for match in _EN_VERDICT_RE.finditer(clause):
-        what = match["what"].lower()
+    """Whether a verdict told in the past (:data:`~.rules_en_past.PAST_RULES`) is said of a
+    moment, not of a thing the user would meet again: what it names carries a time of the
+    near past ("I loved the party yesterday", "Enjoyed the sunshine on my walk this morning")
+    or is an occasion ("Loved the concert!"). A time told before the verdict names when the
+    thing was met ("I tried kimchi last week and loved it"), and the verdict stands."""
+    for match in (m for rule in PAST_RULES for m in rule.pattern.finditer(clause)):
+        what = re.split(r"[,;.!?]", clause[match.end() :], maxsplit=1)[0].lower()
         named = [k.lower() for k in candidate.keywords if k.lower() in what]
         if named and (_EN_NEAR_PAST_RE.search(what) or any(
             k.split()[-1] in _EN_OCCASIONS for k in named
