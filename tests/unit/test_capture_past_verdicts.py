@@ -150,3 +150,17 @@ def test_a_chinese_event_of_a_day_hands_its_thing_or_nothing(
     (``受不了安静`` had been stored), nor is the subject or a person disliked."""
     found = _read(text, reader)
     assert [(p, [k.lower() for k in ks]) for p, ks in found] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I liked it fine.", []),
+    ("I dislike seafood and will not eat it under any circumstances.",
+     [("dislike", ["seafood"])]),
+])
+def test_it_with_words_after_it_is_no_object(
+    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    """An object that opens with "it" and goes on is no thing ("likes it fine", "won't eat it
+    under any circumstances" had been stored): the pattern meant to refuse it matched only a
+    one-letter word after "it"."""
+    assert _read(text, reader) == expected

@@ -90,7 +90,7 @@ _EN_BAD_OBJECT_RE = re.compile(
     r"^(?:you|your|yours|yourself|him|her|his|hers|us|me|myself|we|our|ours|they|their|he|she|"
     r"people|everyone|everybody|someone|somebody|nobody|when|"
     r"whenever|how|what|why|where|who|whether|if|not|no|nothing|none|there|here|because|so|"
-    r"just|being|it\s+\w|(?:or|and|by|at|in|on|off|for|with|from|up|out|down|about|around|"
+    r"just|being|(?-i:it)\s+\w+|(?:or|and|by|at|in|on|off|for|with|from|up|out|down|about|around|"
     r"through|well|time|today|tonight|tomorrow|yesterday|problem|worries|thanks)(?=\s|$)|"
     r".*\byou(?:'ve|\s+have|\s+just)?\s+(?:recommended|suggested|mentioned|picked|found|gave|"
     r"sent|showed|listed|proposed|described)\b|"
