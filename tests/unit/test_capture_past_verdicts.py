@@ -52,6 +52,10 @@ def test_a_past_verdict_on_a_thing_met_is_stored_with_the_thing(
     "I hated running in high school",
     "I loved the fireworks last night",
     "I hated that my train was late",
+    # a click, an occasion
+    "I liked her post about the marathon",
+    "I loved the wedding, it was so beautiful",
+    "Loved the concert!",
 ])
 def test_a_verdict_on_a_past_stretch_or_a_moment_is_no_preference(
     reader: ClauseReader, text: str
@@ -79,15 +83,6 @@ def test_a_stretch_up_to_now_or_a_turn_after_it_stands(
 ])
 def test_past_stretch(clause: str, stretch: bool) -> None:
     assert past_stretch(clause) is stretch
-
-
-@pytest.mark.parametrize("text", [
-    "I liked her post about the marathon",
-    "I loved the wedding, it was so beautiful",
-    "Loved the concert!",
-])
-def test_a_click_or_an_occasion_is_no_preference(reader: ClauseReader, text: str) -> None:
-    assert _read(text, reader) == []
 
 
 def test_a_thing_used_then_judged_keeps_the_verdict_over_the_tagger(reader: ClauseReader) -> None:
