@@ -35,6 +35,7 @@ def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
     ("Used Todoist for a while, hated it", "dislike", "todoist"),
     ("I tried miso ramen once and hated it", "dislike", "miso ramen"),
     ("I played Stardew Valley for like 40 hours and loved it", "like", "stardew valley"),
+    ("Watched Severance over the weekend, absolutely loved it", "like", "severance"),
 ])
 def test_a_past_verdict_on_a_thing_met_is_stored_with_the_thing(
     reader: ClauseReader, text: str, polarity: str, thing: str
@@ -49,6 +50,7 @@ def test_a_past_verdict_on_a_thing_met_is_stored_with_the_thing(
     "I adored Tamagotchis as a kid",
     "When I was a teenager I hated jazz",
     "I disliked olives at first",
+    "I hated vim at first",  # the object tagger had read it as coming round: *now likes vim*
     "I hated running in high school",
     "I loved the fireworks last night",
     "I hated that my train was late",

@@ -53,6 +53,8 @@ _SOONER_DIE_RE = re.compile(EN_SOONER_DIE, re.IGNORECASE)
 _EN_PREFER = re.compile(
     r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I
 )
+_EN_NOT_A_SIDE = r"(?!the\s+(?:weekend|holidays?|summer|winter|years?|past|phone)\b)"
+"""A time or a medium after "over" ("over the weekend"): no side of a comparison."""
 _EN_COMPARE_STRICT = [
     _EN_RATHER,
     _EN_PREFER,
@@ -61,7 +63,7 @@ _EN_COMPARE_STRICT = [
         r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
         r"(?P<a>(?:(?!\b(?:i|i'm|that|which|who|are|is|was|were|dislike|like|love|hate|want|need)\b)"
         r"[^,;]){1,40}?)\s+(?:(?:wins?|win\s+out)\s+)?(?:over|>|beats?|trumps?)\s+"
-        r"(?!(?:at|in|on|to|for|with|by|from|"
+        rf"{_EN_NOT_A_SIDE}(?!(?:at|in|on|to|for|with|by|from|"
         r"there|here|and|again|it|budget|time)\b)(?P<b>(?:(?!\b(?:is|are|was|were)\b)[^,;])+)"
         r"(?:[,;]|$)",
         re.I,
@@ -81,7 +83,7 @@ _EN_COMPARE = [
     *_EN_COMPARE_STRICT,
     re.compile(
         r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
-        r"than|beats|wins\s+over|trumps|before|to)\s+(?P<b>.+)",
+        rf"than|beats|wins\s+over|trumps|before|to)\s+{_EN_NOT_A_SIDE}(?P<b>.+)",
         re.I,
     ),
 ]
