@@ -94,8 +94,9 @@ def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
     """Indices of the past clause and of the first later clause marked as the present,
     or None when the sentence is not told as then and now, or another person is in it."""
     for then, clause in enumerate(parts):
-        verdict = not said_then(clause) and past_verdict(clause)
-        if not (said_then(clause) or verdict) or _EN_USED_TO_IT_RE.search(clause):
+        marked = said_then(clause)
+        verdict = not marked and past_verdict(clause)
+        if not (marked or verdict) or _EN_USED_TO_IT_RE.search(clause):
             continue
         for now in range(then + 1, len(parts)):
             later = EN_NOW_SINCE_RE.search(parts[now]) if verdict else said_now(parts[now])

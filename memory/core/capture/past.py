@@ -37,10 +37,10 @@ EN_THEN_RE = re.compile(
 taste told as who the speaker was or what was theirs ("I was a die-hard United fan", "Dark
 roast was my thing"): only the verb is the marker, the rest is the taste."""
 ZH_THEN_RE = ZH_PAST_RE
+_EN_PRESENT = r"now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately"
+"""Words of the present said outright, which every English marker of the present holds."""
 EN_NOW_RE = re.compile(
-    r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately|but|yet|however|"
-    r"though|since\s+then)\b",
-    re.IGNORECASE,
+    rf"\b(?:{_EN_PRESENT}|but|yet|however|though|since\s+then)\b", re.IGNORECASE
 )
 """Words that put a later English clause in the present or against the past one."""
 ZH_NOW_RE = re.compile(
@@ -108,9 +108,7 @@ def left_behind(clause: str) -> Polarity | None:
 
 
 EN_NOW_SINCE_RE = re.compile(
-    r"\b(?:now|these\s+days|nowadays|anymore|any\s+more|no\s+longer|lately|since\s+then|"
-    r"(?:grown|growing|grew)\s+on\s+me)\b",
-    re.IGNORECASE,
+    rf"\b(?:{_EN_PRESENT}|since\s+then|(?:grown|growing|grew)\s+on\s+me)\b", re.IGNORECASE
 )
 """The present said outright after a past verdict (:func:`~.rules_en_past.past_verdict`), not
 only a turn ("but"): "I loved Dune but the sequel was meh" is no change of mind, "Couldn't
