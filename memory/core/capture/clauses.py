@@ -279,7 +279,7 @@ _EN_AND_VERBS = (
     r"do\s+not|never|no\s+longer|find|refuse|will|won't|would|'ll|tend|try|only|exclusively|"
     r"despise|loathe|detest|steer|stay|follow|am|have\s+an?|has\s+an?|get|feel|strictly|"
     r"much\s+prefer|generally|always|rarely|also|still|usually|can|could|there'?s|there\s+is|"
-    r"no\s+going\s+back"
+    r"no\s+going\s+back|(?:went|came)\s+(?:(?:right|straight|crawling|running)\s+)?back"
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
     r"\s*[;:]\s*"
@@ -354,7 +354,7 @@ _EN_QUESTION_WORDS = frozenset(
     "what's whats how's who's where's why's do does did can could would will should shall is "
     "are am was were have has had may might isn't aren't wasn't weren't wanna".split()
 )
-_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could will".split())
+_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could will did".split())
 """Words that open a question only before its subject ("Was it…", "Would anyone…"); chat drops
 the subject "I" before them ("Could eat tacos every day", "Was never into anime", "Would pick a
 Honda over a BMW"). Not "did" and "had": "Had a reaction to cashews last night" is a report the

@@ -14,6 +14,7 @@ from .allergies import mentions_allergy
 from .kind_stances import AGREED_TAG_MIN_P, leaning, not_meant
 from .kinds import NEW_MIN_P, polarity_of
 from .object_tagger import default_tagger
+from .returns import went_back
 from .stance import Stance
 from .statements import Kind
 from .structuring import STRUCTURAL_KINDS
@@ -127,6 +128,8 @@ def retagged(
         return None
     if mentions_allergy(sentence):
         return None  # an allergy only as its readers read it, with vetoes
+    if went_back(sentence) is not None:
+        return None  # a switch undone: :mod:`.returns` read what the user went back to
     if (own := own_clauses(sentence)) is not None and not own[0]:
         return None  # another person's
     reading = default_tagger().read(sentence)

@@ -3,7 +3,8 @@ quit my Switch", "I'll never give up pizza"), loyalty said as who one is ("a Mag
 "fountain pen gang", "Nikon shooter for life"), the only one used ("X is the only one I
 use"), being done with something ("I'm through with Jira"), what the user cannot do
 without ("I can't go a day without coffee" had stored *likes day*), a quit said of a pronoun
-("Alcohol? Gave it up in January") and a taste never acquired ("never got into podcasts").
+("Alcohol? Gave it up in January"), a taste never acquired ("never got into podcasts") and a
+return ("went back to whole milk"; "can't go back to cotton", a return ruled out).
 Issue 17: the first had been stored as a change away ("has given up Nintendo Switch"), the
 others mostly not at all. Kinds of phrasing, never particular objects.
 """
@@ -36,6 +37,48 @@ EN_BACK_FOR_GOOD = (
 put"): a like; the statement head reads the going back as a change away (quit), so it is also
 a veto of that reading (:func:`~.negation.kept`)."""
 
+_NO_RETURN_OBJECT = (
+    r"(?!(?:(?:my|our|the)\s+)?(?:it|them|that|this|him|her|you|where|what|how|when|before|"
+    r"square\s+one|normal|work|school|bed|sleep|reality|basics|life|drawing\s+board|start|"
+    r"beginning|first\s+one|old\s+self|office|doing|being|avoiding|menu|track|table|feet|form|"
+    r"schedule|the\s+\d+s|\d+s)\b)"
+    r"(?!(?:regular|usual|old|the\s+old\s+ones?|the\s+usual)\s*(?:[,;.!?]|$))"
+)
+"""What a return does not name a thing by: a pronoun, an idiom's end ("back to square one",
+"back to the drawing board", "back to normal", "back on the menu"), a gerund (a habit, "back
+to avoiding milk") or a bare adjective ("so I'm back to regular")."""
+_RETURNED_TO = (
+    rf"(?:(?:my|our)\s+)?(?P<obj>{_NO_RETURN_OBJECT}[a-z0-9][^,;.!?]{{0,40}}?)"
+    r"(?=\s*(?:[,;.!?]|[^\w\s'&+-]|$)|\s+(?:every|each|after|again|and|but|because|since|last|"
+    r"this|next|when|now|for\s+good|lol|haha|tbh|honestly|anyway|ever\s+since)\b)"
+)
+"""What a return goes back to: up to a punctuation mark, an emoji, or a time or reason after it
+("went back to the G502 every time", "came crawling back to Apple Music 😅")."""
+EN_BACK_TO = (
+    r"(?:(?:^\W*|[,;]\s*)(?:(?:and|so|then|now|but|finally|eventually)\s+)*)?"
+    r"(?:(?:(?:keeps?|kept|always|still)\s+)?(?:went|gone|came|switched|moved|crawled|ran|"
+    r"drifted|headed|returned)|(?:keeps?|kept|always|still)\s+(?:go(?:ing)?|come|coming|"
+    r"crawling|running|drifting|switching|ending\s+up))\s+(?:(?:right|straight|crawling|"
+    rf"running)\s+)?back\s+to\s+{_RETURNED_TO}"
+)
+EN_BACK_AT = (
+    r"(?:^\W*|[,;]\s*)(?:(?:and|so|then|now|but|finally|eventually)\s+)*"
+    rf"(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:(?:right|straight)\s+)?back\s+(?:to|on)\s+{_RETURNED_TO}"
+)
+"""A return to what the user had before, with its verb (:data:`EN_BACK_TO`: "went back to
+whole milk", "keep coming back to my Asics") or without (``EN_BACK_AT``: "tried Pocket Casts and
+Castbox, back to Overcast", "I'm back on Chrome"): a like of what is returned to. The
+statement head reads the going back as a change away (quit), so it is also a veto of that
+reading (:func:`~.negation.kept`). Whose return it is, the words before say ("my roommate keeps
+going back to…" is another's; "I'd go back to…", a supposition, is no one's)."""
+EN_NO_GOING_BACK = (
+    r"\b(?:(?:can'?t|cannot|could\s*n'?t|won'?t|wouldn'?t|(?:could|would|'d|will|'ll)\s+never|"
+    r"never|not|no\s+way\s+(?:i'?m|i\s+am|am\s+i)(?:\s+ever)?)\s+(?:ever\s+)?"
+    r"(?:go|going|went)|\bno\s+going)\s+back\s+to\s+(?:the\s+)?"
+    rf"{_RETURNED_TO}"
+)
+"""A return ruled out ("can't go back to cotton", "no way I'm going back to nano", "I'd never go
+back to sitting all day"): what the user left, a dislike."""
 EN_SOONER_DIE = r"die|starve|be\s+dead"
 """What one would rather do than X, said to refuse X ("I'd rather die than eat liver"): no side
 of a comparison (:func:`~.structures.read_structure`)."""
@@ -105,6 +148,9 @@ KEPT_RULES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(EN_BACK_FOR_GOOD, "like", "likes {obj}", first_person=True),
+    en(EN_NO_GOING_BACK, "dislike", "won't go back to {obj}", copula="ok", no_possessive=True),
+    en(EN_BACK_TO, "like", "likes {obj}", copula="ok", first_person=True),
+    en(EN_BACK_AT, "like", "likes {obj}", copula="ok", first_person=True),
     en(  # "I can't go a day without coffee", "Can't live without my Kindle": kept, a like
         r"\b(?:can'?t|cannot|could\s*n'?t|(?:could|can)\s+never)\s+(?:(?:really|even|honestly|"
         r"literally)\s+)?(?:(?:live|survive|function|cope|do)(?:\s+(?:the\s+)?(?:winter|summer|week|"
@@ -154,4 +200,12 @@ KEPT_RULES: tuple[Rule, ...] = (
 )
 """The rules, ahead of the English quit rule (:mod:`.rules_en`)."""
 
-__all__ = ["EN_BACK_FOR_GOOD", "EN_SOONER_DIE", "EN_UNQUIT", "KEPT_RULES"]
+__all__ = [
+    "EN_BACK_AT",
+    "EN_BACK_FOR_GOOD",
+    "EN_BACK_TO",
+    "EN_NO_GOING_BACK",
+    "EN_SOONER_DIE",
+    "EN_UNQUIT",
+    "KEPT_RULES",
+]

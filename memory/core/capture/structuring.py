@@ -25,6 +25,7 @@ from .allergies import (
 from .allergy_statements import read_allergy
 from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker
+from .returns import left_for, undone
 from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
@@ -79,6 +80,8 @@ def structured(
     (:func:`_with_whole`)."""
     if (lifted := _retraction(sentence, parts, kinds, found, confidence, after)) is not None:
         return lifted
+    if (back := undone(sentence, found, confidence) or left_for(sentence, found, confidence)):
+        return back  # "Switched to Android for a month and went back to my iPhone"
     if ALLERGY_WORD_RE.search(sentence) or len(sentence) > MAX_STRUCTURED_CHARS:
         return None  # "allergic to everything from peanuts to shellfish": the allergy rules' own
     past = then_and_now(parts) is not None

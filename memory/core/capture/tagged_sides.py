@@ -29,6 +29,7 @@ from .kind_stances import labelled_stance
 from .object_tagger import Reading, TaggedObject, default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .past import told_as_past
+from .returns import went_back
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .stance import Stance
@@ -62,7 +63,8 @@ def _another_person(sentence: str) -> bool:
 def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
     """Whether the sides readers leave a sentence alone: both read, another's, an allergy."""
     both = {c.polarity for c in found} == {"like", "dislike"}
-    return both or _another_person(sentence) or mentions_allergy(sentence)
+    return both or _another_person(sentence) or mentions_allergy(sentence) or bool(
+        went_back(sentence))  # "Switched to Android for a month and went back to my iPhone"
 
 
 def own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:

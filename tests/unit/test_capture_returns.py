@@ -1,0 +1,87 @@
+"""A return to what the user had is a like of it; a switch it undoes in the same sentence is
+none; a return ruled out is a dislike of what was left (``rules_en_kept.py``, ``returns.py``;
+issue 17). "tested a few budgeting apps, back to YNAB" stored nothing, "Switched to Edge for a
+month and went back to Firefox" stored *switched to Edge*, ``从百度地图换到高德，后来又换回来了``
+a like of 高德 and a dislike of 百度地图: the opposite of what was said. The sentences are new
+instances, not rows of the bench files."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+
+
+@pytest.fixture(scope="module")
+def reader() -> ClauseReader:
+    return ClauseReader()
+
+
+def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
+    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+
+
+@pytest.mark.parametrize(("text", "thing"), [
+    ("I keep coming back to my Kindle", "kindle"),
+    ("Gave Bing a shot for a week, went straight back to Google", "google"),
+    ("tested a few budgeting apps, back to YNAB", "ynab"),
+    ("I'm back on Ubuntu after a year of Arch", "ubuntu"),
+    ("Did a month of Duolingo and went back to Anki", "anki"),  # "did" opening: no question
+    ("Tried Bear for a while, went back to Apple Notes", "apple note"),
+])
+def test_a_return_is_a_like_of_what_the_user_went_back_to(
+    reader: ClauseReader, text: str, thing: str
+) -> None:
+    """One like, of the thing returned to alone (not what was tried, not "after a year")."""
+    assert _read(text, reader) == [("like", [thing])]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Switched to Edge for a month and went back to Firefox", [("like", ["firefox"])]),
+    ("Moved to Dropbox, then went back to Google Drive because of the price",
+     [("like", ["google drive"])]),
+    ("I love hiking. Tried Garmin for a season and came back to my Coros watch",
+     [("like", ["hiking"]), ("like", ["coros watch"])]),
+    ("从百度地图换到高德，后来又换回来了", [("like", ["百度地图"])]),
+    ("换了两周小米又换回华为了", [("like", ["华为"])]),
+    ("我喜欢喝茶。从美式换到拿铁又换回来了", [("like", ["茶"]), ("like", ["美式"])]),
+])
+def test_a_switch_undone_leaves_what_was_tried_and_keeps_the_rest(
+    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    """What was tried on the way is neither liked nor (where it was the old side of a
+    ``从A换到B``) disliked; the user's other stances stay."""
+    assert _read(text, reader) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "My dad keeps going back to the same diner",  # another's
+    "If the update fixes it I might go back to Slack",  # a supposition
+    "I'm going back to Tokyo in March",  # a trip
+    "back to square one with the bathroom",  # idioms
+    "well, back to work",
+    "My brother says he can't go back to dairy",
+])
+def test_what_is_no_return_of_the_user_stores_nothing(reader: ClauseReader, text: str) -> None:
+    assert _read(text, reader) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Fountain pens are so smooth, I can't go back to ballpoints",
+     [("like", ["fountain pen"]), ("dislike", ["ballpoint"])]),
+    ("Induction hob changed everything, never going back to gas", [("dislike", ["gas"])]),
+])
+def test_a_return_ruled_out_is_a_dislike_of_what_was_left(
+    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    """"can't go back to ballpoints" had stored *likes back*."""
+    assert _read(text, reader) == expected
+
+
+def test_what_the_user_left_for_is_kept_beside_a_return_ruled_out(reader: ClauseReader) -> None:
+    """The like said without a verb of liking ("X is a game changer") was read only when the
+    rules read nothing in the sentence; the return ruled out must not cost it."""
+    got = _read("Merino socks are a game changer, can't go back to cotton ones", reader)
+    assert [p for p, words in got if "sock" in words] == ["like"]
+    assert [p for p, words in got if "cotton" in words] == ["dislike"]
