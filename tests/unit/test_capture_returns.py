@@ -28,6 +28,8 @@ def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
     ("tested a few budgeting apps, back to YNAB", "ynab"),
     ("I'm back on Ubuntu after a year of Arch", "ubuntu"),
     ("Did a month of Duolingo and went back to Anki", "anki"),  # "did" opening: no question
+    ("I've gone back to Thunderbird", "thunderbird"),
+    ("Every winter I go back to my flannel sheets every time", "flannel sheet"),
     ("Tried Bear for a while, went back to Apple Notes", "apple note"),
 ])
 def test_a_return_is_a_like_of_what_the_user_went_back_to(
@@ -61,7 +63,20 @@ def test_a_switch_undone_leaves_what_was_tried_and_keeps_the_rest(
     "I'm going back to Tokyo in March",  # a trip
     "back to square one with the bathroom",  # idioms
     "well, back to work",
+    "Back to the grind",
     "My brother says he can't go back to dairy",
+    "I can't go back to the UK because of my visa",  # a return the user cannot make
+    # a return alone, after no try or switch: a visit, a state, a place (a breaker's kind)
+    "We went back to that Thai place last night",
+    "Went back to my hometown for Christmas",
+    "went back to the dentist for a filling",
+    "Back on antibiotics, ugh",
+    "I'm back on night shifts this week",
+    "back to London on Friday",
+    "came back to a flooded kitchen",
+    "I went back to university at 40",
+    "今天加班到九点，又回公司拿了个东西",
+    "我换了衣服又回去了",
 ])
 def test_what_is_no_return_of_the_user_stores_nothing(reader: ClauseReader, text: str) -> None:
     assert _read(text, reader) == []
@@ -85,3 +100,9 @@ def test_what_the_user_left_for_is_kept_beside_a_return_ruled_out(reader: Clause
     got = _read("Merino socks are a game changer, can't go back to cotton ones", reader)
     assert [p for p, words in got if "sock" in words] == ["like"]
     assert [p for p, words in got if "cotton" in words] == ["dislike"]
+
+
+def test_every_minute_of_a_thing_is_the_thing(reader: ClauseReader) -> None:
+    """"hated every minute of the crowds" had stored *dislikes every minute of the crowds*."""
+    assert _read("Did the Inca Trail in May and hated every minute of the crowds", reader) == [
+        ("dislike", ["crowd"])]

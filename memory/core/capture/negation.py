@@ -14,7 +14,7 @@ from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
-from .rules_en_kept import EN_BACK_AT, EN_BACK_FOR_GOOD, EN_BACK_TO, EN_UNQUIT
+from .rules_en_kept import EN_BACK_FOR_GOOD, EN_KEEP_COMING_BACK, EN_UNQUIT
 from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
@@ -69,7 +69,7 @@ def negated_aversion(clause: str) -> bool:
 
 _EN_UNQUIT_RE = re.compile(EN_UNQUIT, re.IGNORECASE)
 _EN_BACK_RE = re.compile(
-    "|".join(f"(?:{p})" for p in (EN_BACK_FOR_GOOD, EN_BACK_TO, EN_BACK_AT)).replace("?P<obj>", ""),
+    f"(?:{EN_BACK_FOR_GOOD})|(?:{EN_KEEP_COMING_BACK})".replace("?P<obj>", ""),
     re.IGNORECASE,
 )
 _ZH_KEPT_RE = re.compile(ZH_KEPT)

@@ -312,11 +312,12 @@ _ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
 
 
 _EN_ALL_OF_IT_RE = re.compile(
-    r"^(?:every\s+(?:single\s+)?(?:minute|second|bit|moment|page|bite)|all)\s+of\s+"
-    r"(?P<it>it|them)$",
+    r"^(?:every\s+(?:single\s+)?(?:minute|second|bit|moment|page|bite)\s+of\s+(?P<thing>.+)|"
+    r"all\s+of\s+(?P<it>it|them))$",
     re.IGNORECASE,
 )
-"""The whole of what a pronoun stands for ("loved every minute of it"): the pronoun."""
+"""The whole of a thing ("loved every minute of it", "hated every minute of the crowds"): the
+thing (the pronoun, "the crowds")."""
 
 
 def resolve(
@@ -331,7 +332,7 @@ def resolve(
         if ZH_BAD_OBJECT_RE.match(display):
             return None
         return Object(display, zh=True)
-    display = _EN_ALL_OF_IT_RE.sub(r"\g<it>", display)  # "loved every minute of it"
+    display = _EN_ALL_OF_IT_RE.sub(lambda m: m["thing"] or m["it"], display)  # "every bit of it"
     if display.lower() in _EN_PRONOUN_OBJECTS:
         if antecedent is not None and antecedent.subject:
             return replace(antecedent, subject=False) if display.lower() in _THEY else None

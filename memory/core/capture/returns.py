@@ -13,28 +13,37 @@ from dataclasses import dataclass
 
 from ...model import PreferenceCandidate, has_cjk
 from .object_tagger import default_tagger
-from .rules_en_kept import EN_BACK_AT, EN_BACK_TO, EN_NO_GOING_BACK
+from .rules_en_kept import EN_NO_GOING_BACK, EN_RETURN_FORMS
 from .structures import Part, part_candidate
 
-_EN_RETURN_RES = (re.compile(EN_BACK_TO, re.I), re.compile(EN_BACK_AT, re.I))
+_EN_RETURN_RES = tuple(re.compile(form, re.I) for form in EN_RETURN_FORMS)
 _EN_NO_GOING_BACK_RE = re.compile(EN_NO_GOING_BACK, re.I)
 NEW_SIDE_MIN_P = 0.9
 """The object tagger's like, at this probability or more, is what a return ruled out was left
 for ("Bamboo bedsheets are a game changer, can't go back to cotton"; the tagger reads the
 bedsheets at 1.0): as :data:`~.tagged_sides.OUTSIDE_MIN_P`, not tuned apart."""
 _EN_TRIED_RE = re.compile(
-    r"\b(?:switch(?:ed)?|moved|tried|trying|gave\s+[^,;]{1,30}?\s+an?\s+(?:go|shot|try|whirl)|"
-    r"went\s+with|converted|migrated|jumped|ditched|left|dropped|swapped)\b",
+    r"\b(?:(?:switch(?:ed)?|moved|converted|migrated|jumped)\s+(?:over\s+)?(?:to|from)|tried|"
+    r"trying|tested|testing|gave\s+[^,;]{1,30}?\s+an?\s+(?:go|shot|try|whirl)|went\s+with|ditched|"
+    r"dropped|swapped|did\s+(?:a|one|two|three|\d+)\s+(?:days?|weeks?|months?|years?)\s+of|"
+    r"for\s+(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+(?:days?|weeks?|months?|"
+    r"years?|while|bit|season))\b",
     re.I,
 )
 """A try or switch before the return ("Switched to Android for a month and went back…")."""
+_EN_TRIED_AFTER_RE = re.compile(
+    r"^[^,;.!?]*?\bafter\s+(?:a|one|two|three|a\s+few|a\s+couple\s+of|\d+|(?:a\s+)?(?:week|month|"
+    r"year)s?)\s+(?:(?:days?|weeks?|months?|years?)\s+)?(?:of|with|on)\b",
+    re.I,
+)
+"""The try told after the return ("I'm back on Ubuntu after a year of Arch")."""
 _ZH_RETURN_RE = re.compile(
-    r"(?:又|后来又?|最后又?|结果又?)(?:换|用|改|搬|转|切)?回(?:来|去|到)?了?"
+    r"(?:又|后来又?|最后又?|结果又?)(?P<verb>换|用|改|搬|转|切)?回(?:来|去|到)?了?"
     r"(?P<obj>[^，,。！？!?]{0,14}?)(?:了|[，,。！？!?]|$)"
 )
 _ZH_SWITCHED_RE = re.compile(
     r"(?:从|由)(?P<old>[^，,。]{1,14}?)(?:换成|改成|换到|转到|改用|换用|搬家?到|转)|"
-    r"(?:换成|改成|换到|改用|换用|试了|用了|换了)"
+    r"(?:换成|改成|换到|改用|换用|试了|试过|换了)"
 )
 """A switch or try before a Chinese return; ``从A`` names what ``又换回来了`` returns to."""
 
@@ -54,8 +63,8 @@ def went_back(sentence: str) -> Return | None:
     if has_cjk(sentence):
         back = _ZH_RETURN_RE.search(sentence)
         switched = _ZH_SWITCHED_RE.search(sentence[: back.start()]) if back else None
-        if back is None or switched is None:
-            return None
+        if back is None or switched is None or not (back.group("verb") or switched.group("old")):
+            return None  # ``换了衣服又回去了``: a going back, no switch undone
         obj = back.group("obj").strip() or (switched.group("old") or "").strip()
         return Return(obj, back.start(), switched.start())
     found = [m for r in _EN_RETURN_RES if (m := r.search(sentence))]
@@ -63,6 +72,8 @@ def went_back(sentence: str) -> Return | None:
         return None
     back = min(found, key=lambda m: m.start())
     tried = _EN_TRIED_RE.search(sentence[: back.start()])
+    if tried is None and _EN_TRIED_AFTER_RE.match(sentence[back.end() :]):
+        return Return(back.group("obj").strip(), back.start(), back.start())
     return None if tried is None else Return(back.group("obj").strip(), back.start(), tried.start())
 
 

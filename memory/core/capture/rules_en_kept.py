@@ -49,36 +49,47 @@ _NO_RETURN_OBJECT = (
 to avoiding milk") or a bare adjective ("so I'm back to regular")."""
 _RETURNED_TO = (
     rf"(?:(?:my|our)\s+)?(?P<obj>{_NO_RETURN_OBJECT}[a-z0-9][^,;.!?]{{0,40}}?)"
-    r"(?=\s*(?:[,;.!?]|[^\w\s'&+-]|$)|\s+(?:every|each|after|again|and|but|because|since|last|"
+    r"(?=\s*(?:[,;.!?]|[^\w\s'&+-]|$)|\s+and\s+(?![\w-]+\s*(?:[,;.!?]|$))|"
+    r"\s+(?:every|each|after|again|but|because|since|last|"
     r"this|next|when|now|for\s+good|lol|haha|tbh|honestly|anyway|ever\s+since)\b)"
 )
 """What a return goes back to: up to a punctuation mark, an emoji, or a time or reason after it
-("went back to the G502 every time", "came crawling back to Apple Music 😅")."""
-EN_BACK_TO = (
+("went back to the G502 every time", "came crawling back to Apple Music 😅"); "and" ends it
+before a verb, not before a last word ("back to pen and paper")."""
+EN_RETURN_FORMS = (
     r"(?:(?:^\W*|[,;]\s*)(?:(?:and|so|then|now|but|finally|eventually)\s+)*)?"
-    r"(?:(?:(?:keeps?|kept|always|still)\s+)?(?:went|gone|came|switched|moved|crawled|ran|"
-    r"drifted|headed|returned)|(?:keeps?|kept|always|still)\s+(?:go(?:ing)?|come|coming|"
-    r"crawling|running|drifting|switching|ending\s+up))\s+(?:(?:right|straight|crawling|"
-    rf"running)\s+)?back\s+to\s+{_RETURNED_TO}"
-)
-EN_BACK_AT = (
+    r"(?:(?:keeps?|kept|always|still)\s+)?(?:went|gone|came|switched|moved|crawled|ran|drifted|"
+    r"headed|returned)\s+(?:(?:right|straight|crawling|running)\s+)?back\s+to\s+"
+    rf"{_RETURNED_TO}",
     r"(?:^\W*|[,;]\s*)(?:(?:and|so|then|now|but|finally|eventually)\s+)*"
-    rf"(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:(?:right|straight)\s+)?back\s+(?:to|on)\s+{_RETURNED_TO}"
+    rf"(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:(?:right|straight)\s+)?back\s+(?:to|on)\s+{_RETURNED_TO}",
 )
-"""A return to what the user had before, with its verb (:data:`EN_BACK_TO`: "went back to
-whole milk", "keep coming back to my Asics") or without (``EN_BACK_AT``: "tried Pocket Casts and
-Castbox, back to Overcast", "I'm back on Chrome"): a like of what is returned to. The
-statement head reads the going back as a change away (quit), so it is also a veto of that
-reading (:func:`~.negation.kept`). Whose return it is, the words before say ("my roommate keeps
-going back to…" is another's; "I'd go back to…", a supposition, is no one's)."""
+"""A return, with its verb ("went back to whole milk") or without ("…, back to Overcast", "I'm
+back on Chrome"). Alone it is mostly no preference ("went back to the office today", "back on
+antibiotics", "back to London on Friday"); after a try or a switch in the same sentence it is
+(:mod:`.returns`)."""
+EN_KEEP_COMING_BACK = (
+    r"(?:(?:keeps?|kept|always|still)\s+(?:go|goes|going|come|comes|coming|crawling|running|"
+    r"drifting|ending\s+up)|(?:'ve|have)\s+(?:now\s+|since\s+|finally\s+)?(?:gone|switched|"
+    r"moved|come)|(?:go|goes|went|come|comes|came)(?=\s+(?:(?:straight|right)\s+)?"
+    r"back\s+to\s+[^,;.!?]{1,40}?\s+every\s+(?:single\s+)?time\b))\s+"
+    rf"(?:(?:right|straight|crawling|running)\s+)?back\s+to\s+{_RETURNED_TO}"
+)
+"""A return that keeps happening or lasts ("I keep coming back to my Asics", "every summer I go
+back to Anthelios", "went back to the G502 every time", "I've gone back to vinyl"): a like of
+what is returned to. The statement head reads the going back as a change away (quit), so it is
+also a veto of that reading (:func:`~.negation.kept`). Whose return it is, the words before
+say ("my roommate keeps going back to…" is another's)."""
 EN_NO_GOING_BACK = (
     r"\b(?:(?:can'?t|cannot|could\s*n'?t|won'?t|wouldn'?t|(?:could|would|'d|will|'ll)\s+never|"
     r"never|not|no\s+way\s+(?:i'?m|i\s+am|am\s+i)(?:\s+ever)?)\s+(?:ever\s+)?"
     r"(?:go|going|went)|\bno\s+going)\s+back\s+to\s+(?:the\s+)?"
+    r"(?![^,;.!?]*\b(?:because|until|till|unless|without|yet|cause|cos)\b)"
     rf"{_RETURNED_TO}"
 )
 """A return ruled out ("can't go back to cotton", "no way I'm going back to nano", "I'd never go
-back to sitting all day"): what the user left, a dislike."""
+back to sitting all day"): what the user left, a dislike. Not a return the user cannot make
+("I can't go back to the UK because of my visa", "…until the AC is fixed")."""
 EN_SOONER_DIE = r"die|starve|be\s+dead"
 """What one would rather do than X, said to refuse X ("I'd rather die than eat liver"): no side
 of a comparison (:func:`~.structures.read_structure`)."""
@@ -149,8 +160,7 @@ KEPT_RULES: tuple[Rule, ...] = (
     ),
     en(EN_BACK_FOR_GOOD, "like", "likes {obj}", first_person=True),
     en(EN_NO_GOING_BACK, "dislike", "won't go back to {obj}", copula="ok", no_possessive=True),
-    en(EN_BACK_TO, "like", "likes {obj}", copula="ok", first_person=True),
-    en(EN_BACK_AT, "like", "likes {obj}", copula="ok", first_person=True),
+    en(EN_KEEP_COMING_BACK, "like", "likes {obj}", copula="ok"),
     en(  # "I can't go a day without coffee", "Can't live without my Kindle": kept, a like
         r"\b(?:can'?t|cannot|could\s*n'?t|(?:could|can)\s+never)\s+(?:(?:really|even|honestly|"
         r"literally)\s+)?(?:(?:live|survive|function|cope|do)(?:\s+(?:the\s+)?(?:winter|summer|week|"
@@ -201,10 +211,10 @@ KEPT_RULES: tuple[Rule, ...] = (
 """The rules, ahead of the English quit rule (:mod:`.rules_en`)."""
 
 __all__ = [
-    "EN_BACK_AT",
     "EN_BACK_FOR_GOOD",
-    "EN_BACK_TO",
+    "EN_KEEP_COMING_BACK",
     "EN_NO_GOING_BACK",
+    "EN_RETURN_FORMS",
     "EN_SOONER_DIE",
     "EN_UNQUIT",
     "KEPT_RULES",
