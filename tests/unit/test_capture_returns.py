@@ -106,3 +106,59 @@ def test_every_minute_of_a_thing_is_the_thing(reader: ClauseReader) -> None:
     """"hated every minute of the crowds" had stored *dislikes every minute of the crowds*."""
     assert _read("Did the Inca Trail in May and hated every minute of the crowds", reader) == [
         ("dislike", ["crowd"])]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a try and a return over two sentences
+    ("Switched to Brave for a month. Back on Safari now.", [("like", ["safari"])]),
+    # the return's own verdict after it stays
+    ("上个月试着喝椰奶拿铁，喝了几次还是换回普通拿铁了，椰奶味太怪",
+     [("dislike", ["椰奶"]), ("like", ["普通拿铁"])]),
+])
+def test_a_return_over_two_sentences_and_a_verdict_after_it(
+    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    assert _read(text, reader) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("用过降噪耳机就再也回不去普通耳机了", [("like", ["降噪耳机"]), ("dislike", ["普通耳机"])]),
+    ("喝过手冲，速溶咖啡真的回不去了", [("like", ["手冲"]), ("dislike", ["速溶咖啡"])]),
+    ("那家火锅店我是再也不会回去了", [("dislike", ["火锅店"])]),
+    ("Can't go back to a regular keyboard after using a split one",
+     [("dislike", ["regular keyboard"]), ("like", ["split"])]),
+])
+def test_a_chinese_return_ruled_out_and_what_the_user_had(
+    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+) -> None:
+    """``回不去`` stored nothing, or the experience as a quit (``喝惯了无糖的，含糖可乐回不去了``
+    had stored *戒了无糖*, the opposite)."""
+    got = _read(text, reader)
+    assert [p for p, _ in got] == [p for p, _ in expected]
+    for (_, words), (_, want) in zip(got, expected, strict=True):
+        assert any(w in "".join(words) or w in " ".join(words) for w in want), (got, expected)
+
+
+@pytest.mark.parametrize("text", [
+    "这个周末回不去了，票买不到",  # a trip home
+    "回不去了，真的回不去了",
+    "老同学搬回老家了，说再也不想回大城市",  # reported
+    # someone else's or something else's switch (a breaker's kind)
+    "The gym replaced the old treadmills with new ones.",
+    "Dan quit energy drinks and drinks matcha now instead.",
+    "Google dropped the old logo for a flat one in 2015.",
+    "The bakery downstairs switched to sourdough only",
+])
+def test_what_is_no_return_or_switch_of_the_user_stores_nothing(
+    reader: ClauseReader, text: str
+) -> None:
+    assert _read(text, reader) == []
+
+
+@pytest.mark.parametrize(("text", "thing"), [
+    ("Finally ditched Chrome for Firefox", "firefox"),  # no subject: the user's
+    ("The Kindle replaced my paperbacks for good", "kindle"),  # a thing replaced, no agent
+    ("导航从百度地图换成高德地图了", "高德地图"),  # a domain before the switch, not an agent
+])
+def test_the_users_own_switch_is_still_read(reader: ClauseReader, text: str, thing: str) -> None:
+    assert ("like", [thing]) in _read(text, reader)

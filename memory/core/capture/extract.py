@@ -58,6 +58,7 @@ from .objects import (
 from .past import past_stretch, told_over_two, turned_after
 from .prepare import MAX_CAPTURE_CHARS, prepare
 from .retagging import retagged
+from .returns import returned_over_two
 from .rules import Rule
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
@@ -452,7 +453,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
     """
     context = Context()
     kept, fronted, said = [], {}, []
-    written = told_over_two(list(sentences(prepare(text or ""))))
+    written = returned_over_two(told_over_two(list(sentences(prepare(text or "")))))
     every = user_shares(written)  # "My wife and I both love…": "I love…"
     for sentence, as_written in zip(every, written, strict=True):
         if not is_question_or_hypothetical(sentence) and (

@@ -17,7 +17,7 @@ from .object_tagger import default_tagger
 from .returns import went_back
 from .stance import Stance
 from .statements import Kind
-from .structuring import STRUCTURAL_KINDS
+from .structuring import STRUCTURAL_KINDS, switched_by_another
 from .tagged_sides import names_nothing, own_clauses, said_by_user, tagged_stance
 
 RETAG_MIN_P = 0.8
@@ -130,6 +130,8 @@ def retagged(
         return None  # an allergy only as its readers read it, with vetoes
     if went_back(sentence) is not None:
         return None  # a switch undone: :mod:`.returns` read what the user went back to
+    if switched_by_another(sentence):
+        return None  # "The city replaced the diesel buses with electric ones": not the user's
     if (own := own_clauses(sentence)) is not None and not own[0]:
         return None  # another person's
     reading = default_tagger().read(sentence)

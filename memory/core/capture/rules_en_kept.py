@@ -40,17 +40,19 @@ a veto of that reading (:func:`~.negation.kept`)."""
 _NO_RETURN_OBJECT = (
     r"(?!(?:(?:my|our|the)\s+)?(?:it|them|that|this|him|her|you|where|what|how|when|before|"
     r"square\s+one|normal|work|school|bed|sleep|reality|basics|life|drawing\s+board|start|"
-    r"beginning|first\s+one|old\s+self|office|doing|being|avoiding|menu|track|table|feet|form|"
+    r"beginning|first\s+one|old\s+self|office|doing|being|avoiding|waiting|looking|searching|"
+    r"staring|wondering|hoping|menu|track|table|feet|form|"
     r"schedule|the\s+\d+s|\d+s)\b)"
     r"(?!(?:regular|usual|old|the\s+old\s+ones?|the\s+usual)\s*(?:[,;.!?]|$))"
 )
 """What a return does not name a thing by: a pronoun, an idiom's end ("back to square one",
-"back to the drawing board", "back to normal", "back on the menu"), a gerund (a habit, "back
-to avoiding milk") or a bare adjective ("so I'm back to regular")."""
+"back to the drawing board", "back to normal", "back on the menu"), a gerund of no taste (a
+habit or a state, "back to avoiding milk", "back to waiting on hold") or a bare adjective ("so
+I'm back to regular")."""
 _RETURNED_TO = (
     rf"(?:(?:my|our)\s+)?(?P<obj>{_NO_RETURN_OBJECT}[a-z0-9][^,;.!?]{{0,40}}?)"
     r"(?=\s*(?:[,;.!?]|[^\w\s'&+-]|$)|\s+and\s+(?![\w-]+\s*(?:[,;.!?]|$))|"
-    r"\s+(?:every|each|after|again|but|because|since|last|"
+    r"\s+(?:every|each|after|again|but|because|since|last|for|"
     r"this|next|when|now|for\s+good|lol|haha|tbh|honestly|anyway|ever\s+since)\b)"
 )
 """What a return goes back to: up to a punctuation mark, an emoji, or a time or reason after it
@@ -59,10 +61,11 @@ before a verb, not before a last word ("back to pen and paper")."""
 EN_RETURN_FORMS = (
     r"(?:(?:^\W*|[,;]\s*)(?:(?:and|so|then|now|but|finally|eventually)\s+)*)?"
     r"(?:(?:keeps?|kept|always|still)\s+)?(?:went|gone|came|switched|moved|crawled|ran|drifted|"
-    r"headed|returned)\s+(?:(?:right|straight|crawling|running)\s+)?back\s+to\s+"
+    r"headed|returned|end(?:ed)?\s+up(?:\s+going|\s+coming)?)\s+(?:(?:right|straight|crawling|"
+    r"running)\s+)?back\s+(?:to|on)\s+"
     rf"{_RETURNED_TO}",
     r"(?:^\W*|[,;]\s*)(?:(?:and|so|then|now|but|finally|eventually)\s+)*"
-    rf"(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:(?:right|straight)\s+)?back\s+(?:to|on)\s+{_RETURNED_TO}",
+    rf"(?:(?:i'?m|i\s+am|we'?re)\s+)?(?:(?:right|straight)\s+)?back\s+(?:to|on|in)\s+{_RETURNED_TO}",
 )
 """A return, with its verb ("went back to whole milk") or without ("…, back to Overcast", "I'm
 back on Chrome"). Alone it is mostly no preference ("went back to the office today", "back on
@@ -70,16 +73,18 @@ antibiotics", "back to London on Friday"); after a try or a switch in the same s
 (:mod:`.returns`)."""
 EN_KEEP_COMING_BACK = (
     r"(?:(?:keeps?|kept|always|still)\s+(?:go|goes|going|come|comes|coming|crawling|running|"
-    r"drifting|ending\s+up)|(?:'ve|have)\s+(?:now\s+|since\s+|finally\s+)?(?:gone|switched|"
-    r"moved|come)|(?:go|goes|went|come|comes|came)(?=\s+(?:(?:straight|right)\s+)?"
+    r"drift|drifting|gravitate|end\s+up|ending\s+up)|(?:'ve|have)\s+(?:now\s+|since\s+|"
+    r"finally\s+)?(?:gone|switched|moved|come)|(?:(?:'ve|have)\s+|^\W*|[,;]\s*)been(?=\s+back\s+"
+    r"(?:on\s|to\s+\w+ing\b))|(?:go|goes|went|come|comes|came)(?=\s+(?:(?:straight|right)\s+)?"
     r"back\s+to\s+[^,;.!?]{1,40}?\s+every\s+(?:single\s+)?time\b))\s+"
-    rf"(?:(?:right|straight|crawling|running)\s+)?back\s+to\s+{_RETURNED_TO}"
+    rf"(?:(?:right|straight|crawling|running)\s+)?back\s+(?:to|on)\s+{_RETURNED_TO}"
 )
 """A return that keeps happening or lasts ("I keep coming back to my Asics", "every summer I go
-back to Anthelios", "went back to the G502 every time", "I've gone back to vinyl"): a like of
-what is returned to. The statement head reads the going back as a change away (quit), so it is
-also a veto of that reading (:func:`~.negation.kept`). Whose return it is, the words before
-say ("my roommate keeps going back to…" is another's)."""
+back to Anthelios", "went back to the G502 every time", "I've gone back to vinyl", "Been back
+on Sublime Text for six months"): a like of what is returned to. The statement head reads the
+going back as a change away (quit), so it is also a veto of that reading
+(:func:`~.negation.kept`). Whose return it is, the words before say ("my roommate keeps going
+back to…" is another's)."""
 EN_NO_GOING_BACK = (
     r"\b(?:(?:can'?t|cannot|could\s*n'?t|won'?t|wouldn'?t|(?:could|would|'d|will|'ll)\s+never|"
     r"never|not|no\s+way\s+(?:i'?m|i\s+am|am\s+i)(?:\s+ever)?)\s+(?:ever\s+)?"

@@ -24,7 +24,7 @@ from .allergies import (
 )
 from .allergy_statements import read_allergy
 from .changes import then_and_now
-from .clauses import EN_PEOPLE_RE, clause_speaker
+from .clauses import EN_PEOPLE_RE, clause_speaker, is_ly_adverb
 from .returns import left_for, undone
 from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
@@ -95,6 +95,8 @@ def structured(
             continue
         if (name != "slot" or zh) and clause_speaker(parts[0]) == "other":
             continue  # an English slot's connectors name the user's own ("my S of choice is V")
+        if name == "switch" and switched_by_another(sentence):
+            continue  # "The city replaced the diesel buses with electric ones"
         if name == "slot" and zh and _slot_holder(sentence):
             continue  # ``小李最爱喝的是古典鸡尾酒``, ``爷爷最爱的还是邓丽君``: theirs
         if strict and ONE_OCCASION_RE.search(sentence):
@@ -309,6 +311,52 @@ def _about_another(clause: str) -> bool:
     return bool(EN_PEOPLE_RE.search(clause))
 
 
+_EN_SWITCH_VERB_RE = re.compile(
+    r"\b(?:replaced|dropped|ditched|quit|swapped|traded|switched|moved|changed|converted|"
+    r"migrated|gave\s+up|abandoned|uninstalled|deleted|cancell?ed)\b(?=\s+[a-z0-9])",
+    re.I,
+)
+"""A switch's verb with its object after it (not "my palate's changed, …")."""
+_EN_AGENT_WORDS = frozenset(
+    "the my our his her their its he she they most many everyone everybody people".split()
+)
+"""Words before a switch's verb that make its subject someone or something that acts ("The
+city replaced…", "My whole team moved to Linear", "most of Europe switched…")."""
+_EN_NO_SUBJECT_WORDS = frozenset(
+    """so and but then finally recently just also honestly actually basically totally lowkey
+    highkey officially literally eventually already lol ok okay well yeah yep ngl tbh fyi btw
+    update anyway""".split()
+)
+"""Words that open a clause with its subject left out ("Finally ditched…", "Lowkey replaced…")."""
+_EN_USER_WORDS = frozenset("i i'm i've i'd me we we've we're us".split())
+
+
+def switched_by_another(sentence: str) -> bool:
+    """Whether an English switch is someone else's or something else's, the user named nowhere
+    in the sentence: "Tom quit cigarettes and vapes now instead", "The cafe downstairs
+    switched to oat milk by default", "Apple dropped Intel chips for its own M1" (a name, or a
+    determiner, before the verb). Not a thing that replaced another ("Rust has pretty much
+    replaced C++", "The iPad replaced my sketchbook for good": the new thing, no agent ``…with``),
+    a switch left out of the subject ("Finally ditched Chrome"), a negated one ("the hype hasn't
+    changed that"), nor Chinese, whose words before a switch name its domain
+    (``导航从百度地图换成高德地图``)."""
+    if has_cjk(sentence) or _EN_USER_WORDS & set(re.findall(r"[a-z']+", sentence.lower())):
+        return False
+    for verb in _EN_SWITCH_VERB_RE.finditer(sentence):
+        if verb.group().lower() == "replaced" and not re.search(r"\bwith\b", sentence[verb.end():]):
+            continue  # "X replaced Y": X is the new thing
+        subject = re.split(r"[,;:—]|\b(?:and|but|then)\b", sentence[: verb.start()])[-1]
+        words = re.findall(r"[A-Za-z']+", subject)
+        lowered = [w.lower() for w in words]
+        if any(w in ("not", "never") or w.endswith("n't") for w in lowered):
+            continue
+        named = len(words) == 1 and words[0][:1].isupper() and not (
+            lowered[0] in _EN_NO_SUBJECT_WORDS or is_ly_adverb(lowered[0]))
+        if named or _EN_AGENT_WORDS & set(lowered):
+            return True
+    return False
+
+
 ONE_OCCASION_RE = re.compile(
     r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
     r"last\s+(?:night|time|week|weekend)|"
@@ -376,4 +424,5 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
 
 __all__ = [
     "ONE_OCCASION_RE", "STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured",
+    "switched_by_another",
 ]

@@ -34,7 +34,7 @@ from .rules_en import EN_TABLE
 from .rules_zh import ZH_TABLE
 from .stance import Stance
 from .statements import Kind
-from .structuring import ONE_OCCASION_RE
+from .structuring import ONE_OCCASION_RE, switched_by_another
 
 OUTSIDE_MIN_P = 0.9
 """The tagger reads words as naming no object where it reads them outside any object at
@@ -61,10 +61,12 @@ def _another_person(sentence: str) -> bool:
 
 
 def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
-    """Whether the sides readers leave a sentence alone: both read, another's, an allergy."""
+    """Whether the sides readers leave a sentence alone: both read, another's (or another's
+    switch), an allergy, a switch undone."""
     both = {c.polarity for c in found} == {"like", "dislike"}
     return both or _another_person(sentence) or mentions_allergy(sentence) or bool(
-        went_back(sentence))  # "Switched to Android for a month and went back to my iPhone"
+        went_back(sentence)  # "Switched to Android for a month and went back to my iPhone"
+    ) or switched_by_another(sentence)  # "The city replaced the diesel buses with electric…"
 
 
 def own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:
