@@ -288,7 +288,7 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|,\s*(?:and\s+)?(?:so|which\s+is\s+why|that's\s+why|hence|therefore|thus)\s+(?=i\b)"
     r"|\s+(?:so|because|since(?!\s+i\s+was\b)|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
     r"|,?\s+(?:because|since|as)\s+(?=(?:they|it)\b)"
-    r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b)"
+    r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b|(?:the|every|all\s+the)\s+(?:others?|rest)\b)"
     r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
     r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"

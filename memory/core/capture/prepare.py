@@ -38,7 +38,8 @@ def _one_space(run: re.Match[str]) -> str:
 
 
 _EN_CHAT_I_RE = re.compile(
-    r"(^|[.!?,;:\n]\s*|\b(?:and|but|so|cuz|coz|because|tbh|lol)\s+)[iI](m|ve)(?=\s+[a-z])"
+    r"(^|[.!?,;:\n]\s*|\b(?:and|but|so|cuz|coz|because|tbh|lol|honestly|ngl|ok|okay|yeah|well|"
+    r"also|now|btw|actually|just)\s+)[iI](m|ve)(?=\s+[a-z])"
 )
 """Chat spellings of "I'm" and "I've" where a clause starts ("im allergic to…", "and ive
 quit…"); neither is an English word there."""

@@ -3,14 +3,16 @@ quit my Switch", "I'll never give up pizza"), loyalty said as who one is ("a Mag
 "fountain pen gang", "Nikon shooter for life"), the only one used ("X is the only one I
 use"), being done with something ("I'm through with Jira"), what the user cannot do
 without ("I can't go a day without coffee" had stored *likes day*), a quit said of a pronoun
-("Alcohol? Gave it up in January"), a taste never acquired ("never got into podcasts") and a
-return ("went back to whole milk"; "can't go back to cotton", a return ruled out).
+("Alcohol? Gave it up in January"), a taste never acquired ("never got into podcasts"), a
+return ("went back to whole milk"; "can't go back to cotton", a return ruled out) and devotion
+("Die-hard Marvel fan", "Liverpool till I die", "loyal to Chipotle", "we're a Subaru family").
 Issue 17: the first had been stored as a change away ("has given up Nintendo Switch"), the
 others mostly not at all. Kinds of phrasing, never particular objects.
 """
 
 from __future__ import annotations
 
+from .lexicons import EN_PEOPLE_RE
 from .rules import Rule, en
 
 EN_UNQUIT = (
@@ -98,6 +100,12 @@ back to sitting all day"): what the user left, a dislike. Not a return the user 
 EN_SOONER_DIE = r"die|starve|be\s+dead"
 """What one would rather do than X, said to refuse X ("I'd rather die than eat liver"): no side
 of a comparison (:func:`~.structures.read_structure`)."""
+_DEVOTED = (
+    r"proud|lifelong|life-long|loyal|total|die-?hard|hardcore|huge|massive|longtime|long-time|"
+    r"devoted|card-carrying|absolute"
+)
+"""How much one is a fan, before what of ("a die-hard Marvel fan", "lifelong Honda guy"): said
+with one of these, the fan words name a like without "for life" after them."""
 _NO_THING = r"it|them|that|this|you|him|her"
 """Words after "(can't do / can do) without" that name no thing: a pronoun or a person."""
 
@@ -197,10 +205,62 @@ KEPT_RULES: tuple[Rule, ...] = (
         "refuses {obj}",
         copula="ok",
     ),
+    en(  # devotion said with its degree: "Die-hard Marvel fan", "lifelong Honda guy here"
+        r"(?:^\W*|[,;]\s*|\b(?:i'?m|i\s+am)\s+)(?:(?:honestly|still|always|forever|just|lol|tbh|"
+        rf"ngl|and|but|so)\s+)*(?:an?\s+)?(?:(?:{_DEVOTED})\s+)+"
+        r"(?!(?:an?|the|i|my|it|this|that|fan|user|person)\b)(?P<obj>[a-z0-9][\w'&.+-]*"
+        r"(?:\s+(?!(?:an?|is|are|was|'s|of)\b)[\w'&.+-]+){0,2}?)\s+(?:fan|fangirl|fanboy|"
+        r"loyalist|devotee|stan|guy|girl|person|family|household|user|customer|driver|shooter|"
+        r"head|nerd|junkie|addict)\b(?!\s+of\b)",
+        "like",
+        "likes {obj}",
+        copula="ok",
+        first_person=True,
+    ),
+    en(  # "Liverpool till I die", "Crocs 'til I die"
+        r"(?:^\W*|[,;]\s*)(?:(?:honestly|still|always|forever|lol|and|but|so)\s+)*"
+        r"(?P<obj>(?!(?:i|i'm|we|he|she|they|you|my|it|this|that|love|hate|like)\b)"
+        r"(?:(?!\b(?:you|him|her|them|it)\b)[\w'&.+-]+\s+){0,2}[\w'&.+-]+)\s+(?:till|until|'?til)"
+        r"\s+i\s+die\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(  # "ride or die for Trader Joe's", "loyal to Chipotle since 2009"
+        r"\b(?:ride[-\s]or[-\s]die\s+(?:for|with)|loyal\s+to)\s+(?:(?:the|my|our)\s+)?"
+        rf"(?!(?:[\w-]+\s+){{0,2}}{EN_PEOPLE_RE.pattern})(?P<obj>[^,;.!?]{{1,40}}?)"
+        r"(?=\s*(?:[,;.!?]|$)|\s+(?:since|for|and|but|because|ever|lol|tbh)\b)",
+        "like",
+        "likes {obj}",
+        copula="ok",
+        first_person=True,
+    ),
+    en(  # "we're a Subaru family", "once a Mac user always a Mac user", "the Crocs gang"
+        r"\bwe(?:'re|\s+are)\s+(?:an?\s+)?(?P<obj>(?-i:[A-Z0-9])[\w'&.+-]*(?:\s+[\w'&.+-]+)?)\s+"
+        r"(?:family|household|house)\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(
+        r"\bonce\s+an?\s+(?P<obj>[\w'&.+-]+(?:\s+[\w'&.+-]+)?)\s+(?:user|fan|person|guy|girl|"
+        r"customer|owner|driver),?\s+always\s+an?\b",
+        "like",
+        "likes {obj}",
+        first_person=True,
+    ),
+    en(
+        r"(?:\b(?:an?\s+)?(?:proud|lifelong|card-carrying)\s+)?\bmember\s+of\s+(?:the\s+)?(?P<obj>[\w'&.+-]+(?:\s+[\w'&.+-]+)?)\s+(?:gang|fan\s*club|"
+        r"fandom|army|nation|squad)\b",
+        "like",
+        "likes {obj}",
+        copula="ok",
+        first_person=True,
+    ),
     en(  # loyalty as who one is: "a Maggi loyalist", "fountain pen gang", "Nikon shooter for life"
         r"(?:(?:^\W*|[,;]\s*)(?:(?:nah|still|always|forever|proud|just|honestly|lol|tbh|ngl|and|"
         r"but|so)\s+)*|\ban?\s+(?:(?:proud|lifelong|loyal|total|die-?hard)\s+)?)"
-        r"(?!(?:an?|the|i|i'm|i've|we|he|she|they|you|my|it|it's|that|this|what|friends?|nah|"
+        r"(?!(?:an?|the|i|i'm|i've|we|he|she|they|you|my|it|it's|that|this|what|friends?|nah|member|"
         r"still|always|forever|proud|just|honestly|lol|tbh|ngl|and|but|so)\b)"
         r"(?P<obj>[a-z0-9][\w'&.+-]*(?:\s+(?!(?:an?|is|are|was|'s)\b)[\w'&.+-]+){0,3}?)\s+"
         r"(?:loyalist|devotee|purist|gang|(?:user|shooter|player|fan|guy|girl|person|driver|"

@@ -13,6 +13,16 @@ from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
+_FAN = (
+    r"(?:铁粉|死忠粉?|真爱粉|老粉|忠实粉丝|忠粉|铁杆粉丝|铁杆球迷|铁杆|老主顾|老顾客|忠实顾客|忠实用户|"
+    r"老用户|老会员|钉子户)"
+)
+"""Who one is to a brand, a team or a food: its fan, its regular (``比亚迪死忠``,
+``京东的老会员``)."""
+_FAN_SPAN = r"[^，,。；;“”\"'是我他她]"
+_NO_FAN_LEAD = r"(?![真超纯曾原本以前])"
+"""What such a fan is of: no one (``我老公是个铁杆球迷``, ``室友是周杰伦的死忠粉``), no quote
+(``被迫当“忠实用户”``), not a former one (``曾是B站忠实用户``, ``原本是苹果死忠``)."""
 ZH_KEPT = (
     r"(?:(?:还是|最后|最终|乖乖|又)(?:都|就|还是)?(?:回到了?|用回了?|选回了?|换回了?|买回了?|"
     r"回去用|留在了?|坚持(?:用|开|喝|吃|穿|买)?|死磕)|认准了?|还得是|还是得是|必须是|"
@@ -86,6 +96,26 @@ ZH_RULES: tuple[Rule, ...] = (
         rf"我是(?:一个|一名|个)?(?P<obj>{_SPAN}{{1,8}}?)(?:爱好者|迷|粉丝|控|主义者)",
         "like",
         "喜欢{obj}",
+        first_person=True,
+    ),
+    zh(  # 比亚迪死忠, 本人星巴克铁粉, 我是京东的老会员了, 如今成了林俊杰的铁粉
+        rf"(?:^(?:本人|作为)?(?:(?:如今|现在|已经)?(?:成了|成为了?|变成了?))?|我(?:就|也|一直)?是)"
+        rf"(?:一个|一名|个)?(?:(?:十|几|多|二十|\d+)年的?)?"
+        rf"(?P<obj>{_NO_FAN_LEAD}{_FAN_SPAN}{{1,8}}?)的?{_FAN}",
+        "like",
+        "喜欢{obj}",
+        first_person=True,
+    ),
+    zh(  # 柠檬茶我是忠实粉丝: the topic first
+        rf"^(?P<obj>{_NO_FAN_LEAD}{_FAN_SPAN}{{1,8}}?)我(?:就|也|一直)?是(?:一个|一名|个)?{_FAN}",
+        "like",
+        "喜欢{obj}",
+        first_person=True,
+    ),
+    zh(  # 这辈子就认老干妈了: that one alone from now on
+        rf"(?:这辈子|以后|今后)?就只?认(?![准识为得真错可同出了])(?P<obj>{_SPAN}{{1,10}}?)了",
+        "like",
+        "只认{obj}",
         first_person=True,
     ),
     zh(rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:很|非常|有点|比较|特别)?敏感", "dislike", "对{obj}敏感"),

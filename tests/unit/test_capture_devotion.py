@@ -1,0 +1,64 @@
+"""Devotion said as who one is is a like of what one is devoted to (``rules_en_kept.py``,
+``rules_zh.py``; issue 17): "Die-hard Marvel fan" had stored *likes Die-hard Marvel fan*,
+"Liverpool till I die" *likes liverpool till*, ``我是京东的老会员了，买电器从来不去别的平台``
+*戒了京东* (the opposite), and "ride or die for Trader Joe's", "we're a Subaru family",
+``周杰伦铁粉报到`` nothing. Another's devotion is none. The sentences are new instances, not rows
+of the bench files."""
+
+from __future__ import annotations
+
+import pytest
+
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+
+
+@pytest.fixture(scope="module")
+def reader() -> ClauseReader:
+    return ClauseReader()
+
+
+def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
+    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+
+
+@pytest.mark.parametrize(("text", "thing"), [
+    ("Die-hard Celtics fan", "celtics"),
+    ("lifelong Toyota guy here", "toyota"),
+    ("I'm a total tea nerd", "tea"),
+    ("Arsenal till I die", "arsenal"),
+    ("ride or die for Costco", "costco"),
+    ("Loyal to Levi's since high school", "levi"),
+    ("we're a Volvo family", "volvo"),
+    ("once an Android user always an Android user", "android"),
+    ("proud member of the Birkenstock gang", "birkenstock"),
+    ("honestly im a Kobo person through and thru", "kobo"),  # "im" after "honestly"
+    ("五月天铁粉报到！", "五月天"),
+    ("本人瑞幸死忠", "瑞幸"),
+    ("我是盒马的老会员了，买菜从来不去别的平台", "盒马"),
+    ("奶茶我是忠实粉丝", "奶茶"),
+    ("这辈子就认海天了", "海天"),
+])
+def test_devotion_is_a_like_of_what_one_is_devoted_to(
+    reader: ClauseReader, text: str, thing: str
+) -> None:
+    assert _read(text, reader) == [("like", [thing])]
+
+
+@pytest.mark.parametrize("text", [
+    "my sister is a member of the BTS army",
+    "我老公是个铁杆球迷，每场必看",  # a fan, of no thing named
+    "室友是五月天的死忠粉",  # another's
+    "我闺蜜是肖战的铁粉",
+    "曾是抖音忠实用户，现在不想刷了",  # a former one: no like
+    "天天被迫当“忠实用户”，服了",  # said in quotes, against the will
+    "we're a big family",
+])
+def test_another_s_or_a_former_devotion_is_no_like(reader: ClauseReader, text: str) -> None:
+    assert all(p != "like" for p, _ in _read(text, reader))
+
+
+def test_what_the_user_has_alone_is_cut_before_the_others(reader: ClauseReader) -> None:
+    """", the other airlines…" had been stored inside the object of "only fly"."""
+    got = _read("I only fly Emirates, the other airlines are cramped", reader)
+    assert ("like", ["emirate"]) in got  # the keyword is lemmatised
