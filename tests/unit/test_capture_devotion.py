@@ -1,4 +1,4 @@
-"""Devotion said as who one is is a like of what one is devoted to (``rules_en_kept.py``,
+"""Devotion said as who one is, and what the user has alone, are likes of it (``rules_en_kept.py``,
 ``rules_zh.py``; issue 17): "Die-hard Marvel fan" had stored *likes Die-hard Marvel fan*,
 "Liverpool till I die" *likes liverpool till*, ``我是京东的老会员了，买电器从来不去别的平台``
 *戒了京东* (the opposite), and "ride or die for Trader Joe's", "we're a Subaru family",
@@ -62,3 +62,36 @@ def test_what_the_user_has_alone_is_cut_before_the_others(reader: ClauseReader) 
     """", the other airlines…" had been stored inside the object of "only fly"."""
     got = _read("I only fly Emirates, the other airlines are cramped", reader)
     assert ("like", ["emirate"]) in got  # the keyword is lemmatised
+
+
+@pytest.mark.parametrize(("text", "thing"), [
+    ("strictly Ethiopian beans in my grinder", "ethiopian bean"),
+    ("Uni-ball Jetstream only.", "uni-ball jetstream"),
+    ("I've worn nothing except Converse since school", "converse"),
+    ("The only hot sauce allowed in my kitchen is Cholula.", "cholula"),
+    ("除了小米手机别的我都不用", "小米手机"),  # had stored a dislike of it
+    ("除了羽毛球别的运动我都不喜欢", "羽毛球"),
+])
+def test_what_the_user_has_alone_is_a_like(reader: ClauseReader, text: str, thing: str) -> None:
+    got = _read(text, reader)
+    assert [p for p, words in got if thing in " ".join(words) or thing in "".join(words)] == [
+        "like"], got
+
+
+@pytest.mark.parametrize("text", [
+    "Cash only, sorry",
+    "Members only",
+    "The gym is adults only.",
+    "No swimming, showers only, until the stitches come out.",
+    "Strictly speaking, that's not a sandwich",
+    "除了周末我都不去健身房",  # a time, not what the user has
+    "除了国庆，景区平时都不用预约",  # a need, not a use
+])
+def test_an_only_that_names_no_choice_stores_nothing(reader: ClauseReader, text: str) -> None:
+    assert _read(text, reader) == []
+
+
+def test_a_quit_before_what_the_user_has_alone_is_kept(reader: ClauseReader) -> None:
+    """"dropped coffee completely, tea only now": the quit had been lost to the new like."""
+    got = _read("dropped soda completely, water only now", reader)
+    assert ("dislike", ["soda"]) in got and ("like", ["water"]) in got

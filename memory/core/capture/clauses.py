@@ -292,7 +292,7 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
     r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"
-    r"|,?\s+and\s+(?=(?:no|not|without)\s+\w)"
+    r"|,?\s+and\s+(?=(?:no|not|without)\s+\w)|,\s*(?=(?:[\w'&.+-]+\s+){1,4}only\s+(?:now|from)\b)"
     r"|,\s*(?=(?:\w+ly\s+)?(?:can'?t|cannot|don'?t|do\s+not|hate|love|adore|dislike|detest|"
     r"loathe|enjoy|never|(?:not\s+)?(?:a\s+)?(?:big\s+)?fan\s+of|(?:hat|lov|ador|dislik|enjoy|"
     r"lik)ed|didn'?t|couldn'?t)\s)"

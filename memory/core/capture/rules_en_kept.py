@@ -205,6 +205,43 @@ KEPT_RULES: tuple[Rule, ...] = (
         "refuses {obj}",
         copula="ok",
     ),
+    en(  # "strictly Arabica beans in my grinder", "exclusively Fujifilm these days"
+        r"^\W*(?:(?:so|and|now|honestly|it's|its|it\s+is)\s+)*(?:strictly|exclusively)\s+"
+        r"(?!(?:speaking|for|on|in|at|to|a|an|the|business|necessary|between|with|by)\b)"
+        r"(?P<obj>[a-z0-9][^,;.!?]{0,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:in|for|at|from|now|these|"
+        r"only|please|lol|tbh|on|with)\b)",
+        "like",
+        "only {obj}",
+        first_person=True,
+    ),
+    en(  # "Pilot G2 only.", "firefox only from here on"; not "showers only, until the wound…"
+        r"(?:^\W*|[,;]\s*)(?P<obj>(?!(?:i|we|it|this|that|one|two|three|cash|card|adults?|"
+        r"members?|invite|weekends?|weekdays?|today|tonight|once|twice|for|by|staff|display|"
+        r"emergency|emergencies)\b)(?!\d)[a-z0-9][\w'&.+-]*(?:\s+(?!(?:is|are|was|were)\b)"
+        r"[\w'&.+-]+){0,3}?)\s+only\b(?![^.!?]*\b(?:until|till|for\s+(?:now|a\s+while|the\s+next))\b)"
+        r"(?=\s*(?:[,;.!?]|$)|\s+(?:now|from\s+(?:now|here)\s+on|for\s+me|these\s+days|"
+        r"going\s+forward)\b)",
+        "like",
+        "only {obj}",
+        first_person=True,
+    ),
+    en(  # "I've used nothing except Colgate since I was a kid"
+        r"\b(?:used|worn|drunk|drank|eaten|ate|bought|driven|drove|played|read|watched|had|"
+        r"flown|flew|owned)\s+nothing\s+(?:but|except|other\s+than)\s+(?P<obj>[^,;.!?]{1,40}?)"
+        r"(?=\s*(?:[,;.!?]|$)|\s+(?:since|for|in|ever|growing|lol|tbh)\b)",
+        "like",
+        "only {obj}",
+        copula="ok",
+    ),
+    en(  # "The only mustard allowed in my fridge is Grey Poupon"
+        r"\bthe\s+only\s+(?:[\w-]+\s+){1,2}?(?:allowed|permitted|welcome|i(?:'ll)?\s+(?:ever\s+)?"
+        r"(?:buy|use|drink|eat|wear|trust|order|get|read|watch|touch|fly|drive)|we\s+(?:ever\s+)?"
+        r"(?:buy|use|drink|eat|order|get))\b[^,;.!?]{0,30}?\s+(?:is|are)\s+"
+        r"(?P<obj>[^,;.!?]{1,40}?)(?=\s*(?:[,;.!?]|$))",
+        "like",
+        "only {obj}",
+        first_person=True,
+    ),
     en(  # devotion said with its degree: "Die-hard Marvel fan", "lifelong Honda guy here"
         r"(?:^\W*|[,;]\s*|\b(?:i'?m|i\s+am)\s+)(?:(?:honestly|still|always|forever|just|lol|tbh|"
         rf"ngl|and|but|so)\s+)*(?:an?\s+)?(?:(?:{_DEVOTED})\s+)+"

@@ -13,6 +13,15 @@ from .rules import Rule, RuleTable, zh
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
+ZH_ONLY_BUT = (
+    r"除了(?!周末|工作日|平时|早上|晚上|今天|明天|假期|节假日|过年|国庆|春节|\d)"
+    r"(?P<obj>(?:(?!以外|之外)[^，,。；;我都别其]){1,12})(?:以外|之外)?[，,]?(?:别的|其他的?|"
+    r"其它的?|啥)?[^，,。都]{0,6}?我?(?:都|也)(?:不|没)(?:太|怎么)?"
+    r"(?P<verb>用(?=[了，,。！!]|$)|吃|喝|买|穿|听|看|去|玩|碰|考虑|喜欢|爱)"
+)
+"""All but one turned away from (``除了华为手机别的我都不用``, ``除了游泳别的运动我都不喜欢``):
+that one alone, a like; the exception readers (:func:`~.tagged_sides.exception_sides`) leave
+it to this rule. Not a time (``除了周末我都不去健身房``), nor a need (``平时都不用预约``)."""
 _FAN = (
     r"(?:铁粉|死忠粉?|真爱粉|老粉|忠实粉丝|忠粉|铁杆粉丝|铁杆球迷|铁杆|老主顾|老顾客|忠实顾客|忠实用户|"
     r"老用户|老会员|钉子户)"
@@ -204,6 +213,7 @@ ZH_RULES: tuple[Rule, ...] = (
         old_label="不{old}（宁愿{obj}）",
     ),
     zh(rf"宁(?:愿|可)(?P<obj>{_SPAN}{{1,12}}?)(?=[，,。！!～~]|$)", "like", "宁愿{obj}"),
+    zh(ZH_ONLY_BUT, "like", "只{verb}{obj}"),  # 除了华为手机别的我都不用 (it had stored a dislike)
     zh(
         r"除了(?P<obj>(?:(?!以外|之外)[^，,。；;我都]){1,12})(?:以外|之外)?[，,]?我?"
         r"(?:什么|别的|其他的?|其它的?|啥)?(?:[^，,。都]{0,6})?都(?:很|还|挺)?"
@@ -305,4 +315,4 @@ ZH_RULES: tuple[Rule, ...] = (
 ZH_TABLE = RuleTable(ZH_RULES)
 """The Chinese rules, scanned together."""
 
-__all__ = ["ZH_KEPT", "ZH_ROUTINE_NOW", "ZH_RULES", "ZH_TABLE"]
+__all__ = ["ZH_KEPT", "ZH_ONLY_BUT", "ZH_ROUTINE_NOW", "ZH_RULES", "ZH_TABLE"]

@@ -381,8 +381,7 @@ def _class_clause(text: str, m: re.Match[str], zh: bool) -> str:
     comma before it in Chinese (``辣的我都能吃，就麻的受不了`` → ``辣的我都能吃``)."""
     if not zh:
         return m["c"]
-    head = text[: m.start("m")]
-    cut = max(head.rfind("，"), head.rfind(","))
+    cut = max(text.rfind("，", 0, m.start("m")), text.rfind(",", 0, m.start("m")))
     if m.start("c") > m.start("m"):  # ``除了M，C都…``: the class comes after the member
         return text[m.end("m") :]
     return text[: cut if cut > 0 else m.start("m")]
@@ -400,6 +399,8 @@ def _exception_parts(
     negated = negation.search(picky.sub(" ", class_clause)) or (
         read is not None and read(class_clause) == "dislike"
     )
+    if negated and not c and zh:  # ``除了华为手机别的我都不用``: the rules' like of that one alone
+        return []
     if negated and c:
         if zh:
             return [

@@ -31,7 +31,7 @@ from .objects import is_pronoun, lower_sentence_start, resolve
 from .past import told_as_past
 from .returns import went_back
 from .rules_en import EN_TABLE
-from .rules_zh import ZH_TABLE
+from .rules_zh import ZH_ONLY_BUT, ZH_TABLE
 from .stance import Stance
 from .statements import Kind
 from .structuring import ONE_OCCASION_RE, switched_by_another
@@ -58,6 +58,9 @@ def _another_person(sentence: str) -> bool:
     if clause_speaker(sentence) == "other" or someone_else(sentence):
         return True
     return not has_cjk(sentence) and bool(EN_PEOPLE_RE.search(sentence))
+
+
+_ONLY_BUT_RE = re.compile(ZH_ONLY_BUT)
 
 
 def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
@@ -256,8 +259,8 @@ def exception_sides(
         return None
     if kind.of("none") >= WEAK_MAX_NONE or ONE_OCCASION_RE.search(sentence):
         return None
-    if _another_person(sentence) or mentions_allergy(sentence):
-        return None
+    if _another_person(sentence) or mentions_allergy(sentence) or _ONLY_BUT_RE.search(sentence):
+        return None  # ``除了游泳别的运动我都不喜欢``: the rules' like of the one (ZH_ONLY_BUT)
     reading = default_tagger().read(sentence)
     sides = [o for o in reading.objects if o.p >= SIDE_MIN_P]
     if len(sides) == 1:  # whatever the rules read: it keeps to the side or stands aside
