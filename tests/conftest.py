@@ -389,3 +389,14 @@ def stored(reader: ClauseReader) -> Callable[[str], set[tuple[str, str]]]:
         return {(c.polarity, k) for c in found for k in c.keywords}
 
     return read
+
+
+@pytest.fixture(scope="session")
+def captured(reader: ClauseReader) -> Callable[[str], list[tuple[str, list[str]]]]:
+    """``captured(text)``: what capture reads in one message, in order, as (polarity,
+    keywords)."""
+
+    def read(text: str) -> list[tuple[str, list[str]]]:
+        return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+
+    return read

@@ -7,19 +7,11 @@ of the bench files."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from penchant.memory.client.reading import ClauseReader
-from penchant.memory.core.capture import extract_preferences
-
-
-@pytest.fixture(scope="module")
-def reader() -> ClauseReader:
-    return ClauseReader()
-
-
-def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
-    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+Captured = Callable[[str], list[tuple[str, list[str]]]]
 
 
 @pytest.mark.parametrize(("text", "thing"), [
@@ -40,9 +32,9 @@ def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
     ("这辈子就认海天了", "海天"),
 ])
 def test_devotion_is_a_like_of_what_one_is_devoted_to(
-    reader: ClauseReader, text: str, thing: str
+    captured: Captured, text: str, thing: str
 ) -> None:
-    assert _read(text, reader) == [("like", [thing])]
+    assert captured(text) == [("like", [thing])]
 
 
 @pytest.mark.parametrize("text", [
@@ -54,13 +46,13 @@ def test_devotion_is_a_like_of_what_one_is_devoted_to(
     "天天被迫当“忠实用户”，服了",  # said in quotes, against the will
     "we're a big family",
 ])
-def test_another_s_or_a_former_devotion_is_no_like(reader: ClauseReader, text: str) -> None:
-    assert all(p != "like" for p, _ in _read(text, reader))
+def test_another_s_or_a_former_devotion_is_no_like(captured: Captured, text: str) -> None:
+    assert all(p != "like" for p, _ in captured(text))
 
 
-def test_what_the_user_has_alone_is_cut_before_the_others(reader: ClauseReader) -> None:
+def test_what_the_user_has_alone_is_cut_before_the_others(captured: Captured) -> None:
     """", the other airlines…" had been stored inside the object of "only fly"."""
-    got = _read("I only fly Emirates, the other airlines are cramped", reader)
+    got = captured("I only fly Emirates, the other airlines are cramped")
     assert ("like", ["emirate"]) in got  # the keyword is lemmatised
 
 
@@ -72,8 +64,8 @@ def test_what_the_user_has_alone_is_cut_before_the_others(reader: ClauseReader) 
     ("除了小米手机别的我都不用", "小米手机"),  # had stored a dislike of it
     ("除了羽毛球别的运动我都不喜欢", "羽毛球"),
 ])
-def test_what_the_user_has_alone_is_a_like(reader: ClauseReader, text: str, thing: str) -> None:
-    got = _read(text, reader)
+def test_what_the_user_has_alone_is_a_like(captured: Captured, text: str, thing: str) -> None:
+    got = captured(text)
     assert [p for p, words in got if thing in " ".join(words) or thing in "".join(words)] == [
         "like"], got
 
@@ -87,11 +79,11 @@ def test_what_the_user_has_alone_is_a_like(reader: ClauseReader, text: str, thin
     "除了周末我都不去健身房",  # a time, not what the user has
     "除了国庆，景区平时都不用预约",  # a need, not a use
 ])
-def test_an_only_that_names_no_choice_stores_nothing(reader: ClauseReader, text: str) -> None:
-    assert _read(text, reader) == []
+def test_an_only_that_names_no_choice_stores_nothing(captured: Captured, text: str) -> None:
+    assert captured(text) == []
 
 
-def test_a_quit_before_what_the_user_has_alone_is_kept(reader: ClauseReader) -> None:
+def test_a_quit_before_what_the_user_has_alone_is_kept(captured: Captured) -> None:
     """"dropped coffee completely, tea only now": the quit had been lost to the new like."""
-    got = _read("dropped soda completely, water only now", reader)
+    got = captured("dropped soda completely, water only now")
     assert ("dislike", ["soda"]) in got and ("like", ["water"]) in got

@@ -10,20 +10,14 @@ files."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.past import past_stretch
 
-
-@pytest.fixture(scope="module")
-def reader() -> ClauseReader:
-    return ClauseReader()
-
-
-def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
-    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+Captured = Callable[[str], list[tuple[str, list[str]]]]
 
 
 @pytest.mark.parametrize(("text", "polarity", "thing"), [
@@ -38,11 +32,11 @@ def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
     ("Watched Severance over the weekend, absolutely loved it", "like", "severance"),
 ])
 def test_a_past_verdict_on_a_thing_met_is_stored_with_the_thing(
-    reader: ClauseReader, text: str, polarity: str, thing: str
+    captured: Captured, text: str, polarity: str, thing: str
 ) -> None:
     """With the rules alone and with the statement head: one candidate, the thing's words
     only (no "tried", "once", "40 hours"), its polarity the verdict's."""
-    assert _read(text, reader) == [(polarity, [thing])]
+    assert captured(text) == [(polarity, [thing])]
     assert [(c.polarity, c.keywords) for c in extract_preferences(text)] == [(polarity, [thing])]
 
 
@@ -60,9 +54,9 @@ def test_a_past_verdict_on_a_thing_met_is_stored_with_the_thing(
     "Loved the concert!",
 ])
 def test_a_verdict_on_a_past_stretch_or_a_moment_is_no_preference(
-    reader: ClauseReader, text: str
+    captured: Captured, text: str
 ) -> None:
-    assert _read(text, reader) == []
+    assert captured(text) == []
 
 
 @pytest.mark.parametrize(("text", "polarity", "thing"), [
@@ -70,9 +64,9 @@ def test_a_verdict_on_a_past_stretch_or_a_moment_is_no_preference(
     ("I hated olives as a kid but now I love them", "like", "olive"),
 ])
 def test_a_stretch_up_to_now_or_a_turn_after_it_stands(
-    reader: ClauseReader, text: str, polarity: str, thing: str
+    captured: Captured, text: str, polarity: str, thing: str
 ) -> None:
-    assert _read(text, reader) == [(polarity, [thing])]
+    assert captured(text) == [(polarity, [thing])]
 
 
 @pytest.mark.parametrize(("clause", "stretch"), [
@@ -87,13 +81,13 @@ def test_past_stretch(clause: str, stretch: bool) -> None:
     assert past_stretch(clause) is stretch
 
 
-def test_a_thing_used_then_judged_keeps_the_verdict_over_the_tagger(reader: ClauseReader) -> None:
+def test_a_thing_used_then_judged_keeps_the_verdict_over_the_tagger(captured: Captured) -> None:
     """The object tagger marks a thing named in a clause of using or installing it as the
     side switched to; where a pronoun after it carries the user's verdict, the verdict holds
     (had been *now likes Arch Linux*, *now likes Notion*)."""
-    assert _read("I installed Arch Linux on my laptop and I hate it", reader) == [
+    assert captured("I installed Arch Linux on my laptop and I hate it") == [
         ("dislike", ["arch linux"])]
-    assert _read("Used Obsidian for a while, hated it, back to paper notebooks", reader)[0] == (
+    assert captured("Used Obsidian for a while, hated it, back to paper notebooks")[0] == (
         "dislike", ["obsidian"])
 
 
@@ -110,13 +104,12 @@ def test_a_dislike_taken_back_reads_as_a_like() -> None:
     ("Hated tofu growing up. Now I cook it twice a week.", "like", "tofu"),
 ])
 def test_a_past_told_over_two_clauses_or_sentences_turns_or_holds(
-    reader: ClauseReader, text: str, polarity: str, thing: str
+    captured: Captured, text: str, polarity: str, thing: str
 ) -> None:
     """"I still do" holds the past stance now; a sentence marked as the past and the next
     opening with the present are one then-and-now (each alone had stored nothing, or the
     past as now)."""
-    found = extract_preferences(text, reader=reader)
-    assert [(c.polarity, " ".join(c.keywords)) for c in found] == [(polarity, thing)]
+    assert [(p, " ".join(words)) for p, words in captured(text)] == [(polarity, thing)]
 
 
 def test_what_is_liked_less_than_another_is_the_other_preferred() -> None:
@@ -127,9 +120,9 @@ def test_what_is_liked_less_than_another_is_the_other_preferred() -> None:
         ("like", ["inception"]), ("dislike", ["interstellar"])]
 
 
-def test_more_and_more_says_the_older_preference_again(reader: ClauseReader) -> None:
+def test_more_and_more_says_the_older_preference_again(captured: Captured) -> None:
     """``越来越喜欢`` after a visit names the older thing, not the thing bought on it."""
-    found = _read("我喜欢宜家。昨天又去了，买了个书架，越来越喜欢", reader)
+    found = captured("我喜欢宜家。昨天又去了，买了个书架，越来越喜欢")
     assert found == [("like", ["宜家"])]
 
 
@@ -140,12 +133,12 @@ def test_more_and_more_says_the_older_preference_again(reader: ClauseReader) -> 
     ("上个月用了一下Notion，还挺喜欢的", [("like", ["notion"])]),
 ])
 def test_a_chinese_event_of_a_day_hands_its_thing_or_nothing(
-    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+    captured: Captured, text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
     """An event told with its day (``昨天…了``) that names no thing of the user's, or is
     another's act, leaves the verdict after it no object: the older preference is not flipped
     (``受不了安静`` had been stored), nor is the subject or a person disliked."""
-    found = _read(text, reader)
+    found = captured(text)
     assert [(p, [k.lower() for k in ks]) for p, ks in found] == expected
 
 
@@ -155,9 +148,9 @@ def test_a_chinese_event_of_a_day_hands_its_thing_or_nothing(
      [("dislike", ["seafood"])]),
 ])
 def test_it_with_words_after_it_is_no_object(
-    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+    captured: Captured, text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
     """An object that opens with "it" and goes on is no thing ("likes it fine", "won't eat it
     under any circumstances" had been stored): the pattern meant to refuse it matched only a
     one-letter word after "it"."""
-    assert _read(text, reader) == expected
+    assert captured(text) == expected

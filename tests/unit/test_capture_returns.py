@@ -7,19 +7,11 @@ instances, not rows of the bench files."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from penchant.memory.client.reading import ClauseReader
-from penchant.memory.core.capture import extract_preferences
-
-
-@pytest.fixture(scope="module")
-def reader() -> ClauseReader:
-    return ClauseReader()
-
-
-def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
-    return [(c.polarity, c.keywords) for c in extract_preferences(text, reader=reader)]
+Captured = Callable[[str], list[tuple[str, list[str]]]]
 
 
 @pytest.mark.parametrize(("text", "thing"), [
@@ -33,10 +25,10 @@ def _read(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
     ("Tried Bear for a while, went back to Apple Notes", "apple note"),
 ])
 def test_a_return_is_a_like_of_what_the_user_went_back_to(
-    reader: ClauseReader, text: str, thing: str
+    captured: Captured, text: str, thing: str
 ) -> None:
     """One like, of the thing returned to alone (not what was tried, not "after a year")."""
-    assert _read(text, reader) == [("like", [thing])]
+    assert captured(text) == [("like", [thing])]
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -50,11 +42,11 @@ def test_a_return_is_a_like_of_what_the_user_went_back_to(
     ("我喜欢喝茶。从美式换到拿铁又换回来了", [("like", ["茶"]), ("like", ["美式"])]),
 ])
 def test_a_switch_undone_leaves_what_was_tried_and_keeps_the_rest(
-    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+    captured: Captured, text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
     """What was tried on the way is neither liked nor (where it was the old side of a
     ``从A换到B``) disliked; the user's other stances stay."""
-    assert _read(text, reader) == expected
+    assert captured(text) == expected
 
 
 @pytest.mark.parametrize("text", [
@@ -78,8 +70,8 @@ def test_a_switch_undone_leaves_what_was_tried_and_keeps_the_rest(
     "今天加班到九点，又回公司拿了个东西",
     "我换了衣服又回去了",
 ])
-def test_what_is_no_return_of_the_user_stores_nothing(reader: ClauseReader, text: str) -> None:
-    assert _read(text, reader) == []
+def test_what_is_no_return_of_the_user_stores_nothing(captured: Captured, text: str) -> None:
+    assert captured(text) == []
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -88,23 +80,23 @@ def test_what_is_no_return_of_the_user_stores_nothing(reader: ClauseReader, text
     ("Induction hob changed everything, never going back to gas", [("dislike", ["gas"])]),
 ])
 def test_a_return_ruled_out_is_a_dislike_of_what_was_left(
-    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+    captured: Captured, text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
     """"can't go back to ballpoints" had stored *likes back*."""
-    assert _read(text, reader) == expected
+    assert captured(text) == expected
 
 
-def test_what_the_user_left_for_is_kept_beside_a_return_ruled_out(reader: ClauseReader) -> None:
+def test_what_the_user_left_for_is_kept_beside_a_return_ruled_out(captured: Captured) -> None:
     """The like said without a verb of liking ("X is a game changer") was read only when the
     rules read nothing in the sentence; the return ruled out must not cost it."""
-    got = _read("Merino socks are a game changer, can't go back to cotton ones", reader)
+    got = captured("Merino socks are a game changer, can't go back to cotton ones")
     assert [p for p, words in got if "sock" in words] == ["like"]
     assert [p for p, words in got if "cotton" in words] == ["dislike"]
 
 
-def test_every_minute_of_a_thing_is_the_thing(reader: ClauseReader) -> None:
+def test_every_minute_of_a_thing_is_the_thing(captured: Captured) -> None:
     """"hated every minute of the crowds" had stored *dislikes every minute of the crowds*."""
-    assert _read("Did the Inca Trail in May and hated every minute of the crowds", reader) == [
+    assert captured("Did the Inca Trail in May and hated every minute of the crowds") == [
         ("dislike", ["crowd"])]
 
 
@@ -116,9 +108,9 @@ def test_every_minute_of_a_thing_is_the_thing(reader: ClauseReader) -> None:
      [("dislike", ["椰奶"]), ("like", ["普通拿铁"])]),
 ])
 def test_a_return_over_two_sentences_and_a_verdict_after_it(
-    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+    captured: Captured, text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
-    assert _read(text, reader) == expected
+    assert captured(text) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -129,11 +121,11 @@ def test_a_return_over_two_sentences_and_a_verdict_after_it(
      [("dislike", ["regular keyboard"]), ("like", ["split"])]),
 ])
 def test_a_chinese_return_ruled_out_and_what_the_user_had(
-    reader: ClauseReader, text: str, expected: list[tuple[str, list[str]]]
+    captured: Captured, text: str, expected: list[tuple[str, list[str]]]
 ) -> None:
     """``回不去`` stored nothing, or the experience as a quit (``喝惯了无糖的，含糖可乐回不去了``
     had stored *戒了无糖*, the opposite)."""
-    got = _read(text, reader)
+    got = captured(text)
     assert [p for p, _ in got] == [p for p, _ in expected]
     for (_, words), (_, want) in zip(got, expected, strict=True):
         assert any(w in "".join(words) or w in " ".join(words) for w in want), (got, expected)
@@ -150,9 +142,9 @@ def test_a_chinese_return_ruled_out_and_what_the_user_had(
     "The bakery downstairs switched to sourdough only",
 ])
 def test_what_is_no_return_or_switch_of_the_user_stores_nothing(
-    reader: ClauseReader, text: str
+    captured: Captured, text: str
 ) -> None:
-    assert _read(text, reader) == []
+    assert captured(text) == []
 
 
 @pytest.mark.parametrize(("text", "thing"), [
@@ -160,5 +152,5 @@ def test_what_is_no_return_or_switch_of_the_user_stores_nothing(
     ("The Kindle replaced my paperbacks for good", "kindle"),  # a thing replaced, no agent
     ("导航从百度地图换成高德地图了", "高德地图"),  # a domain before the switch, not an agent
 ])
-def test_the_users_own_switch_is_still_read(reader: ClauseReader, text: str, thing: str) -> None:
-    assert ("like", [thing]) in _read(text, reader)
+def test_the_users_own_switch_is_still_read(captured: Captured, text: str, thing: str) -> None:
+    assert ("like", [thing]) in captured(text)
