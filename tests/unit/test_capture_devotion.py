@@ -30,6 +30,9 @@ Captured = Callable[[str], list[tuple[str, list[str]]]]
     ("我是盒马的老会员了，买菜从来不去别的平台", "盒马"),
     ("奶茶我是忠实粉丝", "奶茶"),
     ("这辈子就认海天了", "海天"),
+    ("I stan Olivia Rodrigo so hard", "olivia rodrigo"),
+    ("Costco girlie through and through.", "costco"),
+    ("我算是奈雪的忠实顾客了", "奈雪"),
 ])
 def test_devotion_is_a_like_of_what_one_is_devoted_to(
     captured: Captured, text: str, thing: str
@@ -76,6 +79,7 @@ def test_what_the_user_has_alone_is_a_like(captured: Captured, text: str, thing:
     "The gym is adults only.",
     "No swimming, showers only, until the stitches come out.",
     "Strictly speaking, that's not a sandwich",
+    "strictly water for me this morning, I'm fasting for a blood test",  # one occasion
     "除了周末我都不去健身房",  # a time, not what the user has
     "除了国庆，景区平时都不用预约",  # a need, not a use
 ])

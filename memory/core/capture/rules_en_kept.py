@@ -205,9 +205,10 @@ KEPT_RULES: tuple[Rule, ...] = (
         "refuses {obj}",
         copula="ok",
     ),
-    en(  # "strictly Arabica beans in my grinder", "exclusively Fujifilm these days"
+    en(  # "strictly Arabica beans in my grinder"; not "strictly black coffee this morning"
         r"^\W*(?:(?:so|and|now|honestly|it's|its|it\s+is)\s+)*(?:strictly|exclusively)\s+"
         r"(?!(?:speaking|for|on|in|at|to|a|an|the|business|necessary|between|with|by)\b)"
+        r"(?![^.!?]*\b(?:today|tonight|this\s+(?:morning|week|weekend|evening)|until|till)\b)"
         r"(?P<obj>[a-z0-9][^,;.!?]{0,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:in|for|at|from|now|these|"
         r"only|please|lol|tbh|on|with)\b)",
         "like",
@@ -253,6 +254,13 @@ KEPT_RULES: tuple[Rule, ...] = (
         "likes {obj}",
         copula="ok",
         first_person=True,
+    ),
+    en(  # "I stan Taylor Swift", "I bleed Dodger blue"
+        r"\bi\s+(?:(?:lowkey|highkey|literally|really|so|just|kinda|totally)\s+)*(?:stan|bleed)\s+"
+        r"(?P<obj>(?-i:[A-Z0-9])[^,;.!?]{0,40}?)(?=\s*(?:[,;.!?]|$)|\s+(?:so|and|but|forever|"
+        r"since|lol|tbh|hard|too)\b)",
+        "like",
+        "likes {obj}",
     ),
     en(  # "Liverpool till I die", "Crocs 'til I die"
         r"(?:^\W*|[,;]\s*)(?:(?:honestly|still|always|forever|lol|and|but|so)\s+)*"
@@ -300,10 +308,10 @@ KEPT_RULES: tuple[Rule, ...] = (
         r"(?!(?:an?|the|i|i'm|i've|we|he|she|they|you|my|it|it's|that|this|what|friends?|nah|member|"
         r"still|always|forever|proud|just|honestly|lol|tbh|ngl|and|but|so)\b)"
         r"(?P<obj>[a-z0-9][\w'&.+-]*(?:\s+(?!(?:an?|is|are|was|'s)\b)[\w'&.+-]+){0,3}?)\s+"
-        r"(?:loyalist|devotee|purist|gang|(?:user|shooter|player|fan|guy|girl|person|driver|"
-        r"owner|rider|customer|member|drinker|eater|reader)\s+(?:for\s+life|4\s*life|forever|"
-        r"since\s+(?:\d{4}|forever|day\s+one|high\s+school|college|the\s+\w+))|for\s+life|"
-        r"4\s*life)\b",
+        r"(?:loyalist|devotee|purist|gang|(?:user|shooter|player|fan|guy|girl|girlie|gal|dude|kid|"
+        r"nerd|person|driver|owner|rider|customer|member|drinker|eater|reader)\s+(?:for\s+life|"
+        r"4\s*life|forever|to\s+the\s+bone|through\s+and\s+thr(?:ough|u)|since\s+(?:\d{4}|"
+        r"forever|day\s+one|high\s+school|college|the\s+\w+))|for\s+life|4\s*life)\b",
         "like",
         "likes {obj}",
         copula="ok",
