@@ -356,9 +356,9 @@ _EN_QUESTION_WORDS = frozenset(
 )
 _EN_DROPPED_SUBJECT_AUX = frozenset("was were would could will did".split())
 """Words that open a question only before its subject ("Was it…", "Would anyone…"); chat drops
-the subject "I" before them ("Could eat tacos every day", "Was never into anime", "Would pick a
-Honda over a BMW"). Not "did" and "had": "Had a reaction to cashews last night" is a report the
-allergy readers would misread as an allergy over."""
+the subject "I" before them ("Could eat tacos every day", "Did a month of Duolingo and went
+back to Anki"). Not "had": "Had a reaction to cashews last night" is a report the allergy
+readers would misread as an allergy over."""
 _EN_ASKED_SUBJECTS = frozenset(
     "anyone anybody someone somebody everyone there this that these those your ya".split()
 )

@@ -1,9 +1,13 @@
-"""A switch undone in one sentence: the user tried something and went back to what they had
-("Switched to Android for a month and went crawling back to my iPhone", ``从抖音换到B站又回来
-了``, ``耳机从索尼换到bose又换回索尼``). What they came back to is the like; what was tried on
-the way is none. Issue 17: a switch's connectors had read the first half alone (*switched to
-Android*; ``从抖音换成B站`` a like of B站 and a dislike of 抖音, the opposite of what was
-said). Kinds of phrasing, never particular objects.
+"""Returns: what the user went back to, and what they will not go back to.
+
+A switch undone in one sentence, or over two: the user tried something and went back to what
+they had ("Switched to Android for a month and went crawling back to my iPhone", ``从抖音换到B站
+又回来了``, "Tried Firefox for a week. Back on Chrome."). What they came back to is the like;
+what was tried on the way is none. Issue 17: a switch's connectors had read the first half
+alone (*switched to Android*; ``从抖音换成B站`` a like of B站 and a dislike of 抖音, the opposite
+of what was said). A return ruled out is a dislike beside a like of what the user left for
+("…, can't go back to cotton", ``用过机械键盘就再也回不去薄膜键盘了``). Kinds of phrasing, never
+particular objects.
 """
 
 from __future__ import annotations
@@ -144,9 +148,9 @@ def undone(
     if made is None:
         return None
     before, after = sentence[: back.switched].lower(), sentence[back.end :].lower()
-    kept = [c for c in found if c.protected or all(k in before for k in c.keywords) or (
+    stays = [c for c in found if c.protected or all(k in before for k in c.keywords) or (
         c.polarity == "dislike" and any(k in after for k in c.keywords))]  # ``…，燕麦味太怪``
-    return [*kept, made]
+    return [*stays, made]
 
 
 def returned_over_two(sentences: list[str]) -> list[str]:
@@ -188,8 +192,10 @@ def left_for(
         confidence: The confidence of a candidate made here.
 
     Returns:
-        ``found`` and a like per object the tagger marks, or None where the sentence rules
-        out no return, the rules read a like already, or the tagger marks none.
+        ``found`` and a like per object the tagger marks (in Chinese: the rules' candidates
+        outside the return and what was had before it, a like of what was had and a dislike of
+        what is ruled out), or None where the sentence rules out no return, the rules read a
+        like already, nothing is marked, or the return is another's.
     """
     if has_cjk(sentence):
         return _left_for_zh(sentence, found, confidence)
@@ -227,8 +233,8 @@ def _left_for_zh(
     if not made:
         return None
     span = sentence[had[0].start() if had else ruled_out.start() : ruled_out.end()].lower()
-    kept = [c for c in found if c.protected or not any(k in span for k in c.keywords)]
-    return [*kept, *made]
+    stays = [c for c in found if c.protected or not any(k in span for k in c.keywords)]
+    return [*stays, *made]
 
 
 __all__ = ["NEW_SIDE_MIN_P", "Return", "left_for", "returned_over_two", "undone", "went_back"]
