@@ -14,10 +14,9 @@ from .allergies import mentions_allergy
 from .kind_stances import AGREED_TAG_MIN_P, leaning, not_meant
 from .kinds import NEW_MIN_P, polarity_of
 from .object_tagger import default_tagger
-from .returns import went_back
 from .stance import Stance
 from .statements import Kind
-from .structuring import STRUCTURAL_KINDS, switched_by_another
+from .structuring import STRUCTURAL_KINDS, left_to_the_rules
 from .tagged_sides import names_nothing, own_clauses, said_by_user, tagged_stance
 
 RETAG_MIN_P = 0.8
@@ -128,10 +127,8 @@ def retagged(
         return None
     if mentions_allergy(sentence):
         return None  # an allergy only as its readers read it, with vetoes
-    if went_back(sentence) is not None:
-        return None  # a switch undone: :mod:`.returns` read what the user went back to
-    if switched_by_another(sentence):
-        return None  # "The city replaced the diesel buses with electric ones": not the user's
+    if left_to_the_rules(sentence):
+        return None  # a switch undone (:mod:`.returns`) or someone else's switch
     if (own := own_clauses(sentence)) is not None and not own[0]:
         return None  # another person's
     reading = default_tagger().read(sentence)

@@ -25,7 +25,7 @@ from .allergies import (
 from .allergy_statements import read_allergy
 from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker, is_ly_adverb
-from .returns import left_for, undone
+from .returns import left_for, undone, went_back
 from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
@@ -357,6 +357,15 @@ def switched_by_another(sentence: str) -> bool:
     return False
 
 
+def left_to_the_rules(sentence: str) -> bool:
+    """Whether the object tagger's readers (:func:`~.retagging.retagged`,
+    :func:`~.tagged_sides.structure_sides`) leave a sentence to what was read before them: a
+    switch undone, which :mod:`.returns` read ("Switched to Android for a month and went back
+    to my iPhone"), or someone else's switch ("The city replaced the diesel buses with
+    electric ones")."""
+    return went_back(sentence) is not None or switched_by_another(sentence)
+
+
 ONE_OCCASION_RE = re.compile(
     r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
     r"last\s+(?:night|time|week|weekend)|"
@@ -424,5 +433,5 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
 
 __all__ = [
     "ONE_OCCASION_RE", "STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured",
-    "switched_by_another",
+    "left_to_the_rules", "switched_by_another",
 ]

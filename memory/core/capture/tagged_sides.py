@@ -29,12 +29,11 @@ from .kind_stances import labelled_stance
 from .object_tagger import Reading, TaggedObject, default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .past import told_as_past
-from .returns import went_back
 from .rules_en import EN_TABLE
 from .rules_zh import ZH_ONLY_BUT, ZH_TABLE
 from .stance import Stance
 from .statements import Kind
-from .structuring import ONE_OCCASION_RE, switched_by_another
+from .structuring import ONE_OCCASION_RE, left_to_the_rules
 
 OUTSIDE_MIN_P = 0.9
 """The tagger reads words as naming no object where it reads them outside any object at
@@ -67,9 +66,8 @@ def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
     """Whether the sides readers leave a sentence alone: both read, another's (or another's
     switch), an allergy, a switch undone."""
     both = {c.polarity for c in found} == {"like", "dislike"}
-    return both or _another_person(sentence) or mentions_allergy(sentence) or bool(
-        went_back(sentence)  # "Switched to Android for a month and went back to my iPhone"
-    ) or switched_by_another(sentence)  # "The city replaced the diesel buses with electric…"
+    return both or _another_person(sentence) or mentions_allergy(sentence) or (
+        left_to_the_rules(sentence))
 
 
 def own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:
