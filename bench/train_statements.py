@@ -265,11 +265,12 @@ def _adam(
 
 
 def train(
-    x: np.ndarray, y: np.ndarray, steps: int, l2: float, lr: float = 0.05
+    x: np.ndarray, y: np.ndarray, steps: int, l2: float, lr: float = 0.05,
+    classes: int = len(KINDS),
 ) -> tuple[np.ndarray, np.ndarray]:
     """Class-balanced softmax regression by full-batch Adam from zeros (deterministic)."""
-    onehot, weight = _balanced_targets(y)
-    params = [np.zeros((x.shape[1], len(KINDS))), np.zeros(len(KINDS))]
+    onehot, weight = _balanced_targets(y, classes)
+    params = [np.zeros((x.shape[1], classes)), np.zeros(classes)]
 
     def gradients(p: list[np.ndarray]) -> list[np.ndarray]:
         g = _softmax_gradient(x @ p[0] + p[1], onehot, weight)
@@ -281,12 +282,12 @@ def train(
 
 def train_hidden(
     x: np.ndarray, y: np.ndarray, hidden: int, steps: int, l2: float, lr: float = 0.01,
-    seed: int = 0,
+    seed: int = 0, classes: int = len(KINDS),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A one-hidden-layer ReLU network (He-initialised from ``seed``), class-balanced
     cross-entropy with L2, full-batch Adam: deterministic for a given corpus and embedder."""
-    onehot, weight = _balanced_targets(y)
-    d, k = x.shape[1], len(KINDS)
+    onehot, weight = _balanced_targets(y, classes)
+    d, k = x.shape[1], classes
     rng = np.random.default_rng(seed)
     params = [
         rng.normal(0.0, np.sqrt(2.0 / d), (d, hidden)), np.zeros(hidden),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
@@ -65,6 +66,8 @@ class Kind:
             (:func:`~.kinds.overturns`).
         structure: The structure head's probabilities of the same clause, in :data:`KINDS`
             order, where the reader has that head (:meth:`for_structure`).
+        verdict: The verdict head's probabilities of the same clause (favourable,
+            unfavourable, neutral: :data:`~.verdicts.VERDICTS`), where the reader has it.
     """
 
     kind: str
@@ -72,6 +75,7 @@ class Kind:
     probs: tuple[float, ...]
     linear: tuple[float, ...] | None = None
     structure: tuple[float, ...] | None = None
+    verdict: tuple[float, ...] | None = None
 
     def of(self, kind: str) -> float:
         """The probability of ``kind``."""
@@ -99,7 +103,7 @@ class StatementHead:
     Args:
         weights: ``(dim, len(kinds))`` matrix of the linear part.
         bias: ``(len(kinds),)`` vector.
-        kinds: Output names; must equal :data:`KINDS`.
+        kinds: Output names; must equal :attr:`OUTPUTS` (:data:`KINDS` here).
         hidden: ``(W1, b1, W2, b2)`` of the network, shapes ``(dim, h)``, ``(h,)``,
             ``(h, len(kinds))``, ``(len(kinds),)``; ``None``: linear only.
         mix: The linear part's share, 0..1 (1 when ``hidden`` is ``None``).
@@ -107,6 +111,9 @@ class StatementHead:
     Raises:
         ModelIntegrityError: Shapes, kinds or the share do not fit.
     """
+
+    OUTPUTS: tuple[str, ...] = KINDS
+    """What the head tells apart, in the order of its outputs (a subclass reads others)."""
 
     def __init__(
         self,
@@ -118,9 +125,9 @@ class StatementHead:
         lexical: tuple[np.ndarray, np.ndarray] | None = None,
         lexical_mix: float = 0.0,
     ) -> None:
-        if tuple(kinds) != KINDS:
-            raise ModelIntegrityError(f"statement head kinds {tuple(kinds)} != {KINDS}")
-        k = len(KINDS)
+        if tuple(kinds) != self.OUTPUTS:
+            raise ModelIntegrityError(f"statement head kinds {tuple(kinds)} != {self.OUTPUTS}")
+        k = len(self.OUTPUTS)
         if weights.ndim != 2 or weights.shape[1] != k or bias.shape != (k,):
             raise ModelIntegrityError(
                 f"statement head has shapes W{weights.shape} b{bias.shape}, expected "
@@ -168,7 +175,7 @@ class StatementHead:
     def load(
         cls, path: Path = HEAD_PATH, sha256: str = HEAD_SHA256, what: str = "statement head",
         retrain: str = "python bench/train_statements.py",
-    ) -> StatementHead:
+    ) -> Self:
         """Read the weights after checking the file's SHA-256.
 
         Raises:
@@ -198,7 +205,7 @@ class StatementHead:
                 of the n-gram logits (:mod:`..ngrams`).
 
         Returns:
-            ``(n, len(KINDS))`` float64 array; rows sum to 1.
+            ``(n, len(OUTPUTS))`` float64 array; rows sum to 1.
 
         Raises:
             ValueError: ``vectors`` is not ``(n, dim)``, or ``texts`` is missing or not
@@ -241,7 +248,8 @@ class StatementHead:
         for i, row in enumerate(mixed):
             best = int(np.argmax(row))
             linear = None if self.hidden is None else tuple(float(p) for p in alone[i])
-            found.append(Kind(KINDS[best], float(row[best]), tuple(float(p) for p in row), linear))
+            probs = tuple(float(p) for p in row)
+            found.append(Kind(self.OUTPUTS[best], float(row[best]), probs, linear))
         return found
 
 
@@ -256,28 +264,33 @@ def _grams(texts: Sequence[str]) -> Grams:
 
 def read_kinds(
     head: StatementHead, structure: StatementHead | None, vectors: np.ndarray,
-    texts: Sequence[str],
+    texts: Sequence[str], verdict: StatementHead | None = None,
 ) -> list[Kind]:
     """``head``'s kind of each text, carrying ``structure``'s reading (:attr:`Kind.structure`)
-    where one is given; the texts' n-grams are hashed once for both heads (the hashing is most
-    of a head's cost: 0.3 of 0.48 ms for ten clauses).
+    and ``verdict``'s (:attr:`Kind.verdict`) where they are given; the texts' n-grams are
+    hashed once for every head (the hashing is most of a head's cost: 0.3 of 0.48 ms for ten
+    clauses).
 
     Args:
         head: The statement head.
         structure: The structure head, or None.
         vectors: ``(n, dim)`` sentence embeddings of ``texts``.
         texts: The ``n`` texts.
+        verdict: The verdict head (:class:`~.verdicts.VerdictHead`), or None.
     """
-    grams = _grams(texts) if head.lexical is not None or (
-        structure is not None and structure.lexical is not None
-    ) else None
+    heads = [h for h in (head, structure, verdict) if h is not None]
+    grams = _grams(texts) if any(h.lexical is not None for h in heads) else None
     kinds = head.read(vectors, texts, grams)
-    if structure is None:
-        return kinds
-    return [
-        replace(kind, structure=other.probs)
-        for kind, other in zip(kinds, structure.read(vectors, texts, grams), strict=True)
-    ]
+    if structure is not None:
+        kinds = [
+            replace(kind, structure=other.probs)
+            for kind, other in zip(kinds, structure.read(vectors, texts, grams), strict=True)
+        ]
+    if verdict is not None:
+        judged = verdict._parts(vectors, texts, grams)[1]
+        kinds = [replace(kind, verdict=tuple(float(p) for p in row))
+                 for kind, row in zip(kinds, judged, strict=True)]
+    return kinds
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
