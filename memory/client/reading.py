@@ -23,6 +23,7 @@ from ..core import (
     StatementHead,
     default_head,
     default_structure_head,
+    default_verdict_head,
     read_kinds,
     screening_pieces,
 )
@@ -42,6 +43,8 @@ class ClauseReader:
         head: The statement head; default: the shipped one (digest-checked).
         structure_head: The structure head each kind also carries (:meth:`Kind.for_structure`);
             default: the shipped one, where ``head`` is the shipped one too.
+        verdict_head: The verdict head each kind also carries (:attr:`Kind.verdict`);
+            default: the shipped one, where ``head`` is the shipped one too.
 
     Raises:
         InvalidInputError: ``embedder`` is not in the head's vector space.
@@ -49,7 +52,7 @@ class ClauseReader:
 
     def __init__(
         self, embedder: Embedder | None = None, head: StatementHead | None = None,
-        structure_head: StatementHead | None = None,
+        structure_head: StatementHead | None = None, verdict_head: StatementHead | None = None,
     ):
         if embedder is not None and embedder.name != USE_MODEL:
             raise InvalidInputError(
@@ -59,6 +62,7 @@ class ClauseReader:
         self._embedder = embedder
         self._head = head
         self._structure_head = structure_head
+        self._verdict_head = verdict_head
         self.last: np.ndarray | None = None
         self._known: dict[str, np.ndarray] = {}
 
@@ -80,10 +84,11 @@ class ClauseReader:
             self._known.update(zip(missing, made, strict=True))
         vectors = np.stack([self._known[t] for t in clauses])
         self.last = vectors
-        structure = self._structure_head
-        if structure is None and self._head is None:
-            structure = default_structure_head()
-        return read_kinds(head, structure, vectors, clauses)
+        structure, verdict = self._structure_head, self._verdict_head
+        if self._head is None:
+            structure = structure or default_structure_head()
+            verdict = verdict or default_verdict_head()
+        return read_kinds(head, structure, vectors, clauses, verdict)
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Every vector this reader computed, by clause text (``float32[512]`` each; empty

@@ -12,6 +12,7 @@ from .capture.statements import (
     default_structure_head,
     read_kinds,
 )
+from .capture.verdicts import VerdictHead, default_verdict_head
 from .directive_head import HOLD_LOGIT, DirectiveHead, default_directive_head
 from .erasure_index import event_terms
 from .holding import (
@@ -74,8 +75,10 @@ __all__ = [
     "MAX_HELD",
     "Kind",
     "StatementHead",
+    "VerdictHead",
     "default_head",
     "default_structure_head",
+    "default_verdict_head",
     "read_kinds",
     "event_terms",
     "ActiveSet",
