@@ -179,6 +179,17 @@ def test_switch_supersedes_the_like_of_what_was_left(memory: Memory) -> None:
     assert _state(memory, "u") == [("dislike", "咖啡"), ("like", "茶")]
 
 
+def test_a_choice_with_the_other_side_judged_supersedes_the_like_of_it(memory: Memory) -> None:
+    """"…, LastPass got breached way too many times" beside the choice of Bitwarden: the
+    older like of LastPass is superseded, and the change log says so (issue 17: it had stayed
+    active, the verdict stored nothing)."""
+    memory.capture("u", "I love LastPass.")
+    result = memory.capture("u", "I use Bitwarden now, LastPass got breached way too many times")
+    assert [s.preference.keywords for s in result.superseded] == [["lastpass"]]
+    assert _state(memory, "u") == [("dislike", "lastpass"), ("like", "bitwarden")]
+    assert any("lastpass" in str(event) for event in memory.changes("u"))
+
+
 def test_comparison_does_not_leave_the_other_object_liked(memory: Memory) -> None:
     memory.capture("u", "I love coffee.")
     memory.capture("u", "I prefer tea over coffee.")

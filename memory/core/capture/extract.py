@@ -18,6 +18,7 @@ from dataclasses import replace
 from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected, is_retraction
 from .allergies import mentions_allergy
 from .allergy_statements import excepted_allergy, stated_allergies
+from .alternatives import judged_alternatives
 from .antecedents import done_with, pronoun_reach
 from .categories import category_for, object_category
 from .changes import changed, then_and_now
@@ -422,11 +423,6 @@ def _reported(sentence: str, candidate: PreferenceCandidate) -> bool:
     return not answered(sentence, at)
 
 
-def _rules(clause: str) -> list[PreferenceCandidate]:
-    """Rule capture of one clause, without the statement head."""
-    return extract_preferences(clause)
-
-
 def extract_preferences(text: str, *, reader: Reader | None = None) -> list[PreferenceCandidate]:
     """Find the user's own stated preferences in one message, without a model.
 
@@ -491,8 +487,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
             context.previous = clause
             position += 1
         sentence_kinds = kinds[position - len(parts) : position]
-        turned = changed(parts, sentence_kinds, by_clause, _rules, RULE_CONFIDENCE, reader,
-                         whole.get(index))
+        turned = changed(parts, sentence_kinds, by_clause, extract_preferences, RULE_CONFIDENCE,
+                         reader, whole.get(index))  # the rules alone: no reader given
         if turned is not None:
             del context.found[start:]
             context.found.extend(turned)
@@ -516,6 +512,8 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         elif (tagged := retagged(*tagger_reads, context.found[start:])) is not None:
             del context.found[start:]  # no rule read it, or only words that name nothing
             context.found.extend(c for s in tagged for c in candidates(s))
+        context.found[start:] = judged_alternatives(  # "…, Google Maps is a mess"
+            sentence, kind, context.found[start:], reader, RULE_CONFIDENCE)
         own = lasting(sentence, context.found[start:])  # not "no coffee this week"
         own = [] if turned_after(sentence, after) else own  # "Loved X. Now I…": which way?
         if own and someone_else(sentence):
