@@ -472,6 +472,18 @@ not trained on; it measures these kinds instead. 28 rows were read once when the
 output was checked; held out since, counts only."""
 EXCLUSIVE_GROUPS = ("like", "flip_like", "flip_dislike", "dislike", "switch", "still_same",
                     "none")  # fmt: skip
+JUDGED_BLIND = REPO_ROOT / "bench" / "data" / "statements_judged_blind.jsonl"
+"""280 messages (en 140, zh 140) by a helper who saw no file of the repository, written after
+the reading of a choice's other side judged badly (:mod:`~penchant.memory.core.capture.
+alternatives`, the verdict head) was built: per language 60 choices with the thing chosen
+against judged badly and no verb of disliking ("I use Waze now, Google Maps kept sending me
+through traffic": a like and a dislike), 25 choices beside a plain mention of another thing,
+20 beside someone else's verdict on it, 20 beside a praise of the thing chosen (a like, no
+dislike), and 15 choices of one occasion (nothing). Measured once before any row was read
+(counts only): judged choices right en 4 -> 6, zh 3 -> 11 of 60 with the first verdict head;
+look-alikes unchanged. Held out, counts only."""
+JUDGED_GROUPS = ("switch_judged", "other_mentioned", "someone_elses_verdict",
+                 "judged_praise_of_new", "none")  # fmt: skip
 PAST_BLIND = REPO_ROOT / "bench" / "data" / "statements_past_blind.jsonl"
 """300 messages (en 150, zh 150) by a helper who saw no file of the repository, written after
 the reading of verdicts told in the past was built (:mod:`~penchant.memory.core.capture.
@@ -587,6 +599,7 @@ def _print_kinds(
         "idioms": (" (likes and dislikes without a verb of liking)",
                    "half 1 only, held out, counts only", "|half1"),
         "past": (" (verdicts told in the past)", "held out, never read", ""),
+        "judged": (" (a choice, the other side judged)", "held out, counts only", ""),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -727,7 +740,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS),
             (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS),
             (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS),
-            (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS), (PAST_BLIND, "past", PAST_GROUPS)]  # fmt: skip
+            (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS), (PAST_BLIND, "past", PAST_GROUPS),
+            (JUDGED_BLIND, "judged", JUDGED_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
