@@ -480,7 +480,7 @@ against judged badly and no verb of disliking ("I use Waze now, Google Maps kept
 through traffic": a like and a dislike), 25 choices beside a plain mention of another thing,
 20 beside someone else's verdict on it, 20 beside a praise of the thing chosen (a like, no
 dislike), and 15 choices of one occasion (nothing). Measured once before any row was read
-(counts only): judged choices right en 4 -> 6, zh 3 -> 11 of 60 with the first verdict head;
+(counts only): judged choices right en 4 -> 6, zh 3 -> 10 of 60;
 look-alikes unchanged. Held out, counts only."""
 JUDGED_GROUPS = ("switch_judged", "other_mentioned", "someone_elses_verdict",
                  "judged_praise_of_new", "none")  # fmt: skip
