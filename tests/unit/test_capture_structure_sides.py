@@ -55,6 +55,32 @@ def test_a_switch_for_one_occasion_or_someone_else_stores_nothing(
     assert stored(text) == set()
 
 
+@pytest.mark.parametrize(("text", "want"), [
+    ("my commute is a Brompton now instead of the Tube", ("like", "brompton")),
+    ("My note taking is all Notion now, paper planners never stuck", ("like", "notion")),
+    ("现在下班都约同事打台球，不刷剧了", ("like", "台球")),
+    ("it's bouldering with friends every Saturday now, the gym bored me", ("like", "bouldering")),
+])
+def test_the_users_own_thing_or_company_is_no_one_elses_switch(
+    text: str, want: tuple[str, str], stored: Stored
+) -> None:
+    """"my ride to work…" is the user's (the speaker reader takes any "my …" for someone
+    else, as in "my wife cooks"), and friends the user does a thing with hold no taste:
+    these had stored no like of what the user turned to."""
+    assert want in stored(text)
+
+
+@pytest.mark.parametrize("text", [
+    "my sister rides an e-bike now instead of the train",
+    "My dog only eats salmon kibble now, chicken upsets his stomach",
+    "My in-laws switched to oat milk, dairy doesn't agree with them",
+])
+def test_a_switch_of_someone_the_user_names_with_my_stays_theirs(
+    text: str, stored: Stored
+) -> None:
+    assert not {p for p, _ in stored(text)} & {"like"}
+
+
 def test_the_side_told_as_the_past_is_not_liked_now(stored: Stored) -> None:
     found = stored("I used to be a Canon guy, but I shoot only Sony now.")
     assert ("like", "canon") not in found

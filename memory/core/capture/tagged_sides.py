@@ -54,9 +54,45 @@ def _another_person(sentence: str) -> bool:
     someone_else`, and in English :data:`~.clauses.EN_PEOPLE_RE`: "Mum used to live on
     Coke…", "Bluey is the kids' favourite now"). The tagger reads words, not whose stance
     they are."""
-    if clause_speaker(sentence) == "other" or someone_else(sentence):
+    sentence = _COMPANIONS_RE.sub(" ", sentence)  # "…约朋友打掼蛋": the user does it with them
+    if (clause_speaker(sentence) == "other" and not _own_thing(sentence)) or someone_else(
+        sentence
+    ):
         return True
     return not has_cjk(sentence) and bool(EN_PEOPLE_RE.search(sentence))
+
+
+_COMPANIONS_RE = re.compile(
+    r"(?:约|和|跟|陪|带)(?:上|着)?(?:几个|一群)?(?:朋友|同事|家人|孩子|娃|室友|闺蜜|兄弟|同学|"
+    r"球友|驴友)们?(?:一起)?|"
+    r"\bwith\s+(?:my\s+|our\s+|the\s+)?(?:friends|family|kids|mates|colleagues|coworkers|"
+    r"team|crew|gang)\b",
+    re.IGNORECASE,
+)
+"""People the user does a thing with, not who holds the taste (``现在周末都约朋友打掼蛋``,
+"…, hiking with friends every Sunday now"); "my wife and I both…" is :mod:`.joint`'s."""
+
+
+_EN_MY_RE = re.compile(r"^\W*(?:my|our)\s+(?:(?:new|old|usual|daily|morning|whole)\s+)*"
+                       r"(?P<noun>[a-z'-]+)", re.IGNORECASE)
+_EN_HOLDERS = frozenset(
+    "doctor dentist therapist trainer coach manager landlord landlady nutritionist dietitian gp "
+    "physio vet barber stylist tutor team dog dogs cat cats puppy kitten pets pet baby toddler "
+    "in-laws grandparents nephew niece fiance fiancee fiancé fiancée housemate housemates "
+    "bestie bff ex".split()
+)
+"""Who "my …" may name besides :data:`~.lexicons.EN_PEOPLE_RE`'s people: a role or an animal,
+whose tastes are theirs."""
+
+
+def _own_thing(sentence: str) -> bool:
+    """Whether an English sentence opens with the user's own thing, not a person: "my
+    commute's a scooter now instead of the bus", "My note taking is all paper notebooks now"
+    (the speaker reader reads any "my …" as someone else, for "my wife cooks")."""
+    if has_cjk(sentence) or (match := _EN_MY_RE.match(sentence)) is None:
+        return False
+    noun = match.group("noun").lower().removesuffix("'s")
+    return noun not in _EN_HOLDERS and not EN_PEOPLE_RE.fullmatch(noun)
 
 
 _ONLY_BUT_RE = re.compile(ZH_ONLY_BUT)
