@@ -129,8 +129,9 @@ def judged_alternatives(
         whole: The statement head's reading of the whole sentence (its structure head's
             reading decides whether it is a choice), or None (nothing is added).
         found: What the sentence's clauses were read as so far.
-        reader: Reads pieces the message's batch did not hold (a piece split finer into
-            clauses); kinds without :attr:`~.statements.Kind.verdict` add nothing.
+        reader: Reads the pieces, each with its thing said as a pronoun
+            (:func:`~.verdicts.masked`); kinds without :attr:`~.statements.Kind.verdict`
+            add nothing.
         confidence: The confidence of a candidate made here.
 
     Returns:
@@ -152,7 +153,7 @@ def judged_alternatives(
         pulled = pull_object_zh(piece) if has_cjk(piece) else pull_object_en(piece)
         thing = pulled and _opened_with(piece, pulled)
         if not thing or is_pronoun(thing) or thing.lower() in _EN_NOT_A_THING or any(
-            k in named or any(k in n or n in k for n in named) for k in object_keywords(thing)
+            k in n or n in k for n in named for k in object_keywords(thing)
         ):
             continue
         if thing.lower() not in {t.lower() for t in pending.values()}:
