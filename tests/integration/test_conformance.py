@@ -40,7 +40,7 @@ from penchant.memory.model.flags import Flag, flag_id
 from penchant.memory.model.keys import UserKeys
 from penchant.memory.model.records import utcnow
 
-from conftest import Door, async_client, sync_client
+from conftest import Door, async_client, sync_client, wait_until
 
 USER = "conformance"
 
@@ -587,7 +587,9 @@ async def test_async_memory_by_url_gives_the_embedder_a_cache_client_and_closes_
     async with AsyncMemory.from_settings(settings) as memory:  # embedder "auto"
         assert memory.embedder is not None
         assert ours() == before + 2  # the async client and the embeddings cache's client
-    assert ours() == before
+    # the server drops a closed connection from CLIENT LIST on its next turn: under load a
+    # list asked at once still showed both (a fresh clone's .ci/run, 3 == 1)
+    wait_until(lambda: ours() == before, what="both clients closed")
 
 
 @pytest.mark.skipif(bool(os.environ.get("PENCHANT_TEST_REDIS_URL")),
