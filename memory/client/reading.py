@@ -43,8 +43,8 @@ class ClauseReader:
         head: The statement head; default: the shipped one (digest-checked).
         structure_head: The structure head each kind also carries (:meth:`Kind.for_structure`);
             default: the shipped one, where ``head`` is the shipped one too.
-        verdict_head: The verdict head each kind also carries (:attr:`Kind.verdict`);
-            default: the shipped one, where ``head`` is the shipped one too.
+        verdict_head: The verdict head :meth:`judge` reads with; default: the shipped one
+            (loaded on the first :meth:`judge`).
 
     Raises:
         InvalidInputError: ``embedder`` is not in the head's vector space.
@@ -76,19 +76,33 @@ class ClauseReader:
         already is not embedded again)."""
         if not clauses:
             return []
-        embedder = self._embedder or shared_use_embedder()
         head = self._head or default_head()
-        missing = [t for t in dict.fromkeys(clauses) if t not in self._known]
+        vectors = self._embedded(clauses)
+        self.last = vectors
+        structure = self._structure_head
+        if structure is None and self._head is None:
+            structure = default_structure_head()
+        return read_kinds(head, structure, vectors, clauses)
+
+    def judge(self, texts: list[str]) -> list[tuple[float, ...]]:
+        """The verdict head's reading of each text (favourable, unfavourable, neutral:
+        :data:`~..core.capture.verdicts.VERDICTS`), embedded as :meth:`__call__` embeds; asked
+        only of the few pieces :mod:`~..core.capture.alternatives` weighs, not of every
+        clause."""
+        if not texts:
+            return []
+        head = self._verdict_head or default_verdict_head()
+        probs = head.probabilities(self._embedded(texts), texts=texts)
+        return [tuple(float(p) for p in row) for row in probs]
+
+    def _embedded(self, texts: list[str]) -> np.ndarray:
+        """``(len(texts), 512)`` vectors of ``texts``; a text embedded before is not again."""
+        embedder = self._embedder or shared_use_embedder()
+        missing = [t for t in dict.fromkeys(texts) if t not in self._known]
         if missing:
             made = np.asarray(embedder.embed(missing), dtype=np.float32)
             self._known.update(zip(missing, made, strict=True))
-        vectors = np.stack([self._known[t] for t in clauses])
-        self.last = vectors
-        structure, verdict = self._structure_head, self._verdict_head
-        if self._head is None:
-            structure = structure or default_structure_head()
-            verdict = verdict or default_verdict_head()
-        return read_kinds(head, structure, vectors, clauses, verdict)
+        return np.stack([self._known[t] for t in texts])
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Every vector this reader computed, by clause text (``float32[512]`` each; empty

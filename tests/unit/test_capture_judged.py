@@ -71,14 +71,13 @@ def test_the_verdict_head_reads_three_verdicts_of_each_clause() -> None:
     assert np.allclose(probs.sum(axis=1), 1.0)
 
 
-def test_the_clause_reader_carries_the_verdict(reader: ClauseReader) -> None:
-    """The reader's kinds carry the verdict head's reading; a complaint reads unfavourable
-    above a plain fact."""
-    complaint, fact = reader(["the Keurig coffee tastes like wet cardboard",
-                              "the Keurig is in the kitchen"])
-    assert complaint.verdict is not None and fact.verdict is not None
+def test_the_clause_reader_judges_on_demand(reader: ClauseReader) -> None:
+    """The reader's :meth:`judge` gives the verdict head's reading; a complaint reads
+    unfavourable above a plain fact."""
+    complaint, fact = reader.judge(["the Keurig coffee tastes like wet cardboard",
+                                    "the Keurig is in the kitchen"])
     bad = VERDICTS.index("unfavourable")
-    assert complaint.verdict[bad] > fact.verdict[bad]
+    assert len(complaint) == len(VERDICTS) and complaint[bad] > fact[bad]
 
 
 def test_a_verdict_file_that_differs_from_its_digest_is_refused(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ love hiking, the trail near me gets way too crowded").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from ...model import PreferenceCandidate, has_cjk
 from .holders import someone_else
@@ -68,6 +68,15 @@ _ZH_VERDICT_START_RE = re.compile(r"(?:太|很|越来越|老是|总是|特别|�
 jieba tags 太贵 as a name)."""
 _ZH_ADJECTIVE_END_RE = re.compile(r"[吵甜贵慢卡挤丑臭差烂苦咸酸腻]$")
 """A one-character verdict the HMM joined to the name before it, before 得/死/了."""
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """A reader that also reads verdicts (:meth:`~...client.reading.ClauseReader.judge`):
+    favourable, unfavourable and neutral probabilities per text, :data:`~.verdicts.VERDICTS`
+    order."""
+
+    def judge(self, texts: list[str]) -> list[tuple[float, ...]]: ...
 
 
 def _opened_with(piece: str, thing: str) -> str | None:
@@ -119,8 +128,8 @@ def _names_a_thing(sentence: str, piece: str, thing: str) -> bool:
 
 
 def judged_alternatives(
-    sentence: str, whole: Kind | None, found: list[PreferenceCandidate],
-    reader: Callable[[list[str]], list[Kind]] | None, confidence: float,
+    sentence: str, whole: Kind | None, found: list[PreferenceCandidate], reader: object,
+    confidence: float,
 ) -> list[PreferenceCandidate]:
     """``found`` and a dislike of each thing the sentence chose against and judged badly.
 
@@ -129,16 +138,18 @@ def judged_alternatives(
         whole: The statement head's reading of the whole sentence (its structure head's
             reading decides whether it is a choice), or None (nothing is added).
         found: What the sentence's clauses were read as so far.
-        reader: Reads the pieces, each with its thing said as a pronoun
-            (:func:`~.verdicts.masked`); kinds without :attr:`~.statements.Kind.verdict`
-            add nothing.
+        reader: Judges the pieces, each with its thing said as a pronoun
+            (:func:`~.verdicts.masked`); a reader that is no :class:`Judge` (a stand-in
+            returning fixed kinds, or None) adds nothing.
         confidence: The confidence of a candidate made here.
 
     Returns:
         ``found``, then one dislike per judged thing (none where the sentence is no choice,
         the rules read no like in it, or no piece judges another thing badly).
     """
-    if reader is None or whole is None or not any(c.polarity == "like" for c in found):
+    if not isinstance(reader, Judge) or whole is None or not any(
+        c.polarity == "like" for c in found
+    ):
         return found
     if whole.for_structure().of("switch") < CHOICE_MIN_P and not any(
         c.polarity == "like" and _CHOSEN_RE.search(c.content) for c in found
@@ -161,9 +172,9 @@ def judged_alternatives(
     if not pending:
         return found
     made = []
-    judged = reader([masked(piece, thing) for piece, thing in pending.items()])
-    for (piece, thing), kind in zip(pending.items(), judged, strict=True):
-        if kind.verdict is None or kind.verdict[_UNFAVOURABLE] < JUDGED_MIN_P:
+    judged = reader.judge([masked(piece, thing) for piece, thing in pending.items()])
+    for (piece, thing), verdict in zip(pending.items(), judged, strict=True):
+        if verdict[_UNFAVOURABLE] < JUDGED_MIN_P:
             continue
         if not _names_a_thing(sentence, piece, thing):
             continue
@@ -173,4 +184,4 @@ def judged_alternatives(
     return [*found, *made]
 
 
-__all__ = ["CHOICE_MIN_P", "JUDGED_MIN_P", "judged_alternatives"]
+__all__ = ["CHOICE_MIN_P", "JUDGED_MIN_P", "Judge", "judged_alternatives"]

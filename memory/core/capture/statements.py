@@ -66,8 +66,6 @@ class Kind:
             (:func:`~.kinds.overturns`).
         structure: The structure head's probabilities of the same clause, in :data:`KINDS`
             order, where the reader has that head (:meth:`for_structure`).
-        verdict: The verdict head's probabilities of the same clause (favourable,
-            unfavourable, neutral: :data:`~.verdicts.VERDICTS`), where the reader has it.
     """
 
     kind: str
@@ -75,7 +73,6 @@ class Kind:
     probs: tuple[float, ...]
     linear: tuple[float, ...] | None = None
     structure: tuple[float, ...] | None = None
-    verdict: tuple[float, ...] | None = None
 
     def of(self, kind: str) -> float:
         """The probability of ``kind``."""
@@ -264,33 +261,28 @@ def _grams(texts: Sequence[str]) -> Grams:
 
 def read_kinds(
     head: StatementHead, structure: StatementHead | None, vectors: np.ndarray,
-    texts: Sequence[str], verdict: StatementHead | None = None,
+    texts: Sequence[str],
 ) -> list[Kind]:
     """``head``'s kind of each text, carrying ``structure``'s reading (:attr:`Kind.structure`)
-    and ``verdict``'s (:attr:`Kind.verdict`) where they are given; the texts' n-grams are
-    hashed once for every head (the hashing is most of a head's cost: 0.3 of 0.48 ms for ten
-    clauses).
+    where one is given; the texts' n-grams are hashed once for both heads (the hashing is most
+    of a head's cost: 0.3 of 0.48 ms for ten clauses).
 
     Args:
         head: The statement head.
         structure: The structure head, or None.
         vectors: ``(n, dim)`` sentence embeddings of ``texts``.
         texts: The ``n`` texts.
-        verdict: The verdict head (:class:`~.verdicts.VerdictHead`), or None.
     """
-    heads = [h for h in (head, structure, verdict) if h is not None]
-    grams = _grams(texts) if any(h.lexical is not None for h in heads) else None
+    grams = _grams(texts) if head.lexical is not None or (
+        structure is not None and structure.lexical is not None
+    ) else None
     kinds = head.read(vectors, texts, grams)
-    if structure is not None:
-        kinds = [
-            replace(kind, structure=other.probs)
-            for kind, other in zip(kinds, structure.read(vectors, texts, grams), strict=True)
-        ]
-    if verdict is not None:
-        judged = verdict._parts(vectors, texts, grams)[1]
-        kinds = [replace(kind, verdict=tuple(float(p) for p in row))
-                 for kind, row in zip(kinds, judged, strict=True)]
-    return kinds
+    if structure is None:
+        return kinds
+    return [
+        replace(kind, structure=other.probs)
+        for kind, other in zip(kinds, structure.read(vectors, texts, grams), strict=True)
+    ]
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
