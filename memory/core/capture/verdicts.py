@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ...model import has_han
 from ..pinned_weights import loaded_once
 from .statements import StatementHead
 
@@ -47,7 +48,7 @@ def masked(text: str, thing: str) -> str:
     """
     if not thing:
         return text
-    if re.search(r"[\u4e00-\u9fff]", text):
+    if has_han(text):
         return text.replace(thing, "它", 1)
     pattern = re.compile(_EN_BEFORE_RE + re.escape(thing), re.IGNORECASE)
     return pattern.sub("it", text, count=1)
