@@ -145,3 +145,22 @@ def test_a_number_after_a_name_is_part_of_the_name(
 def test_a_number_of_an_amount_is_still_no_object(reader: ClauseReader) -> None:
     found = extract_preferences("I drink 3 cups of green tea a day", reader=reader)
     assert not any(k.isdigit() for c in found for k in c.keywords)
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("我喜欢自己做饭", "like", "自己做饭"),
+    ("出门我更喜欢自己开车", "like", "自己开车"),
+    ("我讨厌自己洗碗", "dislike", "自己洗碗"),
+])
+def test_doing_a_thing_oneself_is_an_object(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    """``自己`` opened no object at all (it names a person), so ``我喜欢自己做饭`` stored nothing;
+    before a verb phrase it is the user doing the thing themself."""
+    found = extract_preferences(text, reader=reader)
+    assert [c.polarity for c in found if obj in c.content] == [polarity]
+
+
+@pytest.mark.parametrize("text", ["我不喜欢自己", "我喜欢自己人"])
+def test_oneself_alone_is_still_no_object(reader: ClauseReader, text: str) -> None:
+    assert extract_preferences(text, reader=reader) == []

@@ -93,11 +93,14 @@ ZH_GENERIC = frozenset(
     "东西 菜 食物 饭菜 菜肴 口味 味道 产品 款式 款 类型 样式 玩意 玩意儿 种 类 的".split()
 )
 ZH_BAD_OBJECT_RE = re.compile(
-    r"^(?:你|您|他|她|自己|别人|客气|担心|着急|打扰|生气|害怕|"
+    r"^(?:你|您|他|她|自己(?![\u4e00-\u9fff]{2})|别人|客气|担心|着急|打扰|生气|害怕|"
     r"(?:紧|忘|说|讲|问|管|走|怕|急|骗|等)(?!(?!一下|一会|我|你|他|她)[\u4e00-\u9fff]{2})|"
     r"这样|那样|谢谢|麻烦|烦(?!人)|吵(?!闹)|回答|解释|重复|"
     r"(?:这个|那个|这些|那些|你的|您的|这|那)?(?:建议|主意|想法|推荐|方案|提议|答案|点子|选项|计划|安排))"
 )
+"""Words a Chinese object never opens with: a person (``自己`` alone or with one character,
+``自己人``; before a verb phrase it is the user doing the thing themself, ``我喜欢自己做饭``,
+which stored nothing), a courtesy, a feeling, or the assistant's suggestion."""
 
 
 def en_singular(word: str) -> str:
