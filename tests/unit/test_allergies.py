@@ -303,3 +303,38 @@ def test_a_stated_allergy_is_not_added_back_beside_its_report_of_being_over() ->
     found = extract_preferences("我对杏仁过敏那事儿已经过去了", reader=ClauseReader())
     assert not any(c.protected for c in found)
     assert [(c.polarity, c.keywords) for c in found] == [("like", ["杏仁"])]
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("the ibuprofen thing was a mix-up, I'm not allergic", "ibuprofen"),
+    ("ok update on the latex thing: not allergic. never was.", "latex"),
+    ("你帮我更新一下：不对头孢过敏，以前登记错了", "头孢"),
+])
+def test_an_allergy_over_read_only_in_the_whole_sentence_is_reported(
+    text: str, allergen: str
+) -> None:
+    """The structure head reads these sentences whole as an allergy over (0.9 and more) and
+    none of their clauses alone ("the ibuprofen thing was a mix-up", "I'm not allergic"): they
+    stored nothing. Reported, never lifted: the content is no retraction the gate obeys."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [(c.polarity, c.keywords) for c in found] == [("like", [allergen])]
+    assert not is_retraction(found[0].content)
+
+
+@pytest.mark.parametrize("text", [
+    "I passed the egg challenge last year but started reacting again so I'm back to avoiding "
+    "eggs",
+    "just got diagnosed with a peanut allergy at 40, never had a problem before",
+    "my GP said the penicillin allergy is 'probably not real' but I'm not touching it without "
+    "a test",
+])
+def test_a_whole_sentence_read_less_surely_reports_nothing(text: str) -> None:
+    """Read whole at 0.5–0.8 (an allergy back, new or doubted): the whole sentence counts
+    only where the head is sure (``SURE_P``)."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert not any(c.polarity == "like" for c in found)
+
+
+def test_a_conjunction_before_what_is_eaten_again_is_no_part_of_the_allergen() -> None:
+    sentence = "医生说我的湿疹跟吃虾没关系，是换季，所以虾照吃"
+    assert allergen_of(sentence, clauses(sentence)) == "虾"

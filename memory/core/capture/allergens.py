@@ -58,12 +58,13 @@ _EN_BACK_RES = (
 )
 _ZH_BACK_RE = re.compile(
     r"(?:能|可以)(?:正常)?(?:吃|喝|用|碰)(?P<obj>[^，,。！!？?了的]{1,8}?)了|"
-    r"(?P<pre>[^，,。！!？?我你他她]{1,8}?)(?:也)?(?:照(?:吃|喝|用)|(?:可以|能)(?:正常)?(?:吃|喝|用)了)|"
+    r"(?:所以|因此|于是|然后|现在|如今)?(?P<pre>[^，,。！!？?我你他她]{1,8}?)(?:也)?(?:照(?:吃|喝|用)|(?:可以|能)(?:正常)?(?:吃|喝|用)了)|"
     r"(?:吃|喝|用)(?P<ok>[^，,。！!？?了]{1,8}?)(?:完全|也|都)?(?:没事|没问题|ok|OK)"
 )
 """What the user has back: "I can eat eggplant again", "peaches are back", ``能喝酒了``,
 ``牛肉照吃``, ``我现在吃虾完全ok``; the object of the phrasing names the allergen more surely
-than the first object of the sentence (the treatment, the doctor, the symptom)."""
+than the first object of the sentence (the treatment, the doctor, the symptom). A conjunction
+or time word before ``照吃`` is no part of it (``所以牛肉照吃``)."""
 _EN_NO_ALLERGEN_RE = re.compile(
     r"\b(?:itch\w*|rash\w*|swell\w*|symptoms?|doctors?|dermatologists?|allergists?|gp|nurses?|"
     r"dietitians?|tests?|patch|challenge|immunotherapy|shots?|levels?|results?|profile|records?)\b",
@@ -118,7 +119,18 @@ def _not_allergen(text: str) -> bool:
     return bool(CUE_RE.search(text) or around.search(text))
 
 
+_EN_VAGUE_HEAD_RE = re.compile(r"\s+(?:thing|stuff|issue|business|situation)$", re.I)
+"""A vague head after the allergen ("the ibuprofen thing was a mix-up"): no part of its name."""
+
+
 def allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) -> str | None:
+    """The allergen a sentence about an allergy being over names, or None; without a vague
+    head after it (:data:`_EN_VAGUE_HEAD_RE`)."""
+    found = _allergen_of(sentence, clauses, by_clause=by_clause)
+    return _EN_VAGUE_HEAD_RE.sub("", found) if found else found
+
+
+def _allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) -> str | None:
     """The allergen a sentence about an allergy being over names, or None.
 
     Named by its allergy where the sentence has one ("the kiwi allergy…", "…react to

@@ -78,7 +78,7 @@ def structured(
     ``read`` is the statement head's polarity of one clause (:func:`read_structure`);
     ``whole`` its reading of the whole sentence, for one of several clauses
     (:func:`_with_whole`)."""
-    if (lifted := _retraction(sentence, parts, kinds, found, confidence, after)) is not None:
+    if (lifted := _retraction(sentence, parts, kinds, found, confidence, after, whole)) is not None:
         return lifted
     if (back := undone(sentence, found, confidence) or left_for(sentence, found, confidence)):
         return back  # "Switched to Android for a month and went back to my iPhone"
@@ -150,6 +150,7 @@ def _retraction(
     found: list[PreferenceCandidate],
     confidence: float,
     after: str = "",
+    whole: Kind | None = None,
 ) -> list[PreferenceCandidate] | None:
     """What capture keeps of a sentence about an allergy being over, or None to keep all.
 
@@ -163,8 +164,11 @@ def _retraction(
     - A sentence that says an allergy is over in other words than the gate's (``对菠萝的过敏
       没了``, "the kiwi allergy seems to have gone": :func:`~.allergies.read_retraction`, or
       any phrasing the structure head (:meth:`~.statements.Kind.for_structure`) reads as an
-      allergy retracted at :data:`RETRACTION_MIN_P`, "I can have fish again, the allergist
-      did a supervised feed") stores no allergy of that allergen: the rules had stored
+      allergy retracted at :data:`RETRACTION_MIN_P` in a clause, "I can have fish again, the
+      allergist did a supervised feed", or at :data:`SURE_P` in the sentence read ``whole``,
+      "the naproxen thing was a misunderstanding, I'm not allergic", ``你帮我改一下：不对青霉素
+      过敏，之前记录错了``, whose clauses alone it read at 0.13–0.48) stores no allergy of that
+      allergen: the rules had stored
       ``对菠萝的过敏``, the opposite of what was said. It stores the news as reported, not
       as a retraction (:func:`_reported`), so it lifts nothing: three breaker helpers made
       such readings lift real allergies on 40-70 % of their look-alikes ("My peanut allergy
@@ -173,8 +177,9 @@ def _retraction(
       retraction the gate knows ("no longer allergic to X", ``对X不再过敏``) lifts.
     """
     overs = [k.for_structure().of("allergy_retraction") if k is not None else 0.0 for k in kinds]
-    over = max(overs, default=0.0)
-    heard = over >= RETRACTION_MIN_P
+    over = max(overs, default=0.0)  # only a clause read surely outweighs the word vetoes
+    heard = over >= RETRACTION_MIN_P or (
+        whole is not None and whole.for_structure().of("allergy_retraction") >= SURE_P)
     if not heard and not mentions_allergy(sentence):
         return None  # no rule retraction and nothing to read: most sentences, skipped cheaply
     after, dropped, vetoed = re.sub(r"[?？]", "", after), False, False
@@ -231,7 +236,11 @@ def _said_over_in(allergen: str, clauses: list[str]) -> bool:
 
 RETRACTION_MIN_P = 0.5
 """A sentence with a clause the structure head reads as an allergy retracted at this
-probability or more is read for the allergen (:func:`~.allergens.allergen_of`)."""
+probability or more is read for the allergen (:func:`~.allergens.allergen_of`); read whole, at
+:data:`SURE_P` or more. On the development sets (the allergy breaker's, the development half
+of the fourth kinds set, the third and the first), the whole sentence at 0.5 reported 13
+more retractions and 6 more look-alikes ("…so I'm back to avoiding milk", "just got diagnosed
+with a shellfish allergy…", all read 0.50–0.78); at :data:`SURE_P`, 10 more and none."""
 SURE_P = 0.8
 """At this probability or more of an allergy retracted, the structure head outweighs the
 word vetoes of :func:`~.allergies.retraction_vetoed`; only a hedge
