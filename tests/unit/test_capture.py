@@ -957,9 +957,15 @@ def test_a_very_long_sentence_is_not_tried_for_a_structure_in_quadratic_time() -
     ("Would anyone recommend a VPN", True),
     ("Could you suggest a paella recipe", True),
     ("Had a reaction to cashews last night", True),
+    ("Can finally have shrimp again, the allergist cleared me", False),
+    ("Can you book a table for two", True),
+    ("Can my son have peanut butter", True),
+    ("Can the kitchen make it without garlic", True),
 ])
 def test_a_modal_or_was_opening_is_a_question_only_before_a_subject(text: str, asked: bool) -> None:
-    """Chat drops the "I" before "could", "would", "will", "was" ("Could eat dumplings every
-    day"); these had all been read as questions. "Did" and "had" still open questions: "Had a
-    reaction to cashews last night" is a report the allergy readers would misread."""
+    """Chat drops the "I" before "could", "would", "will", "can", "was", "did" ("Could eat
+    dumplings every day", "Can finally have shrimp again"); these had all been read as
+    questions. "Can" asks of anyone named after it, an article or a possessive too ("Can the
+    kitchen…"). "Had" still opens questions: "Had a reaction to cashews last night" is a report
+    the allergy readers would misread."""
     assert is_question_or_hypothetical(text) is asked

@@ -60,9 +60,7 @@ _EN_STALE_PHRASES = re.compile(
 )
 _EN_STALE_WORDS = frozenset({"used", "once", "formerly", "previously"})
 _EN_COPULA = frozenset(
-    {"'m", "am", "get", "feel", "become", "got", "getting", "feeling", "been", "grown", "gotten",
-     "growing"}
-)
+    "'m am get feel become got getting feeling been grown gotten growing".split())
 _EN_MODAL = frozenset({"'d", "would"})
 _EN_TOKEN_RE = re.compile(r"[a-z]+|'[a-z]+")
 _EN_OTHER_SUBJECTS = frozenset(
@@ -354,11 +352,11 @@ _EN_QUESTION_WORDS = frozenset(
     "what's whats how's who's where's why's do does did can could would will should shall is "
     "are am was were have has had may might isn't aren't wasn't weren't wanna".split()
 )
-_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could will did".split())
-"""Words that open a question only before its subject ("Was it…", "Would anyone…"); chat drops
-the subject "I" before them ("Could eat tacos every day", "Did a month of Duolingo and went
-back to Anki"). Not "had": "Had a reaction to cashews last night" is a report the allergy
-readers would misread as an allergy over."""
+_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could can will did".split())
+"""Words that open a question only before its subject ("Was it…", "Would anyone…", "Can my
+son…"); chat drops the subject "I" before them ("Could eat tacos every day", "Did a month of
+Duolingo and went back to Anki", "Can eat eggplant again, yay"). Not "had": "Had a reaction to
+cashews last night" is a report the allergy readers would misread as an allergy over."""
 _EN_ASKED_SUBJECTS = frozenset(
     "anyone anybody someone somebody everyone there this that these those your ya".split()
 )
@@ -410,7 +408,8 @@ def is_question_or_hypothetical(sentence: str) -> bool:
     if first in _EN_WH_WORDS:  # "when I travel, I prefer …" is no question
         return following in _EN_QUESTION_WORDS
     if first in _EN_DROPPED_SUBJECT_AUX:  # "Could eat tacos every day": no subject asked of
-        return following in _PRONOUNS or following in _EN_ASKED_SUBJECTS
+        return following in _PRONOUNS or following in _EN_ASKED_SUBJECTS or (
+            first == "can" and following in _EN_OTHER_SUBJECTS | {"the", "a", "an"})
     if first in _EN_QUESTION_WORDS and first != "do":
         return True
     return first in _EN_NEG_AUX and following in _PRONOUNS
