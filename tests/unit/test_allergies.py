@@ -338,3 +338,22 @@ def test_a_whole_sentence_read_less_surely_reports_nothing(text: str) -> None:
 def test_a_conjunction_before_what_is_eaten_again_is_no_part_of_the_allergen() -> None:
     sentence = "医生说我的湿疹跟吃虾没关系，是换季，所以虾照吃"
     assert allergen_of(sentence, clauses(sentence)) == "虾"
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("我能吃虾了！医生说过敏好了", "虾"),
+    ("I can eat shrimp again. The allergist says it's gone.", "shrimp"),
+])
+def test_what_the_user_has_back_in_the_sentence_before_names_the_allergen(
+    text: str, allergen: str
+) -> None:
+    """The sentence the structure head reads as an allergy over names no allergen; the one
+    before names what the user has back. They had stored nothing."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [(c.polarity, c.keywords) for c in found] == [("like", [allergen])]
+    assert not is_retraction(found[0].content)
+
+
+def test_a_thing_merely_mentioned_before_is_no_allergen() -> None:
+    found = extract_preferences("Had sushi last night. My allergy is gone.", reader=ClauseReader())
+    assert not any(c.polarity == "like" for c in found)

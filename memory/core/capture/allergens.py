@@ -94,6 +94,13 @@ def _unquoted_but_labels(sentence: str) -> str:
         lambda m: m[0] if (label := _label(m)) is None else f" {label} ", sentence))
 
 
+def back_of(sentence: str) -> str | None:
+    """The allergen a sentence names as what the user has back ("I can eat shrimp again",
+    "peaches are back", ``我能吃带鱼了``), or None: read in the sentence before one that says
+    an allergy is over and names none (``我能吃带鱼了！！医生说过敏好了``)."""
+    return _back(sentence, has_cjk(sentence)) if sentence else None
+
+
 def _back(sentence: str, zh: bool) -> str | None:
     """The object of what the user has back (:data:`_EN_BACK_RES`, :data:`_ZH_BACK_RE`)."""
     if zh:
@@ -210,4 +217,4 @@ def _named_allergen(sentence: str, zh: bool) -> tuple[str | None, bool]:
     return None, False
 
 
-__all__ = ["allergen_of"]
+__all__ = ["allergen_of", "back_of"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate, has_cjk, is_retraction
-from .allergens import allergen_of
+from .allergens import allergen_of, back_of
 from .allergies import (
     ALLERGY_WORD_RE,
     hedged,
@@ -67,6 +67,7 @@ def structured(
     after: str = "",
     read: PolarityReader | None = None,
     whole: Kind | None = None,
+    before: str = "",
 ) -> list[PreferenceCandidate] | None:
     """A switch, comparison, exception or slot in a sentence that the rules did not structure:
     its parts by the connectors of :mod:`.structures`, else None.
@@ -77,8 +78,11 @@ def structured(
     sentence that follows in the message: "Just kidding!" takes back a retraction before it.
     ``read`` is the statement head's polarity of one clause (:func:`read_structure`);
     ``whole`` its reading of the whole sentence, for one of several clauses
-    (:func:`_with_whole`)."""
-    if (lifted := _retraction(sentence, parts, kinds, found, confidence, after, whole)) is not None:
+    (:func:`_with_whole`). ``before`` is the sentence before it: what the user has back there
+    (:func:`~.allergens.back_of`) is the allergen of an allergy it says is over and names none
+    (``我能吃带鱼了！！医生说过敏好了``)."""
+    lifted = _retraction(sentence, parts, kinds, found, confidence, after, whole, before)
+    if lifted is not None:
         return lifted
     if (back := undone(sentence, found, confidence) or left_for(sentence, found, confidence)):
         return back  # "Switched to Android for a month and went back to my iPhone"
@@ -151,6 +155,7 @@ def _retraction(
     confidence: float,
     after: str = "",
     whole: Kind | None = None,
+    before: str = "",
 ) -> list[PreferenceCandidate] | None:
     """What capture keeps of a sentence about an allergy being over, or None to keep all.
 
@@ -194,7 +199,7 @@ def _retraction(
     read = [p.obj for p in read_retraction(sentence) or []]
     stated = any(c.protected for c in found) or read_allergy(sentence) is not None
     if not read and heard and (not stated or (over >= SURE_P and not hedged(sentence))):
-        allergen = allergen_of(sentence, parts, by_clause=not vetoed)
+        allergen = allergen_of(sentence, parts, by_clause=not vetoed) or back_of(before)
         sure = [p for p, o in zip(parts, overs, strict=False) if o >= SURE_P]
         read = [allergen] if allergen and (
             not stated or (_of_stated(allergen, found) and _said_over_in(allergen, sure))) else []
