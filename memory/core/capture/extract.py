@@ -496,9 +496,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if not found and turned is None and (kind := whole.get(index)) is not None:
             found = _whole_sentence(sentence, parts, context, kind)
         after = next((s for s in kept[index + 1 :] if re.search(r"\w", s)), "")  # not "!"
-        before = next((s for s in reversed(kept[:index]) if re.search(r"\w", s)), "")
+        prior = next((s for s in reversed(kept[:index]) if re.search(r"\w", s)), "")
         made = structured(sentence, parts, sentence_kinds, found, RULE_CONFIDENCE, after,
-                          head_polarity, whole.get(index), before)
+                          head_polarity, whole.get(index), prior)
         if made is not None:
             del context.found[start:]
             context.found.extend(made)
