@@ -159,6 +159,8 @@ def test_a_sentence_about_someone_close_is_theirs_and_yields_nothing(
 ) -> None:
     assert clause_speaker("我表哥现在完全不碰奶茶了") == "other"
     assert clause_speaker("我婆婆以前超爱钓鱼") == "other"  # a doubled noun
+    assert clause_speaker("我闺女最爱吃草莓") == "other"  # 闺女: a daughter, as 女儿
+    assert clause_speaker("闺女牛奶过敏好了") == "other"
     owns = ("我花生过敏", "我牛奶喝不了", "我天天喝咖啡", "我大学时候很爱打篮球", "我没事就刷抖音")
     for own in owns:
         assert clause_speaker(own) != "other", own  # the user's own: a noun, an adverb
