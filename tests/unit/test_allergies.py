@@ -354,6 +354,11 @@ def test_what_the_user_has_back_in_the_sentence_before_names_the_allergen(
     assert not is_retraction(found[0].content)
 
 
-def test_a_thing_merely_mentioned_before_is_no_allergen() -> None:
-    found = extract_preferences("Had sushi last night. My allergy is gone.", reader=ClauseReader())
+@pytest.mark.parametrize("text", [
+    "Had sushi last night. My allergy is gone.",
+    "My son can eat eggs again. The allergist says the allergy is gone.",
+    "我儿子能吃虾了！医生说过敏好了",
+])
+def test_a_thing_merely_mentioned_or_anothers_back_before_is_no_allergen(text: str) -> None:
+    found = extract_preferences(text, reader=ClauseReader())
     assert not any(c.polarity == "like" for c in found)

@@ -25,6 +25,7 @@ from .allergies import (
 from .allergy_statements import read_allergy
 from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker, is_ly_adverb
+from .holders import someone_else
 from .returns import left_for, undone, went_back
 from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
@@ -79,8 +80,8 @@ def structured(
     ``read`` is the statement head's polarity of one clause (:func:`read_structure`);
     ``whole`` its reading of the whole sentence, for one of several clauses
     (:func:`_with_whole`). ``before`` is the sentence before it: what the user has back there
-    (:func:`~.allergens.back_of`) is the allergen of an allergy it says is over and names none
-    (``我能吃带鱼了！！医生说过敏好了``)."""
+    (:func:`~.allergens.back_of`), the user's, is the allergen of an allergy it says is over and
+    names none (``我能吃带鱼了！！医生说过敏好了``; not "My son can eat eggs again")."""
     lifted = _retraction(sentence, parts, kinds, found, confidence, after, whole, before)
     if lifted is not None:
         return lifted
@@ -199,7 +200,8 @@ def _retraction(
     read = [p.obj for p in read_retraction(sentence) or []]
     stated = any(c.protected for c in found) or read_allergy(sentence) is not None
     if not read and heard and (not stated or (over >= SURE_P and not hedged(sentence))):
-        allergen = allergen_of(sentence, parts, by_clause=not vetoed) or back_of(before)
+        allergen = allergen_of(sentence, parts, by_clause=not vetoed) or (
+            None if someone_else(before) else back_of(before))  # not "My son can eat eggs…"
         sure = [p for p, o in zip(parts, overs, strict=False) if o >= SURE_P]
         read = [allergen] if allergen and (
             not stated or (_of_stated(allergen, found) and _said_over_in(allergen, sure))) else []
