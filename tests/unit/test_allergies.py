@@ -362,3 +362,17 @@ def test_what_the_user_has_back_in_the_sentence_before_names_the_allergen(
 def test_a_thing_merely_mentioned_or_anothers_back_before_is_no_allergen(text: str) -> None:
     found = extract_preferences(text, reader=ClauseReader())
     assert not any(c.polarity == "like" for c in found)
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("脱敏治疗效果很好，医生说我对尘螨已经耐受了，停药也没症状", "尘螨"),
+    ("能喝牛奶了，之前喝一口就起疹子，最近几次都没事，医生也说不是过敏", "牛奶"),
+])
+def test_a_sentence_read_whole_as_surely_over_outweighs_a_word_veto(
+    text: str, allergen: str
+) -> None:
+    """Read whole at 0.95 or more, as a clause at ``SURE_P``: a word of the vetoes (``停药``,
+    ``起疹子``) kept the news out, and the first stored a quit of 尘螨."""
+    found = extract_preferences(text, reader=ClauseReader())
+    assert [c.content for c in found if allergen in c.keywords] == [
+        f"说{allergen}现在没问题但尚未确认"]

@@ -183,15 +183,16 @@ def _retraction(
       retraction the gate knows ("no longer allergic to X", ``对X不再过敏``) lifts.
     """
     overs = [k.for_structure().of("allergy_retraction") if k is not None else 0.0 for k in kinds]
-    over = max(overs, default=0.0)  # only a clause read surely outweighs the word vetoes
-    heard = over >= RETRACTION_MIN_P or (
-        whole is not None and whole.for_structure().of("allergy_retraction") >= SURE_P)
+    over = max(overs, default=0.0)
+    read_whole = whole.for_structure().of("allergy_retraction") if whole is not None else 0.0
+    heard = over >= RETRACTION_MIN_P or read_whole >= SURE_P
     if not heard and not mentions_allergy(sentence):
         return None  # no rule retraction and nothing to read: most sentences, skipped cheaply
     after, dropped, vetoed = re.sub(r"[?？]", "", after), False, False
     if retraction_vetoed(sentence) or retraction_vetoed(after):
         kept = [c for c in found if not (c.polarity == "like" and is_retraction(c.content))]
-        if over < SURE_P or hedged(sentence) or hedged(after) or _others_only(sentence, parts):
+        outweighs = over >= SURE_P or read_whole >= WHOLE_SURE_P
+        if not outweighs or hedged(sentence) or hedged(after) or _others_only(sentence, parts):
             return kept if len(kept) < len(found) else None
         dropped, found = len(kept) < len(found), kept  # the head is sure: reported, not lifted
         vetoed = True
@@ -259,6 +260,16 @@ the head learned that half, so its figures there (English retractions 38 → 58 
 in-sample. Out of sample: the held-out half 25 → 32 of 83, for 2 more of its 250
 non-statements and 1 more of its 22 doubts storing a like; a breaker's set written after the
 change (:data:`bench.capture_quality.ALLERGY_BREAKER`) en 13 → 22, zh 20 → 22 of 50."""
+WHOLE_SURE_P = 0.95
+"""The structure head's probability of an allergy over, in the sentence read whole, at which
+it outweighs the word vetoes as a clause does at :data:`SURE_P`: a whole sentence has more
+words for the head to be misled by. On the development sets, 8 retractions a word had vetoed
+are reported ("After 2 years of OIT I ate a whole Reese's cup yesterday and the allergist says
+I'm desensitised to peanuts…", 0.99; one at 0.94 is not); the look-alikes read 0.82-0.88 ("the
+hives are gone since I started the antihistamines, but the allergist says the egg allergy
+itself is still there"), and one of another person's at 0.98 (``闺女牛奶过敏好了``: the speaker
+reader did not know 闺女, and now does). On a breaker's 80 messages written before it was tried (40
+of them traps), one more Chinese retraction reported and no trap."""
 _EN_FIRST_PERSON_RE = re.compile(r"\b(?:i|me|i'm|i've|i'd|i'll|myself)\b", re.I)
 _EN_MY_RE = re.compile(r"\bmy\s+([\w-]+)", re.I)
 
