@@ -422,6 +422,17 @@ capture.structuring.SURE_P`) and measured once on it before any row was read: re
 right en 13 -> 22, zh 20 -> 22 of 50; look-alikes right (no like stored) en 60 -> 59, zh
 65 -> 64 of 70 (the like is reported, it lifts no allergy); read since: development."""
 ALLERGY_GROUPS = ("allergy_retraction", "allergy_lookalike")
+ALLERGY_BREAKER2 = REPO_ROOT / "bench" / "data" / "statements_allergy_breaker2.jsonl"
+"""80 messages (en 40, zh 40) by another helper who saw no file of the repository, asked for
+allergies said to be over across a sentence or two (the allergen in one part, the verdict in
+another: "the shellfish thing was a mix-up, not allergic at all", ``我能吃芒果了！！医生说过敏好
+了``) and as many traps (the allergy back or still there, doubted, someone else's, new, a
+symptom gone while it stays). Written after the whole sentence's reading was added
+(:func:`~penchant.memory.core.capture.structuring.structured`) and measured once before any
+row was read, against the code before (and with the whole sentence let outweigh a word veto,
+:data:`~penchant.memory.core.capture.structuring.WHOLE_SURE_P`, after): retractions en 1 -> 2,
+zh 3 -> 7 of 20; traps storing no like en 18 -> 18, zh 19 -> 19 of 20. The English failures
+were read since, so it is development."""
 KEPT_BLIND = REPO_ROOT / "bench" / "data" / "statements_kept_blind.jsonl"
 """160 messages (en 80, zh 80) by a helper who saw no file of the repository: per language 40
 preferences kept after trying others ("Tried every new bubble tea place, still a classic milk
@@ -590,6 +601,8 @@ def _print_kinds(
         "switches_breaker": (" (switch look-alikes, a breaker's)", "development", ""),
         "allergy_breaker": (" (allergies over and look-alikes, a breaker's)", "development",
                             ""),
+        "allergy_breaker2": (" (allergies over across a sentence, a second breaker's)",
+                             "development", ""),
         "kept": (" (preferences kept after trying others)", "development", ""),
         "structures": (" (structural kinds, after the structures corpus)",
                        "held out, never read", ""),
@@ -736,6 +749,7 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (SWITCHES_BLIND, "switches", SWITCH_GROUPS),
             (SWITCHES_BREAKER, "switches_breaker", SWITCH_GROUPS),
             (ALLERGY_BREAKER, "allergy_breaker", ALLERGY_GROUPS),
+            (ALLERGY_BREAKER2, "allergy_breaker2", ALLERGY_GROUPS),
             (KEPT_BLIND, "kept", KEPT_GROUPS),
             (STRUCTURES_BLIND, "structures", STRUCTURE_GROUPS),
             (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS),
