@@ -58,13 +58,12 @@ _EN_BACK_RES = (
 )
 _ZH_BACK_RE = re.compile(
     r"(?:能|可以)(?:正常)?(?:吃|喝|用|碰)(?P<obj>[^，,。！!？?了的]{1,8}?)了|"
-    r"(?:所以|因此|于是|然后|现在|如今)?(?P<pre>[^，,。！!？?我你他她]{1,8}?)(?:也)?(?:照(?:吃|喝|用)|(?:可以|能)(?:正常)?(?:吃|喝|用)了)|"
+    r"(?P<pre>[^，,。！!？?我你他她]{1,8}?)(?:也)?(?:照(?:吃|喝|用)|(?:可以|能)(?:正常)?(?:吃|喝|用)了)|"
     r"(?:吃|喝|用)(?P<ok>[^，,。！!？?了]{1,8}?)(?:完全|也|都)?(?:没事|没问题|ok|OK)"
 )
 """What the user has back: "I can eat eggplant again", "peaches are back", ``能喝酒了``,
 ``牛肉照吃``, ``我现在吃虾完全ok``; the object of the phrasing names the allergen more surely
-than the first object of the sentence (the treatment, the doctor, the symptom). A conjunction
-or time word before ``照吃`` is no part of it (``所以牛肉照吃``)."""
+than the first object of the sentence (the treatment, the doctor, the symptom)."""
 _EN_NO_ALLERGEN_RE = re.compile(
     r"\b(?:itch\w*|rash\w*|swell\w*|symptoms?|doctors?|dermatologists?|allergists?|gp|nurses?|"
     r"dietitians?|tests?|patch|challenge|immunotherapy|shots?|levels?|results?|profile|records?)\b",
@@ -94,6 +93,13 @@ def _unquoted_but_labels(sentence: str) -> str:
         lambda m: m[0] if (label := _label(m)) is None else f" {label} ", sentence))
 
 
+_ZH_AROUND_BACK_RE = re.compile(
+    r"^(?:所以|因此|于是|然后|如今|现在|已经|也|都|就)+|(?:又|终于|总算|现在|已经|也|都|就)+$"
+)
+"""Words around what the user has back that are no part of it: a conjunction, a time word or
+an adverb before it (``所以牛肉照吃``), an adverb after it."""
+
+
 def back_of(sentence: str) -> str | None:
     """The allergen a sentence names as what the user has back ("I can eat shrimp again",
     "peaches are back", ``我能吃带鱼了``), or None: read in the sentence before one that says
@@ -106,7 +112,7 @@ def _back(sentence: str, zh: bool) -> str | None:
     if zh:
         if (m := _ZH_BACK_RE.search(sentence)) is not None:
             obj = zh_allergen(m["obj"] or m["pre"] or m["ok"])
-            obj = re.sub(r"^(?:现在|已经|也|都|就)+|(?:又|终于|总算|现在|已经|也|都|就)+$", "", obj)
+            obj = _ZH_AROUND_BACK_RE.sub("", obj)  # ``所以牛肉照吃``, ``带鱼终于``
             if 1 <= len(obj) <= 6 and not (ZH_NO_OBJECT_RE.search(obj) or CUE_RE.search(obj)):
                 return obj
         return None
