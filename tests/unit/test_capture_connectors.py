@@ -3,6 +3,8 @@ head relies on: each yields the right (polarity, keyword) on phrasings of its ki
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from penchant.memory.client.reading import ClauseReader
@@ -252,3 +254,19 @@ def test_a_fronted_object_is_not_the_last_sentences(reader: ClauseReader) -> Non
     assert {("like", "茶"), ("dislike", "奶茶"), ("like", "柠檬水")} <= pairs
     found = extract_preferences("我以前很爱喝可乐。后来戒了。", reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["可乐"])]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Given the choice I'll take a bike over a car", {("like", "bike"), ("dislike", "car")}),
+    ("Given the choice, tea over coffee every time", {("like", "tea"), ("dislike", "coffee")}),
+    # look-alikes: someone else's choice, a wish, one occasion
+    ("Given the choice, my son picks Lego over anything else", set()),
+    ("Given the chance I'd travel more", set()),
+    ("Given the option of a refund or a voucher, I took the refund", set()),
+])
+def test_a_choice_framing_a_comparison_is_no_object(
+    text: str, want: set[tuple[str, str]], stored: Callable[[str], set[tuple[str, str]]]
+) -> None:
+    """"Given the choice I'll take a bike over a car" was *prefers choice* and "less keen on
+    car than choice": the frame was read as the liked side."""
+    assert stored(text) == want

@@ -120,6 +120,22 @@ def test_a_comparison_named_alone_is_read_strictly(sentence: str, liked: str, le
     assert [(p.polarity, p.obj) for p in parts] == [("like", liked), ("dislike", less)]
 
 
+@pytest.mark.parametrize(("sentence", "liked", "less"), [
+    ("Given the choice I'll take a bike over a car", "bike", "car"),
+    ("Given the option, I'll pick a pub quiz over a nightclub", "pub quiz", "nightclub"),
+    ("given a choice, oat milk over dairy every time", "oat milk", "dairy"),
+    ("Given the chance I'd pick trains over planes", "trains", "planes"),
+])
+def test_a_choice_framing_a_comparison_is_part_of_no_side(
+    sentence: str, liked: str, less: str
+) -> None:
+    """"Given the choice" opens the sentence, as "Just so you know" does: it was the liked side
+    (*prefers choice*, "less keen on car than choice")."""
+    parts = read_structure(sentence, "comparative")
+    assert parts is not None
+    assert [(p.polarity, p.obj) for p in parts] == [("like", liked), ("dislike", less)]
+
+
 @pytest.mark.parametrize("sentence", [
     "I have a strong aversion to pickled onions",
     "Spent the weekend over at my sister's place",

@@ -351,10 +351,10 @@ def _en_class(text: str) -> str:
 
 _EN_DISCOURSE_LEAD_RE = re.compile(
     r"^(?:(?:just\s+so\s+you\s+know|by\s+the\s+way|to\s+be\s+honest|for\s+the\s+record|"
-    r"honestly|frankly|well|oh|so|fyi|btw|tbh|ok(?:ay)?|yeah|anyway)\s*[,:]?\s+)+",
-    re.I,
-)
-"""Discourse before a statement ("Just so you know, …"): part of no object."""
+    r"honestly|frankly|well|oh|so|fyi|btw|tbh|ok(?:ay)?|yeah|anyway|given\s+(?:the|a|an)\s+"
+    r"(?:choice|option|chance))\s*[,:]?\s+)+", re.I)
+"""Discourse before a statement ("Just so you know, …", "Given the choice, …"): part of no
+object."""
 
 
 _STRICT_VETO_RE = re.compile(
