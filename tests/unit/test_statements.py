@@ -415,7 +415,7 @@ def test_a_stance_misread_as_another_persons_is_read_by_its_kind(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("宫崎骏的动画看多少遍都感动", [("like", "喜欢宫崎骏")]),  # 多少…都: no question
+        ("宫崎骏的动画看多少遍都感动", [("like", "喜欢宫崎骏的动画")]),  # 多少…都: no question
         ("紧身裤勒得难受，不爱穿", [("dislike", "不爱穿紧身裤")]),  # 紧… is an object here
         ("走亲戚太累了", [("dislike", "不喜欢走亲戚")]),
         ("这个多少钱", []),

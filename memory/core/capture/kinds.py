@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from ...model import Polarity
 from .clauses import EN_PERCEPTION_VERBS, ZH_PAST_RE, is_ly_adverb
+from .lexicons import ZH_ASPECT_HEAD_RE, ZH_BOUND_HEADS
 from .segment import FUNCTION_TAGS, dictionary_tag, noun_runs, tag
 from .statements import KINDS, Kind
 
@@ -359,10 +360,12 @@ def _leading_topic_zh(text: str) -> str | None:
         after, after_flag = words[i + 1] if i + 1 < len(words) else ("", "x")
         if not found and (flag == "t" or ZH_PAST_RE.fullmatch(word)):
             continue  # 春天踏青是…, 以前逛街能逛一天: the time before the topic
-        if word in _ZH_COMMENT_WORDS or flag.startswith(_ZH_COMMENT_TAGS):
+        whose = word == "的" and found and after_flag[0] in "nbjz" and (  # 周杰伦的歌
+            not ZH_ASPECT_HEAD_RE.fullmatch(after))
+        if (word in _ZH_COMMENT_WORDS or flag.startswith(_ZH_COMMENT_TAGS)) and not whose:
             break
         set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v"
-        if flag[0] in "nbjz" or flag in ("vn", "an", "eng") or set_phrase:
+        if flag[0] in "nbjz" or flag in ("vn", "an", "eng") or set_phrase or whose:
             found += word
         elif not found and flag.startswith(("v", "a")) and (
             (after not in _ZH_COMMENT_WORDS and (after_flag.startswith("n") or after_flag == "vn"))
@@ -422,22 +425,16 @@ def _pull_object_zh(clause: str) -> str | None:
 
 def _holds_more(opening: str, noun: str) -> bool:
     """Whether a clause's opening topic is ``noun`` and more of one noun: a bound head
-    (跑步机 over 跑步, 鸡汤文 over 鸡汤) or nouns of two characters or more; not a
-    character the dictionary mis-tags (高跟鞋穿, 宵夜戒, 京剧啊)."""
+    (跑步机 over 跑步, 鸡汤文 over 鸡汤), nouns of two characters or more, or ``的`` and
+    nouns; not a character the dictionary mis-tags (高跟鞋穿, 宵夜戒, 京剧啊)."""
     if not opening.startswith(noun) or len(opening) <= len(noun):
         return False
     extra = opening[len(noun) :]
-    if extra in _ZH_HEADS:
+    if extra in ZH_BOUND_HEADS:
         return True
-    return len(extra) >= 2 and all(flag.startswith("n") for _, flag in dictionary_tag(extra))
-
-
-_ZH_HEADS = frozenset(
-    "粉面饭汤茶酒鞋包衣裤帽袜裙机器剧片乐曲圈杀店款服馆车球课党控饼糕酱锅串堡卷粥糖舞文层风"
-)
-"""Bound heads of Chinese compound nouns (``螺蛳粉``, ``剧本杀``, ``汉服圈``, ``古典乐``): the
-segmenter glues one to the word after it (``粉真香``, ``杀退``) when its dictionary lacks the
-compound, and the object loses its head."""
+    whose = extra.removeprefix("的")  # 周杰伦的歌: whose song, more than 周杰伦
+    return len(extra) >= 2 and not ZH_ASPECT_HEAD_RE.fullmatch(whose) and all(
+        flag.startswith("n") for _, flag in dictionary_tag(whose))
 
 
 def pull_object_zh(clause: str) -> str | None:
@@ -449,11 +446,11 @@ def pull_object_zh(clause: str) -> str | None:
     text = _ZH_FILLER_RE.sub("", clause).strip()
     at = text.find(obj)
     end = at + len(obj)
-    if at < 0 or end >= len(text) or text[end] not in _ZH_HEADS:
+    if at < 0 or end >= len(text) or text[end] not in ZH_BOUND_HEADS:
         return obj
     for word, flag in tag(text):
         if word.startswith(text[end]) and text.find(word, end) == end:
-            if len(word) > 1 and word[-1] in _ZH_HEADS and flag.startswith(("i", "l", "n")):
+            if len(word) > 1 and word[-1] in ZH_BOUND_HEADS and flag.startswith(("i", "l", "n")):
                 return obj + word  # the rest of the compound is one word (鸭血 + 粉丝汤/i)
             # the head is glued to what follows (粉真香/a, 杀退/v) or stands alone (圈/q, 乐/a)
             return obj + text[end] if not flag.startswith("n") or len(word) == 1 else obj

@@ -282,6 +282,21 @@ ZH_WHOLE_COMPOUNDS: tuple[str, ...] = tuple(
 ZH_DROPPED_HEADS = frozenset("制品 产品 用品 材质 材料 味 口味 味道 制 质 类 食品".split())
 """A head left after the modifier that adds nothing (``塑料制品`` → ``塑料``)."""
 
+ZH_BOUND_HEADS = frozenset(
+    "粉面饭汤茶酒鞋包衣裤帽袜裙机器剧片乐曲圈杀店款服馆车球课党控饼糕酱锅串堡卷粥糖舞文层风"
+)
+"""Bound heads of Chinese compound nouns (``螺蛳粉``, ``剧本杀``, ``汉服圈``, ``古典乐``): the
+segmenter glues one to the word after it (``粉真香``, ``杀退``) when its dictionary lacks the
+compound, and the object loses its head."""
+
+ZH_ASPECT_HEAD_RE = re.compile(
+    r"[\u4e00-\u9fff]{0,2}味[道儿]?|气味|口感|手感|声音|颜色|热情|态度|滤镜|习惯|毛病|时候|兴趣|感情|"
+    r"感觉|样子|风格|东西"
+)
+"""What a Chinese ``X的Y`` names of ``X``, not a thing of its own (fullmatch on ``Y``): a sense
+(``榴莲的味道``), the user's bearing towards it (``对漫画的热情``, ``咬指甲的毛病``), a time
+(``看球赛的时候``) or nothing (``抹茶味的东西``). ``周杰伦的歌``, ``健身房的音乐`` name things."""
+
 EN_PEOPLE_RE = re.compile(
     r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
     r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"
