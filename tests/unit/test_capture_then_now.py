@@ -4,6 +4,8 @@ tested is what capture does with a reading, not the model."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from penchant.memory.core.capture import extract_preferences
@@ -174,3 +176,20 @@ def test_a_demonstrative_in_the_present_clause_names_its_own_object() -> None:
 def test_a_bare_question_about_a_time_or_anything_puts_up_no_topic() -> None:
     assert _read("Tomorrow? Can't, sorry.", "dislike") == []
     assert _read("Anything else? Nope, all good.", "dislike") == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("I used to adore Adele but now she annoys me", {("dislike", "adele")}),
+    ("Used to adore Ed Sheeran, now he grates on me", {("dislike", "ed sheeran")}),
+    ("I used to like Drake but now he's boring to me", {("dislike", "drake")}),
+    # another person's turn, no stance of the user's, or no object the user held
+    ("My sister used to love Adele, now she can't stand her", set()),
+    ("I used to work with Sarah, now she's my boss", set()),
+    ("Used to follow Elon Musk, now he just annoys me", set()),
+])
+def test_he_or_she_after_a_name_in_the_past_clause_is_that_name(
+    text: str, want: set[tuple[str, str]], stored: Callable[[str], set[tuple[str, str]]]
+) -> None:
+    """"I used to adore Adele but now she annoys me" stored nothing: *she* was taken for
+    another person whose stance the present clause told (``changes.then_and_now``)."""
+    assert stored(text) == want

@@ -72,11 +72,15 @@ _ZH_PERSON_RE = re.compile(
 
 
 _THEY_RE = re.compile(
-    r"\bthey(?:'re|'ve)?\b(?!\s+(?:say|said|think|thought|told|tell|reckon|claim|keep\s+saying)\b)",
+    r"\b(?:they(?:'re|'ve)?|s?he(?:'s)?)\b"
+    r"(?!\s+(?:say|said|think|thought|told|tell|reckon|claim|keep\s+saying)\b)",
     re.IGNORECASE,
 )
 """``they`` in a sentence that names no one ("now they just stress me out", "now they're on
-repeat"): the things the past clause named; not a report ("they say it's unhealthy")."""
+repeat"): the things the past clause named; not a report ("they say it's unhealthy"). ``he``
+or ``she`` too, where the past clause names someone by name and no one else is in the sentence
+("Used to adore Adele, but now she annoys me": the artist, not another person's stance)."""
+_HE_SHE = frozenset("he she him her his".split())
 
 
 def _someone_else(clause: str, people: bool) -> bool:
@@ -101,7 +105,8 @@ def then_and_now(parts: Sequence[str]) -> tuple[int, int] | None:
         for now in range(then + 1, len(parts)):
             later = EN_NOW_SINCE_RE.search(parts[now]) if verdict else said_now(parts[now])
             if later and not said_then(parts[now]):
-                people = any(m.group(0).lower() not in ("they", "them")
+                named = _HE_SHE if _EN_NAME_RE.search(parts[then]) else frozenset()
+                people = any(m.group(0).lower() not in {"they", "them", *named}
                              for part in parts for m in EN_PEOPLE_RE.finditer(part))
                 if any(_someone_else(part, people) for part in parts[then : now + 1]):
                     return None
@@ -134,7 +139,7 @@ def _past(
     return polarity
 
 
-_EN_BACK_RE = re.compile(r"\b(?:it|them|they)\b", re.IGNORECASE)
+_EN_BACK_RE = re.compile(r"\b(?:it|them|they|s?he|him|her)\b", re.IGNORECASE)
 _ZH_BACK_RE = re.compile(r"它|这玩意|那玩意")
 _EN_NAME_RE = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b)[A-Z]")
 _ALLERGY_RE = re.compile(r"过敏|不耐受|allerg|intoleran", re.IGNORECASE)
@@ -398,6 +403,8 @@ def changed(
     words = [w.lower() for w in (obj, ruled[0].keywords[0] if len(ruled) == 1 else None) if w]
     if tagged and " " not in tagged and any(w.startswith(tagged.lower() + " ") for w in words):
         tagged = None  # a modifier alone ("instant" of "instant ramen")
+    if not (tagged or stated or _object(parts[then])) and _refers_back(parts[now]):
+        return None  # "Used to follow Elon Musk, now he annoys me": *annoys* is no object
     obj = tagged or obj
     label = (ZH_LABELS if has_cjk(parts[then]) else EN_LABELS)[
         polarity if polarity == past else ("flip_like" if polarity == "like" else "flip_dislike")
