@@ -91,7 +91,7 @@ _EN_STOP = frozenset(
     omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
     ago year years month months week weeks one two three four five six seven eight nine ten
     think guess reckon believe suppose feel swear
-    twenty thirty
+    twenty thirty forever
     """.split()
 )
 _EN_REACTIONS = frozenset(

@@ -67,7 +67,7 @@ _EN_TRAILING_RE = re.compile(
     r"ok|okay|a\s+ton|personally|myself|instead|again|whatsoever|anyway|either\s+way|"
     r"from\s+now\s+on|ever\s+again|ever|any\s+longer|no\s+more|(?:almost\s+|nearly\s+)?(?:completely|"
     r"entirely|altogether)|almost|nearly|permanently|for\s+good|"
-    r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|cold[-\s]turkey|"
+    r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|cold[-\s]turkey|forever|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
     r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
     r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
