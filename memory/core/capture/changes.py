@@ -80,7 +80,8 @@ _THEY_RE = re.compile(
 repeat"): the things the past clause named; not a report ("they say it's unhealthy"). ``he``
 or ``she`` too, where the past clause names someone by name and no one else is in the sentence
 ("Used to adore Adele, but now she annoys me": the artist, not another person's stance)."""
-_HE_SHE = frozenset("he she him her his".split())
+_PRONOUNS = frozenset("he she they him her them his their".split())
+_HE_SHE = _PRONOUNS - {"they", "them", "their"}
 
 
 def _someone_else(clause: str, people: bool) -> bool:
@@ -173,9 +174,6 @@ def _refers_back(clause: str) -> bool:
     if has_cjk(clause):
         return bool(_ZH_BACK_RE.search(clause))
     return bool(_EN_BACK_RE.search(clause)) and not _EN_NAME_RE.search(clause)
-
-
-_PRONOUNS = frozenset("he she they him her them his their".split())
 
 
 def _tagged(parts: Sequence[str], then: int, polarity: Polarity) -> str | None:
@@ -379,9 +377,10 @@ def changed(
         return None  # "…and I still do now": no change of mind
     by_rules = len(before) == 1
     past = before.pop() if by_rules else _past(bare, kinds[then], reader)
+    held = _object(parts[then])  # the object the past clause names, if any
     if stated:  # "…; now I actually look forward to it": the present stance, on the past object
         polarity: Polarity | None = found[now][-1].polarity
-        obj = _object(parts[then])
+        obj = held
         if not (obj or len(ruled) == 1):
             return kept
         kept = [c for i, made in enumerate(found) if i not in (then, now) for c in made]
@@ -391,7 +390,7 @@ def changed(
         polarity = _OPPOSITE[turned] if turned and by_rules else (
             _named_back(parts[then], parts[now], rules) or turn
             or (own[0] if own else (_OPPOSITE[turned] if turned else None)))
-        obj = _object(parts[then]) or _object(parts[now])
+        obj = held or _object(parts[now])
     if polarity is None:  # which way it went is not read in the present clause or the whole
         went = polarity_of(read) if (read := kinds[then]) is not None else None
         if went is not None and went[1] in ("flip_dislike", "quit"):
@@ -403,7 +402,7 @@ def changed(
     words = [w.lower() for w in (obj, ruled[0].keywords[0] if len(ruled) == 1 else None) if w]
     if tagged and " " not in tagged and any(w.startswith(tagged.lower() + " ") for w in words):
         tagged = None  # a modifier alone ("instant" of "instant ramen")
-    if not (tagged or stated or _object(parts[then])) and _refers_back(parts[now]):
+    if not (tagged or stated or held) and _refers_back(parts[now]):
         return None  # "Used to follow Elon Musk, now he annoys me": *annoys* is no object
     obj = tagged or obj
     label = (ZH_LABELS if has_cjk(parts[then]) else EN_LABELS)[

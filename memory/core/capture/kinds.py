@@ -426,7 +426,8 @@ def _pull_object_zh(clause: str) -> str | None:
 def _holds_more(opening: str, noun: str) -> bool:
     """Whether a clause's opening topic is ``noun`` and more of one noun: a bound head
     (跑步机 over 跑步, 鸡汤文 over 鸡汤), nouns of two characters or more, or ``的`` and
-    nouns; not a character the dictionary mis-tags (高跟鞋穿, 宵夜戒, 京剧啊)."""
+    nouns; not an aspect of it (``ZH_ASPECT_HEAD_RE``: 芒果味道, 芒果的味道), nor a character the
+    dictionary mis-tags (高跟鞋穿, 宵夜戒, 京剧啊)."""
     if not opening.startswith(noun) or len(opening) <= len(noun):
         return False
     extra = opening[len(noun) :]
