@@ -73,7 +73,9 @@ _EN_PREP_RE = re.compile(
 )
 _EN_BY_RE = re.compile(r"\s+by\s+")
 _AND_COMPOUND_RE = re.compile("|".join(map(re.escape, AND_COMPOUNDS)))
-_EN_WORD_RE = re.compile(r"[a-z0-9]+(?:[-'&][a-z0-9]+)*")
+_EN_WORD_RE = re.compile(r"[^\W_]+(?:[-'&][^\W_]+)*")
+"""A word, letters of any Latin script included (``Pokémon`` → ``pokémon``, as
+:func:`~penchant.memory.model.normalise_keyword` keeps it; not ``pok``, ``mon``)."""
 _KEEP_PLURAL = frozenset(
     "blues clothes news series species glasses sunglasses jeans pants shorts trousers leggings "
     "headphones earphones olympics".split()
@@ -94,7 +96,7 @@ ZH_GENERIC = frozenset(
 )
 ZH_BAD_OBJECT_RE = re.compile(
     r"^(?:你|您|他|她|自己(?![\u4e00-\u9fff]{2})|别人|客气|担心|着急|打扰|生气|害怕|"
-    r"(?:紧|忘|说|讲|问|管|走|怕|急|骗|等)(?!(?!一下|一会|我|你|他|她)[\u4e00-\u9fff]{2})|"
+    r"(?:紧|忘|说|讲|问|管|走(?!路)|怕|急|骗|等)(?!(?!一下|一会|我|你|他|她)[\u4e00-\u9fff]{2})|"
     r"这样|那样|谢谢|麻烦|烦(?!人)|吵(?!闹)|回答|解释|重复|"
     r"(?:这个|那个|这些|那些|你的|您的|这|那)?(?:建议|主意|想法|推荐|方案|提议|答案|点子|选项|计划|安排))"
 )

@@ -48,7 +48,10 @@ TAGGER_PATH = Path(__file__).resolve().with_name("object_tagger.npz")
 TAGGER_SHA256 = "088e610a1ff8a51b7564ee1548fe5b7ca617334ae8beb7a0b030bdecad9ac694"
 """SHA-256 of :data:`TAGGER_PATH`, rewritten by ``bench/train_objects.py``."""
 
-_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+&\-]*[A-Za-z0-9+]|[A-Za-z0-9]|[\u4e00-\u9fff]+|\S")
+_LATIN = "A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
+"""Letters and digits of a Latin-script word, accented ones included (``Pokémon``, ``Motörhead``
+are one token each)."""
+_TOKEN_RE = re.compile(f"[{_LATIN}][{_LATIN}'+&\\-]*[{_LATIN}+]|[{_LATIN}]|[\u4e00-\u9fff]+|\\S")
 _HAN_RE = re.compile(r"[\u4e00-\u9fff]")
 _POSSESSIVE_RE = re.compile(r"'s$", re.IGNORECASE)
 _POLAR_COLUMNS: tuple[tuple[int, Polarity], ...] = ((1, "like"), (2, "dislike"))
