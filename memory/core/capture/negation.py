@@ -119,6 +119,8 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
         return None  # a manner, time or amount ("but not every day", "but never alone")
     if first[0] in _EN_COMMON_VERBS and match.group("neg").lower() in ("not", "never"):
         return None  # a verb phrase the stance table did not read ("but never go there")
+    if first[0].endswith("ed") and match.group("neg").lower() == "never":
+        return None  # a past verb ("switched to Linux and never looked back"), not a thing
     cut = cut_en(raw)
     if not cut.display or is_pronoun(cut.display):
         return None

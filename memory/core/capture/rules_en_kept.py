@@ -171,6 +171,16 @@ KEPT_RULES: tuple[Rule, ...] = (
         copula="ok",
         no_possessive=True,
     ),
+    en(  # "I never skip breakfast", "can't say no to dumplings": never without it, a like (the
+        # statement head reads the negation and the verb of leaving out as a dislike)
+        r"\b(?:(?:never|don'?t\s+ever)\s+(?:really\s+|ever\s+)?(?:skip(?:ped)?|pass(?:ed)?\s+up|"
+        r"turn(?:ed)?\s+down|say\s+no\s+to)|(?:can'?t|cannot|could\s*n'?t)\s+(?:ever\s+|really\s+)?"
+        r"(?:pass\s+up|turn\s+down|say\s+no\s+to))\b(?!\s+(?:a\s+(?:beat|chance|thing|day)|an?\s+"
+        r"(?:opportunity|offer|invitation|invite|job)|the\s+(?:chance|opportunity|offer))\b)",
+        "like",
+        "never passes up {obj}",
+        copula="ok",
+    ),
     en(EN_BACK_FOR_GOOD, "like", "likes {obj}", first_person=True),
     en(EN_NO_GOING_BACK, "dislike", "won't go back to {obj}", copula="ok", no_possessive=True),
     en(EN_KEEP_COMING_BACK, "like", "likes {obj}", copula="ok"),
