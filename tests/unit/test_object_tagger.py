@@ -97,8 +97,6 @@ def test_a_statement_no_rule_reads_yields_the_tagged_object(
 @pytest.mark.parametrize(
     ("text", "misread", "polarity", "word"),
     [
-        ("I used to live on energy drinks but it's green tea all day now", "live", "like",
-         "green tea"),
         ("gone right off gin lately, gives me a headache", "right", "dislike", "gin"),
         ("烧烤以前天天吃，现在一想到就腻", "一想到", "dislike", "烧烤"),
     ],

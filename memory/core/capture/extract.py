@@ -35,13 +35,15 @@ from .clauses import (
     stated_before_question,
     zh_prefix_speaker,
 )
+from .coordination import items
 from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
-from .kind_stances import elliptic_stance, kind_stance, not_meant
+from .kind_stances import contrasted, elliptic_stance, kind_stance, not_meant
 from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_reader, pull_object_zh
 from .negation import negated_stance
 from .objects import (
+    ZH_DURATION_RE,
     Cut,
     Object,
     avoidance,
@@ -49,7 +51,6 @@ from .objects import (
     cut_zh,
     fronted_topic,
     is_pronoun,
-    items,
     leading_subject,
     lower_sentence_start,
     mentioned,
@@ -197,7 +198,7 @@ def _stance(clause: str, context: Context) -> Stance | None:
     if fronted:
         split = re.split(r"([，,])", fronted.group("rest"), maxsplit=1)
         rest, comma, after = (split + ["", ""])[:3]
-        rest = re.sub(r"[了的啦呢]+$", "", rest)  # its clause only (海鲜我都爱，除了生蚝)
+        rest = ZH_DURATION_RE.sub("", re.sub(r"[了的啦呢]+$", "", rest))  # not 戒了三个月
         moved = f"{rest}{fronted.group('topic')}{comma}{after}"
         for match, rule in ZH_TABLE.matches(moved):
             stance = _read_match(match, rule, moved, context, True)
@@ -479,9 +480,9 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         if context.topic is not None and not context.topic.zh:
             context.antecedent = context.topic  # "Alcohol? Gave it up": *it* is the topic
         by_clause: list[list[PreferenceCandidate]] = []
-        reasons = reason_clauses(sentence, parts)
+        reasons, turn = reason_clauses(sentence, parts), contrasted(sentence, parts)
         for at, clause in enumerate(parts):
-            before, context.reason = len(context.found), at in reasons
+            before, context.reason, context.contrast = len(context.found), at in reasons, at in turn
             _read_clause(clause, context, kinds[position])
             by_clause.append(context.found[before:])
             context.previous = clause

@@ -103,6 +103,45 @@ def not_meant(text: str) -> set[Polarity]:
 
 
 _EN_POINTS_BACK_RE = re.compile(r"\b(?:it|them)\b", re.I)
+_NO_RETURN_RE = re.compile(
+    r"\b(?:never|not|no)\s+(?:going|coming|looking|go|come|look)(?:ing)?\s+back\b(?!\s+to\b)",
+    re.IGNORECASE,
+)
+"""A clause that only says the user is not returning ("…and I'm never going back"): which way it
+goes is the clause before's (a thing left, or a thing taken up), not a stance of its own."""
+_CONTRAST_RE = re.compile(
+    r"\b(?:but|though|although|yet|however|whereas|while|still|now|anymore|no\s+longer|"
+    r"these\s+days|nowadays|lately)\b|"
+    r"但|可是|不过|却|现在|如今|再也|不再",
+    re.IGNORECASE,
+)
+"""Words that set a clause against the one before it, or mark a change since."""
+
+
+def contrasted(sentence: str, parts: list[str]) -> set[int]:
+    """The positions in ``parts`` (the clauses of ``sentence``) of the clauses a word of
+    contrast or change opens or holds (:data:`_CONTRAST_RE`); the English splitter drops its
+    connector ("…, but it gives me goosebumps"), so it is looked for just before the clause."""
+    found: set[int] = set()
+    at = 0
+    for i, part in enumerate(parts):
+        start = sentence.find(part, at)
+        between = sentence[at:start] if start >= 0 else ""
+        if i and (_CONTRAST_RE.search(between) or _CONTRAST_RE.search(part)):
+            found.add(i)
+        at = start + len(part) if start >= 0 else at
+    return found
+
+
+def _against_clause_before(context: Context, polarity: Polarity, kind: str, topic: Object) -> bool:
+    """Whether a clause that names no object would turn what the clause just before it in the
+    same sentence read of that object, with no word of contrast or change (:func:`contrasted`):
+    "Anime openings are elite, I never skip them", "Long haul flights are brutal, I dread them
+    every time" say more of the same stance (the statement head misreads them), not its
+    opposite."""
+    return bool(context.in_sentence and not context.contrast and kind in ("like", "dislike")
+                and context.last_polarity not in (None, polarity)
+                and context.antecedent is not None and topic.display == context.antecedent.display)
 """A pronoun that points back to the topic the clause before named."""
 
 
@@ -144,6 +183,9 @@ def kind_stance(
         polarity == "dislike" and context.last_polarity == "like" and topic.zh
         and topic.display in context.previous and _NOW_RE.search(context.previous)
     ):  # ``现在全用飞书了，钉钉早卸载了``: what is left is not what the user just turned to
+        if _against_clause_before(context, polarity, label_kind, topic) or _NO_RETURN_RE.search(
+                clause):  # fmt: skip
+            return None
         obj, display, zh = topic, topic.display, topic.zh
     else:
         return None
@@ -172,6 +214,7 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
 
 
 __all__ = [
-    "AGREED_MARGIN", "AGREED_MIN_P", "AGREED_TAG_MIN_P", "elliptic_stance", "kind_stance",
+    "AGREED_MARGIN", "AGREED_MIN_P", "AGREED_TAG_MIN_P", "contrasted", "elliptic_stance",
+    "kind_stance",
     "labelled_stance", "leaning", "not_meant",
 ]

@@ -25,7 +25,13 @@ from collections.abc import Callable
 
 from ...model import Polarity
 from .clauses import EN_PERCEPTION_VERBS, ZH_PAST_RE, is_ly_adverb
-from .lexicons import ZH_ASPECT_HEAD_RE, ZH_BOUND_HEADS
+from .lexicons import (
+    EN_BEFORE_VERB,
+    EN_OBJECT_STOP,
+    EN_STANCE_PREPOSITIONS,
+    ZH_ASPECT_HEAD_RE,
+    ZH_BOUND_HEADS,
+)
 from .segment import FUNCTION_TAGS, dictionary_tag, noun_runs, tag
 from .statements import KINDS, Kind
 
@@ -64,36 +70,6 @@ ZH_LABELS: dict[str, str] = {
     "quit": "戒了{obj}",
 }
 
-_EN_STOP = frozenset(
-    """
-    i i'm i've i'd i'll me my mine myself you your we us our they them their it it's its he she
-    his her this that these those there here a an the some any every all no not never nor n't
-    am is are was were be been being do does did don't doesn't didn't have has had 've 'm 's 'd
-    will would 'll can could should shall may might must won't wouldn't can't cannot
-    and or but so yet because as if then than too very really so quite pretty just only even way
-    also still already again anymore any more longer now today tonight lately recently these days
-    nowadays currently ever always usually often sometimes actually honestly seriously totally
-    truly kinda sort kind of to for from with without on off in into at by about over under after
-    before since until around out up down through like love loves loved hate hates hated enjoy
-    enjoyed adore want wanted need gone go going went got get gotten grown grow become became
-    sick tired done over through finished bored fed menu table longer lost lose taste interest
-    fell fallen soured cooled turns turned out after lot lots much many bit little stuff things
-    thing for me anything everything nothing whatsoever rather prefer prefers preferred fine
-    okay ok good great nice bad worse worst best better charm appeal quit quitting gave give
-    given giving stopped stop stopping sworn swore cut cutting kicked kick ditched ditch habit
-    good eat eating ate drink drinking drank watch watching watched read reading
-    play playing played use using used wear wearing wore listen listening visit visiting do
-    doing touch touching buy buying order ordering have having care mind miss dropped drop
-    started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
-    yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
-    definitely absolutely officially basically literally works work know enough along
-    ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
-    omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
-    ago year years month months week weeks one two three four five six seven eight nine ten
-    think guess reckon believe suppose feel swear
-    twenty thirty forever
-    """.split()
-)
 _EN_REACTIONS = frozenset(
     "wow great cool awesome thanks thank perfect amazing nice sure yes no sorry lovely "
     "brilliant fantastic excellent wonderful".split()
@@ -107,28 +83,30 @@ me…``, ``Strawberries make my mouth itch``): the phrase ends before it."""
 _EN_SUBJECT_PRONOUNS = frozenset("it that this they which what something everything".split())
 """After one of these (or at the start), a lone word before :data:`_EN_OBJECT_PRONOUNS` is the
 verb (``it bores me to tears``, ``Count me out``): no object."""
-_EN_PERFECT = frozenset("i've we've i'd we'd i'll we'll".split())
-"""After one of these the next word is a verb (``I've heard great things about…``)."""
+_EN_PERFECT = dict.fromkeys("i i've we've i'd we'd i'll we'll we".split(), "verb") | dict.fromkeys(
+    "i'm am was were we're".split(), "copula")  # fmt: skip
+"""After one of these (and :data:`~.lexicons.EN_BEFORE_VERB`) the next word is a verb (``I can't
+stand it``); after a copula, an adjective before a preposition of stance (``I was mad about…``)."""
 _EN_TIME_RE = re.compile(
     r"\b(?:every|each)\s+(?:single\s+)?(?:time|day|week|morning|night|evening|weekend)\b|"
-    r"\bany\s+day\b",
+    r"\b(?:last|this|next)\s+(?:week|month|year|spring|summer|autumn|fall|winter|season)\b|"
+    r"\bany\s+day\b|\bright\s+now\b|\bfor\s+(?:life|good)\b",
     re.IGNORECASE,
 )
-"""How often, not what: ``…over the beach every single time``."""
+"""How often or when, not what: ``…over the beach every single time``, ``…last spring``."""
 _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 """Chat spellings (``pickles r gross``, ``w/``), stop words only in lower case (``R`` and
 ``W`` may be names)."""
 
 
 _EN_COLD_TURKEY_RE = re.compile(r"\bcold[-\s]turkey\b", re.IGNORECASE)
-"""How the user quit ("I quit sugar cold turkey"): no object. "cold brew" and "turkey sandwiches"
-are."""
+"""How the user quit ("I quit sugar cold turkey"): no object ("cold brew", "turkey" are)."""
 _EN_FAN_RE = re.compile(
-    r"\b(?:(?:not|no|a|an|such|huge|big|massive|total|die-hard|lifelong)\s+)*"
-    r"(?:fan|sucker|lover)\s+(?:of|for)\b",
+    r"\b(?:(?:not|no|a|an|such|huge|big|massive|total|die-hard|lifelong|deep|strong|real)\s+)*"
+    r"(?:fan|sucker|lover|dislike|hatred|love|passion|aversion|weakness)\s+(?:of|for)\b",
     re.IGNORECASE,
 )
-"""``Huge fan of X``, ``Such a sucker for X``: the object is what follows."""
+"""``Huge fan of X``, ``a deep dislike of X``: the object is what follows."""
 _EN_SUBJECT_VERBS = EN_PERCEPTION_VERBS | frozenset(
     """
     make makes made turn turns hit hits come comes came keep keeps kept give gives gave bring
@@ -217,7 +195,7 @@ def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | No
     following = tokens[after].lower()
     if following not in _EN_PREPOSITIONS | _EN_ARTICLES:
         verb = following in _EN_SUBJECT_VERBS or following in ("is", "was") or (
-            following.endswith("s") and following not in _EN_STOP
+            following.endswith("s") and following not in EN_OBJECT_STOP
         )
         return run if verb else None  # "Fishing is dull", "Gardening grounds me"
     preposition = [tokens[after]] if following in _EN_PREPOSITIONS else []
@@ -225,7 +203,7 @@ def _subject_en(run: list[str], tokens: list[str], start: int) -> list[str] | No
     return [*run, *preposition, *articles, *nouns] if nouns else run
 
 
-_EN_PHRASE_END = _EN_STOP | _EN_SUBJECT_VERBS
+_EN_PHRASE_END = EN_OBJECT_STOP | _EN_SUBJECT_VERBS
 """Words a noun phrase after a subject's head stops before."""
 
 
@@ -255,18 +233,24 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
     clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
     tokens = _EN_TOKEN_RE.findall(clause)
-    starts = [0]
+    starts, after = [0], ""
+    if len(tokens) > 1 and len(tokens[0]) > 4 and tokens[0].lower().endswith("ed") and (
+        tokens[1][:1].isupper() or tokens[1].lower() in ("my", "our")
+    ):  # not "grabbed a croissant on my way in": an event, which the head may read as a like
+        after = "verb"  # "Deleted TikTok", "Cancelled my gym pass": the user dropped, a verb first
     for i, token in enumerate(tokens):
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = is_ly_adverb(word) and not named
-        perfect = not runs[-1] and i > 0 and tokens[i - 1].lower() in _EN_PERFECT
+        perfect = not runs[-1] and bool(after) and word not in EN_BEFORE_VERB and not adverb and (
+            after == "verb" or (tokens[i + 1 :] or [""])[0].lower() in EN_STANCE_PREPOSITIONS)
+        after = _EN_PERFECT.get(word) or (after if word in EN_BEFORE_VERB or adverb else "")
         chat = token in _EN_CHAT_LETTERS
         numbered = word.isdigit() and runs[-1] and not runs[-1][-1].islower() and (
             re.search(rf"(?<![\w.]){word}(?![\w.])", clause)  # "Pixel 8", not "550s", "0.5"
         )
-        if word in _EN_STOP or base in _EN_STOP or adverb or perfect or chat or (
+        if word in EN_OBJECT_STOP or base in EN_OBJECT_STOP or adverb or perfect or chat or (
             word.isdigit() and not numbered
         ):
             lone = len(runs[-1]) == 1 and not any(runs[:-1])

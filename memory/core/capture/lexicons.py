@@ -112,7 +112,7 @@ STOP_WORDS: frozenset[str] = frozenset(
     "thing things anything something everything item items product products one ones kinda "
     "such other certain good nice great new own whole every each fresh few little bit pretty "
     "quite rather super extra actually especially particularly generally to both strict "
-    "strictly only solely exclusively mainly mostly".split()
+    "strictly only solely exclusively mainly mostly it them".split()
 )
 """Words that never make (or help make) a keyword."""
 
@@ -308,3 +308,48 @@ EN_PEOPLE_RE = re.compile(
 """Another person in an English clause: a pronoun of the third person, a relation or a role, or a
 verb of report ("thinks", "says"). Shared by the speaker readers (:mod:`.clauses`) and the rules
 whose subject must not be a person (:mod:`.rules_en_evaluations`)."""
+
+EN_BEFORE_VERB = frozenset(
+    "do does did don't doesn't didn't can can't cannot could couldn't will won't would wouldn't "
+    "should might must not never just really still also always usually often sometimes even "
+    "actually honestly seriously totally truly kinda only absolutely definitely literally so very "
+    "pretty quite super".split()
+)
+"""Auxiliaries, negations and adverbs between an English subject and its verb (``I just can't
+stand…``): the word after them is still the verb."""
+EN_STANCE_PREPOSITIONS = frozenset("about on with of into for".split())
+"""Prepositions after an adjective of stance (``crazy about``, ``big on``, ``sick of``): what
+follows is the object, the adjective is not."""
+
+EN_OBJECT_STOP = frozenset(
+    """
+    i i'm i've i'd i'll me my mine myself you your we us our they them their it it's its he she
+    his her this that these those there here a an the some any every all no not never nor n't
+    am is are was were be been being do does did don't doesn't didn't have has had 've 'm 's 'd
+    will would 'll can could should shall may might must won't wouldn't can't cannot
+    and or but so yet because as if then than too very really so quite pretty just only even way
+    also still already again anymore any more longer now today tonight lately recently these days
+    nowadays currently ever always usually often sometimes actually honestly seriously totally
+    truly kinda sort kind of to for from with without on off in into at by about over under after
+    before since until around out up down through like love loves loved hate hates hated enjoy
+    enjoyed adore want wanted need gone go going went got get gotten grown grow become became
+    sick tired done over through finished bored fed menu table longer lost lose taste interest
+    fell fallen soured cooled turns turned out after lot lots much many bit little stuff things
+    thing for me anything everything nothing whatsoever rather prefer prefers preferred fine
+    okay ok good great nice bad worse worst best better charm appeal quit quitting gave give
+    given giving stopped stop stopping sworn swore cut cutting kicked kick ditched ditch habit
+    good eat eating ate drink drinking drank watch watching watched read reading
+    play playing played use using used wear wearing wore listen listening visit visiting do
+    doing touch touching buy buying order ordering have having care mind miss dropped drop
+    started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
+    yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
+    definitely absolutely officially basically literally works work know enough along
+    ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
+    omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
+    ago year years month months week weeks one two three four five six seven eight nine ten
+    think guess reckon believe suppose feel swear
+    twenty thirty forever quits back
+    """.split()
+)
+"""Words no object of a clause read by its kind holds (:func:`~.kinds.pull_object_en`): pronouns,
+auxiliaries, stance, time and degree words, verbs of use and chat fillers."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ...model import has_cjk
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
-from .lexicons import AND_COMPOUNDS, CATEGORY_WORDS, EN_PEOPLE_RE, STOP_WORDS
+from .lexicons import CATEGORY_WORDS, EN_PEOPLE_RE, STOP_WORDS
 from .pronoun_ways import way_had
 from .segment import noun_runs
 from .segment import words as zh_words
@@ -65,7 +65,7 @@ _EN_TRAILING_RE = re.compile(
     r"very\s+much|the\s+most|most|lately|nowadays|these\s+days|now|today|really|though|"
     r"honestly|actually|in\s+general|generally|best|more|much|all\s+the\s+time|lol|haha|tbh|"
     r"ok|okay|a\s+ton|personally|myself|instead|again|whatsoever|anyway|either\s+way|"
-    r"from\s+now\s+on|ever\s+again|ever|any\s+longer|no\s+more|(?:almost\s+|nearly\s+)?(?:completely|"
+    r"from\s+now\s+on|right\s+now|ever\s+again|ever|any\s+longer|no\s+more|(?:almost\s+|nearly\s+)?(?:completely|"
     r"entirely|altogether)|almost|nearly|permanently|for\s+good|"
     r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|cold[-\s]turkey|forever|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
@@ -117,31 +117,12 @@ _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过
 _ZH_TRAILING_RE = re.compile(
     rf"(?:{ZH_TRAILING_PARTICLE}|\s|[\U0001F300-\U0001FAFF\u2600-\u27BF])+$"  # 青岛啤酒🍺
 )
-_ZH_DURATION_RE = re.compile(
+ZH_DURATION_RE = re.compile(
     r"(?:已经|都|快|有|好)?(?:[一二三四五六七八九十两几半\d]+|好几)(?:个)?(?:多)?(?:年|月|周|星期|礼拜|天)"
     r"(?:多|了|啦)*$"
 )
-"""``戒咖啡三个月了``: how long since, not part of the object."""
+"""``戒咖啡三个月了``, ``咖啡我戒了三个月了``: how long since, not part of the object."""
 _ZH_PRONOUN_OBJECTS = frozenset("它 它们 这个 那个 这些 那些 这 那 这种 那种".split())
-_COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
-_COORDINATION_SPLIT_RE = re.compile(f"({_COORDINATION_RE.pattern})", re.IGNORECASE)
-_CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor|&)\s", re.IGNORECASE)
-_EN_LEADING_CORRELATIVE_RE = re.compile(r"^(?:both|either|neither)\s+", re.IGNORECASE)
-_ZH_COORDINATION_RE = re.compile(r"、|以及|或者|还有|和|跟|与|及|或")
-_NEGATED_RELATIVE_RE = re.compile(
-    r"(?=\s+(?:(?:that|which|who)\s+(?:do|does|did|are|is|have|has|can|will|would)?\s*"
-    r"(?:n't|not|never)|without)\b)",
-    re.IGNORECASE,
-)
-_CLAUSE_VERBS = frozenset(
-    "involve involves include includes have has require requires use uses contain contains are "
-    "is feature features offer offers make makes rely relies focus focuses take takes allow "
-    "allows let lets come comes need needs do does don't doesn't".split()
-)
-_ADJECTIVE_RE = re.compile(r"(?:ive|ous|ful|less|ed|able|ible|ary|ory|ent|-[a-z]+)$", re.I)
-_AND_COMPOUND_RE = re.compile("|".join(map(re.escape, AND_COMPOUNDS)), re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class Object:
     """What a stance is about: the words shown in content, and the language.
@@ -271,7 +252,7 @@ def cut_zh(raw: str, comparative: bool = False) -> Cut:
     if comparative and (found := _ZH_COMPARATIVE_RE.search(text)):
         contrast, word = _ZH_TRAILING_RE.sub("", found.group("rest")).strip(), found.group("word")
         text = text[: found.start()]
-    text = _ZH_DURATION_RE.sub("", _ZH_TRAILING_RE.sub("", text)).strip()
+    text = ZH_DURATION_RE.sub("", _ZH_TRAILING_RE.sub("", text)).strip()
     if text.startswith("上") and len(text) > 1 and zh_words(text)[0] == "上":
         text = text[1:]  # 爱上动漫: the verb's complement 上; 爱上海 keeps 上海, one word
     return Cut(_ZH_TRAILING_RE.sub("", text).strip(), contrast, word)
@@ -363,6 +344,12 @@ _EN_MENTION_EXCLUDED = frozenset(
     "me him them us one ones "  # "Him? never liked him", "The blue one? yes that's it"
     "thanks thank sorry yes yeah ok okay problem way idea worries hi hello".split()
 )
+_EN_MENTION_VERBS = frozenset(
+    "is are was were 's 're gets get got has have had seems tastes looks feels sounds smells "
+    "makes".split()
+)
+"""A short clause names its subject only, the words before one of these ("Salted caramel is
+divine", "Glitter gets everywhere")."""
 _EN_EDGE_RE = _EN_EDGE_SYMBOLS_RE
 
 
@@ -378,6 +365,8 @@ def mentioned(clause: str, zh: bool) -> Object | None:
     words = phrase.lower().split()
     if not words or len(words) > 4 or set(words) & _EN_MENTION_EXCLUDED:
         return None
+    verb = next((i for i, word in enumerate(words) if word in _EN_MENTION_VERBS), len(words))
+    phrase = " ".join(phrase.split()[:verb])
     return Object(phrase, zh=False) if object_keywords(phrase) else None
 
 
@@ -453,64 +442,10 @@ def fronted_topic(question: str) -> Object | None:
     return mentioned(bare, False)
 
 
-def items(obj: Object) -> list[str]:
-    """Coordinated objects (``onions and garlic``) as separate items.
-
-    Commas separate items only in a list closed by "and"/"or" (``leather,
-    wool, and silk``); without one they stack modifiers (``traditional,
-    in-person classes`` is one object).
-    """
-    if obj.zh:
-        # Cut only where the segmenter finds a coordinator word: ``跟`` in ``高跟鞋`` is no
-        # "and", ``和`` in ``和服`` is none either.
-        parts, current = [], ""
-        for word in zh_words(obj.display):
-            if _ZH_COORDINATION_RE.fullmatch(word):
-                parts.append(current)
-                current = ""
-            else:
-                current += word
-        parts = [p for p in [*parts, current] if p.strip()]
-        return parts if len(parts) > 1 else [obj.display]
-    text = _AND_COMPOUND_RE.sub(lambda m: m.group(0).replace(" ", "\x00"), obj.display)
-    found = _NEGATED_RELATIVE_RE.search(text)
-    head, relative = (text[: found.start()], text[found.start() :]) if found else (text, "")
-    if not _CONJUNCTION_RE.search(head):
-        return [_restore(" ".join(text.replace(",", " ").split()))]
-    pieces = _COORDINATION_SPLIT_RE.split(head)
-    parts = [pieces[0]] if pieces[0].strip() else []
-    for separator, part in zip(pieces[1::2], pieces[2::2], strict=True):
-        if not part.strip():
-            continue
-        if parts and part.split()[0].lower() in _CLAUSE_VERBS:
-            parts[-1] = f"{parts[-1]}{separator}{part}"  # "… and involve X": still the same object
-        else:
-            parts.append(part)
-    if _stacked_adjectives(parts):  # "smaller, independent and local brands": one object
-        parts = [" ".join(_COORDINATION_RE.sub(" ", head).split())]
-    if relative:
-        parts[-1] = f"{parts[-1]}{relative}"
-    parts = [_restore(p) for p in parts]
-    return [_EN_LEADING_CORRELATIVE_RE.sub("", p) for p in parts] if len(parts) > 1 else parts
-
-
-def _stacked_adjectives(parts: list[str]) -> bool:
-    """Every item but the last is one adjective-like word and the last names the noun."""
-    if len(parts) < 2 or len(parts[-1].split()) < 2:
-        return False
-    return all(
-        _ADJECTIVE_RE.search(part.split()[-1]) and (len(part.split()) == 1 or index == 0)
-        for index, part in enumerate(parts[:-1])
-    )
-
-
-def _restore(text: str) -> str:
-    return text.replace("\x00", " ")
-
-
 __all__ = [
     "MAX_OBJECT_CHARS",
     "OBJECT_WINDOW",
+    "ZH_DURATION_RE",
     "Cut",
     "Object",
     "avoidance",
@@ -518,7 +453,6 @@ __all__ = [
     "cut_zh",
     "fronted_topic",
     "is_pronoun",
-    "items",
     "lower_sentence_start",
     "mentioned",
     "object_span",

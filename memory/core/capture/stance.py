@@ -57,6 +57,7 @@ class Context:
     previous: str = ""  # the clause before, in this sentence ("" at a sentence's start)
     topic: Object | None = None  # what the clause before is about ("X闻着香，我超爱")
     reason: bool = False  # the clause gives the reason for the one before ("…, as it…")
+    contrast: bool = False  # the clause stands against the one before ("…, but it…")
     reach: Reach = "nearest"  # where this sentence's pronouns point (antecedents.py)
 
 

@@ -346,7 +346,7 @@ _EN_CANT_STAND_RE = re.compile(r"\b(?:can'?t|cannot|could\s*n'?t)\s+stand\b", re
 
 
 def _en_class(text: str) -> str:
-    return _en_obj(_EN_CLASS_LEAD.sub("", _EN_CANT_STAND_RE.sub(" ", text)))
+    return _en_obj(_EN_CLASS_LEAD.sub("", _EN_CANT_STAND_RE.sub(" then ", text)))
 
 
 _EN_DISCOURSE_LEAD_RE = re.compile(

@@ -1,0 +1,65 @@
+"""The word after the user as subject is a verb, not an object (issue 17).
+
+A clause no rule reads takes its object from the words left when stance, time and degree
+words are out (:func:`~penchant.memory.core.capture.kinds.pull_object_en`). A verb no list
+named stayed among them: "I can't bear it" stored a dislike of *bear*, "I deleted Snapchat
+for good" a quit of *deleted snapchat*, "…, I never say no to it" a like of *say*. After "I"
+(and auxiliaries, negations and adverbs) the next word is the verb; after "I'm"/"I was" an
+adjective before a preposition of stance is no object either ("I was mad about X"). A clause
+left with no object of its own then points back to the thing the clause before it read, and
+says more of the same stance unless a word of contrast or change sets it against that one
+("Jazz brunches are lovely, but I never go to them anymore"); one that only says the user is
+not going back has no way of its own ("Uninstalled Facebook and I'm never going back" had stored
+a like of *back*). The sentences are new, written for this test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+Stored = Callable[[str], set[tuple[str, str]]]
+"""The ``stored`` fixture (``tests/conftest.py``)."""
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("I can't bear it", set()),
+    ("I deleted Snapchat for good", {("dislike", "snapchat")}),
+    ("I cancelled Hulu years ago", {("dislike", "hulu")}),
+    ("Mango sticky rice is heavenly, I never say no to it", {("like", "mango sticky rice")}),
+    ("Lo-fi beats are perfect, I play them every time I study", {("like", "lo-fi beats")}),
+    ("Salted caramel is divine, I could never resist it", {("like", "salted caramel")}),
+    ("My partner and I share a deep love of board games", {("like", "board game")}),
+    ("I called it quits on Duolingo", {("dislike", "duolingo")}),
+    ("Uninstalled Facebook and I'm never going back", {("dislike", "facebook")}),
+])
+def test_a_verb_after_the_user_is_no_object(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    assert stored(text) == want
+
+
+def test_a_clause_with_no_object_does_not_turn_the_one_before(stored: Stored) -> None:
+    assert stored("Crocs are so comfy, don't @ me") == {("like", "croc")}
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Horror games are terrifying, I avoid them at all costs", {("dislike", "horror game")}),
+    ("Jazz brunches are lovely, but I never go to them anymore", {("dislike", "jazz brunch")}),
+    ("I'm really keen on bouldering", {("like", "bouldering")}),
+    ("Moved to Fedora and I'm never going back", {("like", "fedora")}),
+])
+def test_look_alikes_keep_their_reading(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Switched to oat milk and never looked back", {("like", "oat milk")}),
+    ("Pretzels make me thirsty so I've stopped buying them", {("dislike", "pretzel")}),
+])
+def test_no_keyword_is_a_past_verb_or_a_pronoun(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    assert stored(text) == want
