@@ -22,7 +22,7 @@ Stored = Callable[[str], set[tuple[str, str]]]
 """The ``stored`` fixture (``tests/conftest.py``)."""
 
 
-@pytest.mark.parametrize(("text", "want"), [
+_VERB_FIRST = [
     ("I can't bear it", set()),
     ("I deleted Snapchat for good", {("dislike", "snapchat")}),
     ("I cancelled Hulu years ago", {("dislike", "hulu")}),
@@ -32,34 +32,25 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("My partner and I share a deep love of board games", {("like", "board game")}),
     ("I called it quits on Duolingo", {("dislike", "duolingo")}),
     ("Uninstalled Facebook and I'm never going back", {("dislike", "facebook")}),
-])
-def test_a_verb_after_the_user_is_no_object(
-    text: str, want: set[tuple[str, str]], stored: Stored
-) -> None:
-    assert stored(text) == want
-
-
-def test_a_clause_with_no_object_does_not_turn_the_one_before(stored: Stored) -> None:
-    assert stored("Crocs are so comfy, don't @ me") == {("like", "croc")}
-
-
-@pytest.mark.parametrize(("text", "want"), [
+    ("Crocs are so comfy, don't @ me", {("like", "croc")}),  # the second clause turned it
+]
+"""New instances each stored something wrong before."""
+_NOT_A_KEYWORD = [
+    ("Switched to oat milk and never looked back", {("like", "oat milk")}),
+    ("Pretzels make me thirsty so I've stopped buying them", {("dislike", "pretzel")}),
+]
+"""A past verb after "never", a pronoun: no keyword (they were *looked back*, *them*)."""
+_LOOK_ALIKES = [
     ("Horror games are terrifying, I avoid them at all costs", {("dislike", "horror game")}),
     ("Jazz brunches are lovely, but I never go to them anymore", {("dislike", "jazz brunch")}),
     ("I'm really keen on bouldering", {("like", "bouldering")}),
     ("Moved to Fedora and I'm never going back", {("like", "fedora")}),
-])
-def test_look_alikes_keep_their_reading(
-    text: str, want: set[tuple[str, str]], stored: Stored
-) -> None:
-    assert stored(text) == want
+]
+"""Read right before and after."""
 
 
-@pytest.mark.parametrize(("text", "want"), [
-    ("Switched to oat milk and never looked back", {("like", "oat milk")}),
-    ("Pretzels make me thirsty so I've stopped buying them", {("dislike", "pretzel")}),
-])
-def test_no_keyword_is_a_past_verb_or_a_pronoun(
+@pytest.mark.parametrize(("text", "want"), _VERB_FIRST + _NOT_A_KEYWORD + _LOOK_ALIKES)
+def test_what_an_english_clause_names(
     text: str, want: set[tuple[str, str]], stored: Stored
 ) -> None:
     assert stored(text) == want
