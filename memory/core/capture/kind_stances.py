@@ -104,11 +104,12 @@ def not_meant(text: str) -> set[Polarity]:
 
 _EN_POINTS_BACK_RE = re.compile(r"\b(?:it|them)\b", re.I)
 _NO_RETURN_RE = re.compile(
-    r"\b(?:never|not|no)\s+(?:going|coming|looking|go|come|look)(?:ing)?\s+back\b(?!\s+to\b)",
+    r"\b(?:never|not|no)\s+(?:going|coming|looking|go|come|look)(?:ing)?\s+back\b(?!\s+to\b)|"
+    r"回不去|回不了头|不(?:会|想|要)?再回去|再也不回(?:去|头)",
     re.IGNORECASE,
 )
-"""A clause that only says the user is not returning ("…and I'm never going back"): which way it
-goes is the clause before's (a thing left, or a thing taken up), not a stance of its own."""
+"""A clause that only says the user is not returning ("…and I'm never going back", ``再也回不去
+了``): which way it goes is the clause before's (a thing left or taken up), not its own stance."""
 _CONTRAST_RE = re.compile(
     r"\b(?:but|though|although|yet|however|whereas|while|still|now|anymore|no\s+longer|"
     r"these\s+days|nowadays|lately)\b|"

@@ -286,7 +286,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
 
 _ZH_FILLER_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|顺便说一下|顺便说|好吧|现在|最近|如今|目前|我|对|"
-    r"没想到|想不到|没料到|(?i:and|but|so|also|plus|or|then)\s|"
+    r"没想到|想不到|没料到|这个?人|(?i:and|but|so|also|plus|or|then)\s|"
     r"[，,、\s])+"
 )
 _ZH_TOPIC_RE = re.compile(r"^(?P<obj>[^我，。！？,!?\s]{1,12}?)(?:我|对我|已经|早就|现在)")

@@ -63,7 +63,7 @@ _ZH_BOUND_RE = re.compile(
 """Chinese bounds: for now, within so many days, after an operation, the next few days
 (``这几天``; not ``这阵子``, the present stretch of a habit, nor ``这个月``, which as often
 names what is current: ``这个月的背景音乐全是陶喆``)."""
-_ZH_NEAR_RE = re.compile(r"今天|今晚|明天|这周")
+_ZH_NEAR_RE = re.compile(r"今天|今晚|明天|这周|这回|这顿")
 _ONLY_RE = re.compile(r"只|only\b", re.IGNORECASE)
 """A liking restricted to one thing (``只吃沙拉``, "only eat salad"): on a near day or week
 it is a diet or a plan for that time, not a lasting preference."""
