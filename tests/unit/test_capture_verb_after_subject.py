@@ -33,6 +33,7 @@ _VERB_FIRST = [
     ("I called it quits on Duolingo", {("dislike", "duolingo")}),
     ("Uninstalled Facebook and I'm never going back", {("dislike", "facebook")}),
     ("Crocs are so comfy, don't @ me", {("like", "croc")}),  # the second clause turned it
+    ("I find them delicious", set()),  # a verdict on what *them* points back to: nothing here
 ]
 """New instances each stored something wrong before."""
 _NOT_A_KEYWORD = [

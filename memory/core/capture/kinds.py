@@ -94,6 +94,9 @@ _EN_TIME_RE = re.compile(
     re.IGNORECASE,
 )
 """How often or when, not what: ``…over the beach every single time``, ``…last spring``."""
+_EN_JUDGED_RE = re.compile(
+    r"\b(?:find|finds|found|consider|considered)\s+(?:it|them|this|that|these|those)\b", re.I
+)
 _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 """Chat spellings (``pickles r gross``, ``w/``), stop words only in lower case (``R`` and
 ``W`` may be names)."""
@@ -230,6 +233,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
+    if _EN_JUDGED_RE.search(clause):
+        return None  # "now I find them loud": a verdict on what *them* points back to
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
     clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
     tokens = _EN_TOKEN_RE.findall(clause)
