@@ -41,3 +41,13 @@ def test_what_follows_the_object_is_left_out(
 
 def test_stacked_modifiers_stay_one_object(stored: Stored) -> None:
     assert stored("I like small, independent bookshops") == {("like", "small independent bookshop")}
+
+
+@pytest.mark.parametrize(
+    "text", ["I can't eat peanuts anymore", "I can't have shellfish anymore, sadly"]
+)
+def test_a_food_the_user_can_no_longer_eat_is_no_allergy_over(text: str, stored: Stored) -> None:
+    """The structure head read "can't eat X anymore" as an allergy over and stored a like of
+    X "fine for them again": the opposite. A present inability vetoes that reading as a
+    hedge does (:func:`~penchant.memory.core.capture.allergies.hedged`)."""
+    assert {polarity for polarity, _ in stored(text)} == {"dislike"}

@@ -34,6 +34,7 @@ _VERB_FIRST = [
     ("Uninstalled Facebook and I'm never going back", {("dislike", "facebook")}),
     ("Crocs are so comfy, don't @ me", {("like", "croc")}),  # the second clause turned it
     ("I find them delicious", set()),  # a verdict on what *them* points back to: nothing here
+    ("Kombucha is the best, I drink it all day", {("like", "kombucha")}),  # was also *day*
 ]
 """New instances each stored something wrong before."""
 _NOT_A_KEYWORD = [
@@ -46,6 +47,7 @@ _LOOK_ALIKES = [
     ("Jazz brunches are lovely, but I never go to them anymore", {("dislike", "jazz brunch")}),
     ("I'm really keen on bouldering", {("like", "bouldering")}),
     ("Moved to Fedora and I'm never going back", {("like", "fedora")}),
+    ("Cilantro, I find it soapy.", {("dislike", "cilantro")}),
 ]
 """Read right before and after."""
 

@@ -343,7 +343,8 @@ _EN_HEDGE_RE = re.compile(
     rf"came\s+back{_EN_NOT_A_CLEAR_RESULT}|returned|"
     r"flared|worse|wore\s+off|not\s+outgrowing|(?:is|isn'?t|not)\s+(?:gone|over|done)\s+with|"
     r"isn'?t\s+(?:gone|over|done)|still\s+(?:am|have|do|react|(?:very\s+)?allergic|get|carry|"
-    r"can'?t|cannot|avoid|sets?)|seasonal|for\s+the\s+(?:winter|summer|season))\b|(?<![?])\?(?![?])|"
+    r"can'?t|cannot|avoid|sets?)|seasonal|for\s+the\s+(?:winter|summer|season)|(?:can'?t|cannot|"
+    r"can\s+no\s+longer)\s+(?:eat|drink|have|touch|tolerate|handle|stomach))\b|(?<![?])\?(?![?])|"
     r"\b(?:his|her|their|(?!it|that|what|there|here|who|one)\w+'s)\s+(?:[\w-]+\s+){0,2}"
     r"(?:allerg|intoleran|sensitiv)",
     re.I,

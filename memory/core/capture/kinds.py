@@ -90,7 +90,8 @@ stand it``); after a copula, an adjective before a preposition of stance (``I wa
 _EN_TIME_RE = re.compile(
     r"\b(?:every|each)\s+(?:single\s+)?(?:time|day|week|morning|night|evening|weekend)\b|"
     r"\b(?:last|this|next)\s+(?:week|month|year|spring|summer|autumn|fall|winter|season)\b|"
-    r"\bany\s+day\b|\bright\s+now\b|\bfor\s+(?:life|good)\b",
+    r"\bany\s+day\b|\bright\s+now\b|\bfor\s+(?:life|good)\b|\bgrowing\s+up\b|"
+    r"\ball\s+(?:day|night|week|year)(?:\s+long)?\b",
     re.IGNORECASE,
 )
 """How often or when, not what: ``…over the beach every single time``, ``…last spring``."""
@@ -233,8 +234,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
-    if _EN_JUDGED_RE.search(clause):
-        return None  # "now I find them loud": a verdict on what *them* points back to
+    if (judged := _EN_JUDGED_RE.search(clause)) is not None:
+        clause = clause[: judged.start()]  # "…I find them loud": a verdict on what *them* names
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
     clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
     tokens = _EN_TOKEN_RE.findall(clause)

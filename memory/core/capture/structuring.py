@@ -200,7 +200,7 @@ def _retraction(
         return None  # the gate's own phrasing: it lifts the allergy
     read = [p.obj for p in read_retraction(sentence) or []]
     stated = any(c.protected for c in found) or read_allergy(sentence) is not None
-    if not read and heard and (not stated or (over >= SURE_P and not hedged(sentence))):
+    if not read and heard and not hedged(sentence) and (not stated or over >= SURE_P):
         allergen = allergen_of(sentence, parts, by_clause=not vetoed) or (
             None if someone_else(before) else back_of(before))  # not "My son can eat eggs…"
         sure = [p for p, o in zip(parts, overs, strict=False) if o >= SURE_P]
