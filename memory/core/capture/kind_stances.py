@@ -103,6 +103,7 @@ def not_meant(text: str) -> set[Polarity]:
 
 
 _EN_POINTS_BACK_RE = re.compile(r"\b(?:it|them)\b", re.I)
+"""A pronoun that points back to the topic the clause before named."""
 _NO_RETURN_RE = re.compile(
     r"\b(?:never|not|no)\s+(?:going|coming|looking|go|come|look)(?:ing)?\s+back\b(?!\s+to\b)|"
     r"回不去|回不了头|不(?:会|想|要)?再回去|再也不回(?:去|头)",
@@ -143,7 +144,6 @@ def _against_clause_before(context: Context, polarity: Polarity, kind: str, topi
     return bool(context.in_sentence and not context.contrast and kind in ("like", "dislike")
                 and context.last_polarity not in (None, polarity)
                 and context.antecedent is not None and topic.display == context.antecedent.display)
-"""A pronoun that points back to the topic the clause before named."""
 
 
 def kind_stance(

@@ -98,6 +98,7 @@ _EN_TIME_RE = re.compile(
 _EN_JUDGED_RE = re.compile(
     r"\b(?:find|finds|found|consider|considered)\s+(?:it|them|this|that|these|those)\b", re.I
 )
+"""A verdict on a thing named before ("…now I find them loud"): what follows is no object."""
 _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 """Chat spellings (``pickles r gross``, ``w/``), stop words only in lower case (``R`` and
 ``W`` may be names)."""
@@ -230,7 +231,9 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     The first maximal run of other words is the object (``Pad thai is off the menu for
     me now`` → ``Pad thai``; ``I've gone off olives lately`` → ``olives``), without the verb
     of a subject that acts on the speaker (``Reality TV drives me up the wall`` →
-    ``Reality TV``). With
+    ``Reality TV``). The word after the user as subject (past auxiliaries, negations and
+    adverbs) is the verb, not the object (``I can't bear it`` has none), and so is an adjective
+    of stance after a copula (``I was mad about Wordle`` → ``Wordle``). With
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
