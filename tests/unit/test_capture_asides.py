@@ -27,6 +27,8 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("I don't eat pork anymore, religious reasons", {("dislike", "pork")}),
     ("I'm allergic to sesame, unfortunately", {("dislike", "sesame")}),
     ("I quit vaping, finally", {("dislike", "vaping")}),
+    ("I find anchovies way too salty", {("dislike", "anchovy")}),  # "way" says how much
+    ("Pickles? I find them way too sour.", {("dislike", "pickle")}),
     ("I cancelled Spotify last month", {("dislike", "spotify")}),
     ("I'm obsessed with K-dramas right now", {("like", "k-drama")}),
     ("可乐我已经戒了半年了", {("dislike", "可乐")}),

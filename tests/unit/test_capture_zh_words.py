@@ -4,8 +4,8 @@
   thing switched to into a dislike (``我从Windows换到了Mac，再也回不去了`` stored a dislike of
   Mac). Which way it went is the switch's.
 - ``受够了X`` is a dislike of X (it stored nothing).
-- ``我这个人`` is the user, not an object (``我这个人不挑食，除了芹菜`` stored a dislike of
-  *这个人*).
+- ``我这个人`` is the user, not an object nor someone else (``我这个人不挑食，除了芹菜`` stored
+  a dislike of *这个人*, ``我这个人不吃香菜`` nothing).
 - ``不点X`` (not ordering it) is a dislike of X, not of ``点X`` (``我从来不点外卖`` was keyed
   ``点外卖``, which a later ``外卖`` would not meet); ``这顿``/``这回`` (this meal, this time) bound
   it to one occasion, as ``今天`` does; ``大半年`` is how long, not part of the object.
@@ -28,6 +28,8 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("我从Windows换到了Mac，再也回不去了", {("like", "mac"), ("dislike", "window")}),
     ("我真的受够了早高峰", {("dislike", "早高峰")}),
     ("我这个人不挑食，除了芹菜", {("dislike", "芹菜")}),
+    ("我这个人不吃香菜", {("dislike", "香菜")}),
+    ("我这人就爱喝冰的", {("like", "冰")}),
     ("什么歌都听，就是不听说唱", {("like", "歌"), ("dislike", "说唱")}),
     ("我从来不点外卖", {("dislike", "外卖")}),
     ("奶茶我戒了大半年了", {("dislike", "奶茶")}),

@@ -134,7 +134,8 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
 
 
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
-    """Who is speaking in Chinese, judged from the text before the matched verb."""
+    """Who is speaking in Chinese, judged from the words before the verb (``我这个人``: 我)."""
+    prefix = prefix.replace("我这个人", "我").replace("我这人", "我")
     if _ZH_OTHER_SUBJECT_RE.search(prefix):
         return "other"
     stale = bool(ZH_PAST_RE.search(prefix))

@@ -21,7 +21,7 @@ the thing is the antecedent, so qualified (*black coffee*). Not a circumstance o
 (``with a passion``, ``with my dog``, ``without fail``, ``without feeling sick``)."""
 _EN_NOT_HOW = frozenset(
     """
-    here there now then more less better best most much lot lots loads tons plenty alot
+    here there now then more less better best most much lot lots loads tons plenty alot way
     anyway anyways already again though tho all both back out up off over well fine anymore
     still instead alone enough either myself forever ever everyday everytime overall otherwise
     nonetheless regardless somehow somewhat tonight tomorrow yesterday today lately always

@@ -262,7 +262,8 @@ EVALUATION_RULES: tuple[Rule, ...] = (
     en(
         r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?"
         r"(?:(?:so|very|really|"
-        r"quite|rather|pretty|incredibly|extremely|highly|deeply|particularly|genuinely|truly)\s+)*"
+        r"quite|rather|pretty|incredibly|extremely|highly|deeply|particularly|genuinely|truly|way|"
+        r"too)\s+)*"
         rf"(?P<adj>{_FIND_POS})\b",
         "like",
         "finds {obj} {adj}",
@@ -277,7 +278,7 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?"
         r"(?:(?:so|very|really|"
         r"quite|rather|pretty|incredibly|extremely|highly|overly|a\s+bit|kind\s+of|sort\s+of|"
-        r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|"
+        r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|way|too|"
         rf"just|too\s+much\s+of\s+a)\s+)*(?P<adj>{_FIND_NEG})\b",
         "dislike",
         "finds {obj} {adj}",
