@@ -83,8 +83,10 @@ me…``, ``Strawberries make my mouth itch``): the phrase ends before it."""
 _EN_SUBJECT_PRONOUNS = frozenset("it that this they which what something everything".split())
 """After one of these (or at the start), a lone word before :data:`_EN_OBJECT_PRONOUNS` is the
 verb (``it bores me to tears``, ``Count me out``): no object."""
-_EN_PERFECT = dict.fromkeys("i i've we've i'd we'd i'll we'll we".split(), "verb") | dict.fromkeys(
-    "i'm am was were we're".split(), "copula")  # fmt: skip
+_EN_PREDICATE_NEXT = {
+    **dict.fromkeys("i i've we've i'd we'd i'll we'll we".split(), "verb"),
+    **dict.fromkeys("i'm am was were we're".split(), "copula"),
+}
 """After one of these (and :data:`~.lexicons.EN_BEFORE_VERB`) the next word is a verb (``I can't
 stand it``); after a copula, an adjective before a preposition of stance (``I was mad about…``)."""
 _EN_TIME_RE = re.compile(
@@ -252,14 +254,14 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = is_ly_adverb(word) and not named
-        perfect = not runs[-1] and bool(after) and word not in EN_BEFORE_VERB and not adverb and (
+        predicate = not runs[-1] and bool(after) and word not in EN_BEFORE_VERB and not adverb and (
             after == "verb" or (tokens[i + 1 :] or [""])[0].lower() in EN_STANCE_PREPOSITIONS)
-        after = _EN_PERFECT.get(word) or (after if word in EN_BEFORE_VERB or adverb else "")
+        after = _EN_PREDICATE_NEXT.get(word) or (after if word in EN_BEFORE_VERB or adverb else "")
         chat = token in _EN_CHAT_LETTERS
         numbered = word.isdigit() and runs[-1] and not runs[-1][-1].islower() and (
             re.search(rf"(?<![\w.]){word}(?![\w.])", clause)  # "Pixel 8", not "550s", "0.5"
         )
-        if word in EN_OBJECT_STOP or base in EN_OBJECT_STOP or adverb or perfect or chat or (
+        if word in EN_OBJECT_STOP or base in EN_OBJECT_STOP or adverb or predicate or chat or (
             word.isdigit() and not numbered
         ):
             lone = len(runs[-1]) == 1 and not any(runs[:-1])
