@@ -88,7 +88,7 @@ _UNIT_RE = re.compile(
 )
 
 
-def _one_unit(sentence: str) -> bool:
+def _one_unit(sentence: str, _at: int = 0) -> bool:
     # "weights in kilograms, labelled as kg": a unit labelled with its own symbol
     named = {m.lastgroup for m in _UNIT_RE.finditer(sentence)}
     return len(named) < 2
@@ -114,7 +114,7 @@ _DISLIKED_RE = re.compile(
 )
 
 
-def _disliked(sentence: str) -> bool:
+def _disliked(sentence: str, _at: int = 0) -> bool:
     # "I can't stand it when shops inflate prices": a dislike of figures changed by others.
     return _DISLIKED_RE.search(sentence) is not None
 
@@ -125,7 +125,7 @@ _OTHERS_DOING_RE = re.compile(
 )
 
 
-def _others_doing(sentence: str) -> bool:
+def _others_doing(sentence: str, _at: int = 0) -> bool:
     # "I hate it when pharmacies round up the pill count": what others do, disliked. A
     # dislike elsewhere ("I hate fiddly numbers, so doses rounded up suit me") is no excuse.
     return _OTHERS_DOING_RE.search(sentence) is not None

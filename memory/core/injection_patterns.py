@@ -27,7 +27,10 @@ Kinds, each with the reason a rejection names:
   ``告诉助手：…``, ``以后不许拒绝…``): an instruction, never a preference (stored, it would
   steer every later reply). Neither this kind nor :data:`DIRECTIVE` counts a match in a
   sentence that only asks for a form of the replies to this user ("from now on always
-  answer me in Spanish", :func:`.reply_style.is_reply_form`): that is a preference.
+  answer me in Spanish", :func:`.reply_style.is_reply_form`): that is a preference. Nor does
+  :data:`IMPERATIVE` count one in a standing order said for the user's own answers
+  ("always recommend vegetarian options for me", :func:`.reply_style.serves_the_user`): the
+  gate holds that for the user's confirmation (:mod:`.standing_orders`).
 - :data:`LINK_IMAGE`: a markdown image, an HTML tag that loads something, a markdown link to
   a URL, a URL with a template slot (``?d={system_prompt}``): rendering would fetch it, so
   data can leak to its host.
@@ -47,7 +50,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .reply_style import is_reply_form
+from .reply_style import is_own_wish, is_reply_form
 
 
 class InjectionKind(NamedTuple):
@@ -55,15 +58,17 @@ class InjectionKind(NamedTuple):
 
     ``triggers`` are substrings without one of which no pattern of the kind can
     match; the screen searches the patterns only when one is present (a substring
-    test costs nanoseconds, an alternation of regexes microseconds). ``exempt`` tells a
-    sentence in which a match does not count (the imperative kinds: a wish about the form
-    of the replies, :func:`.reply_style.is_reply_form`).
+    test costs nanoseconds, an alternation of regexes microseconds). ``exempt`` tells, from a
+    match's sentence and where the match starts in it, whether the match does not count (the
+    imperative kinds: a wish about the form of the replies,
+    :func:`.reply_style.is_reply_form`; a standing order said for the user's own answers,
+    :func:`.reply_style.serves_the_user`).
     """
 
     reason: str
     patterns: re.Pattern[str]
     triggers: tuple[str, ...]
-    exempt: Callable[[str], bool] | None = None
+    exempt: Callable[[str, int], bool] | None = None
 
     def search(self, form: str) -> re.Match[str] | None:
         """The first match of the kind's patterns in a screening form outside an exempt
@@ -77,10 +82,14 @@ class InjectionKind(NamedTuple):
             start = max((m.end() for m in _SENTENCE_END_RE.finditer(form, 0, begin)), default=0)
             after = _SENTENCE_END_RE.search(form, match.end())
             end = after.start() if after else len(form)
-            if not self.exempt(form[start:end]):
+            if not self.exempt(form[start:end], begin - start):
                 return match
             match = self.patterns.search(form, end) if end < len(form) else None
         return match
+
+
+def _reply_form(sentence: str, _at: int) -> bool:
+    return is_reply_form(sentence)
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?;。！？；\n]")
@@ -235,7 +244,7 @@ DIRECTIVE = InjectionKind(
         "talk", "write", "communicate", "output", "you",
         "助手", "人工智能", "只", "仅", "从现在", "服从", "遵守", "听从",
     ),
-    is_reply_form,
+    _reply_form,
 )
 
 _AI_ADDRESSEE = (
@@ -307,8 +316,11 @@ IMPERATIVE = InjectionKind(
         "告诉", "提醒", "通知", "转告", "叮嘱", "嘱咐", "命令", "要求", "，", "：", "以后", "今后",
         "往后", "从此", "接下来", "回答", "回复", "回应", "末尾", "结尾", "最后", "开头", "拒绝",
     ),
-    is_reply_form,
+    is_own_wish,
 )
+STANDING_ORDER = IMPERATIVE._replace(exempt=_reply_form)
+""":data:`IMPERATIVE` with only reply-form wishes exempt: what :mod:`.standing_orders` finds in
+a sentence that :data:`IMPERATIVE` let through as said for the user's own answers."""
 
 LINK_IMAGE = InjectionKind(
     "embeds an image or a link for the model to render",
@@ -369,6 +381,7 @@ __all__ = [
     "PROMPT_LEAK",
     "ROLE_HEADER",
     "ROLE_WORDS",
+    "STANDING_ORDER",
     "InjectionKind",
     "any_of",
 ]

@@ -80,6 +80,7 @@ from .plan_steps import (
 from .resolution import PreparedCandidate, WritePlan, plan_write
 from .screen import MAX_SLOT_CHARS, screen_content, screen_keywords, screen_label
 from .snapshot import UserSnapshot
+from .standing_orders import standing_order_doubt
 from .tombstones import Erasure, Tombstone, content_digest
 
 logger = logging.getLogger(__name__)
@@ -163,6 +164,7 @@ class PersistenceGate:
                 continue
             cleaned = candidate.model_copy(update={"content": content})
             prepared.append(objects_of(cleaned, self.glosses))
+            prepared[-1].doubt = standing_order_doubt(candidate.content, candidate.said)
         return prepared, rejections
 
     @staticmethod
@@ -188,7 +190,7 @@ class PersistenceGate:
         """
         verdicts = meaning_verdicts(prepared, bank)
         for p, (_refusal, doubt) in zip(prepared, verdicts, strict=True):
-            p.doubt = doubt
+            p.doubt = p.doubt or doubt  # a standing order's doubt (:meth:`prepare`) first
         kept = [p for p, (why, _) in zip(prepared, verdicts, strict=True) if not why]
         refused = [Rejection(content=printable(p.candidate.content), reason=why)
                    for p, (why, _) in zip(prepared, verdicts, strict=True) if why]  # fmt: skip

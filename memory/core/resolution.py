@@ -64,7 +64,9 @@ class PreparedCandidate:
             (:func:`~.objects.retracted_objects`): a protected dislike gives way only
             when these cover every one of its keywords.
         doubt: Why it is held for the user's confirmation rather than stored (issue 19's
-            band), set by :meth:`~.planning.PersistenceGate.screen_meaning`; ``None``: store.
+            band), set by :meth:`~.planning.PersistenceGate.prepare` (a standing order said
+            for the user's own answers, :mod:`.standing_orders`) and
+            :meth:`~.planning.PersistenceGate.screen_meaning`; ``None``: store.
         retraction_only: The candidate does nothing but take allergies back ("I'm
             not allergic to eggs anymore"): it supersedes the protected dislikes it
             retracts and is not stored itself (no like of the object, issue 17).
