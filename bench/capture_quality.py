@@ -459,7 +459,7 @@ nothing en 46 -> 45, zh 41 -> 41 of 50. Held out, never read."""
 STRUCTURE_GROUPS = ("switch", "comparative", "exception", "slot", "still_same", "none")
 QUESTION_AFTER_BLIND = REPO_ROOT / "bench" / "data" / "statements_question_after_blind.jsonl"
 """240 messages (en 120, zh 120) by a helper who saw no file of the repository, written after
-:func:`~penchant.memory.core.capture.clauses.stated_before_question` was built: per language
+:func:`~penchant.memory.core.capture.questions.stated_before_question` was built: per language
 60 single sentences that state a preference and then ask something after a comma ("I'm a big
 fan of X, anything good near…?"), and 60 look-alikes that state none (a question throughout,
 a hypothetical before the question, options offered, someone else's taste, a state of the

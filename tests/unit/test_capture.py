@@ -18,7 +18,7 @@ from penchant.memory.core.capture import (
     object_keywords,
     slot_key,
 )
-from penchant.memory.core.capture.clauses import is_question_or_hypothetical
+from penchant.memory.core.capture.questions import is_question_or_hypothetical
 from penchant.memory.model.protection import is_retraction
 from penchant.memory.model.records import PreferenceCandidate
 

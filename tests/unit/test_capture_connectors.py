@@ -9,7 +9,8 @@ import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
-from penchant.memory.core.capture.clauses import clauses, is_question_or_hypothetical
+from penchant.memory.core.capture.clauses import clauses
+from penchant.memory.core.capture.questions import is_question_or_hypothetical
 from penchant.memory.core.capture.stance import elliptic, negated_tail
 from penchant.memory.core.capture.statements import KINDS, Kind
 

@@ -12,7 +12,7 @@ import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
-from penchant.memory.core.capture.clauses import stated_before_question
+from penchant.memory.core.capture.questions import stated_before_question
 
 
 @pytest.mark.parametrize(("text", "polarity", "word"), [

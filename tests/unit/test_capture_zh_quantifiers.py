@@ -11,7 +11,7 @@ import pytest
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
-from penchant.memory.core.capture.clauses import is_question_or_hypothetical
+from penchant.memory.core.capture.questions import is_question_or_hypothetical
 from penchant.memory.core.capture.segment import tag
 
 

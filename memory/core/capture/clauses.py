@@ -1,7 +1,7 @@
 """Sentences, clauses, and who is speaking in them.
 
 A message is cut into sentences; questions and hypotheticals state nothing
-and are skipped whole. Each remaining sentence is cut into clauses at
+and are skipped whole (:mod:`.questions`). Each remaining sentence is cut into clauses at
 conjunctions and commas that start a new statement ("…, but I hate …",
 "…, so I avoid …", "…, it bores me"). A stance counts only when everything
 before its verb is the user speaking: ``I``, ``我``, adverbs and fillers such
@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-from ...model import HAN_CHARS, has_cjk
+from ...model import has_cjk
 from .lexicons import EN_PEOPLE_RE
 from .rules import Rule
 from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
@@ -63,10 +63,11 @@ _EN_COPULA = frozenset(
     "'m am get feel become got getting feeling been grown gotten growing".split())
 _EN_MODAL = frozenset({"'d", "would"})
 _EN_TOKEN_RE = re.compile(r"[a-z]+|'[a-z]+")
-_EN_OTHER_SUBJECTS = frozenset(
+EN_OTHER_SUBJECTS = frozenset(
     "my he she they we you his her their our people everyone everybody someone somebody "
     "nobody most many kids friends".split()
 )
+"""First words of an English clause that name someone other than the user as its subject."""
 
 _ZH_FILLERS = tuple(
     sorted(
@@ -222,7 +223,7 @@ def clause_speaker(clause: str) -> Speaker:
         return "unknown"
     if tokens[0] == "i":
         return "user"
-    return "other" if tokens[0] in _EN_OTHER_SUBJECTS else "unknown"
+    return "other" if tokens[0] in EN_OTHER_SUBJECTS else "unknown"
 
 
 EN_PERCEPTION_VERBS = frozenset(
@@ -348,41 +349,6 @@ _ZH_JOINED_TAILS_RE = re.compile(
 ``音乐我都可以，就乡村音乐不要`` / ``我吃各种香料，但孜然不吃``: the exception joins the clause
 of the class it is cut from."""
 _ZH_CLASS_RE = re.compile(r"(?:都|全都|来者不拒|所有|各种|一切|任何)")
-_EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
-_EN_QUESTION_WORDS = frozenset(
-    "what's whats how's who's where's why's do does did can could would will should shall is "
-    "are am was were have has had may might isn't aren't wasn't weren't wanna".split()
-)
-_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could can will did".split())
-"""Words that open a question only before its subject ("Was it…", "Would anyone…", "Can my
-son…"); chat drops the subject "I" before them ("Could eat tacos every day", "Did a month of
-Duolingo and went back to Anki", "Can eat eggplant again, yay"). Not "had": "Had a reaction to
-cashews last night" is a report the allergy readers would misread as an allergy over."""
-_EN_ASKED_SUBJECTS = frozenset(
-    "anyone anybody someone somebody everyone there this that these those your ya".split()
-)
-_EN_NEG_AUX = frozenset(
-    "don't dont doesn't didn't can't cant won't wouldn't shouldn't couldn't".split()
-)
-_PRONOUNS = frozenset("you we they he she i it u".split())
-_EN_LEAD_FILLERS = frozenset(
-    "so and but well hey oh ok okay um uh hmm btw also then anyway hi hello actually".split()
-)
-_EN_HYPOTHETICAL = frozenset(
-    "if suppose supposing imagine assuming assume hypothetically unless pretend say".split()
-)
-_EN_HYPOTHETICAL_RE = re.compile(
-    r"^(?:what\s+if|let's\s+say|let\s+us\s+say|in\s+case|in\s+a\s+world\s+where|"
-    r"(?:just\s+)?for\s+(?:argument's|the\s+sake\s+of\s+argument))\b"
-)
-_ZH_QUESTION_RE = re.compile(
-    r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|(?<![不没])怎么(?![^，。！？,.!?]{0,6}?[都也])|为什么|"
-    r"哪(?![儿里]?(?:都|也))(?![个种家款样部][^，。！？,.!?]{0,5}?[都也])|谁(?![都也])|"
-    r"多少(?![^，。！？]{0,4}?[都也])|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
-)
-_ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
-
-
 def sentences(text: str) -> Iterator[str]:
     """The non-empty sentences of a message, stripped."""
     for sentence in _SENTENCE_SPLIT_RE.split(text):
@@ -390,35 +356,8 @@ def sentences(text: str) -> Iterator[str]:
             yield sentence.strip()
 
 
-def is_question_or_hypothetical(sentence: str) -> bool:
-    """Questions, and sentences that only imagine a preference, state nothing."""
-    if sentence.rstrip().endswith(("?", "？")):
-        return True
-    if has_cjk(sentence):
-        return bool(_ZH_QUESTION_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence))
-    tokens = re.findall(r"[a-z']+", sentence.lower())
-    while tokens and tokens[0] in _EN_LEAD_FILLERS:
-        tokens.pop(0)
-    if not tokens:
-        return False
-    if _EN_HYPOTHETICAL_RE.match(" ".join(tokens)):
-        return True
-    first, following = tokens[0], tokens[1] if len(tokens) > 1 else ""
-    if first in _EN_HYPOTHETICAL or (first == "do" and following != "not"):
-        return True
-    if first in _EN_WH_WORDS:  # "when I travel, I prefer …" is no question
-        return following in _EN_QUESTION_WORDS
-    if first in _EN_DROPPED_SUBJECT_AUX:  # "Could eat tacos every day": no subject asked of
-        return following in _PRONOUNS or following in _EN_ASKED_SUBJECTS or (
-            first == "can" and following in _EN_OTHER_SUBJECTS | {"the", "a", "an"})
-    if first in _EN_QUESTION_WORDS and first != "do":
-        return True
-    return first in _EN_NEG_AUX and following in _PRONOUNS
-
-
 FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our|us)\b|我|咱|俺", re.I)
 """A word of the first person: the speaker named."""
-_QUESTION_AFTER_RE = re.compile(r"^(?P<lead>.*\w.*?)\s*[,，;；]\s*(?P<asked>[^,，;；]+[?？]?)\s*$")
 
 
 _REASON_RE = re.compile(r"\b(?:because|'cause|cos|coz|as|since)\s*$", re.I)
@@ -448,25 +387,6 @@ def reason_clauses(sentence: str, parts: list[str]) -> set[int]:
             found.add(i)
         at = start + len(part)
     return found
-
-
-def stated_before_question(sentence: str) -> str | None:
-    """The statement a question is asked after, in one sentence: "Pixel 8 is my daily
-    driver these days, what case would you get?" → "Pixel 8 is my daily driver these days",
-    ``我现在主力机是小米14，推荐个手机壳？`` → ``我现在主力机是小米14`` (Chinese often asks
-    with no question mark: ``我不吃香菜，这道菜还能怎么做``). None where the sentence
-    is no question, its last part is no question of its own, or what comes before is a
-    question or a hypothetical too ("Do you like jazz, or rock?", "If I like jazz, would I
-    like blues?") or names no speaker of the first person ("Sushi or ramen, which is
-    better?")."""
-    if (match := _QUESTION_AFTER_RE.match(sentence.strip())) is None:
-        return None
-    lead = match["lead"].strip()
-    if any(map(is_question_or_hypothetical, [lead, *re.split(r"[,，;；]", lead)])) or (
-        not is_question_or_hypothetical(match["asked"])
-    ):
-        return None  # "By the way, if I liked beer, what would you suggest?" asks too
-    return lead if FIRST_PERSON_RE.search(lead) else None  # not "Sushi or ramen, which…?"
 
 
 def clauses(sentence: str) -> list[str]:
@@ -511,6 +431,7 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
 
 
 __all__ = [
+    "EN_OTHER_SUBJECTS",
     "EN_PERCEPTION_VERBS",
     "FIRST_PERSON_RE",
     "ZH_PAST_RE",
@@ -522,9 +443,7 @@ __all__ = [
     "clauses",
     "en_prefix_speaker",
     "is_ly_adverb",
-    "is_question_or_hypothetical",
     "reason_clauses",
-    "stated_before_question",
     "sentences",
     "zh_prefix_speaker",
 ]

@@ -27,12 +27,10 @@ from .clauses import (
     clauses,
     close_person_zh,
     en_prefix_speaker,
-    is_question_or_hypothetical,
     misread_speaker,
     own_prefix,
     reason_clauses,
     sentences,
-    stated_before_question,
     zh_prefix_speaker,
 )
 from .coordination import items
@@ -59,6 +57,7 @@ from .objects import (
 )
 from .past import past_stretch, told_over_two, turned_after
 from .prepare import MAX_CAPTURE_CHARS, prepare
+from .questions import is_question_or_hypothetical, stated_before_question
 from .retagging import retagged
 from .returns import returned_over_two
 from .rules import Rule

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity, has_cjk
-from .clauses import ZH_PAST_RE, is_question_or_hypothetical
+from .clauses import ZH_PAST_RE
+from .questions import is_question_or_hypothetical
 from .rules_en_past import UP_TO_NOW_RE, past_verdict
 
 EN_THEN_RE = re.compile(

@@ -1,0 +1,99 @@
+"""Questions and hypotheticals, which state nothing, and the statement a question follows.
+
+"Do you like jazz?", "If I liked beer, what would you suggest?", ``你怎么看``,
+``要是我喜欢辣的呢``: a sentence that asks or only imagines is skipped whole by capture. A
+statement before a question in the same sentence ("Pixel 8 is my daily driver, what case would
+you get?") is still read (:func:`stated_before_question`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import HAN_CHARS, has_cjk
+from .clauses import EN_OTHER_SUBJECTS, FIRST_PERSON_RE
+
+_EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
+_EN_QUESTION_WORDS = frozenset(
+    "what's whats how's who's where's why's do does did can could would will should shall is "
+    "are am was were have has had may might isn't aren't wasn't weren't wanna".split()
+)
+_EN_DROPPED_SUBJECT_AUX = frozenset("was were would could can will did".split())
+"""Words that open a question only before its subject ("Was it…", "Would anyone…", "Can my
+son…"); chat drops the subject "I" before them ("Could eat tacos every day", "Did a month of
+Duolingo and went back to Anki", "Can eat eggplant again, yay"). Not "had": "Had a reaction to
+cashews last night" is a report the allergy readers would misread as an allergy over."""
+_EN_ASKED_SUBJECTS = frozenset(
+    "anyone anybody someone somebody everyone there this that these those your ya".split()
+)
+_EN_NEG_AUX = frozenset(
+    "don't dont doesn't didn't can't cant won't wouldn't shouldn't couldn't".split()
+)
+_PRONOUNS = frozenset("you we they he she i it u".split())
+_EN_LEAD_FILLERS = frozenset(
+    "so and but well hey oh ok okay um uh hmm btw also then anyway hi hello actually".split()
+)
+_EN_HYPOTHETICAL = frozenset(
+    "if suppose supposing imagine assuming assume hypothetically unless pretend say".split()
+)
+_EN_HYPOTHETICAL_RE = re.compile(
+    r"^(?:what\s+if|let's\s+say|let\s+us\s+say|in\s+case|in\s+a\s+world\s+where|"
+    r"(?:just\s+)?for\s+(?:argument's|the\s+sake\s+of\s+argument))\b"
+)
+_ZH_QUESTION_RE = re.compile(
+    r"[吗么][\W]*$|什么(?![^，。！？]{0,6}?[都也])|(?<![不没])怎么(?![^，。！？,.!?]{0,6}?[都也])|为什么|"
+    r"哪(?![儿里]?(?:都|也))(?![个种家款样部][^，。！？,.!?]{0,5}?[都也])|谁(?![都也])|"
+    r"多少(?![^，。！？]{0,4}?[都也])|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
+)
+_ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
+
+
+def is_question_or_hypothetical(sentence: str) -> bool:
+    """Questions, and sentences that only imagine a preference, state nothing."""
+    if sentence.rstrip().endswith(("?", "？")):
+        return True
+    if has_cjk(sentence):
+        return bool(_ZH_QUESTION_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence))
+    tokens = re.findall(r"[a-z']+", sentence.lower())
+    while tokens and tokens[0] in _EN_LEAD_FILLERS:
+        tokens.pop(0)
+    if not tokens:
+        return False
+    if _EN_HYPOTHETICAL_RE.match(" ".join(tokens)):
+        return True
+    first, following = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in _EN_HYPOTHETICAL or (first == "do" and following != "not"):
+        return True
+    if first in _EN_WH_WORDS:  # "when I travel, I prefer …" is no question
+        return following in _EN_QUESTION_WORDS
+    if first in _EN_DROPPED_SUBJECT_AUX:  # "Could eat tacos every day": no subject asked of
+        return following in _PRONOUNS or following in _EN_ASKED_SUBJECTS or (
+            first == "can" and following in EN_OTHER_SUBJECTS | {"the", "a", "an"})
+    if first in _EN_QUESTION_WORDS and first != "do":
+        return True
+    return first in _EN_NEG_AUX and following in _PRONOUNS
+
+
+_QUESTION_AFTER_RE = re.compile(r"^(?P<lead>.*\w.*?)\s*[,，;；]\s*(?P<asked>[^,，;；]+[?？]?)\s*$")
+
+
+def stated_before_question(sentence: str) -> str | None:
+    """The statement a question is asked after, in one sentence: "Pixel 8 is my daily
+    driver these days, what case would you get?" → "Pixel 8 is my daily driver these days",
+    ``我现在主力机是小米14，推荐个手机壳？`` → ``我现在主力机是小米14`` (Chinese often asks
+    with no question mark: ``我不吃香菜，这道菜还能怎么做``). None where the sentence
+    is no question, its last part is no question of its own, or what comes before is a
+    question or a hypothetical too ("Do you like jazz, or rock?", "If I like jazz, would I
+    like blues?") or names no speaker of the first person ("Sushi or ramen, which is
+    better?")."""
+    if (match := _QUESTION_AFTER_RE.match(sentence.strip())) is None:
+        return None
+    lead = match["lead"].strip()
+    if any(map(is_question_or_hypothetical, [lead, *re.split(r"[,，;；]", lead)])) or (
+        not is_question_or_hypothetical(match["asked"])
+    ):
+        return None  # "By the way, if I liked beer, what would you suggest?" asks too
+    return lead if FIRST_PERSON_RE.search(lead) else None  # not "Sushi or ramen, which…?"
+
+
+__all__ = ["is_question_or_hypothetical", "stated_before_question"]
