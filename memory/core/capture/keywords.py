@@ -81,7 +81,7 @@ _KEEP_PLURAL = frozenset(
     "headphones earphones olympics".split()
 )
 
-ZH_TRAILING_PARTICLE = r"(?:[了啦呢啊呀哦嘛哈哟喔噢咯诶欸]|(?<![酒网书氧茶水贴])吧)"
+ZH_TRAILING_PARTICLE = r"(?:[了啦呢啊呀哦嘛哈哟喔噢咯诶欸吗]|(?<![酒网书氧茶水贴])吧)"
 """A sentence-final particle (``吧`` but not the one of ``酒吧``, a bar)."""
 ZH_LEADING_RE = re.compile(
     r"^(?:吃|喝|穿|用|玩|看|听|去|买|戴|坐|住|抽(?![屉奖象签查样筋空])|太|那么|这么|很|都|一些|一点|"

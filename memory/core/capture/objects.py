@@ -71,7 +71,8 @@ _EN_TRAILING_RE = re.compile(
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
     r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
     r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
-    r"whenever\s+possible|if\s+possible|where\s+possible|for\s+me|recently|at\s+all\s+costs|"
+    r"whenever\s+possible|if\s+possible|where\s+possible|(?:for|to|on)\s+(?:me|us)|my\s+way|"
+    r"here|first|recently|at\s+all\s+costs|"
     r"in\s+summer|in\s+winter|in\s+my\s+life|before|earlier|back\s+then|in\s+the\s+past|"
     r"as\s+a\s+(?:kid|child|teen(?:ager)?)|and|or|but))+\s*$",
     re.IGNORECASE,

@@ -48,8 +48,22 @@ _ZH_QUESTION_RE = re.compile(
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
 
 
+_ASKED_TO_STOP_RE = re.compile(
+    r"^\W*(?:(?:so|and|but|also|hey|ok|okay)\W+)*(?:could|can|would|will)\s+(?:you|u|ya)\s+"
+    r"(?:please\s+|pls\s+|kindly\s+|just\s+)?(?:stop|quit|not|never|no\s+longer)\b|"
+    r"^\W*would\s+you\s+mind\s+not\b|(?:能不能|可不可以|能否|可以|能)(?:你)?(?:别|不要|不再|少)",
+    re.IGNORECASE,
+)
+"""A request put as a question for the assistant to stop ("Could you stop pushing timeshare
+offers on me?", "would you mind not suggesting cruises?", ``能不能别再推荐恐怖片了``): a wish,
+which states what the user does not want (:mod:`.rules_wishes`)."""
+
+
 def is_question_or_hypothetical(sentence: str) -> bool:
-    """Questions, and sentences that only imagine a preference, state nothing."""
+    """Questions, and sentences that only imagine a preference, state nothing; a request to
+    stop put as a question (:data:`_ASKED_TO_STOP_RE`) is no question."""
+    if _ASKED_TO_STOP_RE.search(sentence):
+        return False
     if sentence.rstrip().endswith(("?", "？")):
         return True
     if has_cjk(sentence):

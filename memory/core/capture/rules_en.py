@@ -17,6 +17,7 @@ from .rules_en_current import CURRENT_RULES
 from .rules_en_evaluations import EVALUATION_RULES
 from .rules_en_kept import KEPT_RULES
 from .rules_en_past import PAST_RULES
+from .rules_wishes import EN_WISH_RULES
 
 _NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
 _CANT = r"can(?:'?t|not|\s+not)"
@@ -85,11 +86,6 @@ _DISLIKES: tuple[Rule, ...] = (
     ),
     en(rf"\bdo{_NT}\s+{_ADV}want\b", "dislike", "doesn't want {obj}"),
     en(rf"\bdo{_NT}\s+{_ADV}(?P<verb>{_HABIT_VERBS})\b", "dislike", "doesn't {verb} {obj}"),
-    en(
-        rf"\bdo{_NT}\s+(?:ever\s+)?(?:recommend|suggest|show|offer|send|give)(?:\s+me)?\b",
-        "dislike",
-        "doesn't want {obj}",
-    ),
     en(
         rf"\bnever\s+(?:really\s+|ever\s+)?(?P<verb>{_HABIT_VERBS})\b",
         "dislike",
@@ -270,11 +266,6 @@ _DISLIKES: tuple[Rule, ...] = (
         no_possessive=True,
     ),
     en(r"\bno\s+more\b", "dislike", "doesn't want {obj}"),
-    en(
-        r"\bstop\s+(?:recommending|suggesting|showing|offering|sending|giving)(?:\s+me)?\b",
-        "dislike",
-        "doesn't want {obj}",
-    ),
     en(
         r"\b(?:'d|would)\s+rather\s+not\s+(?:have|eat|drink|use|get|wear|see|buy)\b",
         "dislike",
@@ -520,8 +511,8 @@ _LIKES: tuple[Rule, ...] = (
 
 
 EN_RULES: tuple[Rule, ...] = (
-    *EVALUATION_RULES, *KEPT_RULES, *CURRENT_RULES, *_SWITCHES, *_DISLIKES, *PAST_RULES,
-    *_OTHERS, *_LIKES)
+    *EVALUATION_RULES, *KEPT_RULES, *EN_WISH_RULES, *CURRENT_RULES, *_SWITCHES, *_DISLIKES,
+    *PAST_RULES, *_OTHERS, *_LIKES)
 """English stance rules; the earliest match in a clause wins, then the longest."""
 
 EN_TABLE = RuleTable(EN_RULES, re.IGNORECASE)

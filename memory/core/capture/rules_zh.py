@@ -10,6 +10,7 @@ exceptions (``除了Y都喜欢``), single-valued slots (``我最喜欢的X是Y``
 from __future__ import annotations
 
 from .rules import Rule, RuleTable, zh
+from .rules_wishes import ZH_WISH_RULES
 
 _NOT_LOVE = r"(?<![可恋亲热宠关博友溺挚偏钟酷])"
 _SPAN = r"[^，,。；;]"
@@ -247,7 +248,7 @@ ZH_RULES: tuple[Rule, ...] = (
        "like", "离不开{obj}"),  # not how often (``一周不练三次``), nor a need (``不喝水``)
     zh(rf"^(?P<obj>(?![他她你它]|现在|如今|最近|目前|后来|以前)[^，,。！!？?我]{{1,10}}?)我?{_ZH_SPELL}(?:不|没)"
        rf"(?:{_ZH_WITHOUT_VERBS}){_ZH_MISSED}", "like", "离不开{obj}"),
-    zh(r"(?:不要再?|别再?)(?:给我)?推荐", "dislike"),
+    *ZH_WISH_RULES,
     zh(rf"(?:不要|不吃|不喝|不穿|不用|不买|不碰|不看|不听|不抽|不点(?!赞|头))(?!{_ZH_MISSED})",
        "dislike"),
     zh(  # not ``只吃了一口``, ``只去过一次``, ``一个月只去一次``: how often, not which

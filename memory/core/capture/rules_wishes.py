@@ -1,0 +1,73 @@
+"""Rules for what the user asks the assistant to suggest or to stop suggesting, en and zh.
+
+"Only show me vegetarian recipes", "please keep suggesting indie bookstores", "going forward,
+lean toward Japanese brands", "stop pushing timeshare offers on me", ``别给我推那种甜腻的``,
+``多给我推推小众的地方``, ``以后推荐酒店的时候优先考虑带泳池的``: a standing wish about what the
+assistant brings up says what the user likes or does not want. The statement head read most
+of them as no preference, and the older rules knew only "don't/stop recommending" and
+``别再推荐`` (a blind breaker's 18 wishes: 7 right). Issue 17; kinds of phrasing, never
+particular objects.
+
+A one-off request ("recommend me a laptop", "suggest a book for my flight",
+``推荐几本书吧``) is no preference: a like needs a word that makes the wish standing (only,
+always, keep, from now on, prioritise, lean toward; ``以后``, ``优先``, ``尽量``, ``只``, ``多``).
+The gate holds a wish phrased as a standing order to the assistant for the user's
+confirmation (:mod:`~..standing_orders`); these rules only say what it is about.
+"""
+
+from __future__ import annotations
+
+from .rules import Rule, en, zh
+
+_EN_START = (
+    r"(?:^|[,;:]\s*)\W*(?:(?:please|pls|kindly|so|and|also|but|then|now|going\s+forward|"
+    r"from\s+now\s+on|in\s+(?:the\s+)?future|for\s+future\s+(?:reference|chats)|"
+    r"(?:could|can|would|will)\s+you(?:\s+please)?)\s*,?\s+)*"
+)
+"""Where an imperative to the assistant starts: a clause's start, after politeness, a time
+to start from, or a question that asks for it ("could you…")."""
+_EN_OFFER = (
+    r"(?:recommend|suggest|show|send|offer|push|pitch|bring\s+up|mention|serve\s+up|"
+    r"give)(?:ing|s)?"
+)
+_EN_PERSON = r"(?:\s+(?:me|us))?"
+_EN_ASKED = (
+    r"(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
+    r"would\s+you\s+mind\s+)?"
+)
+"""A request put as a question ("could you stop…", "would you mind not…"): the user's own."""
+
+EN_WISH_RULES: tuple[Rule, ...] = (
+    # "Only show me vegetarian recipes", "please keep suggesting indie bookstores", "always
+    # recommend the budget option": standing, so a like (not "recommend me a laptop")
+    en(rf"{_EN_START}(?:(?:only|always|keep(?:\s+on)?)\s+)+{_EN_OFFER}{_EN_PERSON}"
+       r"(?:\s+(?:more|only))?\b",
+       "like", "likes {obj}"),
+    en(rf"{_EN_START}(?:always\s+)?(?:lean|skew|tilt|steer)\s+(?:more\s+)?(?:towards?|to)\b|"
+       rf"{_EN_START}(?:always\s+)?(?:prioriti[sz]e|favou?r)\b",
+       "like", "likes {obj}"),
+    # "stop pushing timeshare offers on me", "never suggest anything with peanuts", "don't
+    # ever send me cruise deals"
+    en(rf"\b{_EN_ASKED}(?:stop|quit|no\s+more|enough\s+with(?:\s+the)?)\s+{_EN_OFFER}"
+       rf"{_EN_PERSON}\b|\b{_EN_ASKED}(?:never|don'?t|do\s+not|not)\s+(?:ever\s+)?{_EN_OFFER}"
+       rf"{_EN_PERSON}\b",
+       "dislike", "doesn't want {obj}"),
+)
+"""English wishes about what the assistant suggests."""
+
+_ZH_OFFER = r"(?:推荐|推送|推推|安利|(?<=给我)推|推(?=那种|这种|那类|这类|点|些|一些))"
+"""Suggesting, not 推 of 推车, 推特, 推理 (a genre)."""
+_ZH_KIND = r"(?:那种|这种|那类|这类|什么|啥|那些|这些|一点|一些|点|些)?"
+
+ZH_WISH_RULES: tuple[Rule, ...] = (
+    # 别给我推那种甜腻的, 拜托不要再推送直播带货了, 游戏就别推荐手游了
+    zh(rf"(?:能不能|可不可以|能否|可以|能)?你?(?:别|不要|不用|少|甭|不许|不准)(?:再|老|总|一直)?(?:给我|帮我|跟我)?(?:{_ZH_OFFER}|发){_ZH_KIND}",
+       "dislike", fronted_topic=True),
+    # 多给我推推小众的地方, 以后只推荐国产的, 优先考虑带泳池的, 给我推荐的书尽量是历史类的
+    zh(rf"(?:多|只|优先|尽量)(?:给我|帮我)?{_ZH_OFFER}{_ZH_KIND}|"
+       rf"{_ZH_OFFER}(?:的时候|时)?[^，,。；;我]{{0,6}}?(?:优先(?:考虑|选)?|尽量(?:是|选)?|最好(?:是|选)?)",
+       "like", fronted_topic=True),
+)
+"""Chinese wishes about what the assistant suggests."""
+
+__all__ = ["EN_WISH_RULES", "ZH_WISH_RULES"]
