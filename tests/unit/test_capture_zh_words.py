@@ -20,6 +20,10 @@ from collections.abc import Callable
 
 import pytest
 
+from penchant.memory.client.reading import ClauseReader
+from penchant.memory.core.capture import extract_preferences
+from penchant.memory.model import is_protected
+
 Stored = Callable[[str], set[tuple[str, str]]]
 """The ``stored`` fixture (``tests/conftest.py``)."""
 
@@ -42,3 +46,15 @@ def test_what_a_chinese_sentence_stores(
     text: str, want: set[tuple[str, str]], stored: Stored
 ) -> None:
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "allergen"), [
+    ("肉类都行，就是羊肉过敏", "羊肉"),
+    ("零食都爱吃，唯独开心果过敏", "开心果"),
+])
+def test_an_allergy_after_an_exception_is_a_clause_of_its_own(
+    text: str, allergen: str, reader: ClauseReader
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    allergies = [c.keywords for c in found if is_protected(c.content, c.polarity)]
+    assert allergies == [[allergen]]

@@ -341,13 +341,13 @@ _ZH_JOINED_LEADS_RE = re.compile(
     r"^(?:说实话|老实说|对了|跟你说|其实|嗯|哦|好吧)?我?(?:比起|相比|除了|宁愿|宁可)"
 )
 _ZH_JOINED_TAILS_RE = re.compile(
-    r"^(?:除了|除去|只有|唯独|就是|只是)[^，,]{1,14}$|^[^，,]{1,10}(?:除外|例外)"
+    r"^(?:除了|除去|只有|唯独|就是|只是)(?![^，,]*(?:过敏|不耐受))[^，,]{1,14}$|^[^，,]{1,10}(?:除外|例外)"
     r"|^(?:就|但是?|只是|可是)?(?![我你他她它])[^，,不没]{1,10}"
     r"(?:不要|不行|不(?:吃|喝|看|玩|用|听|穿|读|打|练|逛|去)|除外|例外)[。！!]?$"
 )
 """``所有运动我都爱，除了拳击`` / ``我喜欢所有电影，西部片除外`` /
 ``音乐我都可以，就乡村音乐不要`` / ``我吃各种香料，但孜然不吃``: the exception joins the clause
-of the class it is cut from."""
+of the class it is cut from; an allergy stays a clause of its own (``海鲜都行，就是螃蟹过敏``)."""
 _ZH_CLASS_RE = re.compile(r"(?:都|全都|来者不拒|所有|各种|一切|任何)")
 def sentences(text: str) -> Iterator[str]:
     """The non-empty sentences of a message, stripped."""

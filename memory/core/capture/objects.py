@@ -113,7 +113,9 @@ _EN_NOT_TO_RE = re.compile(
     re.IGNORECASE,
 )
 
-_ZH_STOP_RE = re.compile(r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且")
+_ZH_STOP_RE = re.compile(
+    r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且|毕竟|反正|\s+(?=[\u4e00-\u9fff])"
+)
 _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过|多于)(?P<rest>.*)$")
 _ZH_TRAILING_RE = re.compile(
     rf"(?:{ZH_TRAILING_PARTICLE}|\s|[\U0001F300-\U0001FAFF\u2600-\u27BF])+$"  # 青岛啤酒🍺

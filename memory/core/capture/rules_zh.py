@@ -61,7 +61,7 @@ _ZH_AVERSION = "讨厌|排斥|反感|抗拒|嫌弃|抵触|害怕|怕"
 """Aversion verbs that, negated and followed by 了, say the user has come round (``不排斥…了``)."""
 _ZH_LESS = "没(?:那么|这么|那样|以前那么|原来那么)"
 """``没那么`` and its kin: less than before."""
-_ZH_ADVERBS = r"(?:是|其实|也|都|还|一直|从小|就|本来|有点|有些|比较)*"
+_ZH_ADVERBS = r"(?:是|其实|也|都|还|一直|从小|就|本来|有点|有些|比较|唯独|只是|只有|不过|但是|但)*"
 _ZH_ALLERGY_LEAD = (
     rf"(?:[^对，,。]{{0,12}}?我(?:们(?:全家|一家|家)?)?(?![妈爸爷奶姥哥姐弟妹儿女老孩家朋同])的?"
     rf"{_ZH_ADVERBS}|(?<!我){_ZH_ADVERBS})"
@@ -70,6 +70,22 @@ _ZH_ALLERGY_LEAD = (
 adverbs, none of them part of the allergen; never someone close to the speaker (``我妈花生过敏``
 is the mother's allergy, not an allergen ``妈花生``)."""
 _SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
+
+_ZH_BETTER = (
+    r"(?:更|还|要|还要|可|明显|确实)?(?:好吃|好喝|好用|好看|好听|好玩|好逛|好穿|香|舒服|靠谱|实用|"
+    r"划算|耐用|对味|对我(?:的)?(?:胃口|口味)|合我(?:的)?(?:胃口|口味|心意)|适合我)"
+)
+"""Better to the user (``更对我口味``, ``好逛``): a judgement of taste, not of the weather or of
+people (``今天比昨天冷``, ``他比我高``)."""
+_ZH_SIDE = (
+    r"(?![我你他她它咱这那]|现在|如今|目前|最近|后来|以前|之前|原来|上次|平时|想象|预期|预想|期待|"
+    r"图片|照片|宣传|描述|网上)[^，,。；;比我说]{1,12}?"
+)
+"""One side of a comparison: no person, no bare demonstrative, no time, no expectation (``比想象中
+好用``, ``比图片上还好看``: a report on a thing bought), no one's saying (``表弟说…``)."""
+_ZH_SIDE_LEAD = r"(?:其实|真的|说实话|说真的|个人觉得|感觉)?"
+_ZH_FEEL = r"(?:[看用吃喝穿听玩逛读坐住开戴](?:着|起来))?"
+"""How the side is met before it is judged (``纸质书看着舒服``): no part of it."""
 
 _SLOT_NOUN = r"[^是，,不没已再]{1,8}"
 _ZH_SPELL = r"(?:一|两|三|几|半)(?:天|周|日|顿|晚|星期|个星期|礼拜|个礼拜|个月)"
@@ -194,8 +210,15 @@ ZH_RULES: tuple[Rule, ...] = (
         "like",
         "对{obj}感兴趣",
     ),
+    zh(  # 笔记本从联想换成了华为: what comes before 从 may be the topic (not before 把: 点菜时把…)
+        rf"从(?P<old>{_SPAN}{{1,12}}?)的?(?:{_SWITCH_VERBS})了?(?P<obj>.+)",
+        "like",
+        "换成{obj}",
+        old_label="从{old}换成{obj}",
+        fronted_topic=True,
+    ),
     zh(
-        rf"(?:从|把)(?P<old>{_SPAN}{{1,12}}?)(?:{_SWITCH_VERBS})了?(?P<obj>.+)",
+        rf"把(?P<old>{_SPAN}{{1,12}}?)的?(?:{_SWITCH_VERBS})了?(?P<obj>.+)",
         "like",
         "换成{obj}",
         old_label="从{old}换成{obj}",
@@ -207,6 +230,18 @@ ZH_RULES: tuple[Rule, ...] = (
         "更喜欢{obj}",
         old_label="{old}不如{obj}",
     ),
+    # 粤菜比川菜更对我口味, 古镇没有大城市好逛, 咸豆花完胜甜豆花, 相比线上课，线下课更靠谱: what
+    # the user finds better, said with no verb of liking (the structure head reads only some)
+    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:真的|确实|绝对|明显)?比(?P<old>{_ZH_SIDE})的?{_ZH_FEEL}{_ZH_BETTER}",
+       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
+    zh(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE})(?:真的|确实|根本|完全|远远)?(?:没有|没|不如|比不上)"
+       rf"(?P<obj>{_ZH_SIDE}){_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER}",
+       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
+    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)(?P<old>[^，,。；;！!？?]{{1,12}})",
+       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
+    zh(rf"(?:比起|相比于?|相较于?)(?P<old>{_SPAN}{{1,12}}?)(?:来说|来|而言)?[，,]?我?(?:还是)?"
+       rf"(?:觉得|感觉|认为)?(?P<obj>{_ZH_SIDE})(?:更|还是更|要)(?:{_ZH_BETTER}|好)",
+       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
     zh(
         rf"宁(?:愿|可)(?P<obj>{_SPAN}{{1,12}}?)[，,]?也不(?:要|想|愿意)?(?P<old>.+)",
         "like",
