@@ -108,6 +108,14 @@ _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 
 _EN_COLD_TURKEY_RE = re.compile(r"\bcold[-\s]turkey\b", re.IGNORECASE)
 """How the user quit ("I quit sugar cold turkey"): no object ("cold brew", "turkey" are)."""
+_EN_REFUSAL_RE = re.compile(
+    r"\b(?:hard|big|firm|definite|total)\s+(?:no|nope|pass)\b|"
+    r"\b(?:steer|stay|keep)(?:s|ed|ing)?\s+(?:well\s+)?(?:clear|away)\b|\bkept\s+(?:clear|away)\b|"
+    r"\b(?:break|breaks|broke|breaking)\s+out\s+in\s+(?:a\s+)?[\w-]+",
+    re.IGNORECASE,
+)
+"""How the user refuses ("Licorice? Hard no.", "so I steer clear") or what a thing does to them
+("I break out in hives"): read as a bare "no", no object ("hard cider", "clear broth" are)."""
 _EN_FAN_RE = re.compile(
     r"\b(?:(?:not|no|a|an|such|huge|big|massive|total|die-hard|lifelong|deep|strong|real)\s+)*"
     r"(?:fan|sucker|lover|dislike|hatred|love|passion|aversion|weakness)\s+(?:of|for)\b",
@@ -243,6 +251,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         clause = clause[: judged.start()]  # "…I find them loud": a verdict on what *them* names
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
     clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
+    clause = _EN_REFUSAL_RE.sub(" no ", clause)
     tokens = _EN_TOKEN_RE.findall(clause)
     starts, after = [0], ""
     if len(tokens) > 1 and len(tokens[0]) > 4 and tokens[0].lower().endswith("ed") and (

@@ -348,7 +348,7 @@ EN_OBJECT_STOP = frozenset(
     omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
     ago year years month months week weeks one two three four five six seven eight nine ten
     think guess reckon believe suppose feel swear
-    twenty thirty forever quits back
+    twenty thirty forever quits back grew unless except excluding excluded excepted somehow
     """.split()
 )
 """Words no object of a clause read by its kind holds (:func:`~.kinds.pull_object_en`): pronouns,

@@ -190,6 +190,16 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         "likes {obj}",
         first_person=True,
     ),
+    en(  # "I wouldn't be caught dead in Crocs", "you'll never catch me at a rave"
+        r"\b(?:(?:wouldn'?t|would\s+not|won'?t|will\s+not)(?:\s+ever)?|(?:would|will|'d|'ll)\s+"
+        r"never)\s+be\s+(?:caught|seen)\s+dead\s+(?:in|with|at|on|near|eating|wearing|drinking|"
+        r"using|driving|listening\s+to)\b|"
+        r"\byou(?:(?:'d|\s+would|'ll|\s+will)\s+never|\s+won'?t)\s+(?:catch|see|find)\s+me\s+"
+        r"(?:in|with|at|on|near|eating|wearing|drinking|using|driving)\b",
+        "dislike",
+        "wouldn't be caught dead with {obj}",
+        first_person=True,
+    ),
     en(
         rf"{_SUBJECT}\s+{_NO_GO}(?!\s+for\s+(?!me\b))",
         "dislike",
