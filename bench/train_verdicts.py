@@ -42,13 +42,14 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numpy as np
 
 from penchant.memory.core.capture.alternatives import JUDGED_MIN_P
-from penchant.memory.core.capture.kinds import pull_object_en, pull_object_zh
+from penchant.memory.core.capture.kinds import pull_object_en
 from penchant.memory.core.capture.verdicts import (
     VERDICT_HEAD_PATH,
     VERDICTS,
     VerdictHead,
     masked,
 )
+from penchant.memory.core.capture.zh_objects import pull_object_zh
 from penchant.memory.model import has_cjk
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

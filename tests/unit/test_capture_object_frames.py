@@ -15,8 +15,8 @@ import pytest
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.clauses import clauses, reason_clauses
-from penchant.memory.core.capture.kinds import pull_object_zh
 from penchant.memory.core.capture.segment import noun_runs
+from penchant.memory.core.capture.zh_objects import pull_object_zh
 
 
 @pytest.mark.parametrize(("text", "polarity", "obj", "frame"), [

@@ -17,7 +17,6 @@ from penchant.memory.core.capture.kinds import (
     overturns,
     polarity_of,
     pull_object_en,
-    pull_object_zh,
 )
 from penchant.memory.core.capture.statements import (
     HEAD_PATH,
@@ -29,6 +28,7 @@ from penchant.memory.core.capture.statements import (
     StatementHead,
     default_structure_head,
 )
+from penchant.memory.core.capture.zh_objects import pull_object_zh
 from penchant.memory.embeddings import sha256_file
 from penchant.memory.model import ModelIntegrityError
 

@@ -22,8 +22,9 @@ from .allergies import (
     unquoted,
     zh_allergen,
 )
-from .kinds import pull_object_en, pull_object_zh
+from .kinds import pull_object_en
 from .object_tagger import TaggedObject, default_tagger
+from .zh_objects import pull_object_zh
 
 _EN_ALLERGEN_RES = (
     re.compile(
@@ -156,7 +157,7 @@ def _allergen_of(sentence: str, clauses: list[str], *, by_clause: bool = True) -
     marks as liked ("After a year of immunotherapy I can finally have shrimp again", whose
     first noun run is the treatment) that names no symptom, tester or test ("mouth itching",
     "my dermatologist"); else the object of the first clause that names one (``现在芒果随便
-    吃``: :func:`~.kinds.pull_object_en`, :func:`~.kinds.pull_object_zh`); else the loose
+    吃``: :func:`~.kinds.pull_object_en`, :func:`~.zh_objects.pull_object_zh`); else the loose
     reading ("Nickel allergy cleared up??"). A short quoted allergy is read, not blanked: it is
     the label taken back ("the 'shellfish allergy' was a false positive").
 

@@ -12,7 +12,7 @@ Where the rules read a like in the sentence and it is a choice (the structure he
 whole sentence as a switch, :data:`CHOICE_MIN_P`, or the rules read the like as the current or
 only one, "I only shop at Aldi these days"), each piece of the sentence (split at ``, ; ，；``)
 that names none of the objects read already, opens with a thing (:func:`~.kinds.pull_object_en`,
-:func:`~.kinds.pull_object_zh`, :func:`_opened_with`, :func:`_names_a_thing`: the object
+:func:`~.zh_objects.pull_object_zh`, :func:`_opened_with`, :func:`_names_a_thing`: the object
 tagger marks it, or it is a name), is not someone else's, and that the
 verdict head (:mod:`.verdicts`) reads as unfavourable at :data:`JUDGED_MIN_P` or more, with the
 thing said as a pronoun (:func:`~.verdicts.masked`), is a dislike of that thing. A praise of
@@ -29,13 +29,14 @@ from typing import Protocol, runtime_checkable
 from ...model import PreferenceCandidate, has_cjk
 from .holders import someone_else
 from .keywords import object_keywords
-from .kinds import pull_object_en, pull_object_zh
+from .kinds import pull_object_en
 from .object_tagger import default_tagger
 from .objects import is_pronoun
 from .segment import tag
 from .statements import Kind
 from .structures import Part, part_candidate
 from .verdicts import VERDICTS, masked
+from .zh_objects import pull_object_zh
 
 CHOICE_MIN_P = 0.2
 """The structure head's probability of a switch, for the whole sentence, at or above which a

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from ..lexical import ENGLISH_STOP_WORDS
 from .clauses import EN_PEOPLE_RE, clause_speaker
-from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en, pull_object_zh
+from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en
 from .object_tagger import default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .past import (
@@ -37,6 +37,7 @@ from .rules_en_past import past_verdict
 from .statements import Kind
 from .structures import Part, part_candidate
 from .switches import ZH_V
+from .zh_objects import pull_object_zh
 from .zh_subjects import fronted_topic
 
 _EN_WAS = {"was": "is", "were": "are", "i was": "I am"}

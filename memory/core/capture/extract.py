@@ -38,7 +38,7 @@ from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
 from .kind_stances import contrasted, elliptic_stance, kind_stance, not_meant
-from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_reader, pull_object_zh
+from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_reader
 from .negation import negated_stance
 from .objects import (
     ZH_DURATION_RE,
@@ -69,6 +69,7 @@ from .statements import Kind
 from .structuring import structured
 from .tagged_sides import exception_sides, structure_sides
 from .temporary import lasting
+from .zh_objects import pull_object_zh
 from .zh_subjects import topic_before_speaker
 
 Reader = Callable[[list[str]], list[Kind]]

@@ -25,7 +25,6 @@ from .kinds import (
     polar_mass,
     polarity_of,
     pull_object_en,
-    pull_object_zh,
     strongest_kind,
 )
 from .negation import kept, negated_aversion
@@ -36,6 +35,7 @@ from .rules_en_past import past_verdict
 from .segment import names_a_thing_zh
 from .stance import Context, Stance, elliptic, persists
 from .statements import Kind
+from .zh_objects import pull_object_zh
 
 _NOW_RE = re.compile(ZH_PRESENT)
 """The present, in a Chinese clause that names what the user turned to."""

@@ -9,9 +9,9 @@ The stance rules read the phrasings they were written for; the head
   ("just no more than one a week") yields no dislike;
 - a clause the rules do not read but the head does (``I've gone off olives``,
   ``Pad thai is off the menu now``, ``武侠小说我已经不看了``) gets its object
-  from :func:`pull_object` (rules: the noun phrase left when the words of stance,
-  time and degree are taken out) and the polarity of its kind, with content that
-  reads as that polarity.
+  from :func:`pull_object_en` or :func:`~.zh_objects.pull_object_zh` (the noun phrase
+  left when the words of stance, time and degree are taken out) and the polarity of its
+  kind, with content that reads as that polarity.
 
 Kinds the rules read structurally (switch, exception, comparative, slot, an
 allergy retracted) keep the rules' structure; with no rule match they yield
@@ -24,15 +24,8 @@ import re
 from collections.abc import Callable
 
 from ...model import Polarity
-from .clauses import EN_PERCEPTION_VERBS, ZH_PAST_RE, is_ly_adverb
-from .lexicons import (
-    EN_BEFORE_VERB,
-    EN_OBJECT_STOP,
-    EN_STANCE_PREPOSITIONS,
-    ZH_ASPECT_HEAD_RE,
-    ZH_BOUND_HEADS,
-)
-from .segment import FUNCTION_TAGS, dictionary_tag, noun_runs, tag
+from .clauses import EN_PERCEPTION_VERBS, is_ly_adverb
+from .lexicons import EN_BEFORE_VERB, EN_OBJECT_STOP, EN_STANCE_PREPOSITIONS
 from .statements import KINDS, Kind
 
 POLAR_KINDS: dict[str, Polarity] = {
@@ -304,164 +297,6 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     return phrase if len(phrase) <= 60 else None
 
 
-_ZH_FILLER_RE = re.compile(
-    r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|顺便说一下|顺便说|好吧|现在|最近|如今|目前|我|对|"
-    r"没想到|想不到|没料到|这个?人|(?i:and|but|so|also|plus|or|then)\s|"
-    r"[，,、\s])+"
-)
-_ZH_TOPIC_RE = re.compile(r"^(?P<obj>[^我，。！？,!?\s]{1,12}?)(?:我|对我|已经|早就|现在)")
-_ZH_STANCE_RE = re.compile(
-    r"我|已经|早就|再也|不再|一点也|一点都|越来越|现在|最近|如今|开始|慢慢|终于|彻底|完全|根本|"
-    r"不想|不要|不爱|不喜欢|喜欢上|喜欢|爱上|爱|讨厌|受不了|厌倦|腻|戒掉|戒|放弃|告别|失去|兴趣|"
-    r"没有|没|不|了|的|很|挺|太|都|就|也|还|真的|真|对|把|被|和|说再见|再见|碰|吃|喝|看|玩|用|听|"
-    r"穿|读|打|练|逛|去|再|又|吗|呢|吧|啊|呀|欣赏|实在|真心|简直|全(?=戒|都|不|没)|"
-    r"[，。！？,.!?、\s]"
-)
-
-
-_ZH_REACTIONS = frozenset(
-    "好的 不错 太棒 好主意 谢谢 厉害 可以 行吧 没问题 主意 恐怕 也许 可能 大概 应该".split()
-)
-
-
-_ZH_STANCE_SPLIT_RE = re.compile(f"({_ZH_STANCE_RE.pattern})")
-""":data:`_ZH_STANCE_RE` as a split that keeps the stance words (odd items)."""
-_ZH_CONSUMED_BY = frozenset("吃 喝 看 玩 用 听 穿 读 逛".split())
-"""Verbs of use: what follows one (up to the next stance word) is the object."""
-
-
-def _names_more(run: str) -> bool:
-    """Whether a noun run is more than a stance word with a character after it (``太棒``,
-    ``真香``, ``太贵`` are not objects; ``真人秀`` is)."""
-    run = run.rstrip("了的啊呀吧")
-    lead = _ZH_STANCE_RE.match(run)
-    return lead is None or len(run) - lead.end() >= 2
-
-
-_ZH_COMMENT_WORDS = frozenset(
-    "是 我 你 他 她 它 我们 都 也 就 还 真 太 超 最 好 很 挺 能 会 要 想 简直 真是 一 这 那 "
-    "这个 那个 着 了 的 地 得 过".split()
-)
-"""Words that open the comment of a topic-comment clause: the topic ends before one."""
-_ZH_OPINION_LEAD_RE = re.compile(
-    f"^(?:{ZH_PAST_RE.pattern}|原本|一度)?我?(?:一直|总|还)?(?:觉得|感觉|认为|以为|嫌)"
-)
-"""``以前觉得甜甜圈是天堂``: what was thought of is the topic, after the verb of opinion."""
-_ZH_COMMENT_TAGS = (*FUNCTION_TAGS, "r", "x")
-"""Tags that open a comment: function words (:data:`~.segment.FUNCTION_TAGS`), pronouns and
-punctuation."""
-
-
-def _leading_topic_zh(text: str) -> str | None:
-    """The topic a Chinese clause opens with, up to where its comment starts (``翻拍剧毁经典``
-    → ``翻拍剧``, ``预制菜吃着没灵魂`` → ``预制菜``, ``年会表演简直是公开处刑`` → ``年会表演``):
-    nouns, and a verb or adjective that modifies the noun after it (or names an activity
-    with its object: ``整理房间``), by the dictionary's words (:func:`dictionary_tag`); None
-    when that is under two characters or tells a time (``年轻时``)."""
-    found = ""
-    words = dictionary_tag(_ZH_OPINION_LEAD_RE.sub("", text))
-    for i, (word, flag) in enumerate(words):
-        after, after_flag = words[i + 1] if i + 1 < len(words) else ("", "x")
-        if not found and (flag == "t" or ZH_PAST_RE.fullmatch(word)):
-            continue  # 春天踏青是…, 以前逛街能逛一天: the time before the topic
-        whose = word == "的" and found and after_flag[0] in "nbjz" and (  # 周杰伦的歌
-            not ZH_ASPECT_HEAD_RE.fullmatch(after))
-        if (word in _ZH_COMMENT_WORDS or flag.startswith(_ZH_COMMENT_TAGS)) and not whose:
-            break
-        set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v"
-        if flag[0] in "nbjz" or flag in ("vn", "an", "eng") or set_phrase or whose:
-            found += word
-        elif not found and flag.startswith(("v", "a")) and (
-            (after not in _ZH_COMMENT_WORDS and (after_flag.startswith("n") or after_flag == "vn"))
-            or (len(word) == 2 and after_flag.startswith("v"))  # an activity: 露营是…, 熬夜追剧
-        ):
-            found += word
-        else:
-            break
-    if ZH_PAST_RE.search(found) or not 2 <= len(found) <= 12:
-        return None
-    return found
-
-
-def _pull_object_zh(clause: str) -> str | None:
-    """The object of a Chinese clause: the topic it opens with (:func:`_leading_topic_zh`),
-    when the segmenter's first noun phrase does not open it; else that first noun phrase
-    of two characters or more (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐``
-    → ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
-    the words of stance, time and degree are taken out."""
-    text = _ZH_FILLER_RE.sub("", clause).strip()
-    nouns = [
-        run for run in noun_runs(text)
-        if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
-    ]  # fmt: skip
-    opening = _leading_topic_zh(text)
-    if (
-        opening and opening not in _ZH_REACTIONS and _names_more(opening)
-        and len(text) > len(opening) + 1
-        and not (nouns and text.startswith(nouns[0]) and not _holds_more(opening, nouns[0]))
-    ):  # fmt: skip
-        return opening
-    if nouns and len(text) > len(nouns[0]) + 1:  # a stance word besides the noun ("离谱")
-        return nouns[0]
-    if (topic := _ZH_TOPIC_RE.match(text)) and not _ZH_STANCE_RE.fullmatch(topic.group("obj")):
-        obj = topic.group("obj")
-        leading = re.match(r"^(?:不|没|再|已经|很|都|也|就)", obj)
-        if not leading and _names_more(obj):
-            return obj
-    pieces = _ZH_STANCE_SPLIT_RE.split(text)  # parts, with the stance word before each
-    for before, part in zip(pieces[1::2], pieces[2::2], strict=True):
-        if (
-            before in _ZH_CONSUMED_BY and 2 <= len(part) <= 12 and part not in _ZH_REACTIONS
-            and not part.startswith(("得", "着", "过", "完", "起", "下", "上"))
-            and not all(flag.startswith((*FUNCTION_TAGS, "r")) for _, flag in tag(part))
-        ):  # fmt: skip
-            return part  # what a verb of use takes, whatever its tag (``天天喝可乐``: 可乐/a)
-    parts = [p for p in pieces[::2] if p]
-    if not parts:
-        return None
-    best = max(parts, key=len)
-    if len(best) < 2 or len(best) > 12 or len(text) <= len(best) + 1 or best in _ZH_REACTIONS:
-        return None
-    if all(flag.startswith((*FUNCTION_TAGS, "r", "a")) for _, flag in tag(best)):
-        return None  # adverbs, pronouns, particles left over ("反而", "以前那么", "得少")
-    return best
-
-
-def _holds_more(opening: str, noun: str) -> bool:
-    """Whether a clause's opening topic is ``noun`` and more of one noun: a bound head
-    (跑步机 over 跑步, 鸡汤文 over 鸡汤), nouns of two characters or more, or ``的`` and
-    nouns; not an aspect of it (``ZH_ASPECT_HEAD_RE``: 芒果味道, 芒果的味道), nor a character the
-    dictionary mis-tags (高跟鞋穿, 宵夜戒, 京剧啊)."""
-    if not opening.startswith(noun) or len(opening) <= len(noun):
-        return False
-    extra = opening[len(noun) :]
-    if extra in ZH_BOUND_HEADS:
-        return True
-    whose = extra.removeprefix("的")  # 周杰伦的歌: whose song, more than 周杰伦
-    return len(extra) >= 2 and not ZH_ASPECT_HEAD_RE.fullmatch(whose) and all(
-        flag.startswith("n") for _, flag in dictionary_tag(whose))
-
-
-def pull_object_zh(clause: str) -> str | None:
-    """The object of a Chinese clause (:func:`_pull_object_zh`), with the bound head of its
-    compound when the segmenter cut it off (``螺蛳粉真香了`` → ``螺蛳粉``, not ``螺蛳``)."""
-    obj = _pull_object_zh(clause)
-    if not obj:
-        return obj
-    text = _ZH_FILLER_RE.sub("", clause).strip()
-    at = text.find(obj)
-    end = at + len(obj)
-    if at < 0 or end >= len(text) or text[end] not in ZH_BOUND_HEADS:
-        return obj
-    for word, flag in tag(text):
-        if word.startswith(text[end]) and text.find(word, end) == end:
-            if len(word) > 1 and word[-1] in ZH_BOUND_HEADS and flag.startswith(("i", "l", "n")):
-                return obj + word  # the rest of the compound is one word (鸭血 + 粉丝汤/i)
-            # the head is glued to what follows (粉真香/a, 杀退/v) or stands alone (圈/q, 乐/a)
-            return obj + text[end] if not flag.startswith("n") or len(word) == 1 else obj
-    return obj
-
-
 def polarity_of(kind: Kind) -> tuple[Polarity, str] | None:
     """The polarity a clause of this kind stores when no rule reads it, and the kind whose
     content label it gets; None below :data:`NEW_MIN_P`.
@@ -526,5 +361,5 @@ def is_limit(kind: Kind | None) -> bool:
 
 __all__ = [
     "EN_LABELS", "POLAR_KINDS", "ZH_LABELS", "is_limit", "overturns", "polar_mass",
-    "polarity_of", "polarity_reader", "pull_object_en", "pull_object_zh", "strongest_kind",
+    "polarity_of", "polarity_reader", "pull_object_en", "strongest_kind",
 ]
