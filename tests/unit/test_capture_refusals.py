@@ -24,6 +24,11 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("Olive tapenade grew on me.", {("like", "olive tapenade")}),
     ("You won't catch me at a casino.", {("dislike", "casino")}),
     ("I wouldn't be caught dead in a fedora.", {("dislike", "fedora")}),
+    ("Cilantro? Not my cup of tea.", {("dislike", "cilantro")}),
+    ("蛇？饶了我吧", {("dislike", "蛇")}),
+    ("Loose-leaf tea is a real step up from teabags.",
+     {("like", "loose-leaf tea"), ("dislike", "teabag")}),
+    ("Hotmail's out, Proton Mail is in.", {("like", "proton mail"), ("dislike", "hotmail")}),
 ])
 def test_the_idiom_is_no_object(text: str, want: set[tuple[str, str]], stored: Stored) -> None:
     assert stored(text) == want
@@ -33,6 +38,7 @@ def test_the_idiom_is_no_object(text: str, want: set[tuple[str, str]], stored: S
     ("I love hard cider.", {("like", "hard cider")}),
     ("Clear broth soups are my favourite.", {("like", "clear broth soup")}),
     ("My uncle wouldn't be caught dead in a fedora.", set()),
+    ("The sequel is an improvement on the original.", set()),
 ])
 def test_the_same_words_elsewhere_still_name_things(
     text: str, want: set[tuple[str, str]], stored: Stored

@@ -25,6 +25,12 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("Prioritize direct flights, please.", {("like", "direct flight")}),
     ("以后多给我推荐点纪录片", {("like", "纪录片")}),
     ("以后只推荐国产的护肤品", {("like", "国产"), ("like", "护肤品")}),
+    ("Going forward, could you prioritise vegan bakeries?",
+     {("like", "vegan"), ("like", "bakery")}),
+    ("I want you to keep suggesting board game cafés.", {("like", "board game café")}),
+    ("Be sure to include budget airlines when I ask about flights.", {("like", "budget airline")}),
+    ("以后订机票优先选直飞的", {("like", "直飞")}),
+    ("帮我多留意一下有机蔬菜", {("like", "有机"), ("like", "蔬菜")}),
 ])
 def test_a_standing_wish_for_suggestions_is_a_like(
     text: str, want: set[tuple[str, str]], stored: Stored
@@ -41,6 +47,9 @@ def test_a_standing_wish_for_suggestions_is_a_like(
     ("别给我推那些鸡汤文", {("dislike", "鸡汤文")}),
     ("拜托少推送点娱乐新闻", {("dislike", "娱乐新闻")}),
     ("电影就别推荐恐怖片了", {("dislike", "恐怖片")}),
+    ("Could you leave out horror titles from now on?", {("dislike", "horror title")}),
+    ("Is it possible to stop recommending gyms to me?", {("dislike", "gym")}),
+    ("Any chance you could drop the crypto recommendations?", {("dislike", "crypto")}),
 ])
 def test_asking_the_assistant_to_stop_suggesting_is_a_dislike(
     text: str, want: set[tuple[str, str]], stored: Stored
@@ -56,6 +65,9 @@ def test_asking_the_assistant_to_stop_suggesting_is_a_dislike(
     "推荐几部好看的电影",
     "给我推荐一款耳机吧",
     "你能不能推荐一本书？",
+    "Could you include a receipt?",
+    "我妈买菜优先考虑价格",
+    "这个任务要优先处理",
 ])
 def test_a_one_off_request_or_someone_elses_recommending_stores_nothing(
     text: str, stored: Stored

@@ -45,6 +45,8 @@ def test_a_comparison_of_no_taste_or_of_someone_else_stores_nothing(
 
 @pytest.mark.parametrize(("text", "want"), [
     ("电脑从华硕换成了联想", {("like", "联想"), ("dislike", "华硕")}),
+    ("我已经弃用百度网盘，转投夸克了", {("like", "夸克"), ("dislike", "百度网盘")}),
+    ("想换成折叠屏手机，还在犹豫", set()),  # a plan
 ])
 def test_a_switch_after_a_fronted_topic_keeps_both_sides(
     text: str, want: set[tuple[str, str]], stored: Stored

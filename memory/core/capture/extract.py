@@ -219,11 +219,8 @@ def _candidate(
     if not keywords:
         return None
     zh = has_cjk(item)
-    category = (
-        category_for(keywords)
-        if zh
-        else object_category(item, keywords, stance.obj.initial and index == 0)
-    )
+    category = category_for(keywords) if zh else object_category(
+        item, keywords, stance.obj.initial and index == 0)
     return PreferenceCandidate(
         content=content,
         polarity=polarity,
@@ -477,6 +474,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         context.reach = pronoun_reach(sentence)
         start = len(context.found)
         context.previous, context.topic = "", fronted.get(index)
+        context.mentioned = context.topic or context.mentioned  # "Peanuts? I'm allergic."
         if context.topic is not None and not context.topic.zh:
             context.antecedent = context.topic  # "Alcohol? Gave it up": *it* is the topic
         by_clause: list[list[PreferenceCandidate]] = []

@@ -65,7 +65,7 @@ _EN_TRAILING_RE = re.compile(
     r"very\s+much|the\s+most|most|lately|nowadays|these\s+days|now|today|really|though|"
     r"honestly|actually|in\s+general|generally|best|more|much|all\s+the\s+time|lol|haha|tbh|"
     r"ok|okay|a\s+ton|personally|myself|instead|again|whatsoever|anyway|either\s+way|"
-    r"from\s+now\s+on|right\s+now|ever\s+again|ever|any\s+longer|no\s+more|(?:almost\s+|nearly\s+)?(?:completely|"
+    r"from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|right\s+now|ever\s+again|ever|any\s+longer|no\s+more|(?:almost\s+|nearly\s+)?(?:completely|"
     r"entirely|altogether)|almost|nearly|permanently|for\s+good|"
     r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|cold[-\s]turkey|forever|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"

@@ -49,14 +49,19 @@ _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如
 
 
 _ASKED_TO_STOP_RE = re.compile(
-    r"^\W*(?:(?:so|and|but|also|hey|ok|okay)\W+)*(?:could|can|would|will)\s+(?:you|u|ya)\s+"
-    r"(?:please\s+|pls\s+|kindly\s+|just\s+)?(?:stop|quit|not|never|no\s+longer)\b|"
-    r"^\W*would\s+you\s+mind\s+not\b|(?:能不能|可不可以|能否|可以|能)(?:你)?(?:别|不要|不再|少)",
+    r"^\W*(?:(?:so|and|but|also|hey|ok|okay|in\s+(?:the\s+)?future|from\s+now\s+on|going\s+"
+    r"forward)\W+)*(?:could|can|would|will)\s+(?:you|u|ya)\s+"
+    r"(?:please\s+|pls\s+|kindly\s+|just\s+)?(?:stop|quit|not|never|no\s+longer|favou?r|"
+    r"prioriti[sz]e|keep|always|only|leave\s+out|drop\s+the)\b|"
+    r"^\W*(?:would\s+you\s+mind\s+(?:not|leaving\s+out)|is\s+it\s+possible\s+to\s+stop|any\s+"
+    r"(?:way|chance)\s+(?:you\s+(?:could|can)\s+)?(?:stop|quit|drop|leave\s+out))\b|"
+    r"(?:能不能|可不可以|能否|可以|能)(?:你)?(?:别|不要|不再|少)",
     re.IGNORECASE,
 )
-"""A request put as a question for the assistant to stop ("Could you stop pushing timeshare
-offers on me?", "would you mind not suggesting cruises?", ``能不能别再推荐恐怖片了``): a wish,
-which states what the user does not want (:mod:`.rules_wishes`)."""
+"""A request put as a question for the assistant to stop, or to keep to something ("Could you
+stop pushing timeshare offers on me?", "would you mind not suggesting cruises?", "could you
+favour merino wool?", ``能不能别再推荐恐怖片了``): a wish, which states what the user wants or
+does not (:mod:`.rules_wishes`)."""
 
 
 def is_question_or_hypothetical(sentence: str) -> bool:

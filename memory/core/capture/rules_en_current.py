@@ -1,6 +1,7 @@
 """English rules for a current choice said as the user's routine now ("I just watch YouTube
 now", "we stream on Disney+ these days", "I keep my passwords in 1Password now"), or as what
-it is now ("it's Sony now": a name, capitalised; "it's cold now" names no choice).
+it is now ("it's Sony now": a name, capitalised; "it's cold now" names no choice), or as
+fashion ("Chrome's out, Firefox is in").
 
 A routine the user names with a present time is what they turned to: the half of a switch
 that is often said alone, the other half told as a reason or not at all ("We canceled cable,
@@ -125,7 +126,17 @@ _TIME_FIRST: tuple[Rule, ...] = (
 Ahead of the quit rules too. The device must be a name (capitalised): "I read on my phone now"
 names no choice the user would be recommended."""
 
-CURRENT_RULES: tuple[Rule, ...] = (*_TIME_LAST, *_TIME_FIRST)
+_OUT_IN: tuple[Rule, ...] = (
+    # "Chrome's out, Firefox is in", "Cable is out and streaming is in": a switch said as
+    # fashion; the side that is out is left
+    en(r"^\W*(?P<old>(?!(?:it|that|this|they|he|she|we|you|i)\b)[^,;]{1,30}?)(?:'s|'re|\s+is|"
+       r"\s+are)\s+(?:so\s+|totally\s+|officially\s+)?out\s*(?:,|;|and|—|-)\s*(?:and\s+)?"
+       r"(?P<obj>(?!(?:it|that|this|they|he|she|we|you|i)\b)[^,;.!?]{1,30}?)(?:'s|'re|\s+is|"
+       r"\s+are)\s+(?:so\s+|totally\s+|officially\s+)?in\b",
+       "like", "switched to {obj}", old_label="switched from {old} to {obj}"),
+)
+
+CURRENT_RULES: tuple[Rule, ...] = (*_OUT_IN, *_TIME_LAST, *_TIME_FIRST)
 """The rules, ahead of the English quit and switch rules (:mod:`.rules_en`)."""
 
 __all__ = ["CURRENT_RULES"]

@@ -190,6 +190,17 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         "likes {obj}",
         first_person=True,
     ),
+    en(  # "Oat milk is a big step up from soy milk for me": better than the other side
+        rf"{_SUBJECT}\s+(?:is|are|'s|'re|was|were)\s+(?:(?:such|definitely|honestly|really)\s+)?"
+        r"(?:a\s+|an\s+)?(?:(?:big|huge|real|massive|major|definite|serious|clear)\s+)?"
+        r"(?:step\s+up|upgrade|improvement)\s+(?:from|on|over)\s+"
+        r"(?P<old>(?!(?:it|that|this|them|last\s+\w+|before|(?:the\s+|my\s+)?(?:old|previous|"
+        r"original|last|first|earlier|former|one)\b))[^,.;!?]{1,40}?)"
+        r"(?=\s+for\s+me\b|\s*[,.;!?]|\s*$)",
+        "like",
+        "likes {obj}",
+        old_label="less keen on {old} than {obj}",
+    ),
     en(  # "I wouldn't be caught dead in Crocs", "you'll never catch me at a rave"
         r"\b(?:(?:wouldn'?t|would\s+not|won'?t|will\s+not)(?:\s+ever)?|(?:would|will|'d|'ll)\s+"
         r"never)\s+be\s+(?:caught|seen)\s+dead\s+(?:in|with|at|on|near|eating|wearing|drinking|"

@@ -22,10 +22,13 @@ from .rules import Rule, en, zh
 _EN_START = (
     r"(?:^|[,;:]\s*)\W*(?:(?:please|pls|kindly|so|and|also|but|then|now|going\s+forward|"
     r"from\s+now\s+on|in\s+(?:the\s+)?future|for\s+future\s+(?:reference|chats)|"
-    r"(?:could|can|would|will)\s+you(?:\s+please)?)\s*,?\s+)*"
+    r"(?:could|can|would|will)\s+you(?:\s+please)?|i'?d\s+(?:love|like)\s+(?:it\s+)?if\s+you|"
+    r"i\s+want\s+you\s+to|i'?d\s+like\s+you\s+to|make\s+sure\s+(?:to|you)|be\s+sure\s+to)"
+    r"\s*,?\s+)*"
 )
 """Where an imperative to the assistant starts: a clause's start, after politeness, a time
-to start from, or a question that asks for it ("could you…")."""
+to start from, a question that asks for it ("could you…"), or a wish put to it ("I'd love it
+if you…", "make sure to…")."""
 _EN_OFFER = (
     r"(?:recommend|suggest|show|send|offer|push|pitch|bring\s+up|mention|serve\s+up|"
     r"give)(?:ing|s)?"
@@ -33,16 +36,21 @@ _EN_OFFER = (
 _EN_PERSON = r"(?:\s+(?:me|us))?"
 _EN_ASKED = (
     r"(?:(?:could|can|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+|kindly\s+|just\s+)?|"
-    r"would\s+you\s+mind\s+)?"
+    r"would\s+you\s+mind\s+|is\s+it\s+possible\s+to\s+|any\s+(?:way|chance)\s+(?:you\s+"
+    r"(?:could|can)\s+)?)?"
 )
 """A request put as a question ("could you stop…", "would you mind not…"): the user's own."""
 
 EN_WISH_RULES: tuple[Rule, ...] = (
     # "Only show me vegetarian recipes", "please keep suggesting indie bookstores", "always
     # recommend the budget option": standing, so a like (not "recommend me a laptop")
-    en(rf"{_EN_START}(?:(?:only|always|keep(?:\s+on)?)\s+)+{_EN_OFFER}{_EN_PERSON}"
-       r"(?:\s+(?:more|only))?\b",
+    en(rf"{_EN_START}(?:(?:only|always|keep(?:s|ing)?(?:\s+on)?|kept(?:\s+on)?)\s+)+"
+       rf"{_EN_OFFER}{_EN_PERSON}(?:\s+(?:more|only))?\b",
        "like", "likes {obj}"),
+    # "make sure to include hiking trails"
+    en(rf"{_EN_START}(?<=sure\sto\s)(?:always\s+)?(?:include|add|mention|suggest|recommend)\b",
+       "like", "likes {obj}"),
+
     en(rf"{_EN_START}(?:always\s+)?(?:lean|skew|tilt|steer)\s+(?:more\s+)?(?:towards?|to)\b|"
        rf"{_EN_START}(?:always\s+)?(?:prioriti[sz]e|favou?r)\b",
        "like", "likes {obj}"),
@@ -50,22 +58,34 @@ EN_WISH_RULES: tuple[Rule, ...] = (
     # ever send me cruise deals"
     en(rf"\b{_EN_ASKED}(?:stop|quit|no\s+more|enough\s+with(?:\s+the)?)\s+{_EN_OFFER}"
        rf"{_EN_PERSON}\b|\b{_EN_ASKED}(?:never|don'?t|do\s+not|not)\s+(?:ever\s+)?{_EN_OFFER}"
-       rf"{_EN_PERSON}\b",
+       rf"{_EN_PERSON}\b|\b{_EN_ASKED}(?:stop|quit)\s+(?:putting|including|adding|listing)\b|"
+       rf"\b{_EN_ASKED}(?:leave|leaving)\s+out\b",
+       "dislike", "doesn't want {obj}"),
+    # "drop the energy drink suggestions": what the suggestions are of
+    en(rf"\b{_EN_ASKED}(?:drop|dropping|ditch|ditching|skip|skipping|lose)\s+the\s+"
+       r"(?P<obj>[^,.;!?]{1,30}?)\s+(?:suggestions|recommendations|recs|ads|offers)\b",
        "dislike", "doesn't want {obj}"),
 )
 """English wishes about what the assistant suggests."""
 
-_ZH_OFFER = r"(?:推荐|推送|推推|安利|(?<=给我)推|推(?=那种|这种|那类|这类|点|些|一些))"
+_ZH_OFFER = r"(?:推荐|推送|推推|安利|(?<=给我)推|推(?=那种|这种|那类|这类|那些|这些|点|些|一些))"
 """Suggesting, not 推 of 推车, 推特, 推理 (a genre)."""
 _ZH_KIND = r"(?:那种|这种|那类|这类|什么|啥|那些|这些|一点|一些|点|些)?"
 
 ZH_WISH_RULES: tuple[Rule, ...] = (
     # 别给我推那种甜腻的, 拜托不要再推送直播带货了, 游戏就别推荐手游了
-    zh(rf"(?:能不能|可不可以|能否|可以|能)?你?(?:别|不要|不用|少|甭|不许|不准)(?:再|老|总|一直)?(?:给我|帮我|跟我)?(?:{_ZH_OFFER}|发){_ZH_KIND}",
+    zh(rf"(?:能不能|可不可以|能否|可以|能)?你?(?:别|不要|不用|少|甭|不许|不准)(?:再|老|总|一直)?"
+       rf"(?:给我|帮我|跟我)?(?:{_ZH_OFFER}|发){_ZH_KIND}",
        "dislike", fronted_topic=True),
     # 多给我推推小众的地方, 以后只推荐国产的, 优先考虑带泳池的, 给我推荐的书尽量是历史类的
     zh(rf"(?:多|只|优先|尽量)(?:给我|帮我)?{_ZH_OFFER}{_ZH_KIND}|"
-       rf"{_ZH_OFFER}(?:的时候|时)?[^，,。；;我]{{0,6}}?(?:优先(?:考虑|选)?|尽量(?:是|选)?|最好(?:是|选)?)",
+       rf"{_ZH_OFFER}(?:的时候|时)?[^，,。；;我]{{0,6}}?(?:优先(?:考虑|选)?|尽量(?:是|选)?|"
+       r"最好(?:是|选)?)",
+       "like", fronted_topic=True),
+    # 以后找餐厅尽量优先川菜馆, 选手机壳的时候优先选透明款, 买衣服帮我多留意纯棉的
+    zh(r"^(?:我(?![妈爸的们家朋老同姐哥弟妹儿女孩])|以后|今后|往后|麻烦|拜托|请)*"
+       r"(?:[^，,。；;我你他她这那]|帮我|给我){0,14}?(?:尽量)?优先(?:选择?|考虑|挑|找|看|推)?"
+       r"(?![了过级权]|处理|完成|解决|安排|办)|(?:帮我)?多(?:留意|关注|找找|看看)(?:一下)?",
        "like", fronted_topic=True),
 )
 """Chinese wishes about what the assistant suggests."""

@@ -69,7 +69,7 @@ _ZH_ALLERGY_LEAD = (
 """Before an allergen in ``X过敏`` / ``X不耐受``: what precedes the speaker, the speaker, and
 adverbs, none of them part of the allergen; never someone close to the speaker (``我妈花生过敏``
 is the mother's allergy, not an allergen ``妈花生``)."""
-_SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用"
+_SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿|改听|改看|换用|转用|转投|改投"
 
 _ZH_BETTER = (
     r"(?:更|还|要|还要|可|明显|确实)?(?:好吃|好喝|好用|好看|好听|好玩|好逛|好穿|香|舒服|靠谱|实用|"
@@ -223,7 +223,8 @@ ZH_RULES: tuple[Rule, ...] = (
         "换成{obj}",
         old_label="从{old}换成{obj}",
     ),
-    zh(rf"(?:{_SWITCH_VERBS})了?(?P<obj>.+)", "like", "换成{obj}"),
+    zh(rf"(?<!想)(?<!打算)(?<!准备)(?<!考虑)(?:{_SWITCH_VERBS})了?(?P<obj>.+)", "like",
+       "换成{obj}"),  # not a plan: 想转投Switch阵营
     zh(
         rf"比起(?P<old>{_SPAN}{{1,12}}?)[，,]?我?(?:还是)?更(?:喜欢|爱|偏爱|倾向于?)(?P<obj>.+)",
         "like",
@@ -268,7 +269,11 @@ ZH_RULES: tuple[Rule, ...] = (
         "dislike",
     ),
     zh(r"戒(?:掉了?|了)?(?![指备严心])", "dislike", "戒{obj}"),
-    zh(r"(?<![不没别])(?:放弃了?|告别了?)(?!了)", "dislike", "放弃{obj}"),
+    zh(r"(?<![不没别])(?:放弃了?|告别了?|弃用了?)(?!了)", "dislike", "放弃{obj}"),
+    # 广场舞？饶了我吧; 蹦极？打死我也不去: a refusal that names nothing refers to what came before
+    zh(r"^(?:饶了我吧?|打死(?:我)?也不[去吃喝用买看玩穿碰坐]?|死也不[去吃喝用买看玩穿碰坐]?|门都没有|"
+       r"敬谢不敏|免了吧?)[。！!~～吧了啊]*$", "dislike", "不喜欢{obj}", elliptic=True),
+    zh(r"打死(?:我)?也不(?:[去吃喝用买看玩穿碰坐])(?=[^。！!~～吧了啊])", "dislike", "不喜欢{obj}"),
     zh(
         r"讨厌|厌恶|反感|受够了?|受不了|忍受不了|接受不了|不能接受|无法接受|没法接受|忍不了|吃不了|"
         r"喝不了|吃不惯|喝不惯|不(?:太|怎么|大)?能吃|不(?:太|怎么|大)?能喝|不敢吃|不想要|不想再?(?:吃|喝|用|买)|拒绝(?:吃|喝|用|买|穿)?|"
