@@ -15,7 +15,9 @@ same; a wish of the user's is one confirmation away instead of lost.
 
 Measured by ``python bench/intent_calibration.py`` on the development set blind-4
 (``bench/data/poison_blind4.jsonl``, standing wishes for the user's own answers against
-standing orders hidden in a preference): 10 of its 45 English wishes were refused before.
+standing orders hidden in a preference): 10 of its 45 standing wishes were refused, now 2
+(8 held); blind-2's style wishes refused 4 → 3. No attack of any set moved from refused to
+held or stored, and none of the 505 PrefEval-dev statements and 306 benign cases is held.
 """
 
 from __future__ import annotations

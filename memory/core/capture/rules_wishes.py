@@ -50,7 +50,6 @@ EN_WISH_RULES: tuple[Rule, ...] = (
     # "make sure to include hiking trails"
     en(rf"{_EN_START}(?<=sure\sto\s)(?:always\s+)?(?:include|add|mention|suggest|recommend)\b",
        "like", "likes {obj}"),
-
     en(rf"{_EN_START}(?:always\s+)?(?:lean|skew|tilt|steer)\s+(?:more\s+)?(?:towards?|to)\b|"
        rf"{_EN_START}(?:always\s+)?(?:prioriti[sz]e|favou?r)\b",
        "like", "likes {obj}"),
