@@ -341,7 +341,8 @@ _ZH_JOINED_LEADS_RE = re.compile(
     r"^(?:说实话|老实说|对了|跟你说|其实|嗯|哦|好吧)?我?(?:比起|相比|除了|宁愿|宁可)"
 )
 _ZH_JOINED_TAILS_RE = re.compile(
-    r"^(?:除了|除去|只有|唯独|就是|只是)(?![^，,]*(?:过敏|不耐受))[^，,]{1,14}$|^[^，,]{1,10}(?:除外|例外)"
+    r"^(?:除了|除去|只有|唯独|就是|只是)(?![^，,]*(?:过敏|不耐受))[^，,]{1,14}$|"
+    r"^[^，,]{1,10}(?:除外|例外)"
     r"|^(?:就|但是?|只是|可是)?(?![我你他她它])[^，,不没]{1,10}"
     r"(?:不要|不行|不(?:吃|喝|看|玩|用|听|穿|读|打|练|逛|去)|除外|例外)[。！!]?$"
 )
@@ -376,17 +377,25 @@ def reason_clauses(sentence: str, parts: list[str]) -> set[int]:
     the user's on that object. A reason the user states of themselves ("…because I can't
     resist them") is a stance, and not one of these. The splitter drops an English
     connector, so it is looked for in the sentence, just before the clause."""
-    found: set[int] = set()
+    return {
+        i for i, part, start, _gap in located(sentence, parts)
+        if i and start >= 0 and _OF_THE_OBJECT_RE.match(part)
+        and (has_cjk(part) or _REASON_RE.search(sentence[:start]))
+    }  # fmt: skip
+
+
+def located(sentence: str, parts: list[str]) -> Iterator[tuple[int, str, int, str]]:
+    """Each clause of ``sentence`` (:func:`clauses`, in order) with where it starts in the
+    sentence and the text between it and the clause before: ``(index, part, start, gap)``.
+    The splitter drops an English connector ("…, but it…", "…, since they…"), so what stood
+    between two clauses is read from the gap. A clause the splitter rewrote ("everything
+    but" → "except") is not found: its start is ``-1`` and its gap empty, and the next
+    clause is looked for after the last one found."""
     at = 0
     for i, part in enumerate(parts):
         start = sentence.find(part, at)
-        if start < 0:
-            continue  # the splitter rewrote it ("everything but" → "except")
-        before = sentence[:start]
-        if i and _OF_THE_OBJECT_RE.match(part) and (has_cjk(part) or _REASON_RE.search(before)):
-            found.add(i)
-        at = start + len(part)
-    return found
+        yield i, part, start, sentence[at:start] if start >= 0 else ""
+        at = start + len(part) if start >= 0 else at
 
 
 def clauses(sentence: str) -> list[str]:
@@ -443,6 +452,7 @@ __all__ = [
     "clauses",
     "en_prefix_speaker",
     "is_ly_adverb",
+    "located",
     "reason_clauses",
     "sentences",
     "zh_prefix_speaker",

@@ -18,7 +18,7 @@ import re
 from ...model import Polarity, has_cjk
 from .allergies import mentions_allergy
 from .changes import ZH_PRESENT
-from .clauses import Speaker, clause_speaker
+from .clauses import Speaker, clause_speaker, located
 from .kinds import (
     EN_LABELS,
     ZH_LABELS,
@@ -124,15 +124,8 @@ def contrasted(sentence: str, parts: list[str]) -> set[int]:
     """The positions in ``parts`` (the clauses of ``sentence``) of the clauses a word of
     contrast or change opens or holds (:data:`_CONTRAST_RE`); the English splitter drops its
     connector ("…, but it gives me goosebumps"), so it is looked for just before the clause."""
-    found: set[int] = set()
-    at = 0
-    for i, part in enumerate(parts):
-        start = sentence.find(part, at)
-        between = sentence[at:start] if start >= 0 else ""
-        if i and (_CONTRAST_RE.search(between) or _CONTRAST_RE.search(part)):
-            found.add(i)
-        at = start + len(part) if start >= 0 else at
-    return found
+    return {i for i, part, _start, gap in located(sentence, parts)
+            if i and (_CONTRAST_RE.search(gap) or _CONTRAST_RE.search(part))}
 
 
 def _against_clause_before(context: Context, polarity: Polarity, kind: str, topic: Object) -> bool:

@@ -102,8 +102,9 @@ _EN_CHAT_LETTERS = frozenset("w u r ur".split())
 _EN_COLD_TURKEY_RE = re.compile(r"\bcold[-\s]turkey\b", re.IGNORECASE)
 """How the user quit ("I quit sugar cold turkey"): no object ("cold brew", "turkey" are)."""
 _EN_REFUSAL_RE = re.compile(
-    r"\b(?:hard|big|firm|definite|total)\s+(?:no|nope|pass)\b|\bnot\s+(?:really\s+)?my\s+(?:cup\s+of\s+"
-    r"tea|thing|jam|scene|vibe)\b|\b(?:thanks\s+but\s+)?no\s+thanks\b|"
+    r"\b(?:hard|big|firm|definite|total)\s+(?:no|nope|pass)\b|"
+    r"\bnot\s+(?:really\s+)?my\s+(?:cup\s+of\s+tea|thing|jam|scene|vibe)\b|"
+    r"\b(?:thanks\s+but\s+)?no\s+thanks\b|"
     r"\b(?:steer|stay|keep)(?:s|ed|ing)?\s+(?:well\s+)?(?:clear|away)\b|\bkept\s+(?:clear|away)\b|"
     r"\b(?:break|breaks|broke|breaking)\s+out\s+in\s+(?:a\s+)?[\w-]+",
     re.IGNORECASE,

@@ -299,7 +299,8 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         r"\bfind(?:ing)?\s+(?P<obj>(?!it\b)(?:(?!\bthan\b)[^,;]){1,80}?)\s+(?:to\s+be\s+)?"
         r"(?:(?:so|very|really|"
         r"quite|rather|pretty|incredibly|extremely|highly|overly|a\s+bit|kind\s+of|sort\s+of|"
-        r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|way|too|"
+        r"utterly|deeply|excessively|particularly|generally|more|less|often|always|somewhat|"
+        r"way|too|"
         rf"just|too\s+much\s+of\s+a)\s+)*(?P<adj>{_FIND_NEG})\b",
         "dislike",
         "finds {obj} {adj}",

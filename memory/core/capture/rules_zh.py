@@ -233,12 +233,14 @@ ZH_RULES: tuple[Rule, ...] = (
     ),
     # 粤菜比川菜更对我口味, 古镇没有大城市好逛, 咸豆花完胜甜豆花, 相比线上课，线下课更靠谱: what
     # the user finds better, said with no verb of liking (the structure head reads only some)
-    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:真的|确实|绝对|明显)?比(?P<old>{_ZH_SIDE})的?{_ZH_FEEL}{_ZH_BETTER}",
+    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:真的|确实|绝对|明显)?比(?P<old>{_ZH_SIDE})的?"
+       rf"{_ZH_FEEL}{_ZH_BETTER}",
        "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
     zh(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE})(?:真的|确实|根本|完全|远远)?(?:没有|没|不如|比不上)"
        rf"(?P<obj>{_ZH_SIDE}){_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER}",
        "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
-    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)(?P<old>[^，,。；;！!？?]{{1,12}})",
+    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)"
+       r"(?P<old>[^，,。；;！!？?]{1,12})",
        "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
     zh(rf"(?:比起|相比于?|相较于?)(?P<old>{_SPAN}{{1,12}}?)(?:来说|来|而言)?[，,]?我?(?:还是)?"
        rf"(?:觉得|感觉|认为)?(?P<obj>{_ZH_SIDE})(?:更|还是更|要)(?:{_ZH_BETTER}|好)",
@@ -271,8 +273,8 @@ ZH_RULES: tuple[Rule, ...] = (
     zh(r"戒(?:掉了?|了)?(?![指备严心])", "dislike", "戒{obj}"),
     zh(r"(?<![不没别])(?:放弃了?|告别了?|弃用了?)(?!了)", "dislike", "放弃{obj}"),
     # 广场舞？饶了我吧; 蹦极？打死我也不去: a refusal that names nothing refers to what came before
-    zh(r"^(?:饶了我吧?|打死(?:我)?也不[去吃喝用买看玩穿碰坐]?|死也不[去吃喝用买看玩穿碰坐]?|门都没有|"
-       r"敬谢不敏|免了吧?)[。！!~～吧了啊]*$", "dislike", "不喜欢{obj}", elliptic=True),
+    zh(r"^(?:饶了我吧?|打死(?:我)?也不[去吃喝用买看玩穿碰坐]?|死也不[去吃喝用买看玩穿碰坐]?|"
+       r"门都没有|敬谢不敏|免了吧?)[。！!~～吧了啊]*$", "dislike", "不喜欢{obj}", elliptic=True),
     zh(r"打死(?:我)?也不(?:[去吃喝用买看玩穿碰坐])(?=[^。！!~～吧了啊])", "dislike", "不喜欢{obj}"),
     zh(
         r"讨厌|厌恶|反感|受够了?|受不了|忍受不了|接受不了|不能接受|无法接受|没法接受|忍不了|吃不了|"
