@@ -230,6 +230,17 @@ def _noun_phrase(tokens: list[str], at: int) -> tuple[list[str], list[str]]:
     return articles, nouns
 
 
+def _plural_then_verb(run: list[str]) -> bool:
+    """Whether a run of words ends in a plural noun and a bare word, the subject and its verb
+    by agreement (``Open-plan offices drain…``, ``Crowded trains ruin…``); a run that ends in a
+    plural (``board games``) or a possessive does not."""
+    if len(run) < 2:
+        return False
+    noun, verb = run[-2].lower(), run[-1].lower()
+    plural = len(noun) > 3 and noun.endswith("s") and not noun.endswith(("ss", "us", "is", "'s"))
+    return plural and verb.isalpha() and not verb.endswith("s") and not verb[:1].isupper()
+
+
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     """The noun phrase of an English clause once stance, time and degree words are out.
 
@@ -275,6 +286,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
                 return None  # the object is the pronoun's ("it bores me to tears")
             if word in _EN_OBJECT_PRONOUNS and (len(runs[-1]) > 1 or (lone and i == 1)):
                 runs[-1].pop()  # "Reality TV drives me up the wall", "Sign me up for…": the verb
+            elif word in _EN_ARTICLES and _plural_then_verb(runs[-1]):
+                runs[-1].pop()  # "Open-plan offices drain the life out of me": the verb
             runs.append([])
             starts.append(i + 1)
         else:
