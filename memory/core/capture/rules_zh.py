@@ -87,6 +87,13 @@ _ZH_SIDE_LEAD = r"(?:其实|真的|说实话|说真的|个人觉得|感觉)?"
 _ZH_FEEL = r"(?:[看用吃喝穿听玩逛读坐住开戴](?:着|起来))?"
 """How the side is met before it is judged (``纸质书看着舒服``): no part of it."""
 
+
+def _better(source: str) -> Rule:
+    """A rule for what the user finds better (group ``obj``) than the other side (``old``):
+    a like of it, the other side kept as its worse half."""
+    return zh(source, "like", "更喜欢{obj}", old_label="{old}不如{obj}")
+
+
 _SLOT_NOUN = r"[^是，,不没已再]{1,8}"
 _ZH_SPELL = r"(?:一|两|三|几|半)(?:天|周|日|顿|晚|星期|个星期|礼拜|个礼拜|个月)"
 """A short spell of time: ``一天``, ``一周``, ``三天``."""
@@ -225,26 +232,18 @@ ZH_RULES: tuple[Rule, ...] = (
     ),
     zh(rf"(?<!想)(?<!打算)(?<!准备)(?<!考虑)(?:{_SWITCH_VERBS})了?(?P<obj>.+)", "like",
        "换成{obj}"),  # not a plan: 想转投Switch阵营
-    zh(
-        rf"比起(?P<old>{_SPAN}{{1,12}}?)[，,]?我?(?:还是)?更(?:喜欢|爱|偏爱|倾向于?)(?P<obj>.+)",
-        "like",
-        "更喜欢{obj}",
-        old_label="{old}不如{obj}",
-    ),
+    _better(rf"比起(?P<old>{_SPAN}{{1,12}}?)[，,]?我?(?:还是)?更(?:喜欢|爱|偏爱|倾向于?)"
+            r"(?P<obj>.+)"),
     # 粤菜比川菜更对我口味, 古镇没有大城市好逛, 咸豆花完胜甜豆花, 相比线上课，线下课更靠谱: what
     # the user finds better, said with no verb of liking (the structure head reads only some)
-    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:真的|确实|绝对|明显)?比(?P<old>{_ZH_SIDE})的?"
-       rf"{_ZH_FEEL}{_ZH_BETTER}",
-       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
-    zh(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE})(?:真的|确实|根本|完全|远远)?(?:没有|没|不如|比不上)"
-       rf"(?P<obj>{_ZH_SIDE}){_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER}",
-       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
-    zh(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)"
-       r"(?P<old>[^，,。；;！!？?]{1,12})",
-       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
-    zh(rf"(?:比起|相比于?|相较于?)(?P<old>{_SPAN}{{1,12}}?)(?:来说|来|而言)?[，,]?我?(?:还是)?"
-       rf"(?:觉得|感觉|认为)?(?P<obj>{_ZH_SIDE})(?:更|还是更|要)(?:{_ZH_BETTER}|好)",
-       "like", "更喜欢{obj}", old_label="{old}不如{obj}"),
+    _better(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:真的|确实|绝对|明显)?比(?P<old>{_ZH_SIDE})"
+            rf"的?{_ZH_FEEL}{_ZH_BETTER}"),
+    _better(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE})(?:真的|确实|根本|完全|远远)?"
+            rf"(?:没有|没|不如|比不上)(?P<obj>{_ZH_SIDE}){_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER}"),
+    _better(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)"
+            r"(?P<old>[^，,。；;！!？?]{1,12})"),
+    _better(rf"(?:比起|相比于?|相较于?)(?P<old>{_SPAN}{{1,12}}?)(?:来说|来|而言)?[，,]?我?"
+            rf"(?:还是)?(?:觉得|感觉|认为)?(?P<obj>{_ZH_SIDE})(?:更|还是更|要)(?:{_ZH_BETTER}|好)"),
     zh(
         rf"宁(?:愿|可)(?P<obj>{_SPAN}{{1,12}}?)[，,]?也不(?:要|想|愿意)?(?P<old>.+)",
         "like",
