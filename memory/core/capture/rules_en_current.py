@@ -126,13 +126,15 @@ _TIME_FIRST: tuple[Rule, ...] = (
 Ahead of the quit rules too. The device must be a name (capitalised): "I read on my phone now"
 names no choice the user would be recommended."""
 
+_NO_PRONOUN = r"(?!(?:it|that|this|they|he|she|we|you|i)\b)"
+"""A side of "X is out, Y is in" is a thing, not a pronoun."""
+_IS = r"(?:'s|'re|\s+is|\s+are)\s+(?:so\s+|totally\s+|officially\s+)?"
+
 _OUT_IN: tuple[Rule, ...] = (
     # "Chrome's out, Firefox is in", "Cable is out and streaming is in": a switch said as
     # fashion; the side that is out is left
-    en(r"^\W*(?P<old>(?!(?:it|that|this|they|he|she|we|you|i)\b)[^,;]{1,30}?)(?:'s|'re|\s+is|"
-       r"\s+are)\s+(?:so\s+|totally\s+|officially\s+)?out\s*(?:,|;|and|—|-)\s*(?:and\s+)?"
-       r"(?P<obj>(?!(?:it|that|this|they|he|she|we|you|i)\b)[^,;.!?]{1,30}?)(?:'s|'re|\s+is|"
-       r"\s+are)\s+(?:so\s+|totally\s+|officially\s+)?in\b",
+    en(rf"^\W*(?P<old>{_NO_PRONOUN}[^,;]{{1,30}}?){_IS}out\s*(?:,|;|and|—|-)\s*(?:and\s+)?"
+       rf"(?P<obj>{_NO_PRONOUN}[^,;.!?]{{1,30}}?){_IS}in\b",
        "like", "switched to {obj}", old_label="switched from {old} to {obj}"),
 )
 
