@@ -13,7 +13,10 @@ many look-alike non-statements, written by helpers who saw no file of the reposi
 (:func:`blind_examples`; half 1 is never read here, so ``bench/capture_quality.py`` reports
 what the head does on phrasings like them that it never saw); and every message of
 ``bench/corpus/statements/blind/*.jsonl``, written the same way by eleven more helpers
-(:func:`written_blind_examples`; texts that are in an evaluation set were dropped).
+(:func:`written_blind_examples`; texts that are in an evaluation set, in any case or
+punctuation, were dropped). ``--polarity`` also learns
+``bench/corpus/statements/polarity/*.jsonl``, written by four more for the polarity of
+idioms; the shipped head does not (:data:`POLARITY_CORPUS` says why).
 Every example is
 learned in its written form and as chat often types it (lower case, no final punctuation:
 :func:`with_casual_forms`). The held-out split, PrefEval's other five topics, half 1 of
@@ -51,6 +54,7 @@ Usage::
 
     python bench/train_statements.py [--steps 1000] [--l2 1e-4] [--hidden 256]
         [--hidden-steps 600] [--mix 0.3] [--lexical-steps 300] [--lexical-mix 0.5] [--tune]
+        [--polarity]
 
 The shipped head learns the train and dev splits together; ``--tune`` leaves the dev split
 out (to measure it with ``python bench/capture_quality.py --split dev``), and must not be
@@ -145,7 +149,32 @@ def blind_examples(path: Path = STATEMENTS_BLIND) -> list[tuple[str, str]]:
 BLIND_CORPUS = CORPUS / "blind"
 """Single chat messages written by helpers who saw no file of the repository (so neither the
 evaluation sets nor the corpus frames): idiomatic preferences with their kind and object, and
-look-alike non-statements, en and zh (:func:`written_blind_examples`)."""
+look-alike non-statements, en and zh (:func:`written_blind_examples`). 26 of its texts equal
+to an evaluation set's in all but case and punctuation (so learned through their casual forms)
+were dropped after the shipped heads and the object tagger had learned them; the next
+retraining leaves them out (``tests/unit/test_corpus_disjoint.py`` keeps them out)."""
+
+POLARITY_CORPUS = CORPUS / "polarity"
+"""2,080 chat messages (en 1,040, zh 1,040) written the same way by four more helpers, for
+the polarity the head split most often on other authors' messages: likes said through a
+negation ("I could never say no to…", ``…吃不腻``, ``…走不动道``), dislikes said through
+praise (sarcasm, irony, understatement), comings-round, goings-off and quits, alone
+(``en``, ``zh``) or inside a longer message to a shopping or assistant bot (``shop_*``), and
+as many look-alikes: the same idioms in another sense ("I can't get enough sleep"), sarcasm
+about one event, other people's tastes, questions, one-off reactions, hypotheticals and
+plans, requests, temporary states; no text of an evaluation set.
+
+Learned only with ``--polarity``, and the shipped head does not learn it. Leaving two authors
+out (``blind/en3.jsonl`` and ``zh3.jsonl``, whole messages read by the head at
+:data:`~penchant.memory.core.capture.kinds.NEW_MIN_P`) it raised the preferences read right
+en .754 → .765, zh .586 → .603, with fewer non-statements read as one (en .031 → .026, zh
+.017 → .009). But the head retrained with it read plain praise less surely ("Green tea is
+lovely." like .60 → .51, dislike .31 → .42: sarcastic dislikes teach that praise may mean
+the opposite), so 3 pinned development instances stored nothing, and ``capture_quality``
+moved by ±1–3 on most sets with no clear gain (half 1 of the blind statements en +1, zh +3).
+Without its dislikes, "Green tea is lovely." still read .58 and 3 instances still broke:
+plain evaluative sentences sit at the 0.6 bar in every head trained so far, and any
+retraining moves them."""
 
 
 def written_blind_examples(folder: Path = BLIND_CORPUS) -> list[tuple[str, str]]:
@@ -373,12 +402,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tune", action="store_true", help="leave the dev split out")
     parser.add_argument("--structure", action="store_true",
                         help="train the structure head (structures.npz): the kinds sets too")
+    parser.add_argument("--polarity", action="store_true",
+                        help="learn bench/corpus/statements/polarity/ too (not shipped)")
     args = parser.parse_args(argv)
     dev = [] if args.tune else corpus_examples("dev")
     examples = with_casual_forms(
         corpus_examples("train") + dev + corpus_examples("written") + prefeval_examples()
         + blind_examples() + written_blind_examples()
         + (kinds_examples() if args.structure else [])
+        + (written_blind_examples(POLARITY_CORPUS) if args.polarity else [])
     )
     texts = [t for t, _ in examples]
     y = np.array([KINDS.index(k) for _, k in examples])
