@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from penchant.memory.core.capture.kinds import POLAR_KINDS
+
 REPO = Path(__file__).resolve().parents[2]
 STATEMENTS = REPO / "bench" / "corpus" / "statements"
 TRAINING = sorted((STATEMENTS / "blind").glob("*.jsonl")) + sorted(
@@ -51,10 +53,9 @@ def test_no_training_message_is_an_evaluation_message(path: Path, evaluation: se
 
 @pytest.mark.parametrize("path", TRAINING, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_every_training_message_has_its_kind(path: Path) -> None:
-    groups = {"like", "dislike", "flip_like", "flip_dislike", "quit"}
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         assert row["lang"] in {"en", "zh"}, row
         assert row["kind"] in {"preference", "none"}, row
         if row["kind"] == "preference":
-            assert row["group"] in groups, row
+            assert row["group"] in POLAR_KINDS, row  # learned as that kind
