@@ -164,3 +164,27 @@ def test_doing_a_thing_oneself_is_an_object(
 @pytest.mark.parametrize("text", ["我不喜欢自己", "我喜欢自己人"])
 def test_oneself_alone_is_still_no_object(reader: ClauseReader, text: str) -> None:
     assert extract_preferences(text, reader=reader) == []
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("以前总觉得电动车廉价", "电动车"),
+    ("我以前觉得京剧老土", "京剧"),
+    ("小时候嫌弃苦瓜", "苦瓜"),
+    ("觉得周杰伦的歌", "周杰伦的歌"),  # what a 的 phrase names is the object's own head
+])
+def test_what_a_chinese_clause_of_opinion_ends_in_is_its_comment(text: str, obj: str) -> None:
+    """After 觉得 the words that run to the clause's end end in what was thought of the topic
+    (老土, 廉价: tagged as nouns by the segmenter), which was stored as part of the object
+    (``现在喜欢戏曲老土``); a time the clause opens with was the object (``现在喜欢小时候``)."""
+    assert pull_object_zh(text) == obj
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("我嫌弃榴莲。", "dislike", "榴莲"),  # was 弃榴莲: 嫌 read as a verb of opinion
+    ("小时候嫌弃苦瓜，现在夏天天天吃", "like", "苦瓜"),  # was 小时候
+])
+def test_a_chinese_verb_of_stance_is_no_part_of_its_object(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]

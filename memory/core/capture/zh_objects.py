@@ -35,6 +35,10 @@ _ZH_REACTIONS = frozenset(
 )
 
 
+_ZH_STANCE_VERBS = frozenset(
+    "喜欢 喜欢上 爱 爱上 讨厌 嫌弃 受不了 厌倦 放弃 告别 不喜欢 不爱".split()
+)
+"""Verbs of stance: never a modifier of the noun after them (``嫌弃苦瓜`` is no topic)."""
 _ZH_STANCE_SPLIT_RE = re.compile(f"({_ZH_STANCE_RE.pattern})")
 """:data:`_ZH_STANCE_RE` as a split that keeps the stance words (odd items)."""
 _ZH_CONSUMED_BY = frozenset("吃 喝 看 玩 用 听 穿 读 逛".split())
@@ -55,7 +59,7 @@ _ZH_COMMENT_WORDS = frozenset(
 )
 """Words that open the comment of a topic-comment clause: the topic ends before one."""
 _ZH_OPINION_LEAD_RE = re.compile(
-    f"^(?:{ZH_PAST_RE.pattern}|原本|一度)?我?(?:一直|总|还)?(?:觉得|感觉|认为|以为|嫌)"
+    f"^(?:{ZH_PAST_RE.pattern}|原本|一度)?我?(?:一直|总|还)?(?:觉得|感觉|认为|以为|嫌(?!弃))"
 )
 """``以前觉得甜甜圈是天堂``: what was thought of is the topic, after the verb of opinion."""
 _ZH_COMMENT_TAGS = (*FUNCTION_TAGS, "r", "x")
@@ -82,16 +86,40 @@ def _leading_topic_zh(text: str) -> str | None:
         set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v"
         if flag[0] in "nbjz" or flag in ("vn", "an", "eng") or set_phrase or whose:
             found += word
-        elif not found and flag.startswith(("v", "a")) and (
+        elif not found and flag.startswith(("v", "a")) and word not in _ZH_STANCE_VERBS and (
             (after not in _ZH_COMMENT_WORDS and (after_flag.startswith("n") or after_flag == "vn"))
             or (len(word) == 2 and after_flag.startswith("v"))  # an activity: 露营是…, 熬夜追剧
         ):
             found += word
         else:
             break
+    found = _without_comment_zh(text, found)
     if ZH_PAST_RE.search(found) or not 2 <= len(found) <= 12:
         return None
     return found
+
+
+_ZH_CLAUSE_END_RE = re.compile(r"[，,。！？!?；;、…~～\s]|$")
+"""Where a Chinese clause ends: its punctuation, or the text's end."""
+
+
+def _without_comment_zh(clause: str, obj: str) -> str:
+    """``obj`` without the comment a clause of opinion ends in: after a verb of opinion
+    (``觉得``, ``嫌``…), words that run as nouns to the clause's end end in what was thought
+    of the topic (``以前觉得戏曲老土`` → ``戏曲``, ``从前觉得红酒高级`` → ``红酒``: the segmenter
+    tags 老土 and 高级 as nouns), so an object that runs to the clause's end (the text's,
+    or its punctuation :data:`_ZH_CLAUSE_END_RE`) loses its last word;
+    ``obj`` itself where the clause is no such clause, or the last word is what a ``的``
+    phrase names (``觉得周杰伦的歌``)."""
+    text = _ZH_FILLER_RE.sub("", clause).strip()
+    unled = _ZH_OPINION_LEAD_RE.sub("", text)
+    at, words = unled.find(obj), dictionary_tag(obj)
+    ends = at >= 0 and _ZH_CLAUSE_END_RE.match(unled, at + len(obj)) is not None
+    if unled == text or not ends or len(words) < 2 or words[-2][0] == "的":
+        return obj
+    if not all(flag[0] in "nbjz" or flag in ("vn", "an", "eng") for _, flag in words):
+        return obj
+    return obj[: len(obj) - len(words[-1][0])]
 
 
 def _pull_object_zh(clause: str) -> str | None:
@@ -104,6 +132,7 @@ def _pull_object_zh(clause: str) -> str | None:
     nouns = [
         run for run in noun_runs(text)
         if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
+        and not ZH_PAST_RE.fullmatch(run)  # 小时候嫌弃苦瓜: a time, not the object
     ]  # fmt: skip
     opening = _leading_topic_zh(text)
     if (
