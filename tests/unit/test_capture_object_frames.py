@@ -188,3 +188,18 @@ def test_a_chinese_verb_of_stance_is_no_part_of_its_object(
 ) -> None:
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("麻将已经被我戒掉了。", "dislike", "麻将"),  # was 麻将已经被
+    ("后来我才发现榴莲其实挺好的。", "like", "榴莲"),  # was 后来我才发现榴莲
+    ("烤冷面这一口我已经戒了", "dislike", "烤冷面"),  # was 烤冷面这一口
+    ("我很喜欢羽绒被", "like", "羽绒被"),  # a quilt: 被 is no passive here
+])
+def test_a_chinese_object_loses_what_its_edges_run_into(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    """A verb of finding before the object, a passive marker, a time or the kind of thing it is
+    put as after it were stored as part of it."""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
