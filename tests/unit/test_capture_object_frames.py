@@ -203,3 +203,16 @@ def test_a_chinese_object_loses_what_its_edges_run_into(
     put as after it were stored as part of it."""
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("I can't stand reality shows to be fair.", "dislike", "reality show"),
+    ("I prefer hardbacks, pretty much always", "like", "hardback"),
+    ("I'm not into energy drinks anymore to be honest.", "dislike", "energy drink"),
+])
+def test_an_english_aside_after_the_object_is_no_part_of_it(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    """"to be honest", "(pretty much) always" after the object were stored with it."""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
