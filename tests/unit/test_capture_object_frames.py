@@ -216,3 +216,16 @@ def test_an_english_aside_after_the_object_is_no_part_of_it(
     """"to be honest", "(pretty much) always" after the object were stored with it."""
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("榨菜我真是爱不起来", "榨菜"),
+    ("我真的爱不起来健身", "健身"),
+    ("脱口秀我是真欣赏不来", "脱口秀"),
+])
+def test_a_chinese_like_one_cannot_bring_oneself_to_is_a_dislike(
+    reader: ClauseReader, text: str, obj: str
+) -> None:
+    """``喜欢不起来``, ``欣赏不来``: the like rule had stored a like of 不起来…"""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [("dislike", [obj])]
