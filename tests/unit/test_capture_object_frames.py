@@ -229,3 +229,15 @@ def test_a_chinese_like_one_cannot_bring_oneself_to_is_a_dislike(
     """``喜欢不起来``, ``欣赏不来``: the like rule had stored a like of 不起来…"""
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [("dislike", [obj])]
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("我更喜欢疫情以前", "like", "疫情以前"),  # 以前 after a noun may be "before" it
+    ("我超爱发现宝藏小店", "like", "发现宝藏小店"),  # finding as the activity liked
+    ("我喜欢不来回折腾的旅行", "like", "不来回折腾"),  # 不来 opens what follows
+])
+def test_look_alikes_of_a_chinese_objects_edges_keep_their_words(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords[0]) for c in found] == [(polarity, obj)]

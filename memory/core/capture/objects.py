@@ -296,14 +296,17 @@ def avoidance(display: str) -> str | None:
 _ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
 """Sentence-final particles: a clause that names nothing else names no object."""
 _ZH_EDGES_RE = re.compile(
-    r"^(?:后来|然后|结果|其实)?我?(?:才|就)?(?:发现|觉得|感觉|认为)(?=..)|"
-    r"(?<=.)(?:(?:已经|早就|都|也)被|以前|之前|小时候|曾经|当年|那时候|从前|年轻时)$|"
-    r"(?<=.)(?:[这那](?:种|类|样)(?:事|事情|东西|玩意儿?)?|这一口)$"
+    r"^(?:(?:(?:后来|然后|结果|其实)我?|我)(?:才|就)?发现|(?:后来|然后|结果|其实)?我?(?:才|就)?"
+    r"(?:觉得|感觉|认为))(?=..)|"
+    r"(?<=.)(?:(?:已经|早就|都|也)被|小时候|曾经|当年|那时候|从前|年轻时)$|"
+    r"(?<=.)(?:[这那](?:种|类)(?:事|事情|东西|玩意儿?)?|这一口)$"
 )
 """What a Chinese object's words may run into at its edges and is never the thing: a verb of
-finding or opinion before it (``后来我发现火锅``), and after it a passive marker with its
-adverb (``电子游戏已经被``; a bare 被 may be a quilt: ``羽绒被``), the time it is told in
-(``辣条小时候``) or the kind of thing it is put as (``相亲这种事``, ``夜宵这一口``)."""
+opinion, or of finding after who found it, before it (``后来我发现火锅``; not ``发现宝藏小店``,
+an activity), and after it a passive marker with its adverb (``电子游戏已经被``; a bare 被 may
+be a quilt: ``羽绒被``), the time it is told in (``辣条小时候``; not 以前 or 之前, which after
+a noun may be "before" it: ``疫情以前``) or the kind of thing it is put as (``相亲这种事``,
+``夜宵这一口``)."""
 
 
 _EN_ALL_OF_IT_RE = re.compile(

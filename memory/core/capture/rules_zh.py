@@ -266,7 +266,9 @@ ZH_RULES: tuple[Rule, ...] = (
     ),
     # cannot bring oneself to (``生蚝我真的喜欢不起来``, ``那种苦我欣赏不来``): the like rule
     # had stored a like of 不起来生蚝
-    zh(r"(?:喜欢|爱|热爱|欣赏|享受)不(?:起来|来)", "dislike", "不喜欢{obj}", fronted_topic=True),
+    # (not 不来 that opens what follows: ``我喜欢不来回折腾的旅行``)
+    zh(r"(?:喜欢|爱|热爱|欣赏|享受)不(?:起来|来(?=[了啊呀吧的。，,！!？?~～\s]|$))", "dislike",
+       "不喜欢{obj}", fronted_topic=True),
     zh(
         r"(?:不再|再也不|(?:已经|早就|早已|从此|现在)不再|早就不|早已不)(?:是很|太|那么|怎么)?"
         r"(?:喜欢|爱(?:吃|喝|穿|用)?|想要?再?(?:吃|喝|用|买|穿)?|要|吃|喝|穿|用|买|碰|抽|玩|看|听)",
