@@ -241,3 +241,14 @@ def test_look_alikes_of_a_chinese_objects_edges_keep_their_words(
 ) -> None:
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords[0]) for c in found] == [(polarity, obj)]
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("香菜我怎么都吃不惯", "香菜"),
+    ("我怎么也喜欢不起来羊肉", "羊肉"),
+    ("内脏我说什么也不吃", "内脏"),
+])
+def test_no_matter_how_is_no_other_speaker(reader: ClauseReader, text: str, obj: str) -> None:
+    """怎么都, 怎么也, 说什么也 before the verb were read as words naming someone else."""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [("dislike", [obj])]
