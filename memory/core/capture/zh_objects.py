@@ -74,7 +74,8 @@ def _leading_topic_zh(text: str) -> str | None:
     with its object: ``整理房间``), by the dictionary's words (:func:`dictionary_tag`); None
     when that is under two characters or tells a time (``年轻时``)."""
     found = ""
-    words = dictionary_tag(_ZH_OPINION_LEAD_RE.sub("", text))
+    unled = _ZH_OPINION_LEAD_RE.sub("", text)
+    words = dictionary_tag(unled)
     for i, (word, flag) in enumerate(words):
         after, after_flag = words[i + 1] if i + 1 < len(words) else ("", "x")
         if not found and (flag == "t" or ZH_PAST_RE.fullmatch(word)):
@@ -84,7 +85,7 @@ def _leading_topic_zh(text: str) -> str | None:
         if (word in _ZH_COMMENT_WORDS or flag.startswith(_ZH_COMMENT_TAGS)) and not whose:
             break
         set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v"
-        if flag[0] in "nbjz" or flag in ("vn", "an", "eng") or set_phrase or whose:
+        if _nominal(flag) or set_phrase or whose:
             found += word
         elif not found and flag.startswith(("v", "a")) and word not in _ZH_STANCE_VERBS and (
             (after not in _ZH_COMMENT_WORDS and (after_flag.startswith("n") or after_flag == "vn"))
@@ -93,7 +94,8 @@ def _leading_topic_zh(text: str) -> str | None:
             found += word
         else:
             break
-    found = _without_comment_zh(text, found)
+    if unled != text:  # after a verb of opinion
+        found = _without_comment_zh(unled, found)
     if ZH_PAST_RE.search(found) or not 2 <= len(found) <= 12:
         return None
     return found
@@ -103,21 +105,25 @@ _ZH_CLAUSE_END_RE = re.compile(r"[，,。！？!?；;、…~～\s]|$")
 """Where a Chinese clause ends: its punctuation, or the text's end."""
 
 
-def _without_comment_zh(clause: str, obj: str) -> str:
-    """``obj`` without the comment a clause of opinion ends in: after a verb of opinion
-    (``觉得``, ``嫌``…), words that run as nouns to the clause's end end in what was thought
-    of the topic (``以前觉得戏曲老土`` → ``戏曲``, ``从前觉得红酒高级`` → ``红酒``: the segmenter
-    tags 老土 and 高级 as nouns), so an object that runs to the clause's end (the text's,
-    or its punctuation :data:`_ZH_CLAUSE_END_RE`) loses its last word;
-    ``obj`` itself where the clause is no such clause, or the last word is what a ``的``
-    phrase names (``觉得周杰伦的歌``)."""
-    text = _ZH_FILLER_RE.sub("", clause).strip()
-    unled = _ZH_OPINION_LEAD_RE.sub("", text)
+def _nominal(flag: str) -> bool:
+    """Whether a dictionary tag reads as part of a noun phrase here (nouns, distinguishing
+    words, abbreviations, states, verbal and adjectival nouns, Latin words)."""
+    return flag[0] in "nbjz" or flag in ("vn", "an", "eng")
+
+
+def _without_comment_zh(unled: str, obj: str) -> str:
+    """``obj`` without the comment a clause of opinion ends in; ``unled``: the clause after its
+    verb of opinion (``觉得``, ``嫌``…). Words that run as nouns to the clause's end end in
+    what was thought of the topic (``以前觉得戏曲老土`` → ``戏曲``, ``从前觉得红酒高级`` →
+    ``红酒``: the segmenter tags 老土 and 高级 as nouns), so an object that runs to the
+    clause's end (the text's, or its punctuation :data:`_ZH_CLAUSE_END_RE`) loses its last
+    word; ``obj`` itself where it does not, or the last word is what a ``的`` phrase names
+    (``觉得周杰伦的歌``)."""
     at, words = unled.find(obj), dictionary_tag(obj)
     ends = at >= 0 and _ZH_CLAUSE_END_RE.match(unled, at + len(obj)) is not None
-    if unled == text or not ends or len(words) < 2 or words[-2][0] == "的":
+    if not ends or len(words) < 2 or words[-2][0] == "的":
         return obj
-    if not all(flag[0] in "nbjz" or flag in ("vn", "an", "eng") for _, flag in words):
+    if not all(_nominal(flag) for _, flag in words):
         return obj
     return obj[: len(obj) - len(words[-1][0])]
 
