@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ...model import Polarity, PreferenceCandidate, has_cjk, is_protected
 from .categories import category_for, object_category
+from .comparisons import EN_COMPARE, EN_COMPARE_STRICT, ZH_COMPARE
 from .keywords import object_keywords
 from .kinds import pull_object_en
 from .rules_en_kept import EN_SOONER_DIE
@@ -42,54 +43,8 @@ class Part:
     slot: str | None = None
 
 
-_EN_RATHER = re.compile(
-    r"\b(?:i'?d\s+|i\s+would\s+)?(?:much\s+|far\s+)?rather\s+(?:have|take|do|go\s+for|eat|"
-    r"drink|watch|get|be|pick)?\s*(?P<a>.+?)\s+than\s+(?P<b>.+)",
-    re.I,
-)
-""""I'd rather A than B", the verb before A out ("I'd rather take the bus than the train")."""
 _SOONER_DIE_RE = re.compile(EN_SOONER_DIE, re.IGNORECASE)
 """A side that is no choice: "I'd rather die than B" refuses B (:mod:`.rules_en_kept`)."""
-_EN_PREFER = re.compile(
-    r"\bprefer(?:s|red)?\s+(?P<a>.+?)\s+(?:over|to|rather\s+than)\s+(?P<b>.+)", re.I
-)
-_EN_NOT_A_SIDE = r"(?!the\s+(?:weekend|holidays?|summer|winter|years?|past|phone)\b)"
-"""A time or a medium after "over" ("over the weekend"): no side of a comparison."""
-_EN_COMPARE_STRICT = [
-    _EN_RATHER,
-    _EN_PREFER,
-    re.compile(
-        r"^(?:(?:give\s+me|gimme|i'?ll\s+take|i'?m\s+an?)\s+)?(?!(?:spent|went|stayed|came|got|"
-        r"was|were|had|did|looked|ran|walked|drove|took|moved|talked|argued|went|been)\b)"
-        r"(?P<a>(?:(?!\b(?:i|i'm|that|which|who|are|is|was|were|dislike|like|love|hate|want|need)\b)"
-        r"[^,;]){1,40}?)\s+(?:(?:wins?|win\s+out)\s+)?(?:over|>|beats?|trumps?)\s+"
-        rf"{_EN_NOT_A_SIDE}(?!(?:at|in|on|to|for|with|by|from|"
-        r"there|here|and|again|it|budget|time)\b)(?P<b>(?:(?!\b(?:is|are|was|were)\b)[^,;])+)"
-        r"(?:[,;]|$)",
-        re.I,
-    ),
-    re.compile(r"(?P<a>.+?)\s+(?:is|'s)\s+my\s+(?:pick|choice)\s+over\s+(?P<b>.+)", re.I),
-    re.compile(r"\brate\s+(?P<a>.+?)\s+(?:above|over)\s+(?P<b>.+)", re.I),
-]
-"""The comparative connectors that name a preference alone ("I'd rather A than B", "A over
-B" opening the sentence), for a sentence the head does not read as a comparison: "over",
-"to" and "than" inside a clause ("over the weekend", "an aversion to X") name none."""
-_EN_COMPARE = [
-    re.compile(
-        r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*,?\s*(?:i(?:'ll|\s+will|'d|\s+would)?"
-        r"\s+)?(?:go\s+(?:with|for)|pick|choose|take|prefer)\s+(?P<c>.+)",
-        re.I,
-    ),
-    *_EN_COMPARE_STRICT,
-    re.compile(
-        r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
-        rf"than|beats|wins\s+over|trumps|before|to)\s+{_EN_NOT_A_SIDE}(?P<b>.+)",
-        re.I,
-    ),
-]
-"""Every comparative connector, for a sentence the head reads as a comparison: the strict ones
-first, which cut their sides more closely ("I'd rather take the stairs than the lift": not
-``take``; "Dogs > cats, not even close")."""
 _EN_EXCEPT = re.compile(
     r"(?P<c>.+?)\s*,?\s+(?:except(?:\s+for)?|but\s+not|but\s+never|but|apart\s+from|other\s+than|"
     r"besides|save(?:\s+for)?|minus|aside\s+from|excluding|with\s+the\s+exception\s+of|"
@@ -197,39 +152,6 @@ _EN_SLOT = [
     ),
 ]
 
-_ZH_COMPARE = [
-    re.compile(
-        r"(?:比起|相比于?|相较于?|跟|和)(?P<b>[^，,。]{1,14}?)(?:比|相比)?[，,]?\s*我?(?:还是)?更"
-        r"(?:喜欢|爱|偏爱|倾向于?|想要?|愿意|习惯)" + ZH_V + r"?(?P<a>[^，,。！]+)"
-    ),
-    re.compile(
-        r"(?:在)?(?P<a>[^，,。和与]{1,14}?)(?:和|与|跟)(?P<b>[^，,。]{1,14}?)(?:之间|中间)?[，,]?\s*"
-        r"我?(?:选|挑|要|会选|宁愿选|更喜欢)(?P<c>[^，,。！]+)"
-    ),
-    re.compile(
-        r"与其"
-        + ZH_V
-        + r"?(?P<b>[^，,。]{1,14}?)[，,]?\s*(?:还)?不如"
-        + ZH_V
-        + r"?(?P<a>[^，,。！]+)"
-    ),
-    re.compile(
-        r"(?P<a>[^，,。]{1,14}?)(?:比|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|香|更|"
-        r"合我|适合我|舒服|靠谱|$)"
-    ),
-    re.compile(r"(?P<a>[^，,。]{1,14}?)(?:吊打|完爆|秒杀)(?P<b>[^，,。！]{1,14})"),
-    re.compile(
-        r"(?:更|还是)(?:喜欢|爱|倾向于?|偏向)?" + ZH_V + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*"
-        r"而(?:不是|非)" + ZH_V + r"?(?P<b>[^，,。！]+)"
-    ),
-    re.compile(
-        r"宁(?:愿|可)"
-        + ZH_V
-        + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*也不(?:要|想|愿意)?"
-        + ZH_V
-        + r"?(?P<b>[^，,。！]+)"
-    ),
-]
 _ZH_EXCEPT_ANY_VERB = re.compile(
     r"(?:我)?(?:喜欢|爱|" + ZH_V + r")(?:所有|各种|任何)?的?(?P<c>[^，,。]{1,10}?)[，,]\s*"
     r"(?:但是?|就是|只有|唯独)?(?P<m>[^，,。]{1,14}?)(?:除外|不" + ZH_V + r"?|不行|不要)"
@@ -456,7 +378,7 @@ def read_structure(
             if new := (_zh_obj if zh else _en_obj)(m["new"]):
                 return [Part("like", new, f"换成{new}" if zh else f"switched to {new}")]
     elif kind == "comparative":
-        for pattern in _ZH_COMPARE if zh else (_EN_COMPARE_STRICT if strict else _EN_COMPARE):
+        for pattern in ZH_COMPARE if zh else (EN_COMPARE_STRICT if strict else EN_COMPARE):
             if m := pattern.search(text):
                 clean = _zh_obj if zh else _en_obj
                 a, b = clean(m["a"]), clean(m["b"])
