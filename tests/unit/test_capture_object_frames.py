@@ -252,3 +252,61 @@ def test_no_matter_how_is_no_other_speaker(reader: ClauseReader, text: str, obj:
     """怎么都, 怎么也, 说什么也 before the verb were read as words naming someone else."""
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [("dislike", [obj])]
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("其实三文鱼我已经不爱了", "dislike", "三文鱼"),  # was 其实三文鱼
+    ("腌笃鲜是我的心头好", "like", "腌笃鲜"),  # was 腌笃鲜是
+    ("坚果礼盒帮我避开", "dislike", "坚果礼盒"),  # was 坚果礼盒帮
+    ("对综艺我已经没兴趣了", "dislike", "综艺"),  # was 综艺我已经
+    ("奶茶我戒了好久了", "dislike", "奶茶"),  # was 好久奶茶
+    ("成都是我最爱的城市", "like", "成都"),  # a name ending in 都 keeps it
+    ("丐帮是我最喜欢的门派", "like", "丐帮"),  # and one ending in 帮
+])
+def test_a_chinese_objects_function_words_at_its_edges_are_no_part_of_it(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    """A copula, an adverb, a connective, ``帮``(我), the topic's ``对`` and how long since were
+    stored with the object they run into."""
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
+
+
+@pytest.mark.parametrize(("text", "better", "worse"), [
+    ("什么进口巧克力都比不上德芙", ["德芙"], ["进口", "巧克力"]),  # was nothing stored
+    ("钢琴弹起来比电子琴有感觉多了", ["钢琴"], ["电子琴"]),  # was 钢琴弹起来, 电子琴有感觉多
+    ("对我来说Kindle比iPad顺手", ["kindle"], ["ipad"]),  # was 对我来说kindle, ipad顺手
+    ("可乐比不上雪碧好喝", ["雪碧"], ["可乐"]),  # was split at 比: 可乐 liked
+    ("钢琴弹起来比不上吉他顺手", ["吉他"], ["钢琴"]),
+])
+def test_a_chinese_comparison_stores_its_sides_the_right_way_round(
+    reader: ClauseReader, text: str, better: list[str], worse: list[str]
+) -> None:
+    """``A都比不上B``: B is the better side (it had been split at 比, A liked); how a side is
+    met (``弹起来``) and what it is judged (``有感觉``, ``顺手``) are no part of it."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == [
+        ("dislike", worse), ("like", better)
+    ]
+
+
+@pytest.mark.parametrize(("text", "found_as"), [
+    ("我很喜欢作业帮", [("like", ["作业帮"])]),  # names the segmenter splits keep their end
+    ("我很喜欢魔都", [("like", ["魔都"])]),
+    ("我很爱藤原龙也", [("like", ["藤原龙也"])]),
+    ("我讨厌对门", [("dislike", ["对门"])]),
+    ("小王比不上小李", []),  # people compared, no preference
+    ("计划赶不上变化", []),  # a saying
+    ("I ditched Coke, Pepsi and Sprite for water",
+     [("dislike", ["coke"]), ("dislike", ["pepsi"]), ("dislike", ["sprite"]), ("like", ["water"])]),
+    ("I ditched coffee, and now I drink tea", [("dislike", ["coffee"]), ("like", ["tea"])]),
+    ("I like the Milky Way more than Snickers",
+     [("dislike", ["snicker"]), ("like", ["milky way"])]),
+])
+def test_look_alikes_of_words_around_an_object_keep_their_reading(
+    reader: ClauseReader, text: str, found_as: list[tuple[str, list[str]]]
+) -> None:
+    """Found by a helper who tried to break the cuts above: names ending in a function word,
+    comparisons of people or in a saying, a list before a switch, a name with "Way" in it."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == found_as

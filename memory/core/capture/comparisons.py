@@ -1,5 +1,5 @@
 """A comparison's connectors: which side the user finds better ("I'd rather A than B", "prefer
-A over B", "A beats B", ``比起B更喜欢A``, ``A比B好``, ``与其B不如A``). Read by
+A over B", "A beats B", ``比起B更喜欢A``, ``A比B好``, ``B比不上A``, ``与其B不如A``). Read by
 :func:`~.structures.read_structure` when :mod:`.structuring` says a sentence may be a
 comparison; group ``a`` is the better side, ``b`` the worse, and ``c``, where there is one, the
 side chosen between the two. They name connectors, never objects.
@@ -74,9 +74,11 @@ ZH_COMPARE = [
         + r"?(?P<a>[^，,。！]+)"
     ),
     re.compile(
-        r"(?P<a>[^，,。]{1,14}?)(?:比|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|香|更|"
-        r"合我|适合我|舒服|靠谱|$)"
-    ),
+        r"(?P<a>[^，,。]{1,14}?)(?:比(?!不上|不过)|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|"
+        r"香|更|合我|适合我|舒服|靠谱|顺手|爽|方便|实用|划算|带劲|过瘾|高一档|有(?:感觉|意思|"
+        r"味道?|劲|质感|档次)|$)"
+    ),  # 什么面膜都比不上敷尔佳: the one after 比不上 is better
+    re.compile(r"(?P<b>[^，,。]{1,14}?)(?:比不上|比不过)(?P<a>[^，,。！]{1,14})"),
     re.compile(r"(?P<a>[^，,。]{1,14}?)(?:吊打|完爆|秒杀)(?P<b>[^，,。！]{1,14})"),
     re.compile(
         r"(?:更|还是)(?:喜欢|爱|倾向于?|偏向)?" + ZH_V + r"?(?P<a>[^，,。]{1,14}?)[，,]?\s*"

@@ -19,7 +19,7 @@ from ...model import has_cjk
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
 from .lexicons import CATEGORY_WORDS, EN_PEOPLE_RE, STOP_WORDS
 from .pronoun_ways import way_had
-from .segment import noun_runs
+from .segment import dictionary_tag, is_word, noun_runs
 from .segment import words as zh_words
 
 MAX_OBJECT_CHARS = 80
@@ -123,10 +123,11 @@ _ZH_TRAILING_RE = re.compile(
     rf"(?:{ZH_TRAILING_PARTICLE}|\s|[\U0001F300-\U0001FAFF\u2600-\u27BF])+$"  # 青岛啤酒🍺
 )
 ZH_DURATION_RE = re.compile(
-    r"(?:已经|都|快|有|好)?(?:[一二三四五六七八九十两几半\d]+|好几|大半)(?:个)?(?:多)?(?:年|月|周|星期|礼拜|天)"
-    r"(?:多|了|啦)*$"
+    r"(?:已经|都|快|有|好)?(?:(?:[一二三四五六七八九十两几半\d]+|好几|大半)(?:个)?(?:多)?"
+    r"(?:年|月|周|星期|礼拜|天)|好久|很久|挺久|蛮久|许久|多年|好多年|好些年|好一阵子?|一阵子|"
+    r"(?:好长|很长|一段)时间)(?:多|了|啦)*$"
 )
-"""``戒咖啡三个月了``, ``咖啡我戒了三个月了``: how long since, not part of the object."""
+"""``戒咖啡三个月了``, ``咖啡我戒了好久了``: how long since, not part of the object."""
 _ZH_PRONOUN_OBJECTS = frozenset("它 它们 这个 那个 这些 那些 这 那 这种 那种".split())
 @dataclass(frozen=True)
 class Object:
@@ -296,17 +297,57 @@ def avoidance(display: str) -> str | None:
 _ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
 """Sentence-final particles: a clause that names nothing else names no object."""
 _ZH_EDGES_RE = re.compile(
-    r"^(?:(?:(?:后来|然后|结果|其实)我?|我)(?:才|就)?发现|(?:后来|然后|结果|其实)?我?(?:才|就)?"
-    r"(?:觉得|感觉|认为))(?=..)|"
+    r"^(?:对(?:于)?我(?:来说|而言)|(?:(?:后来|然后|结果|其实)我?|我)(?:才|就)?发现|"
+    r"(?:后来|然后|结果|其实)?我?(?:才|就)?(?:觉得|感觉|认为))(?=..)|"
     r"(?<=.)(?:(?:已经|早就|都|也)被|小时候|曾经|当年|那时候|从前|年轻时)$|"
-    r"(?<=.)(?:[这那](?:种|类)(?:事|事情|东西|玩意儿?)?|这一口)$"
+    r"(?<=.)(?:[这那](?:种|类)(?:事|事情|东西|玩意儿?)?|这一口|对(?:于)?我(?:来说|而言))$"
 )
-"""What a Chinese object's words may run into at its edges and is never the thing: a verb of
-opinion, or of finding after who found it, before it (``后来我发现火锅``; not ``发现宝藏小店``,
-an activity), and after it a passive marker with its adverb (``电子游戏已经被``; a bare 被 may
-be a quilt: ``羽绒被``), the time it is told in (``辣条小时候``; not 以前 or 之前, which after
-a noun may be "before" it: ``疫情以前``) or the kind of thing it is put as (``相亲这种事``,
-``夜宵这一口``)."""
+"""What a Chinese object's words may run into at its edges and is never the thing: whose view
+it is (``对我来说Notion``, ``菜市场对我来说``), a verb of opinion, or of finding after who found
+it, before it (``后来我发现火锅``; not ``发现宝藏小店``, an activity), and after it a passive
+marker with its adverb (``电子游戏已经被``; a bare 被 may be a quilt: ``羽绒被``), the time it is
+told in (``辣条小时候``; not 以前 or 之前, which after a noun may be "before" it: ``疫情以前``)
+or the kind of thing it is put as (``相亲这种事``, ``夜宵这一口``)."""
+
+_ZH_TRAILING_WORDS = frozenset(
+    "是 才 就 又 还 还是 真 太 刚 曾 照样 基本 永远 通常 第 再".split()
+)
+_ZH_LEADING_WORDS = frozenset("其实 但 但是 而且 可是 不过 所以 个".split())
+"""Words a Chinese object's run ends or opens in when a clause's comment or connective is
+cut with it (``乐高是``我的精神支柱, ``蛋挞刚``出炉, ``其实啤酒``是我的最爱): function words,
+read as whole words of the segmenter, and a one-character word cut only where two characters
+are left (``是``, ``第``: one), so a name the segmenter splits stays (``成都``, ``丐帮``,
+``毛太``, ``王刚``). Not 也,
+帮 or 得, which end names it splits (``藤原龙也``, ``作业帮``, ``百得``)."""
+_ZH_ALL_OF_RE = re.compile("^(?:其他|其它|别的|什么|所有|任何|各种|啥)|[和跟与]")
+"""An object that is "all of" a kind (``其他罐头食品``都不碰, ``什么酒店``都比不上) or a list
+(``烟和酒``都戒了): a 都 after it is the adverb, not the end of a name (``魔都``)."""
+
+
+_ZH_AS_SOON_AS_RE = re.compile("一[\u4e00-\u9fff]就?|[\u4e00-\u9fff]得")
+"""``一闻``(就反胃), ``一碰就``(过敏): "as soon as" and a verb; ``写得``(我想吐): how a verb
+went; no thing."""
+
+
+def without_edge_words_zh(display: str) -> str:
+    """A Chinese object without what its edges run into (:data:`_ZH_EDGES_RE`), the function
+    words of :data:`_ZH_LEADING_WORDS` and :data:`_ZH_TRAILING_WORDS`, or the preposition ``对``
+    before a topic (``对抖音``; not ``对开门``, ``对门``, ``对味的菜``). Used for every object a
+    clause names (:func:`resolve`) and for each part of a structure (:mod:`.structures`)."""
+    words = list(dictionary_tag(_ZH_EDGES_RE.sub("", display)))
+    text = "".join(word for word, _ in words)
+    while len(words) > 1 and (
+        (words[-1][0] in _ZH_TRAILING_WORDS and (len(text) >= 3 or len(words[-1][0]) > 1))
+        or words[-1][0] in ("是", "第") or (words[-1][0] == "都" and _ZH_ALL_OF_RE.search(text))
+    ):
+        text = text[: -len(words.pop()[0])]
+    while len(words) > 1 and len(text) - len(words[0][0]) >= 2 and (
+        words[0][0] in _ZH_LEADING_WORDS or (
+            words[0] == ("对", "p") and not words[1][1].startswith("v") and "的" not in text
+            and not is_word(text[:2]))
+    ):
+        text = text[len(words.pop(0)[0]) :]
+    return text
 
 
 _EN_ALL_OF_IT_RE = re.compile(
@@ -327,7 +368,10 @@ def resolve(
     if zh:
         if not display.strip(_ZH_PARTICLES) or display in _ZH_PRONOUN_OBJECTS:
             return antecedent  # nothing named but particles ("挺喜欢的"): the object before
-        display = _ZH_EDGES_RE.sub("", display)
+        display = without_edge_words_zh(display)
+        verb = display[1 if display.startswith("一") else 0] if display else ""
+        if _ZH_AS_SOON_AS_RE.fullmatch(display) and dictionary_tag(verb)[0][1] == "v":
+            return None  # 一闻就反胃: "as soon as I smell it", the thing named before
         if ZH_BAD_OBJECT_RE.match(display):
             return None
         return Object(display, zh=True)

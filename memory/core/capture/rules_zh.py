@@ -73,18 +73,22 @@ _SWITCH_VERBS = r"换成|改成|改为|换到|转到|改用|改喝|改吃|改穿
 
 _ZH_BETTER = (
     r"(?:更|还|要|还要|可|明显|确实)?(?:好吃|好喝|好用|好看|好听|好玩|好逛|好穿|香|舒服|靠谱|实用|"
-    r"划算|耐用|对味|对我(?:的)?(?:胃口|口味)|合我(?:的)?(?:胃口|口味|心意)|适合我)"
+    r"划算|耐用|对味|对我(?:的)?(?:胃口|口味)|合我(?:的)?(?:胃口|口味|心意)|适合我|顺手|流畅|方便|"
+    r"有意思|有感觉|有味道|带劲|过瘾|实惠)"
 )
 """Better to the user (``更对我口味``, ``好逛``): a judgement of taste, not of the weather or of
 people (``今天比昨天冷``, ``他比我高``)."""
 _ZH_SIDE = (
     r"(?![我你他她它咱这那]|现在|如今|目前|最近|后来|以前|之前|原来|上次|平时|想象|预期|预想|期待|"
-    r"图片|照片|宣传|描述|网上)[^，,。；;比我说]{1,12}?"
+    r"图片|照片|宣传|描述|网上|谁|别人|大家|人家|[小老阿][王李张刘陈杨黄赵周吴徐孙马朱胡郭何高林罗郑"
+    r"梁谢宋唐许韩冯邓曹彭肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊"
+    r"秦邱江尹薛段雷侯史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤](?![\u4e00-\u9fff]{2}))[^，,。；;比我说]{1,12}?"
 )
-"""One side of a comparison: no person, no bare demonstrative, no time, no expectation (``比想象中
-好用``, ``比图片上还好看``: a report on a thing bought), no one's saying (``表弟说…``)."""
+"""One side of a comparison: no person (``小王``, ``谁``; ``小米`` and ``小杨生煎`` are things),
+no bare demonstrative, no time, no expectation (``比想象中好用``, ``比图片上还好看``: a report
+on a thing bought), no one's saying (``表弟说…``)."""
 _ZH_SIDE_LEAD = r"(?:其实|真的|说实话|说真的|个人觉得|感觉)?"
-_ZH_FEEL = r"(?:[看用吃喝穿听玩逛读坐住开戴](?:着|起来))?"
+_ZH_FEEL = r"(?:[看用吃喝穿听玩逛读坐住开戴]着|[\u4e00-\u9fff]起来)?"
 """How the side is met before it is judged (``纸质书看着舒服``): no part of it."""
 
 
@@ -202,13 +206,13 @@ ZH_RULES: tuple[Rule, ...] = (
     zh(rf"{_ZH_ALLERGY_LEAD}(?P<obj>[^对，,。我]{{1,20}}?)不耐(?:受|症)", "dislike",
        "对{obj}不耐受"),
     zh(
-        rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:一点|完全|真的|实在)?(?:都|也)?(?:不|没有?)(?:太|什么|很|怎么|多大|啥)?"
-        r"(?:感兴趣|兴趣|感冒)",
+        rf"对(?P<obj>{_SPAN}{{1,20}}?)我?(?:已经|早就|现在|一直)?(?:一点|完全|真的|实在)?(?:都|也)?"
+        r"(?:不|没有?)(?:太|什么|很|怎么|多大|啥)?(?:感兴趣|兴趣|感冒)",
         "dislike",
         "对{obj}不感兴趣",
     ),
     zh(
-        rf"对(?P<obj>{_SPAN}{{1,20}}?)(?:完全|真的|实在|已经|一直|都|也)?(?:无感|没感觉|没什么感觉)",
+        rf"对(?P<obj>{_SPAN}{{1,20}}?)我?(?:完全|真的|实在|已经|一直|都|也)?(?:无感|没感觉|没什么感觉)",
         "dislike",
         "对{obj}无感",
     ),
@@ -236,10 +240,14 @@ ZH_RULES: tuple[Rule, ...] = (
             r"(?P<obj>.+)"),
     # 粤菜比川菜更对我口味, 古镇没有大城市好逛, 咸豆花完胜甜豆花, 相比线上课，线下课更靠谱: what
     # the user finds better, said with no verb of liking (the structure head reads only some)
-    _better(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:真的|确实|绝对|明显)?比(?P<old>{_ZH_SIDE})"
+    _better(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE}){_ZH_FEEL}(?:真的|确实|绝对|明显)?比(?!不上|不过)"
+            rf"(?P<old>{_ZH_SIDE})"
             rf"的?{_ZH_FEEL}{_ZH_BETTER}"),
-    _better(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE})(?:真的|确实|根本|完全|远远)?"
+    _better(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE}){_ZH_FEEL}(?:真的|确实|根本|完全|远远)?"
             rf"(?:没有|没|不如|比不上)(?P<obj>{_ZH_SIDE}){_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER}"),
+    _better(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE}){_ZH_FEEL}(?:再[^再，,]{{1,2}}也)?"
+            rf"(?:都|也|根本|完全|远远)?(?:比不上|比不过)(?P<obj>{_ZH_SIDE})"
+            rf"(?:{_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER})?$"),  # 什么都比不上德芙: the side after
     _better(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)"
             r"(?P<old>[^，,。；;！!？?]{1,12})"),
     _better(rf"(?:比起|相比于?|相较于?)(?P<old>{_SPAN}{{1,12}}?)(?:来说|来|而言)?[，,]?我?"

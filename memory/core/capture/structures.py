@@ -17,6 +17,7 @@ from .categories import category_for, object_category
 from .comparisons import EN_COMPARE, EN_COMPARE_STRICT, ZH_COMPARE
 from .keywords import object_keywords
 from .kinds import pull_object_en
+from .objects import without_edge_words_zh
 from .rules_en_kept import EN_SOONER_DIE
 from .slots import slot_key, zh_slot_reading
 from .switches import (
@@ -242,21 +243,23 @@ _ZH_NOW_LEAD_RE = re.compile(r"^(?:我)?(?:现在|目前|如今|最近|这段时
 (a slot), so its connectors are tried even when the head reads no slot."""
 _ZH_LEAD_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|好吧|现在|最近|如今|目前|以前|我|也|都|就|还是|"
-    r"一直|依然|仍然|始终|还|"
+    r"一直|依然|仍然|始终|还|什么(?=..)|"
     r"已经|的|了|在|觉得|感觉|认为|个人|" + ZH_V + r"|[，,、\s])+"
 )
 _ZH_TRAIL_RE = re.compile(
     r"(?:了|的|啦|呢|吧|啊|之间|以外|之外|除外|我都|我也|我)+$|[。！!？?，,\s]+$|"
+    r"(?<=..)(?:[看用吃喝穿听玩逛读坐住开戴]着|[\u4e00-\u9fff]起来|再[^再]{1,2}也?)$|"
     r"(?:哪|什么|啥)[个种样家款类]?(?:部位|口味|牌子|做法)?$"  # 鱼哪种(我都爱): any of them
 )
 
 
 def _zh_obj(text: str) -> str:
     previous = None
-    text = text.strip()
+    text = without_edge_words_zh(text.strip()) if text.strip() else ""
     while previous != text:
         previous = text
         text = _ZH_TRAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)).strip()
+    text = without_edge_words_zh(text) if text else text
     return text if 1 <= len(text) <= 14 else ""
 
 
@@ -265,7 +268,6 @@ def _en_obj(text: str) -> str:
 
 
 _EN_CANT_STAND_RE = re.compile(r"\b(?:can'?t|cannot|could\s*n'?t)\s+stand\b", re.I)
-
 
 def _en_class(text: str) -> str:
     return _en_obj(_EN_CLASS_LEAD.sub("", _EN_CANT_STAND_RE.sub(" then ", text)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .segment import FUNCTION_TAGS, tag
+from .segment import FUNCTION_TAGS, is_word, tag
 
 _ZH_PERSON_HEADS = frozenset("姐哥弟妹爷婆叔姨舅嫂妈爸娘爹友妻")
 """Last characters of Chinese nouns for people close to the speaker (``表姐``, ``室友``,
@@ -114,10 +114,12 @@ _ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)
 """A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
 ``这个是我最喜欢的``): no object to put back."""
 _ZH_TOPIC_FRONTED_RE = re.compile(
-    r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])(?P<rest>我.+)$"  # not 它会让|我过敏
+    r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])"  # not 它会让|我过敏
+    r"(?P<aid>帮)?(?P<rest>我.+)$"
 )
-"""A Chinese clause's topic before the speaker (``武侠小说我已经不看了``); one character only
-when it is a noun (``鱼我不吃``; not ``那我不吃``, :func:`topic_before_speaker`)."""
+"""A Chinese clause's topic before the speaker (``武侠小说我已经不看了``), without the 帮 of
+"for me" (group ``aid``: ``零食礼盒帮我避开``); one character only when it is a noun
+(``鱼我不吃``; not ``那我不吃``, :func:`topic_before_speaker`)."""
 
 
 def topic_before_speaker(clause: str) -> re.Match[str] | None:
@@ -127,6 +129,8 @@ def topic_before_speaker(clause: str) -> re.Match[str] | None:
     if fronted is None or _ZH_PERSON_TOPIC_RE.match(fronted.group("topic")):
         return None
     topic = fronted.group("topic")
+    if fronted.group("aid") and is_word(topic[-1] + "帮"):
+        return None  # 丐帮我很喜欢: 帮 ends the topic's name, not "for me"
     return fronted if len(topic) > 1 or tag(topic)[0][1].startswith("n") else None
 
 
