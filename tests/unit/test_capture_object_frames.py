@@ -310,3 +310,34 @@ def test_look_alikes_of_words_around_an_object_keep_their_reading(
     comparisons of people or in a saying, a list before a switch, a name with "Way" in it."""
     found = extract_preferences(text, reader=reader)
     assert sorted((c.polarity, c.keywords) for c in found) == found_as
+
+
+
+@pytest.mark.parametrize(("text", "found_as"), [
+    ("Honestly, keep olives away from me.", [("dislike", ["olive"])]),  # was "olives away"
+    ("I parted ways with cigarettes", [("dislike", ["cigarette"])]),  # was "ways"
+    ("I stopped buying scratch cards ages ago", [("dislike", ["scratch card"])]),
+    ("I enjoy hiking way more than running", [("dislike", ["running"]), ("like", ["hiking"])]),
+    ("I'll pick tea over coffee nine times out of ten",
+     [("dislike", ["coffee"]), ("like", ["tea"])]),
+    ("I'm not a fan of buffets anymore after the last one", [("dislike", ["buffet"])]),
+    ("Ditched paper towels for good, awful for the planet", [("dislike", ["paper towel"])]),
+])
+def test_english_words_around_an_object_are_no_part_of_it(
+    reader: ClauseReader, text: str, found_as: list[tuple[str, list[str]]]
+) -> None:
+    """"keep X away from me", "parted ways with X", "ages ago", "way more than", "nine times
+    out of ten", "after the last one", and "for good" read as what was switched to."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+
+
+@pytest.mark.parametrize(("text", "polarity", "obj"), [
+    ("Tried tofu for the first time last week and now I'm hooked", "like", "tofu"),
+    ("Bought a Kobo last spring and I love it", "like", "kobo"),
+])
+def test_an_english_verb_of_trying_or_buying_is_no_part_of_the_object(
+    reader: ClauseReader, text: str, polarity: str, obj: str
+) -> None:
+    found = extract_preferences(text, reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]

@@ -49,7 +49,8 @@ EN_COMPARE = [
     ),
     *EN_COMPARE_STRICT,
     re.compile(
-        r"(?P<a>.+?)\s+(?:over|rather\s+than|more\s+than|better\s+than|instead\s+of|"
+        r"(?P<a>.+?)\s+(?:(?-i:way|far|much|a\s+lot)\s+(?=more|better))?(?:over|rather\s+than|"
+        r"more\s+than|better\s+than|instead\s+of|"
         rf"than|beats|wins\s+over|trumps|before|to)\s+{_EN_NOT_A_SIDE}(?P<b>.+)",
         re.I,
     ),

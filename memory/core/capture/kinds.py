@@ -86,7 +86,8 @@ _EN_TIME_RE = re.compile(
     r"\b(?:every|each)\s+(?:single\s+)?(?:time|day|week|morning|night|evening|weekend)\b|"
     r"\b(?:last|this|next)\s+(?:week|month|year|spring|summer|autumn|fall|winter|season)\b|"
     r"\bany\s+day\b|\bright\s+now\b|\bfor\s+(?:life|good)\b|\bgrowing\s+up\b|"
-    r"\ball\s+(?:day|night|week|year)(?:\s+long)?\b",
+    r"\ball\s+(?:day|night|week|year)(?:\s+long)?\b|\bages\s+ago\b|(?-i:\ball\s+the\s+way\b)|"
+    r"\b\w+\s+times\s+out\s+of\s+\w+\b",
     re.IGNORECASE,
 )
 """How often or when, not what: ``…over the beach every single time``, ``…last spring``."""
@@ -106,11 +107,15 @@ _EN_REFUSAL_RE = re.compile(
     r"\bnot\s+(?:really\s+)?my\s+(?:cup\s+of\s+tea|thing|jam|scene|vibe)\b|"
     r"\b(?:thanks\s+but\s+)?no\s+thanks\b|"
     r"\b(?:steer|stay|keep)(?:s|ed|ing)?\s+(?:well\s+)?(?:clear|away)\b|\bkept\s+(?:clear|away)\b|"
+    r"\bkeep(?=\s+(?:[\w-]+\s+){1,4}away\s+from\b)|\baway\s+from\s+(?:me|us)\b|"
     r"\b(?:break|breaks|broke|breaking)\s+out\s+in\s+(?:a\s+)?[\w-]+",
     re.IGNORECASE,
 )
 """How the user refuses ("Licorice? Hard no.", "so I steer clear") or what a thing does to them
 ("I break out in hives"): read as a bare "no", no object ("hard cider", "clear broth" are)."""
+_EN_PARTED_RE = re.compile(r"\bpart(?:ed|ing)?\s+ways\s+with\b|\bdrift(?:ed|ing)?\s+away\b", re.I)
+"""A phrasal verb of leaving whose words name no object ("parted ways with X", "drifted away
+from X"): a verb of quitting in their place."""
 _EN_FAN_RE = re.compile(
     r"\b(?:(?:not|no|a|an|such|huge|big|massive|total|die-hard|lifelong|deep|strong|real)\s+)*"
     r"(?:fan|sucker|lover|dislike|hatred|love|passion|aversion|weakness)\s+(?:of|for)\b",
@@ -257,13 +262,14 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         clause = clause[: judged.start()]  # "…I find them loud": a verdict on what *them* names
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
     clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
-    clause = _EN_REFUSAL_RE.sub(" no ", clause)
+    clause = _EN_PARTED_RE.sub(" quit ", _EN_REFUSAL_RE.sub(" no ", clause))
     tokens = _EN_TOKEN_RE.findall(clause)
     starts, after = [0], ""
     if len(tokens) > 1 and len(tokens[0]) > 4 and tokens[0].lower().endswith("ed") and (
         tokens[1][:1].isupper() or tokens[1].lower() in ("my", "our")
-    ):  # not "grabbed a croissant on my way in": an event, which the head may read as a like
-        after = "verb"  # "Deleted TikTok", "Cancelled my gym pass": the user dropped, a verb first
+    ) or len(tokens) > 1 and tokens[0].lower() in ("tried", "bought"):
+        # not "grabbed a croissant on my way in": an event, which the head may read as a like
+        after = "verb"  # "Deleted TikTok", "Tried tofu…": the user did, a verb first
     for i, token in enumerate(tokens):
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
@@ -303,7 +309,9 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         return None  # the clause is its subject and nothing else
     phrase = " ".join(subject or _whole_subject(found[0], tokens, starts[first], clause))
     last = found[0][-1].lower()
-    state = not alone and len(found[0]) == 1 and last.endswith(("ed", "ing")) and not subject
+    participle = last.endswith("ing") or (last.endswith("ed") and (
+        not last.endswith("eed") or last.endswith(("agreed", "guaranteed", "freed"))))
+    state = not alone and len(found[0]) == 1 and participle and not subject  # "weed": no state
     if phrase.lower() in _EN_REACTIONS or state:
         return None  # a reaction, or a state ("stuck", "excited", "struggling")
     lead = r"\bi(?:'m|\s+am)\s+(?:(?:a|an|so|really|very|quite|such|big|huge|total)\s+)*"

@@ -35,7 +35,8 @@ _EN_SOFT_STOP_RE = re.compile(
     r"although|but|especially|such\s+as|like|for|and\s+then|then|cause|cuz|coz|until|"
     r"whereas|except|anyway|due\s+to|given|regardless|even|no\s+matter|whether|including|"
     r"namely|notably|specifically|e\.g|every\s+(?:single\s+)?time|any\s+day|hands\s+down|"
-    r"now\s+that|i|(?-i:we))\b.*$",
+    r"now\s+that|(?-i:after)\s+(?:my|our|that|this|last|the\s+last|an?\s+(?:bad|awful|"
+    r"terrible|horrible))|i|(?-i:we))\b.*$",
     re.IGNORECASE,
 )
 _EN_EXCEPTION_RE = re.compile(
@@ -43,7 +44,8 @@ _EN_EXCEPTION_RE = re.compile(
     re.IGNORECASE,
 )
 _EN_COMPARATIVE_RE = re.compile(
-    r"\s+(?P<word>over|than|instead\s+of|rather\s+than|more\s+than|better\s+than|above)\s+"
+    r"\s+(?:(?-i:way|far|much|a\s+lot)\s+(?=more|better))?"
+    r"(?P<word>over|than|instead\s+of|rather\s+than|more\s+than|better\s+than|above)\s+"
     r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -72,7 +74,8 @@ _EN_TRAILING_RE = re.compile(
     r"cold[-\s]turkey|forever|(?:pretty\s+much\s+)?always|usually|to\s+be\s+(?:honest|fair)|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
     r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
-    r"days?)\s+ago|a\s+while\s+(?:ago|back)|for\s+(?:good|now|years|months|a\s+while|ages)|"
+    r"days?)\s+ago|ages\s+ago|a\s+while\s+(?:ago|back)|(?-i:all\s+the\s+way)|"
+    r"\w+\s+times\s+out\s+of\s+\w+|for\s+(?:good|now|years|months|a\s+while|ages)|"
     r"whenever\s+possible|if\s+possible|where\s+possible|(?:for|to|on)\s+(?:me|us)|my\s+way|"
     r"here|first|recently|at\s+all\s+costs|"
     r"in\s+summer|in\s+winter|in\s+my\s+life|before|earlier|back\s+then|in\s+the\s+past|"

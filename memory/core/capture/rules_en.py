@@ -313,8 +313,9 @@ _SWITCHES: tuple[Rule, ...] = (
         "switched to {obj}",
     ),
     en(
-        r"\b(?:replaced|swapped|traded|ditched|exchanged|substituted)\s+(?P<old>.+?)\s+"
-        r"(?:for|with)\s+(?P<obj>.+)",
+        r"\b(?:replaced|swapped|traded|ditched|exchanged|substituted)\s+"
+        r"(?P<old>(?:(?!\s+for\s+good\b|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)\s+"
+        r"(?:for(?!\s+(?-i:good)\b)|with)\s+(?P<obj>.+)",
         "like",
         "switched to {obj}",
     ),

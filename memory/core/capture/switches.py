@@ -17,9 +17,11 @@ EN_SWITCH = [
         re.I,
     ),
     re.compile(
-        r"\b(?:dropped|ditched|quit|left|gave\s+up|abandoned)\s+(?P<old>.+?)\s+"
-        r"(?:and|for)\s+(?:then\s+)?(?:picked\s+up|took\s+up|started(?:\s+on)?|moved\s+to|"
-        r"went\s+(?:with|for)|got|switched\s+to|adopted)?\s*(?P<new>.+)",
+        r"\b(?:dropped|ditched|quit|left|gave\s+up|abandoned)\s+"
+        r"(?P<old>(?:(?!\s+for\s+good\b|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)(?:\s+for\s+good)?"
+        r",?\s+(?:and|for(?!\s+(?-i:good)\b))\s+(?:then\s+)?"
+        r"(?:picked\s+up|took\s+up|started(?:\s+on)?|moved\s+to|went\s+(?:with|for)|got|"
+        r"switched\s+to|adopted)?\s*(?P<new>.+)",
         re.I,
     ),
     re.compile(
