@@ -341,3 +341,20 @@ def test_an_english_verb_of_trying_or_buying_is_no_part_of_the_object(
 ) -> None:
     found = extract_preferences(text, reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [(polarity, [obj])]
+
+
+
+@pytest.mark.parametrize(("text", "found_as"), [
+    # the turn went to the thing liked in the clause before (华为, 茶)
+    ("我一直用华为，苹果现在看着就烦", [("dislike", ["苹果"]), ("like", ["华为"])]),
+    ("最近爱上了喝茶，咖啡现在喝着就心慌", [("dislike", ["咖啡"]), ("like", ["茶"])]),
+    ("我喜欢猫，狗，受不了", [("dislike", ["狗"]), ("like", ["猫"])]),  # the like was lost
+    ("我不吃香菜，芹菜，也不吃", [("dislike", ["芹菜"]), ("dislike", ["香菜"])]),
+])
+def test_a_chinese_clause_that_only_names_a_thing_is_the_topic_of_the_stance_after_it(
+    reader: ClauseReader, text: str, found_as: list[tuple[str, list[str]]]
+) -> None:
+    """``…，苹果，现在看着就烦``: a clause of one noun phrase puts up what the object-less stance
+    after it is of; it had gone to the thing the clause before named."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == found_as

@@ -69,7 +69,7 @@ from .statements import Kind
 from .structuring import structured
 from .tagged_sides import exception_sides, structure_sides
 from .temporary import lasting
-from .zh_objects import pull_object_zh
+from .zh_objects import named_alone_zh, pull_object_zh
 from .zh_subjects import topic_before_speaker
 
 Reader = Callable[[list[str]], list[Kind]]
@@ -323,7 +323,7 @@ def _topic(clause: str) -> Object | None:
     ``我以前讨厌香菜，现在反而挺喜欢的``, Chinese drops the object two clauses share)."""
     if not has_cjk(clause):
         return mentioned(clause, False)  # only a noun phrase ("Sushi, can't get enough")
-    raw = pull_object_zh(clause)
+    raw = pull_object_zh(clause) or named_alone_zh(clause)  # 钉钉，现在看着就烦
     return Object(raw, zh=True) if raw and not is_pronoun(raw) else None
 
 

@@ -13,7 +13,7 @@ import re
 
 from .clauses import ZH_PAST_RE
 from .lexicons import ZH_ASPECT_HEAD_RE, ZH_BOUND_HEADS
-from .segment import FUNCTION_TAGS, dictionary_tag, noun_runs, tag
+from .segment import FUNCTION_TAGS, NOUN_TAGS, dictionary_tag, noun_runs, tag
 
 _ZH_FILLER_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|顺便说一下|顺便说|好吧|现在|最近|如今|目前|我|对|"
@@ -208,4 +208,15 @@ def pull_object_zh(clause: str) -> str | None:
     return obj
 
 
-__all__ = ["pull_object_zh"]
+def named_alone_zh(clause: str) -> str | None:
+    """A Chinese clause that is only a noun phrase of up to twelve characters (``苹果``,
+    ``狗``): that phrase, the topic of an object-less stance after it (``我一直用华为，苹果现在看着
+    就烦``: 苹果, not 华为; ``我喜欢猫，狗，受不了``: 狗); else None."""
+    text = _ZH_FILLER_RE.sub("", clause).strip(" ，,。.!！?？")
+    words = dictionary_tag(text)  # no HMM guess: 真香 is no name, 当宝 no noun
+    named = words and all(flag in NOUN_TAGS and not ZH_PAST_RE.fullmatch(word)
+                          for word, flag in words)
+    return text if named and len(text) <= 12 else None
+
+
+__all__ = ["named_alone_zh", "pull_object_zh"]
