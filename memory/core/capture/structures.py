@@ -243,7 +243,7 @@ _ZH_NOW_LEAD_RE = re.compile(r"^(?:我)?(?:现在|目前|如今|最近|这段时
 (a slot), so its connectors are tried even when the head reads no slot."""
 _ZH_LEAD_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|好吧|现在|最近|如今|目前|以前|我|也|都|就|还是|"
-    r"一直|依然|仍然|始终|还|什么(?=..)|"
+    r"一直|依然|仍然|始终|还|"
     r"已经|的|了|在|觉得|感觉|认为|个人|" + ZH_V + r"|[，,、\s])+"
 )
 _ZH_TRAIL_RE = re.compile(
@@ -255,7 +255,7 @@ _ZH_TRAIL_RE = re.compile(
 
 def _zh_obj(text: str) -> str:
     previous = None
-    text = without_edge_words_zh(text.strip()) if text.strip() else ""
+    text = text.strip()
     while previous != text:
         previous = text
         text = _ZH_TRAIL_RE.sub("", _ZH_LEAD_RE.sub("", text)).strip()
