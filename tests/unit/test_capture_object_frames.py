@@ -358,3 +358,29 @@ def test_a_chinese_clause_that_only_names_a_thing_is_the_topic_of_the_stance_aft
     after it is of; it had gone to the thing the clause before named."""
     found = extract_preferences(text, reader=reader)
     assert sorted((c.polarity, c.keywords) for c in found) == found_as
+
+
+@pytest.mark.parametrize(("text", "found_as"), [
+    ("妈，我不想吃了", []),  # who is addressed is no topic
+    ("我喜欢养狗，房东，不让养", [("like", ["养狗"])]),  # who acts is no topic
+    ("我喜欢熬夜，身体，吃不消", [("like", ["熬夜"])]),  # nor the body
+    ("苹果，我喜欢，香蕉，我不喜欢", [("dislike", ["香蕉"]), ("like", ["苹果"])]),
+    ("我喜欢刘小刚", [("like", ["刘小刚"])]),  # a name ending in 刚 keeps it
+    ("我讨厌欧阳刚", [("dislike", ["欧阳刚"])]),
+    ("蛋挞刚出炉那一口，幸福感爆棚", [("like", ["蛋挞"])]),  # not after a common noun
+    ("我讨厌有借不还", [("dislike", ["借不还"])]),  # 还 after a negation is the verb
+    ("安卓不比苹果流畅", []),  # no side better
+    ("今天比昨天方便", []),  # a schedule
+    ("小王比老李有意思", []),  # people
+    ("我觉得安卓比不上苹果流畅", [("dislike", ["安卓"]), ("like", ["苹果"])]),
+    ("I quit Starbucks for good coffee at home",
+     [("dislike", ["starbucks"]), ("like", ["coffee"])]),
+])
+def test_look_alikes_found_in_a_second_round_keep_their_reading(
+    reader: ClauseReader, text: str, found_as: list[tuple[str, list[str]]]
+) -> None:
+    """A second helper's breaks of the topic clause, the edge words, comparisons and "for
+    good": an address, a person or the body as a bare clause, names and verbs ending in a
+    function word, comparisons denied, of times or of people, "for good coffee"."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == found_as

@@ -354,7 +354,8 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         context.found.extend(candidates(negated))
         return
     if stance is None:
-        speaker = clause_speaker(clause)
+        alone = has_cjk(clause) and named_alone_zh(clause)  # 华为，我不喜欢: no one speaking
+        speaker = "unknown" if alone else clause_speaker(clause)
         if speaker != "unknown":
             context.speaker = speaker
         named, said = _topic(clause), mentioned(clause, has_cjk(clause))

@@ -297,6 +297,11 @@ ZH_ASPECT_HEAD_RE = re.compile(
 (``榴莲的味道``), the user's bearing towards it (``对漫画的热情``, ``咬指甲的毛病``), a time
 (``看球赛的时候``) or nothing (``抹茶味的东西``). ``周杰伦的歌``, ``健身房的音乐`` name things."""
 
+EN_GOOD_IDIOM = (
+    r"\s+good(?=\s*[,.;!?]|\s*$|\s+(?:and|now|after|because|since|this|last|though)\b)"
+)
+"""The "good" of the idiom "for good" (for ever: "quit X for good, and…"), not of "for good
+coffee", where a switch names what it turned to."""
 EN_PEOPLE_RE = re.compile(
     r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
     r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"

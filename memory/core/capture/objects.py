@@ -312,16 +312,17 @@ marker with its adverb (``电子游戏已经被``; a bare 被 may be a quilt: ``
 told in (``辣条小时候``; not 以前 or 之前, which after a noun may be "before" it: ``疫情以前``)
 or the kind of thing it is put as (``相亲这种事``, ``夜宵这一口``)."""
 
-_ZH_TRAILING_WORDS = frozenset(
-    "是 才 就 又 还 还是 真 太 刚 曾 照样 基本 永远 通常 第 再".split()
-)
+_ZH_TRAILING_WORDS = frozenset("是 就 又 还 还是 太 照样 永远 通常 第 再".split())
 _ZH_LEADING_WORDS = frozenset("其实 但 但是 而且 可是 不过 所以 个".split())
 """Words a Chinese object's run ends or opens in when a clause's comment or connective is
-cut with it (``乐高是``我的精神支柱, ``蛋挞刚``出炉, ``其实啤酒``是我的最爱): function words,
-read as whole words of the segmenter, and a one-character word cut only where two characters
-are left (``是``, ``第``: one), so a name the segmenter splits stays (``成都``, ``丐帮``,
-``毛太``, ``王刚``). Not 也,
-帮 or 得, which end names it splits (``藤原龙也``, ``作业帮``, ``百得``)."""
+cut with it (``乐高是``我的精神支柱, ``其他罐头食品都``不碰, ``其实啤酒``是我的最爱): function
+words, read as whole words of the segmenter, and a one-character word cut only where two
+characters are left (``是``, ``第``: one) and no negation is before it (``有借不还``), so a
+name the segmenter splits stays (``成都``, ``丐帮``, ``毛太``). Not 也, 帮, 得, 刚, 真, 才 or
+曾, which end names it splits (``藤原龙也``, ``作业帮``, ``百得``, ``刘小刚``, ``李国才``)."""
+_ZH_AFTER_A_THING = frozenset("刚 真 才 曾 基本".split())
+"""Adverbs cut from an object's end only after a common noun and in no name (``蛋挞刚``出炉,
+``工业水啤真``喝不下去; not ``欧阳刚``, ``李国才``, ``回归基本``)."""
 _ZH_ALL_OF_RE = re.compile("^(?:其他|其它|别的|什么|所有|任何|各种|啥)|[和跟与]")
 """An object that is "all of" a kind (``其他罐头食品``都不碰, ``什么酒店``都比不上) or a list
 (``烟和酒``都戒了): a 都 after it is the adverb, not the end of a name (``魔都``)."""
@@ -340,8 +341,11 @@ def without_edge_words_zh(display: str) -> str:
     words = list(dictionary_tag(_ZH_EDGES_RE.sub("", display)))
     text = "".join(word for word, _ in words)
     while len(words) > 1 and (
-        (words[-1][0] in _ZH_TRAILING_WORDS and (len(text) >= 3 or len(words[-1][0]) > 1))
+        (words[-1][0] in _ZH_TRAILING_WORDS and (len(words[-1][0]) > 1 or (
+            len(text) >= 3 and text[-2] not in "不没")))
         or words[-1][0] in ("是", "第") or (words[-1][0] == "都" and _ZH_ALL_OF_RE.search(text))
+        or (words[-1][0] in _ZH_AFTER_A_THING and words[-2][1] in ("n", "g", "ng")
+            and all(flag != "nr" for _, flag in words))  # 蛋挞刚出炉; not 欧阳刚, 回归基本
     ):
         text = text[: -len(words.pop()[0])]
     while len(words) > 1 and len(text) - len(words[0][0]) >= 2 and (

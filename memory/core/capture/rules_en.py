@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .lexicons import EN_GOOD_IDIOM
 from .rules import Rule, RuleTable, en
 from .rules_en_current import CURRENT_RULES
 from .rules_en_evaluations import EVALUATION_RULES
@@ -314,8 +315,8 @@ _SWITCHES: tuple[Rule, ...] = (
     ),
     en(
         r"\b(?:replaced|swapped|traded|ditched|exchanged|substituted)\s+"
-        r"(?P<old>(?:(?!\s+for\s+good\b|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)\s+"
-        r"(?:for(?!\s+(?-i:good)\b)|with)\s+(?P<obj>.+)",
+        rf"(?P<old>(?:(?!\s+for{EN_GOOD_IDIOM}|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)\s+"
+        rf"(?:for(?!{EN_GOOD_IDIOM})|with)\s+(?P<obj>.+)",
         "like",
         "switched to {obj}",
     ),

@@ -145,9 +145,10 @@ def repeated_stance(raw: str) -> str:
 
 def turned_to_topic(stance: Stance, topic: Object | None, context: Context) -> Stance:
     """An object-less Chinese dislike right after a clause that names something new, in a
-    sentence whose stance so far is a like (``浏览器我一直用火狐，chrome吃内存太狠了，受不了``)
-    or after a clause that is only that thing (``我不吃香菜，芹菜，也不吃``): it is of what that
-    clause names first, not of the antecedent (火狐, 香菜). Not an elliptic allergy, nor a thing
+    sentence whose stance so far is a like (``浏览器我一直用火狐，chrome吃内存太狠了，受不了``),
+    or an object-less stance of either polarity after a clause that is only that thing
+    (``我不吃香菜，芹菜，也不吃``, ``华为，我不喜欢，苹果，我喜欢``): it is of what that clause
+    names first, not of the antecedent (火狐, 香菜, 华为). Not an elliptic allergy, nor a thing
     named later in the clause (``现在戴一会儿眼睛就干，不碰了``).
 
     Args:
@@ -159,14 +160,15 @@ def turned_to_topic(stance: Stance, topic: Object | None, context: Context) -> S
         ``stance`` with ``topic`` as its object in that case, else ``stance`` as it is.
     """
     if (
-        topic is None or not topic.zh or stance.polarity != "dislike" or stance.cut.display
-        or stance.rule.elliptic or not context.in_sentence
-        or (context.last_polarity != "like" and context.previous.strip() != topic.display)
-        or stance.obj != context.antecedent or topic == context.antecedent
-        or not context.previous.lstrip().startswith(topic.display)
+        topic is None or not topic.zh or stance.cut.display or stance.rule.elliptic
+        or not context.in_sentence or stance.obj != context.antecedent
+        or topic == context.antecedent
     ):
         return stance
-    return replace(stance, obj=topic)
+    bare = context.previous.strip(" ，,") == topic.display  # 华为，我不喜欢，苹果，我喜欢
+    after_like = stance.polarity == "dislike" and context.last_polarity == "like" and (
+        context.previous.lstrip().startswith(topic.display))
+    return replace(stance, obj=topic) if bare or after_like else stance
 
 
 def latest_per_object(found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:

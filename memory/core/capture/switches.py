@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .lexicons import EN_GOOD_IDIOM
+
 EN_SWITCH = [
     re.compile(r"\bfrom\s+(?P<old>.+?)\s+(?:to|for|over\s+to)\s+(?P<new>.+)", re.I),
     re.compile(r"(?P<old>.+?)\s*(?:→|->|=>)\s*(?P<new>[^,;]+)", re.I),
@@ -18,8 +20,9 @@ EN_SWITCH = [
     ),
     re.compile(
         r"\b(?:dropped|ditched|quit|left|gave\s+up|abandoned)\s+"
-        r"(?P<old>(?:(?!\s+for\s+good\b|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)(?:\s+for\s+good)?"
-        r",?\s+(?:and|for(?!\s+(?-i:good)\b))\s+(?:then\s+)?"
+        rf"(?P<old>(?:(?!\s+for{EN_GOOD_IDIOM}|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)"
+        rf"(?:\s+for{EN_GOOD_IDIOM})?"
+        rf",?\s+(?:and|for(?!{EN_GOOD_IDIOM}))\s+(?:then\s+)?"
         r"(?:picked\s+up|took\s+up|started(?:\s+on)?|moved\s+to|went\s+(?:with|for)|got|"
         r"switched\s+to|adopted)?\s*(?P<new>.+)",
         re.I,

@@ -14,6 +14,7 @@ import re
 from .clauses import ZH_PAST_RE
 from .lexicons import ZH_ASPECT_HEAD_RE, ZH_BOUND_HEADS
 from .segment import FUNCTION_TAGS, NOUN_TAGS, dictionary_tag, noun_runs, tag
+from .zh_subjects import person_word
 
 _ZH_FILLER_RE = re.compile(
     r"^(?:说实话|对了|跟你说|其实|嗯|哦|啊|老实说|顺便说一下|顺便说|好吧|现在|最近|如今|目前|我|对|"
@@ -208,14 +209,24 @@ def pull_object_zh(clause: str) -> str | None:
     return obj
 
 
+_ZH_NO_TOPIC = frozenset(
+    "身体 胃 肠胃 心脏 膝盖 肚子 腰 眼睛 皮肤 嗓子 喉咙 牙 牙齿 头 脑子 腿 脚 手 鼻子 血压 血糖 "
+    "医生 大夫 护士 老板 领导 宝贝 亲".split()
+)
+"""A bare clause that names the body (``身体，吃不消``) or someone addressed or acting
+(``医生，…``): who or what bears the stance after it, never its topic."""
+
+
 def named_alone_zh(clause: str) -> str | None:
     """A Chinese clause that is only a noun phrase of up to twelve characters (``苹果``,
     ``狗``): that phrase, the topic of an object-less stance after it (``我一直用华为，苹果现在看着
-    就烦``: 苹果, not 华为; ``我喜欢猫，狗，受不了``: 狗); else None."""
+    就烦``: 苹果, not 华为; ``我喜欢猫，狗，受不了``: 狗); None for a person (``妈，我不想吃了``:
+    who is addressed; ``房东，不让养``: who acts) or the body (:data:`_ZH_NO_TOPIC`)."""
     text = _ZH_FILLER_RE.sub("", clause).strip(" ，,。.!！?？")
     words = dictionary_tag(text)  # no HMM guess: 真香 is no name, 当宝 no noun
-    named = words and all(flag in NOUN_TAGS and not ZH_PAST_RE.fullmatch(word)
-                          for word, flag in words)
+    named = words and all(
+        flag in NOUN_TAGS and flag != "nr" and not ZH_PAST_RE.fullmatch(word)
+        and not person_word(word, flag) and word not in _ZH_NO_TOPIC for word, flag in words)
     return text if named and len(text) <= 12 else None
 
 
