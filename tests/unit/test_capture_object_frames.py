@@ -384,3 +384,21 @@ def test_look_alikes_found_in_a_second_round_keep_their_reading(
     function word, comparisons denied, of times or of people, "for good coffee"."""
     found = extract_preferences(text, reader=reader)
     assert sorted((c.polarity, c.keywords) for c in found) == found_as
+
+
+@pytest.mark.parametrize(("text", "found_as"), [
+    ("Switched to Firefox, way faster than Chrome",  # was "Firefox way faster than Chrome"
+     [("dislike", ["chrome"]), ("like", ["firefox"])]),
+    ("I switched to oat milk, it tastes better than dairy",  # dairy was not stored
+     [("dislike", ["dairy"]), ("like", ["oat milk"])]),
+    ("最近改喝燕麦奶了，比牛奶舒服多了", [("dislike", ["牛奶"]), ("like", ["燕麦奶"])]),
+    ("He switched to Firefox, way faster than Chrome", []),  # someone else's
+    ("比苹果好用多了", []),  # nothing named before it
+])
+def test_a_comparison_with_no_subject_is_of_the_thing_just_named(
+    reader: ClauseReader, text: str, found_as: list[tuple[str, list[str]]]
+) -> None:
+    """", way faster than Chrome", ``，比牛奶舒服多了``: the thing the clause before named is the
+    better side, the thing after "than"/比 the worse."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == found_as

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from ...model import has_cjk
-from .lexicons import EN_PEOPLE_RE
+from .lexicons import EN_BETTER, EN_PEOPLE_RE
 from .rules import Rule
 from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
 from .segment import FUNCTION_TAGS, tag
@@ -290,6 +290,7 @@ _EN_CLAUSE_SPLIT_RE = re.compile(
     r"|\s+(?:so|because|since(?!\s+i\s+was\b)|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"
     r"|,?\s+(?:because|since|as)\s+(?=(?:they|it)\b)"
     r"|,\s*(?=(?:it|they)\b|that(?:'s|\s+is)\b|(?:the|every|all\s+the)\s+(?:others?|rest)\b)"
+    rf"|,\s*(?=(?:(?:and|so)\s+)?{EN_BETTER})"
     r"|,\s*(?=(?:avoiding|preferring|favou?ring|choosing|opting\s+for|steering\s+clear|"
     r"staying\s+away)\b)"
     rf"|,?\s+and\s+(?=(?:(?:\w+ly|also|really|much|then|will|would)\s+)?(?:{_EN_AND_VERBS})\b)"

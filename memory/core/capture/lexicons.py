@@ -302,6 +302,14 @@ EN_GOOD_IDIOM = (
 )
 """The "good" of the idiom "for good" (for ever: "quit X for good, and…"), not of "for good
 coffee", where a switch names what it turned to."""
+EN_BETTER = (
+    r"(?:(?:so|way|much|a\s+lot|far|loads)\s+)?(?:much\s+)?(?:better|faster|cheaper|easier|nicer|"
+    r"tastier|healthier|comfier|quieter|lighter|simpler|smoother|cleaner|friendlier|more\s+"
+    r"(?:comfortable|reliable|fun|affordable|convenient|relaxing))\s+than\b"
+)
+"""A judgement of being better than something ("way faster than", "more reliable than"): with no
+subject after a clause naming a thing ("Switched to Firefox, way faster than Chrome"), the
+thing just named is the better side."""
 EN_PEOPLE_RE = re.compile(
     r"\b(?:he|she|they|him|her|them|his|their|wife|husband|partner|boyfriend|girlfriend|mom|mum|"
     r"mother|dad|father|parents?|sis(?:ter)?|bro(?:ther)?|sons?|daughters?|kids?|child(?:ren)?|"

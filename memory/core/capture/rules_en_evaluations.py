@@ -9,7 +9,7 @@ judges). Kinds of phrasing, never particular objects.
 
 from __future__ import annotations
 
-from .lexicons import EN_PEOPLE_RE
+from .lexicons import EN_BETTER, EN_PEOPLE_RE
 from .rules import Rule, en
 
 _FAV = (
@@ -189,6 +189,15 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         "like",
         "likes {obj}",
         first_person=True,
+    ),
+    en(  # "Switched to Firefox, way faster than Chrome": what was just named is the better side
+        rf"^(?:(?:and|but|so|plus)\s+)?(?:(?:it|they)(?:'s|'re|\s+is|\s+are|\s+(?:tastes?|feels?|"
+        rf"works?|runs?|looks?|sounds?))\s+)?{EN_BETTER}\s+"
+        r"(?P<old>[^,.;!?]{1,40}?)(?=\s*[,.;!?]|\s*$)",
+        "like",
+        "likes {obj}",
+        old_label="less keen on {old} than {obj}",
+        elliptic=True,
     ),
     en(  # "Oat milk is a big step up from soy milk for me": better than the other side
         rf"{_SUBJECT}\s+(?:is|are|'s|'re|was|were)\s+(?:(?:such|definitely|honestly|really)\s+)?"

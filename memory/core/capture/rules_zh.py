@@ -251,6 +251,9 @@ ZH_RULES: tuple[Rule, ...] = (
     _better(rf"^{_ZH_SIDE_LEAD}(?P<old>{_ZH_SIDE}){_ZH_FEEL}(?:再[^再，,]{{1,2}}也)?"
             rf"(?:都|也|根本|完全|远远)?(?:比不上|比不过)(?P<obj>{_ZH_SIDE})"
             rf"(?:{_ZH_FEEL}(?:那么|这么)?{_ZH_BETTER})?$"),  # 什么都比不上德芙: the side after
+    zh(rf"^(?:真的|确实|明显|而且|感觉)?比(?!不上|不过|亚迪)(?P<old>{_ZH_SIDE}){_ZH_FEEL}{_ZH_BETTER}"
+       r"(?:多了|太多了?|得多|一些|一点|不少)?[了啊呀哦！!。~～]*$",
+       "like", "更喜欢{obj}", old_label="{old}不如{obj}", elliptic=True),  # 换了小米，比苹果好用
     _better(rf"^{_ZH_SIDE_LEAD}(?P<obj>{_ZH_SIDE})(?:完胜|完爆|秒杀|吊打|碾压)"
             r"(?P<old>[^，,。；;！!？?]{1,12})"),
     _better(rf"(?:比起|相比于?|相较于?)(?P<old>{_SPAN}{{1,12}}?)(?:来说|来|而言)?[，,]?我?"
