@@ -402,3 +402,10 @@ def test_a_comparison_with_no_subject_is_of_the_thing_just_named(
     better side, the thing after "than"/比 the worse."""
     found = extract_preferences(text, reader=reader)
     assert sorted((c.polarity, c.keywords) for c in found) == found_as
+
+
+@pytest.mark.parametrize("text", ["我喜欢一", "一我喜欢", "我讨厌得"])
+def test_a_one_character_object_reads_without_an_error(reader: ClauseReader, text: str) -> None:
+    """The "as soon as" check read a second character of ``一`` alone (an IndexError)."""
+    found = extract_preferences(text, reader=reader)
+    assert [c.keywords for c in found] in ([], [[text.strip("我喜欢讨厌")]])

@@ -376,8 +376,9 @@ def resolve(
         if not display.strip(_ZH_PARTICLES) or display in _ZH_PRONOUN_OBJECTS:
             return antecedent  # nothing named but particles ("挺喜欢的"): the object before
         display = without_edge_words_zh(display)
-        verb = display[1 if display.startswith("一") else 0] if display else ""
-        if _ZH_AS_SOON_AS_RE.fullmatch(display) and dictionary_tag(verb)[0][1] == "v":
+        if _ZH_AS_SOON_AS_RE.fullmatch(display) and dictionary_tag(
+            display[1] if display[0] == "一" else display[0]
+        )[0][1] == "v":
             return None  # 一闻就反胃: "as soon as I smell it", the thing named before
         if ZH_BAD_OBJECT_RE.match(display):
             return None
