@@ -17,7 +17,6 @@ from .categories import category_for, object_category
 from .comparisons import EN_COMPARE, EN_COMPARE_STRICT, ZH_COMPARE
 from .keywords import object_keywords
 from .kinds import pull_object_en
-from .objects import without_edge_words_zh
 from .rules_en_kept import EN_SOONER_DIE
 from .slots import slot_key, zh_slot_reading
 from .switches import (
@@ -29,6 +28,7 @@ from .switches import (
     ZH_SWITCH_TO,
     ZH_V,
 )
+from .zh_edges import without_edge_words_zh
 
 PolarityReader = Callable[[str], "Polarity | None"]
 """The polarity the statement head reads in one clause, or None (:func:`read_structure`)."""
