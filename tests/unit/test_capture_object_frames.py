@@ -409,3 +409,17 @@ def test_a_one_character_object_reads_without_an_error(reader: ClauseReader, tex
     """The "as soon as" check read a second character of ``一`` alone (an IndexError)."""
     found = extract_preferences(text, reader=reader)
     assert [c.keywords for c in found] in ([], [[text.strip("我喜欢讨厌")]])
+
+
+@pytest.mark.parametrize(("text", "found_as"), [
+    ("对健身我现在完全无感", [("dislike", ["健身"])]),  # was a like of 健身
+    ("对露营我现在真的无感", [("dislike", ["露营"])]),
+    ("火锅我现在不吃了", [("dislike", ["火锅"])]),
+])
+def test_what_a_stance_is_about_and_the_speaker_before_now_are_no_clause_of_their_own(
+    reader: ClauseReader, text: str, found_as: list[tuple[str, list[str]]]
+) -> None:
+    """The clause splitter cut ``对健身我`` off at 现在; the head read the fragment as a like and
+    the 无感 after it was taken for saying the same."""
+    found = extract_preferences(text, reader=reader)
+    assert sorted((c.polarity, c.keywords) for c in found) == found_as

@@ -417,6 +417,11 @@ def _bare_someone(part: str) -> bool:
         words[-1][1] != "nr" or len(words) == 1)
 
 
+_ZH_ABOUT_THEN_ME_RE = re.compile(r"对[^，,]{1,12}我")
+"""``对健身我``(现在完全无感): what the stance is about and the speaker, no clause (the head
+had read the fragment as a like)."""
+
+
 def _joined_zh(parts: Iterator[str]) -> list[str]:
     """``比起咖啡，我更喜欢茶``: a clause that only sets up a comparison joins the next."""
     joined: list[str] = []
@@ -426,8 +431,10 @@ def _joined_zh(parts: Iterator[str]) -> list[str]:
             continue
         if lead:
             part, lead = f"{lead}，{part}", ""
-        if joined and re.match(r"现在|如今|目前", part) and _bare_someone(joined[-1]):
-            joined[-1] += part  # ``导师现在写论文全用LaTeX``: its subject, not a clause
+        if joined and re.match(r"现在|如今|目前", part) and (
+            _bare_someone(joined[-1]) or _ZH_ABOUT_THEN_ME_RE.fullmatch(joined[-1])
+        ):  # ``导师现在写论文全用LaTeX``, ``对健身我现在完全无感``: its subject, not a clause
+            joined[-1] += part
             continue
         if joined and _ZH_JOINED_TAILS_RE.match(part) and _ZH_CLASS_RE.search(joined[-1]):
             joined[-1] = f"{joined[-1]}，{part}"
