@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .lexicons import EN_DEGREE_OF_MORE
 from .switches import ZH_V
 
 _EN_RATHER = re.compile(
@@ -49,7 +50,7 @@ EN_COMPARE = [
     ),
     *EN_COMPARE_STRICT,
     re.compile(
-        r"(?P<a>.+?)\s+(?:(?-i:way|far|much|a\s+lot)\s+(?=more|better))?(?:over|rather\s+than|"
+        rf"(?P<a>.+?)\s+(?:{EN_DEGREE_OF_MORE})?(?:over|rather\s+than|"
         r"more\s+than|better\s+than|instead\s+of|"
         rf"than|beats|wins\s+over|trumps|before|to)\s+{_EN_NOT_A_SIDE}(?P<b>.+)",
         re.I,

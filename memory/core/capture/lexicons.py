@@ -302,6 +302,12 @@ EN_GOOD_IDIOM = (
 )
 """The "good" of the idiom "for good" (for ever: "quit X for good, and…"), not of "for good
 coffee", where a switch names what it turned to."""
+EN_DEGREE_OF_MORE = r"(?-i:way|far|much|a\s+lot)\s+(?=more|better)"
+"""How much more ("way more than", "far better than"): no part of the side before it;
+lowercase, so "the Milky Way more than Snickers" keeps its name."""
+ZH_MET_BY = r"[看用吃喝穿听玩逛读坐住开戴]着|[\u4e00-\u9fff]起来"
+"""How a side of a Chinese comparison is met before it is judged (``纸质书看着``,
+``钢琴弹起来``): no part of the side."""
 EN_BETTER = (
     r"(?:(?:so|way|much|a\s+lot|far|loads)\s+)?(?:much\s+)?(?:better|faster|cheaper|easier|nicer|"
     r"tastier|healthier|comfier|quieter|lighter|simpler|smoother|cleaner|friendlier|more\s+"

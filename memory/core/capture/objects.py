@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ...model import has_cjk
 from .keywords import ZH_BAD_OBJECT_RE, ZH_LEADING_RE, ZH_TRAILING_PARTICLE, object_keywords
-from .lexicons import CATEGORY_WORDS, EN_PEOPLE_RE, STOP_WORDS
+from .lexicons import CATEGORY_WORDS, EN_DEGREE_OF_MORE, EN_PEOPLE_RE, STOP_WORDS
 from .pronoun_ways import way_had
 from .segment import noun_runs
 from .segment import words as zh_words
@@ -45,7 +45,7 @@ _EN_EXCEPTION_RE = re.compile(
     re.IGNORECASE,
 )
 _EN_COMPARATIVE_RE = re.compile(
-    r"\s+(?:(?-i:way|far|much|a\s+lot)\s+(?=more|better))?"
+    rf"\s+(?:{EN_DEGREE_OF_MORE})?"
     r"(?P<word>over|than|instead\s+of|rather\s+than|more\s+than|better\s+than|above)\s+"
     r"(?P<rest>.*)$",
     re.IGNORECASE,

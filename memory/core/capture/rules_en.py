@@ -19,6 +19,7 @@ from .rules_en_evaluations import EVALUATION_RULES
 from .rules_en_kept import KEPT_RULES
 from .rules_en_past import PAST_RULES
 from .rules_wishes import EN_WISH_RULES
+from .switches import EN_SWITCHED_FROM
 
 _NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
 _CANT = r"can(?:'?t|not|\s+not)"
@@ -315,7 +316,7 @@ _SWITCHES: tuple[Rule, ...] = (
     ),
     en(
         r"\b(?:replaced|swapped|traded|ditched|exchanged|substituted)\s+"
-        rf"(?P<old>(?:(?!\s+for{EN_GOOD_IDIOM}|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)\s+"
+        rf"{EN_SWITCHED_FROM}\s+"
         rf"(?:for(?!{EN_GOOD_IDIOM})|with)\s+(?P<obj>.+)",
         "like",
         "switched to {obj}",

@@ -9,6 +9,7 @@ exceptions (``除了Y都喜欢``), single-valued slots (``我最喜欢的X是Y``
 
 from __future__ import annotations
 
+from .lexicons import ZH_MET_BY
 from .rules import Rule, RuleTable, zh
 from .rules_wishes import ZH_WISH_RULES
 
@@ -91,7 +92,7 @@ no bare demonstrative, no time (``今天比昨天方便``: a schedule), no expec
 好用``, ``比图片上还好看``: a report on a thing bought), no one's saying (``表弟说…``), and not
 ending in a negation (``安卓不比苹果流畅`` says no side is better)."""
 _ZH_SIDE_LEAD = r"(?:其实|真的|说实话|说真的|个人觉得|我?觉得|我?认为|感觉)?"
-_ZH_FEEL = r"(?:[看用吃喝穿听玩逛读坐住开戴]着|[\u4e00-\u9fff]起来)?"
+_ZH_FEEL = rf"(?:{ZH_MET_BY})?"
 """How the side is met before it is judged (``纸质书看着舒服``): no part of it."""
 
 

@@ -17,6 +17,7 @@ from .categories import category_for, object_category
 from .comparisons import EN_COMPARE, EN_COMPARE_STRICT, ZH_COMPARE
 from .keywords import object_keywords
 from .kinds import pull_object_en
+from .lexicons import ZH_MET_BY
 from .rules_en_kept import EN_SOONER_DIE
 from .slots import slot_key, zh_slot_reading
 from .switches import (
@@ -248,7 +249,7 @@ _ZH_LEAD_RE = re.compile(
 )
 _ZH_TRAIL_RE = re.compile(
     r"(?:了|的|啦|呢|吧|啊|之间|以外|之外|除外|我都|我也|我)+$|[。！!？?，,\s]+$|"
-    r"(?<=..)(?:[看用吃喝穿听玩逛读坐住开戴]着|[\u4e00-\u9fff]起来|再[^再]{1,2}也?)$|"
+    rf"(?<=..)(?:{ZH_MET_BY}|再[^再]{{1,2}}也?)$|"
     r"(?:哪|什么|啥)[个种样家款类]?(?:部位|口味|牌子|做法)?$"  # 鱼哪种(我都爱): any of them
 )
 

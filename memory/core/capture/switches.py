@@ -10,6 +10,11 @@ import re
 
 from .lexicons import EN_GOOD_IDIOM
 
+EN_SWITCHED_FROM = (
+    rf"(?P<old>(?:(?!\s+for{EN_GOOD_IDIOM}|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)"
+)
+"""What was dropped, after "ditched", "dropped"…: not past the idiom "for good", nor into a new
+clause ("…, I'm too old for it"); over a list ("Coke, Pepsi and Sprite for water")."""
 EN_SWITCH = [
     re.compile(r"\bfrom\s+(?P<old>.+?)\s+(?:to|for|over\s+to)\s+(?P<new>.+)", re.I),
     re.compile(r"(?P<old>.+?)\s*(?:→|->|=>)\s*(?P<new>[^,;]+)", re.I),
@@ -20,8 +25,7 @@ EN_SWITCH = [
     ),
     re.compile(
         r"\b(?:dropped|ditched|quit|left|gave\s+up|abandoned)\s+"
-        rf"(?P<old>(?:(?!\s+for{EN_GOOD_IDIOM}|,\s*(?:i|i'm|it|it's|they|that)\b).)+?)"
-        rf"(?:\s+for{EN_GOOD_IDIOM})?"
+        rf"{EN_SWITCHED_FROM}(?:\s+for{EN_GOOD_IDIOM})?"
         rf",?\s+(?:and|for(?!{EN_GOOD_IDIOM}))\s+(?:then\s+)?"
         r"(?:picked\s+up|took\s+up|started(?:\s+on)?|moved\s+to|went\s+(?:with|for)|got|"
         r"switched\s+to|adopted)?\s*(?P<new>.+)",
@@ -90,6 +94,7 @@ FROM_NOW_ON_RE = re.compile(r"\bfrom\s+now\s+on\b\s*,?", re.I)
 
 
 __all__ = [
+    "EN_SWITCHED_FROM",
     "EN_SWITCH",
     "EN_SWITCH_TO",
     "EN_SWITCH_VERB_RE",
