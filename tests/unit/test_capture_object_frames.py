@@ -19,6 +19,11 @@ from penchant.memory.core.capture.segment import noun_runs
 from penchant.memory.core.capture.zh_objects import pull_object_zh
 
 
+def _stored(text: str, reader: ClauseReader) -> list[tuple[str, list[str]]]:
+    """What capture stores for ``text``: (polarity, keywords) pairs, sorted."""
+    return sorted((c.polarity, c.keywords) for c in extract_preferences(text, reader=reader))
+
+
 @pytest.mark.parametrize(("text", "polarity", "obj", "frame"), [
     ("I think oat milk lattes are the best", "like", "oat milk", "think"),
     ("I reckon board games are great fun", "like", "board games", "reckon"),
@@ -284,8 +289,7 @@ def test_a_chinese_comparison_stores_its_sides_the_right_way_round(
 ) -> None:
     """``A都比不上B``: B is the better side (it had been split at 比, A liked); how a side is
     met (``弹起来``) and what it is judged (``有感觉``, ``顺手``) are no part of it."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == [
+    assert _stored(text, reader) == [
         ("dislike", worse), ("like", better)
     ]
 
@@ -308,8 +312,7 @@ def test_look_alikes_of_words_around_an_object_keep_their_reading(
 ) -> None:
     """Found by a helper who tried to break the cuts above: names ending in a function word,
     comparisons of people or in a saying, a list before a switch, a name with "Way" in it."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+    assert _stored(text, reader) == found_as
 
 
 
@@ -328,8 +331,7 @@ def test_english_words_around_an_object_are_no_part_of_it(
 ) -> None:
     """"keep X away from me", "parted ways with X", "ages ago", "way more than", "nine times
     out of ten", "after the last one", and "for good" read as what was switched to."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+    assert _stored(text, reader) == found_as
 
 
 @pytest.mark.parametrize(("text", "polarity", "obj"), [
@@ -356,8 +358,7 @@ def test_a_chinese_clause_that_only_names_a_thing_is_the_topic_of_the_stance_aft
 ) -> None:
     """``…，苹果，现在看着就烦``: a clause of one noun phrase puts up what the object-less stance
     after it is of; it had gone to the thing the clause before named."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+    assert _stored(text, reader) == found_as
 
 
 @pytest.mark.parametrize(("text", "found_as"), [
@@ -382,8 +383,7 @@ def test_look_alikes_found_in_a_second_round_keep_their_reading(
     """A second helper's breaks of the topic clause, the edge words, comparisons and "for
     good": an address, a person or the body as a bare clause, names and verbs ending in a
     function word, comparisons denied, of times or of people, "for good coffee"."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+    assert _stored(text, reader) == found_as
 
 
 @pytest.mark.parametrize(("text", "found_as"), [
@@ -400,8 +400,7 @@ def test_a_comparison_with_no_subject_is_of_the_thing_just_named(
 ) -> None:
     """", way faster than Chrome", ``，比牛奶舒服多了``: the thing the clause before named is the
     better side, the thing after "than"/比 the worse."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+    assert _stored(text, reader) == found_as
 
 
 @pytest.mark.parametrize("text", ["我喜欢一", "一我喜欢", "我讨厌得"])
@@ -421,5 +420,4 @@ def test_what_a_stance_is_about_and_the_speaker_before_now_are_no_clause_of_thei
 ) -> None:
     """The clause splitter cut ``对健身我`` off at 现在; the head read the fragment as a like and
     the 无感 after it was taken for saying the same."""
-    found = extract_preferences(text, reader=reader)
-    assert sorted((c.polarity, c.keywords) for c in found) == found_as
+    assert _stored(text, reader) == found_as
