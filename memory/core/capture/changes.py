@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from ...model import Polarity, PreferenceCandidate, has_cjk
 from ..lexical import ENGLISH_STOP_WORDS
 from .clauses import EN_PEOPLE_RE, clause_speaker
-from .kinds import EN_LABELS, ZH_LABELS, polarity_of, pull_object_en
+from .kinds import labels_for, polarity_of, pull_object_en
 from .object_tagger import default_tagger
 from .objects import is_pronoun, lower_sentence_start, resolve
 from .past import (
@@ -406,7 +406,7 @@ def changed(
     if not (tagged or stated or held) and _refers_back(parts[now]):
         return None  # "Used to follow Elon Musk, now he annoys me": *annoys* is no object
     obj = tagged or obj
-    label = (ZH_LABELS if has_cjk(parts[then]) else EN_LABELS)[
+    label = labels_for(parts[then], obj or "")[
         polarity if polarity == past else ("flip_like" if polarity == "like" else "flip_dislike")
     ]
     made = part_candidate(Part(polarity, obj, label.format(obj=obj)), confidence) if obj else None

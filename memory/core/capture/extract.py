@@ -38,7 +38,7 @@ from .holders import answered, contested, reported_by_another, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
 from .kind_stances import contrasted, elliptic_stance, kind_stance, not_meant
-from .kinds import EN_LABELS, ZH_LABELS, is_limit, overturns, polarity_reader
+from .kinds import EN_LABELS, ZH_LABELS, is_limit, labels_for, overturns, polarity_reader
 from .negation import negated_stance
 from .objects import (
     ZH_DURATION_RE,
@@ -311,7 +311,7 @@ def _overturned(stance: Stance, kind: Kind | None, clause: str) -> Stance:
     # from the mixture's (a mixture reading "none" or "like" would name the wrong stance)
     same = kind.kind in (("flip_dislike", "quit") if polarity == "dislike" else ("flip_like",))
     name = kind.kind if same else ("flip_dislike" if polarity == "dislike" else "flip_like")
-    label = (ZH_LABELS if stance.obj.zh else EN_LABELS)[name]
+    label = labels_for(clause, stance.obj.display)[name]
     rule = replace(stance.rule, polarity=polarity, label=label, comparative=False)
     return replace(stance, rule=rule, polarity=polarity)
 

@@ -20,8 +20,7 @@ from .allergies import mentions_allergy
 from .changes import ZH_PRESENT
 from .clauses import Speaker, clause_speaker, located
 from .kinds import (
-    EN_LABELS,
-    ZH_LABELS,
+    labels_for,
     polar_mass,
     polarity_of,
     pull_object_en,
@@ -72,13 +71,13 @@ def leaning(kind: Kind) -> tuple[Polarity, str] | None:
 
 
 def labelled_stance(
-    obj: Object, display: str, polarity: Polarity, name: str, zh: bool, match: str,
+    obj: Object, display: str, polarity: Polarity, name: str, match: str,
     speaker: Speaker = "user",
 ) -> Stance:
     """A stance no stance rule matched: ``obj`` held with ``polarity``, its content the label
-    of kind ``name`` in the language ``zh`` says (:data:`~.kinds.ZH_LABELS` or
-    :data:`~.kinds.EN_LABELS`), ``match`` the words it was read in."""
-    label = (ZH_LABELS if zh else EN_LABELS)[name]
+    of kind ``name`` in the language of ``match``, the words it was read in
+    (:func:`~.kinds.labels_for`)."""
+    label = labels_for(match, display)[name]
     words = {"verb": "", "adj": "", "slot": "", "match": match}
     return Stance(Rule(re.compile(r"^"), polarity, label), words, speaker, obj, polarity,
                   Cut(display))
@@ -185,7 +184,7 @@ def kind_stance(
         return None
     if obj is None or is_pronoun(obj.display):
         return None
-    return labelled_stance(obj, display, polarity, label_kind, zh, clause, "unknown")
+    return labelled_stance(obj, display, polarity, label_kind, clause, "unknown")
 
 
 def elliptic_stance(clause: str, context: Context) -> Stance | None:
@@ -204,7 +203,7 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
     if obj is None or obj.zh:
         return None
     name = name or ("flip_like" if polarity == "like" else "flip_dislike")
-    return labelled_stance(obj, obj.display, polarity, name, False, clause)
+    return labelled_stance(obj, obj.display, polarity, name, clause)
 
 
 __all__ = [

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ...model import Polarity
+from ...model import Polarity, has_cjk
+from ..lexical import ENGLISH_STOP_WORDS
 from .clauses import EN_PERCEPTION_VERBS, is_ly_adverb
 from .lexicons import EN_BEFORE_VERB, EN_OBJECT_STOP, EN_STANCE_PREPOSITIONS
 from .statements import KINDS, Kind
@@ -62,6 +63,19 @@ ZH_LABELS: dict[str, str] = {
     "flip_dislike": "不再喜欢{obj}",
     "quit": "戒了{obj}",
 }
+
+def labels_for(text: str, obj: str) -> dict[str, str]:
+    """The labels in the language of ``text``, the words a stance on ``obj`` was read in:
+    the object's own script does not decide it ("I used to hate 香菜 but now I love it" is
+    "now likes 香菜"; ``之前觉得Linux难用，现在离不开了`` is ``现在喜欢Linux``). Around a
+    Chinese object, Latin letters are English only with an English function word among them
+    (``榴莲yyds`` is Chinese chat)."""
+    rest = text.replace(obj, " ")
+    if has_cjk(rest) or not has_cjk(obj):
+        return ZH_LABELS if has_cjk(rest) else EN_LABELS
+    english = any(w in ENGLISH_STOP_WORDS for w in re.findall(r"[a-z]+", rest.lower()))
+    return EN_LABELS if english else ZH_LABELS
+
 
 _EN_REACTIONS = frozenset(
     "wow great cool awesome thanks thank perfect amazing nice sure yes no sorry lovely "
@@ -383,6 +397,6 @@ def is_limit(kind: Kind | None) -> bool:
 
 
 __all__ = [
-    "EN_LABELS", "POLAR_KINDS", "ZH_LABELS", "is_limit", "overturns", "polar_mass",
+    "EN_LABELS", "POLAR_KINDS", "ZH_LABELS", "is_limit", "labels_for", "overturns", "polar_mass",
     "polarity_of", "polarity_reader", "pull_object_en", "strongest_kind",
 ]

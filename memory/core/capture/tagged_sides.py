@@ -416,7 +416,7 @@ def tagged_stance(side: TaggedObject, name: str, sentence: str) -> Stance | None
     obj = resolve(display, zh, None, initial=not zh)
     if obj is None or is_pronoun(obj.display):
         return None
-    return labelled_stance(obj, display, side.polarity, name, zh, sentence)
+    return labelled_stance(obj, display, side.polarity, name, sentence)
 
 
 _OPPOSITE: dict[Polarity, Polarity] = {"like": "dislike", "dislike": "like"}
