@@ -246,6 +246,7 @@ def test_a_loose_reading_of_the_allergen_gives_way_to_the_object_tagger(
 @pytest.mark.parametrize(("text", "allergen"), [
     ("Update: my walnut allergy is gone! ate a handful yesterday, zero hives", "walnut"),
     ("my kiwi allergy is gone, I ate two kiwis yesterday and not a single hive", "kiwi"),
+    ("my sesame allergy is over, had tahini twice this week and not one rash", "sesame"),
     ("我芒果过敏好了，昨天吃了两个都没起疹子", "芒果"),
     ("其实我不是对榴莲过敏，是那次吃多了", "榴莲"),
     ("对杏仁过敏那事儿已经过去了", "杏仁"),

@@ -165,6 +165,17 @@ def test_a_sentence_about_someone_close_is_theirs_and_yields_nothing(
     assert extract_preferences("我表哥以前超爱打篮球，现在改踢足球了", reader=reader) == []
 
 
+def test_someone_else_after_a_word_of_time_is_the_subject(reader: ClauseReader) -> None:
+    """``现在她…``: the time word before the pronoun left the clause the user's, and the
+    head's going-off was stored as the user's (a breaker's finding, after a retraining)."""
+    assert clause_speaker("现在她一喝就胃疼") == "other"
+    assert clause_speaker("后来我爸也不爱去了") == "other"
+    assert clause_speaker("现在它是我的最爱") != "other"  # *it*, the thing, not a person
+    assert clause_speaker("现在我一喝就胃疼") != "other"
+    assert clause_speaker("以前朋友圈天天发") != "other"  # 朋友圈, the feed, no friend
+    assert extract_preferences("剧本杀以前让我姐特别上头，现在她一想就累", reader=reader) == []
+
+
 @pytest.mark.parametrize(("text", "obj"), [
     ("Tried every new bubble tea place, still a classic milk tea girl", "milk tea"),
     ("试了一圈新出的咖啡，还是觉得美式最好喝", "美式"),

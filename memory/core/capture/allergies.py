@@ -318,6 +318,12 @@ _ZH_NO_SYMPTOM_RE = re.compile(
 that an allergy is over, not that it is still there."""
 
 
+def states_no_symptom(text: str) -> bool:
+    """Whether ``text`` says a symptom is absent ("not a single hive", ``都没起疹子``): a
+    clause that does states no taste, and the symptom is no object of one."""
+    return (_ZH_NO_SYMPTOM_RE if has_cjk(text) else _EN_NO_SYMPTOM_RE).search(text) is not None
+
+
 def _as_read(sentence: str) -> str:
     """``sentence`` as the vetoes read it: its quoted text and absent symptoms blanked."""
     sentence = unquoted(sentence)
@@ -427,6 +433,6 @@ __all__ = [
     "ALLERGY_WORD_RE", "CUE_RE", "EN_ALLERGY", "EN_ARTICLE_SPLIT_RE", "EN_NO_OBJECT_RE",
     "ZH_ALLERGY", "ZH_NO_OBJECT_RE", "hedged", "is_reported_over", "mentions_allergy",
     "read_retraction", "reported_over",
-    "retraction_vetoed",
+    "retraction_vetoed", "states_no_symptom",
     "unquoted", "zh_allergen",
 ]  # fmt: skip

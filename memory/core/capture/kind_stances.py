@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ...model import Polarity, has_cjk
-from .allergies import mentions_allergy
+from .allergies import mentions_allergy, states_no_symptom
 from .changes import ZH_PRESENT
 from .clauses import Speaker, clause_speaker, located
 from .kinds import (
@@ -156,8 +156,8 @@ def kind_stance(
         return None
     if label_kind in ("flip_like", "flip_dislike") and mentions_allergy(clause):
         return None  # an allergy over or not is for its readers, with their vetoes
-    if polarity in not_meant(clause):
-        return None
+    if polarity in not_meant(clause) or states_no_symptom(clause):
+        return None  # (or "…and not a single hive": a symptom absent is no taste)
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     if raw and topic is not None and topic == context.antecedent and not (
