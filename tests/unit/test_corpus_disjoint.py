@@ -59,3 +59,17 @@ def test_every_training_message_has_its_kind(path: Path) -> None:
         assert row["kind"] in {"preference", "none"}, row
         if row["kind"] == "preference":
             assert row["group"] in POLAR_KINDS, row  # learned as that kind
+
+
+HALVED = [REPO / "bench" / "data" / f"statements_{name}_blind.jsonl"
+          for name in ("habits", "evaluations")]
+"""Sets whose half 0 the statement head learns (``bench/train_statements.py``) and whose half
+1 is held out: a text of theirs in another evaluation set would be learned in its half 0."""
+
+
+@pytest.mark.parametrize("path", HALVED, ids=lambda path: path.name)
+def test_no_message_of_a_halved_set_is_in_another_evaluation_set(path: Path) -> None:
+    others = sorted((REPO / "bench" / "data").glob("*.jsonl")) + [STATEMENTS / "test.jsonl"]
+    elsewhere = {_plain(text) for other in others if other != path for text in _texts(other)}
+    shared = [text for text in _texts(path) if _plain(text) in elsewhere]
+    assert _texts(path) and shared == [], f"{len(shared)} messages of {path.name} are elsewhere"
