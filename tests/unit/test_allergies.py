@@ -11,7 +11,7 @@ import pytest
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.allergens import allergen_of
-from penchant.memory.core.capture.allergies import read_retraction
+from penchant.memory.core.capture.allergies import read_retraction, states_no_symptom
 from penchant.memory.core.capture.allergy_statements import read_allergy
 from penchant.memory.core.capture.clauses import clauses
 from penchant.memory.core.objects import only_retracts, retracted_objects
@@ -247,6 +247,7 @@ def test_a_loose_reading_of_the_allergen_gives_way_to_the_object_tagger(
     ("Update: my walnut allergy is gone! ate a handful yesterday, zero hives", "walnut"),
     ("my kiwi allergy is gone, I ate two kiwis yesterday and not a single hive", "kiwi"),
     ("my sesame allergy is over, had tahini twice this week and not one rash", "sesame"),
+    ("my pecan allergy is gone, tried pecans again and didn't get any hives", "pecan"),
     ("我芒果过敏好了，昨天吃了两个都没起疹子", "芒果"),
     ("其实我不是对榴莲过敏，是那次吃多了", "榴莲"),
     ("对杏仁过敏那事儿已经过去了", "杏仁"),
@@ -377,3 +378,18 @@ def test_a_sentence_read_whole_as_surely_over_outweighs_a_word_veto(
     found = extract_preferences(text, reader=ClauseReader())
     assert [c.content for c in found if allergen in c.keywords] == [
         f"说{allergen}现在没问题但尚未确认"]
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("didn't get any hives", True), ("never had a rash", True), ("not a single sneeze", True),
+    ("吃了两次都没起疹子", True), ("I got hives again", False), ("起了一身疹子", False),
+])
+def test_a_symptom_said_to_be_absent_is_found(text: str, absent: bool) -> None:
+    assert states_no_symptom(text) is absent
+
+
+def test_an_absent_symptom_is_no_dislike() -> None:
+    """The statement head read "…and didn't get any hives" as a dislike of the hives."""
+    found = extract_preferences("Had walnuts again and didn't get any hives. I love walnuts now.",
+                                reader=ClauseReader())
+    assert [(c.polarity, c.keywords) for c in found] == [("like", ["walnut"])]

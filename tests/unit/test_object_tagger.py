@@ -177,6 +177,9 @@ def test_someone_else_after_a_word_of_time_is_the_subject(reader: ClauseReader) 
     assert clause_speaker("现在它是我的最爱") != "other"  # *it*, the thing, not a person
     assert clause_speaker("现在我一喝就胃疼") != "other"
     assert clause_speaker("以前朋友圈天天发") != "other"  # 朋友圈, the feed, no friend
+    assert clause_speaker("最近我朋友圈全是广告") != "other"
+    assert clause_speaker("最近他们家的烤鸭我吃腻了") != "other"  # whose the thing is
+    assert clause_speaker("以前别人送的围巾我都留着") != "other"
     assert extract_preferences("剧本杀以前让我姐特别上头，现在她一想就累", reader=reader) == []
 
 

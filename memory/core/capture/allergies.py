@@ -301,8 +301,9 @@ def is_reported_over(content: str) -> bool:
 
 
 _EN_NO_SYMPTOM_RE = re.compile(
-    r"\b(?:no|zero|without(?:\s+(?:a|any))?|not\s+(?:a|one|any)(?:\s+single)?|never\s+(?:got|had)|"
-    r"didn'?t\s+(?:get|have)|no\s+more)\s+(?:(?:single|itchy|bad|allergic|adverse|other|more)\s+)?"
+    r"\b(?:no|zero|without(?:\s+(?:a|any))?|not\s+(?:a|one|any)(?:\s+single)?|"
+    r"(?:never\s+(?:got|had)|didn'?t\s+(?:get|have))(?:\s+(?:a|any))?|no\s+more)\s+"
+    r"(?:(?:single|itchy|bad|allergic|adverse|other|more)\s+)?"
     r"(?:hives?|rash(?:es)?|reactions?|welts?|swelling|symptoms?|sneez\w*|wheez\w*|itch\w*|"
     r"bloating|cramps|antihistamines?|epipens?)\b|\b(?:didn'?t|did\s+not|never)\s+react(?:ed)?\b|"
     r"\b(?:doesn'?t|don'?t|does\s+not|do\s+not|no\s+longer)\s+(?:give|make)s?\s+me\s+(?:break\s+out\s+"
@@ -320,14 +321,19 @@ that an allergy is over, not that it is still there."""
 
 def states_no_symptom(text: str) -> bool:
     """Whether ``text`` says a symptom is absent ("not a single hive", ``都没起疹子``): a
-    clause that does states no taste, and the symptom is no object of one."""
+    clause that does states no taste (a post with "no reactions" is read so too)."""
     return (_ZH_NO_SYMPTOM_RE if has_cjk(text) else _EN_NO_SYMPTOM_RE).search(text) is not None
+
+
+def without_absent_symptoms(text: str) -> str:
+    """``text`` with each symptom it says is absent blanked ("not a single hive",
+    ``都没起疹子``): the symptom is no object of a taste."""
+    return (_ZH_NO_SYMPTOM_RE if has_cjk(text) else _EN_NO_SYMPTOM_RE).sub(" ", text)
 
 
 def _as_read(sentence: str) -> str:
     """``sentence`` as the vetoes read it: its quoted text and absent symptoms blanked."""
-    sentence = unquoted(sentence)
-    return (_ZH_NO_SYMPTOM_RE if has_cjk(sentence) else _EN_NO_SYMPTOM_RE).sub(" ", sentence)
+    return without_absent_symptoms(unquoted(sentence))
 
 
 def retraction_vetoed(sentence: str) -> bool:
@@ -433,6 +439,6 @@ __all__ = [
     "ALLERGY_WORD_RE", "CUE_RE", "EN_ALLERGY", "EN_ARTICLE_SPLIT_RE", "EN_NO_OBJECT_RE",
     "ZH_ALLERGY", "ZH_NO_OBJECT_RE", "hedged", "is_reported_over", "mentions_allergy",
     "read_retraction", "reported_over",
-    "retraction_vetoed", "states_no_symptom",
+    "retraction_vetoed", "states_no_symptom", "without_absent_symptoms",
     "unquoted", "zh_allergen",
 ]  # fmt: skip

@@ -92,12 +92,18 @@ ZH_PAST_RE = re.compile(
 )
 """Words that put a Chinese clause in the past (a stance after them is stale; a then-and-now
 sentence starts with one, :mod:`.changes`)."""
-_ZH_OTHER_SUBJECT_RE = re.compile(
-    r"^(?:[^\w]*)(?:(?:现在|如今|目前|以前|之前|后来|最近|那时|当时)[^\w]*(?!它))?"
-    r"(?:我们|咱们|我的?(?:朋友|妈|爸|老婆|老公|女朋友|男朋友|孩子|儿子|女儿|闺女|"
+_ZH_OTHERS = (
+    r"(?:我们|咱们|我的?(?:朋友(?!圈)|妈|爸|老婆|老公|女朋友|男朋友|孩子|儿子|女儿|闺女|"
     r"家人|同事|室友|姐|哥|弟|妹|爷|奶|外婆|外公|丈夫|妻子|先生|太太|宝宝|老板|领导|闺蜜|对象)|"
-    r"他|她|它|你|您|大家|别人|人家|朋友(?!圈)|家人|孩子|闺女|有人|很多人|有些人)"
+    r"他|她|你|您|大家|别人|人家|朋友(?!圈)|家人|孩子|闺女|有人|很多人|有些人)"
 )
+"""Chinese words for someone other than the user (``朋友圈``, the feed, is none)."""
+_ZH_OTHER_SUBJECT_RE = re.compile(
+    rf"^(?:[^\w]*)(?:{_ZH_OTHERS}|它|(?:现在|如今|目前|以前|之前|后来|最近|那时|当时)[^\w]*"
+    rf"{_ZH_OTHERS}(?!们?家?的|送|推荐|给))"
+)
+"""A Chinese clause's subject that is someone else (or ``它``), also after a word of time
+(``现在她一想就累``); not a person who only says whose the thing is (``最近他们家的火锅…``)."""
 
 
 _EN_LY_RE = re.compile(r"[a-z]{3,}ly")

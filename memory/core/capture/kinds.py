@@ -97,7 +97,9 @@ _EN_PREDICATE_NEXT = {
 """After one of these (and :data:`~.lexicons.EN_BEFORE_VERB`) the next word is a verb (``I can't
 stand it``); after a copula, an adjective before a preposition of stance (``I was mad about…``)."""
 _EN_TIME_RE = re.compile(
-    r"\b(?:every|each)\s+(?:single\s+)?(?:time|day|week|morning|night|evening|weekend)\b|"
+    r"\b(?:every|each)\s+(?:single\s+)?(?:time|day|week|morning|night|evening|weekend|month|"
+    r"year|(?:mon|tues|wednes|thurs|fri|satur|sun)day|spring|summer|autumn|fall|winter)\b|"
+    r"\bfor\s+the\s+(?:past|last)\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?|decades?)\b|"
     r"\b(?:last|this|next)\s+(?:week|month|year|spring|summer|autumn|fall|winter|season)\b|"
     r"\bany\s+day\b|\bright\s+now\b|\bfor\s+(?:life|good)\b|\bgrowing\s+up\b|"
     r"\ball\s+(?:day|night|week|year)(?:\s+long)?\b|\bages\s+ago\b|(?-i:\ball\s+the\s+way\b)|"
