@@ -43,14 +43,3 @@ def test_a_change_of_mind_is_stored_in_the_language_it_was_said_in(
 ) -> None:
     stored = [(c.polarity, c.content) for c in extract_preferences(text, reader=reader)]
     assert stored == [("like", content)]
-
-
-@pytest.mark.parametrize("text", [
-    "Every Tuesday for the past six years I've swum at the lido.",
-    "Each winter for the last decade I've gone skiing in Austria",
-])
-def test_a_day_or_season_of_a_habit_is_no_object(text: str, reader: ClauseReader) -> None:
-    """"Every Sunday for the past five years I've played chess" stored *likes Sunday*: how
-    often and how long are no part of what the user does (``kinds._EN_TIME_RE``)."""
-    keywords = [k for c in extract_preferences(text, reader=reader) for k in c.keywords]
-    assert not any(day in k for k in keywords for day in ("tuesday", "winter", "year", "decade"))

@@ -421,3 +421,14 @@ def test_what_a_stance_is_about_and_the_speaker_before_now_are_no_clause_of_thei
     """The clause splitter cut ``对健身我`` off at 现在; the head read the fragment as a like and
     the 无感 after it was taken for saying the same."""
     assert _stored(text, reader) == found_as
+
+
+@pytest.mark.parametrize("text", [
+    "Every Tuesday for the past six years I've swum at the lido.",
+    "Each winter for the last decade I've gone skiing in Austria",
+])
+def test_a_day_or_season_of_a_habit_is_no_object(text: str, reader: ClauseReader) -> None:
+    """"Every Sunday for the past five years I've played chess" stored *likes Sunday*: how
+    often and how long are no part of what the user does (``kinds._EN_TIME_RE``)."""
+    keywords = [k for c in extract_preferences(text, reader=reader) for k in c.keywords]
+    assert not any(day in k for k in keywords for day in ("tuesday", "winter", "year", "decade"))

@@ -319,21 +319,20 @@ _ZH_NO_SYMPTOM_RE = re.compile(
 that an allergy is over, not that it is still there."""
 
 
+def _no_symptom_re(text: str) -> re.Pattern[str]:
+    return _ZH_NO_SYMPTOM_RE if has_cjk(text) else _EN_NO_SYMPTOM_RE
+
+
 def states_no_symptom(text: str) -> bool:
     """Whether ``text`` says a symptom is absent ("not a single hive", ``都没起疹子``): a
     clause that does states no taste (a post with "no reactions" is read so too)."""
-    return (_ZH_NO_SYMPTOM_RE if has_cjk(text) else _EN_NO_SYMPTOM_RE).search(text) is not None
-
-
-def without_absent_symptoms(text: str) -> str:
-    """``text`` with each symptom it says is absent blanked ("not a single hive",
-    ``都没起疹子``): the symptom is no object of a taste."""
-    return (_ZH_NO_SYMPTOM_RE if has_cjk(text) else _EN_NO_SYMPTOM_RE).sub(" ", text)
+    return _no_symptom_re(text).search(text) is not None
 
 
 def _as_read(sentence: str) -> str:
     """``sentence`` as the vetoes read it: its quoted text and absent symptoms blanked."""
-    return without_absent_symptoms(unquoted(sentence))
+    sentence = unquoted(sentence)
+    return _no_symptom_re(sentence).sub(" ", sentence)
 
 
 def retraction_vetoed(sentence: str) -> bool:
@@ -439,6 +438,6 @@ __all__ = [
     "ALLERGY_WORD_RE", "CUE_RE", "EN_ALLERGY", "EN_ARTICLE_SPLIT_RE", "EN_NO_OBJECT_RE",
     "ZH_ALLERGY", "ZH_NO_OBJECT_RE", "hedged", "is_reported_over", "mentions_allergy",
     "read_retraction", "reported_over",
-    "retraction_vetoed", "states_no_symptom", "without_absent_symptoms",
+    "retraction_vetoed", "states_no_symptom",
     "unquoted", "zh_allergen",
 ]  # fmt: skip

@@ -64,6 +64,7 @@ ZH_LABELS: dict[str, str] = {
     "quit": "戒了{obj}",
 }
 
+
 def labels_for(text: str, obj: str) -> dict[str, str]:
     """The labels in the language of ``text``, the words a stance on ``obj`` was read in:
     the object's own script does not decide it ("I used to hate 香菜 but now I love it" is
@@ -71,8 +72,10 @@ def labels_for(text: str, obj: str) -> dict[str, str]:
     Chinese object, Latin letters are English only with an English function word among them
     (``榴莲yyds`` is Chinese chat)."""
     rest = text.replace(obj, " ")
-    if has_cjk(rest) or not has_cjk(obj):
-        return ZH_LABELS if has_cjk(rest) else EN_LABELS
+    if has_cjk(rest):
+        return ZH_LABELS
+    if not has_cjk(obj):
+        return EN_LABELS
     english = any(w in ENGLISH_STOP_WORDS for w in re.findall(r"[a-z]+", rest.lower()))
     return EN_LABELS if english else ZH_LABELS
 
