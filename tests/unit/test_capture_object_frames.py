@@ -15,6 +15,7 @@ import pytest
 from penchant.memory.client.reading import ClauseReader
 from penchant.memory.core.capture import extract_preferences
 from penchant.memory.core.capture.clauses import clauses, reason_clauses
+from penchant.memory.core.capture.kinds import pull_object_en
 from penchant.memory.core.capture.segment import noun_runs
 from penchant.memory.core.capture.zh_objects import pull_object_zh
 
@@ -432,3 +433,57 @@ def test_a_day_or_season_of_a_habit_is_no_object(text: str, reader: ClauseReader
     often and how long are no part of what the user does (``kinds._EN_TIME_RE``)."""
     keywords = [k for c in extract_preferences(text, reader=reader) for k in c.keywords]
     assert not any(day in k for k in keywords for day in ("tuesday", "winter", "year", "decade"))
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("I have never eaten durian", "durian"),
+    ("I haven't set foot in an IKEA since the move", "IKEA"),
+    ("After the divorce I stopped watching rom-coms", "rom-coms"),
+    ("She hasn't worn heels in years", "heels"),
+    ("I have three cats", "cats"),  # look-alike: "have" is the verb here
+    ("Since last winter I've only worn merino socks", "merino socks"),
+])
+def test_a_perfect_tense_or_a_time_before_the_clause_is_no_part_of_the_object(
+    text: str, obj: str
+) -> None:
+    """"I haven't touched Facebook since 2018" stored *has given up touched Facebook*: after
+    ``haven't`` (``have never``) the next word is a verb, and a clause that opens with since or
+    after when (``After the divorce I…``) has its object in what follows."""
+    assert pull_object_en(text) == obj
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("自从搬到上海以后我就没吃过麻辣烫", "麻辣烫"),
+    ("自从上次拉肚子，我就不喝冰咖啡了", "冰咖啡"),
+    ("自从用了Mac我就再也不想用Windows", "Windows"),
+    ("我自从戒糖之后就没喝过奶茶", "奶茶"),
+    ("自从有了猫，我就离不开吸尘器", "吸尘器"),  # look-alike: the object was found before too
+])
+def test_a_chinese_clause_of_since_when_is_no_place_for_the_object(text: str, obj: str) -> None:
+    """``自从去年体检后我就没喝过可乐`` stored ``戒了自从去年体检后``: a clause that opens with
+    ``自从…(以后)`` has its object in the clause after it, and what a verb of use took is
+    read after its aspect (``没喝过可乐``)."""
+    assert pull_object_zh(text) == obj
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("I've turned into a total podcast person", "podcast"),
+    ("I've gone full Android at home", "Android"),
+    ("I came full circle — dark roast is my thing again.", "dark roast"),
+    ("I love true crime", "true crime"),  # look-alike: "true" names the genre here
+])
+def test_a_kind_of_person_going_full_or_a_dash_is_no_part_of_the_object(
+    text: str, obj: str
+) -> None:
+    """"I've become a total yoga person" stored *now likes total yoga person*, and "I came full
+    circle — medium roast Colombian is my thing" *now likes full circle medium roast
+    Colombian*."""
+    assert pull_object_en(text) == obj
+
+
+def test_how_long_ago_after_the_object_is_no_part_of_it(reader: ClauseReader) -> None:
+    """"I cut out meat about a year ago and haven't looked back" stored *cut out meat about a
+    year ago* and *cut out haven't looked back*."""
+    found = extract_preferences("I dropped gluten about a year ago and haven't looked back",
+                                reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["gluten"])]

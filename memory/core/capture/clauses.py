@@ -291,7 +291,8 @@ _EN_AND_VERBS = (
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
     r"\s*[;:]\s*"
-    r"|(?<!\bnothing)(?<!\bnone),?\s+(?:but|however|whereas|although|though|yet|(?<!\ba\s)while)\b,?\s*"
+    r"|(?<!\bnothing)(?<!\bnone),?\s+(?:but|however|whereas|although|though|"
+    r"yet(?=\s+(?!(?:but|and|or|so)\b)\w)|(?<!\ba\s)while)\b,?\s*"
     r"|,\s*(?=(?:and\s+)?(?:i|i'm|i've|i\s+am|now|these\s+days|nowadays|lately|no\s+more)\b)"
     r"|,\s*(?:and\s+)?(?:so|which\s+is\s+why|that's\s+why|hence|therefore|thus)\s+(?=i\b)"
     r"|\s+(?:so|because|since(?!\s+i\s+was\b)|as)\s+(?=(?:i|i'm|i've|i\s+am)\b)"

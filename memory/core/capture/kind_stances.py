@@ -26,7 +26,7 @@ from .kinds import (
     pull_object_en,
     strongest_kind,
 )
-from .negation import kept, negated_aversion
+from .negation import kept, negated_aversion, not_yet
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
 from .past import left_behind, past_stretch
 from .rules import Rule
@@ -87,14 +87,15 @@ def not_meant(text: str) -> set[Polarity]:
     """The polarities a text's words read as but do not state now: what the user left
     behind ("I used to like jazz": no like of it now, :func:`~.past.left_behind`), and a
     dislike in a negated aversion ("I don't mind cilantro", :func:`~.negation.
-    negated_aversion`) or in what the user keeps ("I could never quit sugar",
-    :func:`~.negation.kept`). The statement head and the object tagger read both the other
-    way. Neither in a verdict told in the past and bounded to a past stretch ("I hated vim
-    at first", :func:`~.past.past_stretch`): the head read it as coming round."""
+    negated_aversion`), in what the user keeps ("I could never quit sugar",
+    :func:`~.negation.kept`) or in what has not happened yet (:func:`~.negation.not_yet`).
+    The statement head and the object tagger read both the other way. Neither in a verdict
+    told in the past and bounded to a past stretch ("I hated vim at first",
+    :func:`~.past.past_stretch`): the head read it as coming round."""
     meant_not: set[Polarity] = set()
     if (left := left_behind(text)) is not None:
         meant_not.add(left)
-    if negated_aversion(text) or kept(text):
+    if negated_aversion(text) or kept(text) or not_yet(text):
         meant_not.add("dislike")
     if past_verdict(text) and past_stretch(text):  # "I hated vim at first": history only
         meant_not |= {"like", "dislike"}

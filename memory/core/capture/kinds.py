@@ -132,6 +132,32 @@ _EN_REFUSAL_RE = re.compile(
 )
 """How the user refuses ("Licorice? Hard no.", "so I steer clear") or what a thing does to them
 ("I break out in hives"): read as a bare "no", no object ("hard cider", "clear broth" are)."""
+_EN_SINCE_LEAD_RE = re.compile(
+    r"^\W*(?:(?:ever\s+)?since|after)\s+[^,;]{1,60}?(?:[,;]|(?=\s+(?:i|i've|i'm|i'd|we|we've)\b))",
+    re.IGNORECASE,
+)
+"""A clause that opens with when or after what (``Since 2020 I've only used Linux``, ``Ever
+since the food poisoning I can't eat oysters``): the object is in what follows."""
+_EN_SINCE_TAIL_RE = re.compile(r"(?<=\w)\s+(?:ever\s+)?since\b.*$", re.IGNORECASE | re.DOTALL)
+"""Since when, after what the clause is about (``Haven't touched one since my daughter was
+born``): no object is in it."""
+_EN_PERSON_TYPE_RE = re.compile(
+    r"\b(?:a|an)\s+(?:(?:total|complete|real|true|huge|big|proper|confirmed|certified)\s+)?"
+    r"(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+(?:person|people|guy|gal|girl|type)\b",
+    re.IGNORECASE,
+)
+"""``I've become a total yoga person``: the kind of person names the object (``yoga``), as the
+rules read ``I'm a cat person``."""
+_EN_GONE_FULL_RE = re.compile(r"\b(go|goes|going|gone|went)\s+full\s+(?!-)", re.IGNORECASE)
+"""``I've gone full Linux``: going all the way, no part of the object."""
+_EN_BREAK_RE = re.compile(r"\s[-–—]+\s|[–—]|\bc[ao]me?\s+full\s+circle\b", re.IGNORECASE)
+"""A dash between two phrases (``I came full circle — medium roast is my thing``): no object runs
+across it."""
+_EN_SET_FOOT_RE = re.compile(r"\bset\s+foot\s+(?:in|inside|into|on)\b", re.IGNORECASE)
+"""``haven't set foot in a Starbucks``: the words of going name no object."""
+_EN_PERFECT_NEXT = frozenset("not never".split())
+"""After ``have``, ``has`` or ``had``, one of these makes it the auxiliary of a verb
+(``I have never eaten sushi``), not the verb (``I have cats``)."""
 _EN_PARTED_RE = re.compile(r"\bpart(?:ed|ing)?\s+ways\s+with\b|\bdrift(?:ed|ing)?\s+away\b", re.I)
 """A phrasal verb of leaving whose words name no object ("parted ways with X", "drifted away
 from X"): a verb of quitting in their place."""
@@ -282,6 +308,10 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
     clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
     clause = _EN_PARTED_RE.sub(" quit ", _EN_REFUSAL_RE.sub(" no ", clause))
+    clause = _EN_SET_FOOT_RE.sub(" then ", _EN_SINCE_LEAD_RE.sub("", clause))
+    clause = _EN_SINCE_TAIL_RE.sub("", clause)
+    clause = _EN_BREAK_RE.sub(" then ", _EN_PERSON_TYPE_RE.sub(r" \g<what> ", clause))
+    clause = _EN_GONE_FULL_RE.sub(r"\1 ", clause)
     tokens = _EN_TOKEN_RE.findall(clause)
     starts, after = [0], ""
     if len(tokens) > 1 and len(tokens[0]) > 4 and tokens[0].lower().endswith("ed") and (
@@ -296,7 +326,10 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         adverb = is_ly_adverb(word) and not named
         predicate = not runs[-1] and bool(after) and word not in EN_BEFORE_VERB and not adverb and (
             after == "verb" or (tokens[i + 1 :] or [""])[0].lower() in EN_STANCE_PREPOSITIONS)
-        after = _EN_PREDICATE_NEXT.get(word) or (after if word in EN_BEFORE_VERB or adverb else "")
+        perfect = base in ("have", "has", "had") and (word != base or (
+            (tokens[i + 1 :] or [""])[0].lower() in _EN_PERFECT_NEXT))  # "haven't touched"
+        after = _EN_PREDICATE_NEXT.get(word) or ("verb" if perfect else "") or (
+            after if word in EN_BEFORE_VERB or adverb else "")
         chat = token in _EN_CHAT_LETTERS
         numbered = word.isdigit() and runs[-1] and not runs[-1][-1].islower() and (
             re.search(rf"(?<![\w.]){word}(?![\w.])", clause)  # "Pixel 8", not "550s", "0.5"

@@ -96,6 +96,17 @@ def kept(clause: str) -> bool:
                 or _EN_ONLY_OPENING_RE.match(clause))
 
 
+_EN_NOT_YET_RE = re.compile(r"(?:n't|\bnot|\bnever)\b[^.!?;,]*\byet\b", re.IGNORECASE)
+_ZH_NOT_YET_RE = re.compile(r"还没|还未|尚未|还不曾")
+
+
+def not_yet(clause: str) -> bool:
+    """Whether a clause says something has not happened yet ("haven't left Safari yet", "haven't
+    tried sushi yet", ``吃了两年还没腻``): no quitting and no dislike (the statement head read
+    the first as quitting Safari at 0.7)."""
+    return bool((_ZH_NOT_YET_RE if has_cjk(clause) else _EN_NOT_YET_RE).search(clause))
+
+
 def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | None:
     """``no plastic cups`` after the user's like or want in the same sentence: a dislike.
 
@@ -131,4 +142,4 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     return Stance(_NEGATED_RULE, words, "user", obj, "dislike", Cut(cut.display))
 
 
-__all__ = ["kept", "negated_aversion", "negated_stance"]
+__all__ = ["kept", "negated_aversion", "negated_stance", "not_yet"]

@@ -36,6 +36,7 @@ _EN_SOFT_STOP_RE = re.compile(
     r"although|but|especially|such\s+as|like|for|and\s+then|then|cause|cuz|coz|until|"
     r"whereas|except|anyway|due\s+to|given|regardless|even|no\s+matter|whether|including|"
     r"namely|notably|specifically|e\.g|every\s+(?:single\s+)?time|any\s+day|hands\s+down|"
+    r"and\s+(?:haven't|hasn't|hadn't|never)|"
     r"now\s+that|(?-i:after)\s+(?:my|our|that|this|last|the\s+last|an?\s+(?:bad|awful|"
     r"terrible|horrible))|i|(?-i:we))\b.*$",
     re.IGNORECASE,
@@ -74,6 +75,7 @@ _EN_TRAILING_RE = re.compile(
     r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|"
     r"cold[-\s]turkey|forever|(?:pretty\s+much\s+)?always|usually|to\s+be\s+(?:honest|fair)|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
+    r"(?:(?:about|around|almost|nearly|roughly|over|just\s+over)\s+)?"
     r"(?:a\s+(?:few\s+)?|few\s+|several\s+|many\s+|two\s+|three\s+)?(?:years?|months?|weeks?|"
     r"days?)\s+ago|ages\s+ago|a\s+while\s+(?:ago|back)|(?-i:all\s+the\s+way)|"
     r"\w+\s+times\s+out\s+of\s+\w+|for\s+(?:good|now|years|months|a\s+while|ages)|"

@@ -21,6 +21,13 @@ _ZH_FILLER_RE = re.compile(
     r"没想到|想不到|没料到|这个?人|(?i:and|but|so|also|plus|or|then)\s|"
     r"[，,、\s])+"
 )
+_ZH_SINCE_RES = (
+    re.compile(r"^(?:自从|自打|打从)[^，,。！？]{1,20}?(?:以后|之后|以来|后|起)[，,]?"),
+    re.compile(r"^(?:自从|自打|打从)[^，,。！？]{1,20}?[，,]"),
+    re.compile(r"^(?:自从|自打|打从)[^，,。！？]{1,20}?(?=我|就)"),
+)
+"""Since when, before the main clause (``自从去年体检后我就没喝过可乐``, ``自从生了孩子我就…``):
+tried in turn, the ending word first, then a comma, then where the user or ``就`` begins it."""
 _ZH_TOPIC_RE = re.compile(r"^(?P<obj>[^我，。！？,!?\s]{1,12}?)(?:我|对我|已经|早就|现在)")
 _ZH_STANCE_RE = re.compile(
     r"我|已经|早就|再也|不再|一点也|一点都|越来越|现在|最近|如今|开始|慢慢|终于|彻底|完全|根本|"
@@ -129,13 +136,24 @@ def _without_comment_zh(unled: str, obj: str) -> str:
     return obj[: len(obj) - len(words[-1][0])]
 
 
+def _opening_zh(clause: str) -> str:
+    """``clause`` without the fillers it opens with (:data:`_ZH_FILLER_RE`) and without the
+    time it opens with when that is a clause of its own (:data:`_ZH_SINCE_RES`): what its
+    object is looked for in."""
+    text = _ZH_FILLER_RE.sub("", clause).strip()
+    for since in _ZH_SINCE_RES:
+        if (found := since.match(text)) is not None and found.end() < len(text):
+            return _ZH_FILLER_RE.sub("", text[found.end() :]).strip()
+    return text
+
+
 def _pull_object_zh(clause: str) -> str | None:
     """The object of a Chinese clause: the topic it opens with (:func:`_leading_topic_zh`),
     when the segmenter's first noun phrase does not open it; else that first noun phrase
     of two characters or more (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐``
     → ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
     the words of stance, time and degree are taken out."""
-    text = _ZH_FILLER_RE.sub("", clause).strip()
+    text = _opening_zh(clause)
     nouns = [
         run for run in noun_runs(text)
         if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
@@ -157,6 +175,7 @@ def _pull_object_zh(clause: str) -> str | None:
             return obj
     pieces = _ZH_STANCE_SPLIT_RE.split(text)  # parts, with the stance word before each
     for before, part in zip(pieces[1::2], pieces[2::2], strict=True):
+        part = part.removeprefix("过")  # 没喝过可乐: what was drunk, after the aspect
         if (
             before in _ZH_CONSUMED_BY and 2 <= len(part) <= 12 and part not in _ZH_REACTIONS
             and not part.startswith(("得", "着", "过", "完", "起", "下", "上"))
@@ -195,7 +214,7 @@ def pull_object_zh(clause: str) -> str | None:
     obj = _pull_object_zh(clause)
     if not obj:
         return obj
-    text = _ZH_FILLER_RE.sub("", clause).strip()
+    text = _opening_zh(clause)
     at = text.find(obj)
     end = at + len(obj)
     if at < 0 or end >= len(text) or text[end] not in ZH_BOUND_HEADS:
