@@ -487,3 +487,23 @@ def test_how_long_ago_after_the_object_is_no_part_of_it(reader: ClauseReader) ->
     found = extract_preferences("I dropped gluten about a year ago and haven't looked back",
                                 reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["gluten"])]
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("nah bro, cold showers are the worst", "cold showers"),
+    ("Bye, energy drinks, quit them in June", "energy drinks"),
+    ("Cold brew, black, no sugar — my daily fuel.", "Cold brew"),
+    ("I've not once opened Snapchat since the move", "Snapchat"),
+    ("I've become a total coffee snob", "coffee"),
+])
+def test_a_comma_a_call_or_not_once_is_no_part_of_the_object(text: str, obj: str) -> None:
+    """"Cancelled Spotify, Tidal is my music app now" stored *no longer likes Spotify Tidal*,
+    "nah mate, warm beer is a crime" *dislikes mate warm beer*: an object runs over no comma,
+    a word that calls out or addresses someone opens no object, and after "not once" the next
+    word is the verb."""
+    assert pull_object_en(text) == obj
+
+
+def test_a_chinese_thing_named_only_in_the_time_before_the_clause_is_its_object() -> None:
+    """The clause after ``自从…`` is looked in first, then the whole."""
+    assert pull_object_zh("自从去年第一次吃了云南菌子火锅，每年夏天都要去一次") == "云南菌子火锅"

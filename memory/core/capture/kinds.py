@@ -143,7 +143,8 @@ _EN_SINCE_TAIL_RE = re.compile(r"(?<=\w)\s+(?:ever\s+)?since\b.*$", re.IGNORECAS
 born``): no object is in it."""
 _EN_PERSON_TYPE_RE = re.compile(
     r"\b(?:a|an)\s+(?:(?:total|complete|real|true|huge|big|proper|confirmed|certified)\s+)?"
-    r"(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+(?:person|people|guy|gal|girl|type)\b",
+    r"(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+(?:person|people|guy|gal|girl|type|snob|nerd|geek|"
+    r"junkie|fiend)\b",
     re.IGNORECASE,
 )
 """``I've become a total yoga person``: the kind of person names the object (``yoga``), as the
@@ -155,6 +156,8 @@ _EN_BREAK_RE = re.compile(r"\s[-–—]+\s|[–—]|\bc[ao]me?\s+full\s+circle\b
 across it."""
 _EN_SET_FOOT_RE = re.compile(r"\bset\s+foot\s+(?:in|inside|into|on)\b", re.IGNORECASE)
 """``haven't set foot in a Starbucks``: the words of going name no object."""
+_EN_STILL_BEFORE_VERB = frozenset("once ever".split())
+"""After a negation, these leave the next word the verb (``I've not once opened Tinder``)."""
 _EN_PERFECT_NEXT = frozenset("not never".split())
 """After ``have``, ``has`` or ``had``, one of these makes it the auxiliary of a verb
 (``I have never eaten sushi``), not the verb (``I have cats``)."""
@@ -178,8 +181,14 @@ _EN_SUBJECT_VERBS = EN_PERCEPTION_VERBS | frozenset(
 ``Terracotta pots look gorgeous``): the subject ends before one."""
 _EN_SENSE_HEADS = frozenset("smell scent stink whine sound noise taste texture hum".split())
 """``The smell of cut grass``: the object is what the sense is of."""
-_EN_OPENERS = frozenset("a an the ngl tbh honestly imo lowkey highkey okay ok so".split())
-"""Words before a subject noun phrase that leave it the clause's opening."""
+_EN_OPENERS = frozenset("a an the ngl tbh honestly imo lowkey highkey okay ok so then".split())
+"""Words before a subject noun phrase that leave it the clause's opening (``then`` stands for a
+comma in :func:`pull_object_en`)."""
+_EN_CALLS = frozenset(
+    "eh meh nah ugh hmm mate dude bro guys y'all yo hey oh ah goodbye bye".split()
+)
+"""A word alone at a clause's opening that calls out or addresses someone (``nah mate, warm beer
+is a crime``, ``Goodbye, fizzy drinks``): no object."""
 _EN_PREPOSITIONS = frozenset("from for on at in with to under around by".split())
 _EN_ARTICLES = frozenset("a an the".split())
 
@@ -312,7 +321,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     clause = _EN_SINCE_TAIL_RE.sub("", clause)
     clause = _EN_BREAK_RE.sub(" then ", _EN_PERSON_TYPE_RE.sub(r" \g<what> ", clause))
     clause = _EN_GONE_FULL_RE.sub(r"\1 ", clause)
-    tokens = _EN_TOKEN_RE.findall(clause)
+    tokens = _EN_TOKEN_RE.findall(clause.replace(",", " then "))  # no object runs over a comma
     starts, after = [0], ""
     if len(tokens) > 1 and len(tokens[0]) > 4 and tokens[0].lower().endswith("ed") and (
         tokens[1][:1].isupper() or tokens[1].lower() in ("my", "our")
@@ -329,7 +338,7 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         perfect = base in ("have", "has", "had") and (word != base or (
             (tokens[i + 1 :] or [""])[0].lower() in _EN_PERFECT_NEXT))  # "haven't touched"
         after = _EN_PREDICATE_NEXT.get(word) or ("verb" if perfect else "") or (
-            after if word in EN_BEFORE_VERB or adverb else "")
+            after if word in EN_BEFORE_VERB or adverb or word in _EN_STILL_BEFORE_VERB else "")
         chat = token in _EN_CHAT_LETTERS
         numbered = word.isdigit() and runs[-1] and not runs[-1][-1].islower() and (
             re.search(rf"(?<![\w.]){word}(?![\w.])", clause)  # "Pixel 8", not "550s", "0.5"
@@ -350,12 +359,17 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
             starts.append(i + 1)
         else:
             runs[-1].append(token.rstrip("."))
+    for i, run in enumerate(runs):  # "nah mate, warm beer…": past the calls that open it
+        if run and not (len(run) == 1 and run[0].lower() in _EN_CALLS and all(
+                t.lower() in _EN_OPENERS | _EN_CALLS for t in tokens[: starts[i]])):
+            break
+        run.clear()
     found = [r for r in runs if r]
     only = sum(len(r) for r in runs) == len(tokens)
     if not found or (only and not alone):
         return None  # nothing but the object: no stance word in the clause ("Wow")
     first = next(i for i, r in enumerate(runs) if r)
-    opens = all(t.lower() in _EN_OPENERS for t in tokens[: starts[first]])
+    opens = all(t.lower() in _EN_OPENERS | _EN_CALLS for t in tokens[: starts[first]])
     subject = _subject_en(runs[first], tokens, starts[first]) if opens else None
     if subject is not None and len(subject) > len(tokens) - 1 and not alone:
         return None  # the clause is its subject and nothing else

@@ -136,24 +136,24 @@ def _without_comment_zh(unled: str, obj: str) -> str:
     return obj[: len(obj) - len(words[-1][0])]
 
 
-def _opening_zh(clause: str) -> str:
-    """``clause`` without the fillers it opens with (:data:`_ZH_FILLER_RE`) and without the
-    time it opens with when that is a clause of its own (:data:`_ZH_SINCE_RES`): what its
-    object is looked for in."""
+def _opening_zh(clause: str, since: bool = True) -> str:
+    """``clause`` without the fillers it opens with (:data:`_ZH_FILLER_RE`) and, with
+    ``since``, without the time it opens with when that is a clause of its own
+    (:data:`_ZH_SINCE_RES`): what its object is looked for in."""
     text = _ZH_FILLER_RE.sub("", clause).strip()
-    for since in _ZH_SINCE_RES:
-        if (found := since.match(text)) is not None and found.end() < len(text):
+    for since_re in _ZH_SINCE_RES if since else ():
+        if (found := since_re.match(text)) is not None and found.end() < len(text):
             return _ZH_FILLER_RE.sub("", text[found.end() :]).strip()
     return text
 
 
-def _pull_object_zh(clause: str) -> str | None:
+def _pull_object_zh(clause: str, since: bool = True) -> str | None:
     """The object of a Chinese clause: the topic it opens with (:func:`_leading_topic_zh`),
     when the segmenter's first noun phrase does not open it; else that first noun phrase
     of two characters or more (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐``
     → ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
-    the words of stance, time and degree are taken out."""
-    text = _opening_zh(clause)
+    the words of stance, time and degree are taken out; ``since``: as :func:`_opening_zh`."""
+    text = _opening_zh(clause, since)
     nouns = [
         run for run in noun_runs(text)
         if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
@@ -210,11 +210,13 @@ def _holds_more(opening: str, noun: str) -> bool:
 
 def pull_object_zh(clause: str) -> str | None:
     """The object of a Chinese clause (:func:`_pull_object_zh`), with the bound head of its
-    compound when the segmenter cut it off (``螺蛳粉真香了`` → ``螺蛳粉``, not ``螺蛳``)."""
-    obj = _pull_object_zh(clause)
-    if not obj:
+    compound when the segmenter cut it off (``螺蛳粉真香了`` → ``螺蛳粉``, not ``螺蛳``). The
+    clause after a time it opens with is looked in first, then the whole (``自从第一次吃了潮汕
+    牛肉火锅，每个月必去一次``: the thing is named only in the time)."""
+    since = bool(obj := _pull_object_zh(clause))
+    if not obj and not (obj := _pull_object_zh(clause, since=False)):
         return obj
-    text = _opening_zh(clause)
+    text = _opening_zh(clause, since)
     at = text.find(obj)
     end = at + len(obj)
     if at < 0 or end >= len(text) or text[end] not in ZH_BOUND_HEADS:
