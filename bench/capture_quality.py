@@ -543,6 +543,19 @@ is learned as :data:`HABITS_BLIND`'s; half 1 is held out, counts only: before ->
 likes 20 -> 34 of 80, dislikes 35 -> 41 of 75, look-alikes 87 -> 86 of 91; zh 19 -> 24 of 70,
 22 -> 25 of 66, 87 -> 87 of 91."""
 EVALUATIONS_GROUPS = ("like", "dislike", "none")
+ABSENCE_BLIND = REPO_ROOT / "bench" / "data" / "statements_absence_blind.jsonl"
+"""880 messages (en 440, zh 440) by two more helpers who saw no file of the repository, on time
+and absence: per language 80 quits said through a time without the thing ("haven't had a soda
+since march", ``抖音卸载半年了，一点不想``), 80 lasting habits said through time ("haven't missed
+a Liverpool match in ten years", ``楼下那家兰州拉面吃了五年还没腻``), 40 standing refusals said
+with never ("I've never owned a car and never will"), and 240 look-alikes in the same words:
+not yet done or decided, never tried, not lately for outside reasons, someone else's, a
+choice still open, a duration, a question. Written after the head was found reading "haven't
+pulled the trigger" and "haven't picked a team" as quitting. Half 0 is learned as
+:data:`HABITS_BLIND`'s; half 1 is held out, counts only: before -> after the head learned half
+0, en likes 17 -> 18 of 43, dislikes 9 -> 9 of 19, quits 24 -> 25 of 45, look-alikes 109 ->
+117 of 131; zh 20 -> 25 of 44, 14 -> 14 of 18, 32 -> 31 of 41, 130 -> 132 of 141."""
+ABSENCE_GROUPS = ("like", "dislike", "quit", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -644,6 +657,8 @@ def _print_kinds(
                    "half 1 only, held out, counts only", "|half1"),
         "evaluations": (" (standing verdicts by judging the thing)",
                         "half 1 only, held out, counts only", "|half1"),
+        "absence": (" (time and absence: quits, habits, refusals, not yet, never tried)",
+                    "half 1 only, held out, counts only", "|half1"),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -787,7 +802,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (EXCLUSIVE_BLIND, "exclusive", EXCLUSIVE_GROUPS),
             (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS), (PAST_BLIND, "past", PAST_GROUPS),
             (JUDGED_BLIND, "judged", JUDGED_GROUPS), (HABITS_BLIND, "habits", HABITS_GROUPS),
-            (EVALUATIONS_BLIND, "evaluations", EVALUATIONS_GROUPS)]  # fmt: skip
+            (EVALUATIONS_BLIND, "evaluations", EVALUATIONS_GROUPS),
+            (ABSENCE_BLIND, "absence", ABSENCE_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def test_every_training_message_has_its_kind(path: Path) -> None:
 
 
 HALVED = [REPO / "bench" / "data" / f"statements_{name}_blind.jsonl"
-          for name in ("habits", "evaluations")]
+          for name in ("habits", "evaluations", "absence")]
 """Sets whose half 0 the statement head learns (``bench/train_statements.py``) and whose half
 1 is held out: a text of theirs in another evaluation set would be learned in its half 0."""
 

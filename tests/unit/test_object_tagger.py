@@ -82,10 +82,7 @@ def test_chinese_tokens_are_the_segmenters_words_with_offsets_in_the_normal_form
 @pytest.mark.parametrize(
     ("text", "polarity", "word"),
     [
-        pytest.param(
-            "never been one for hiking but I'm hooked on it these days", "like", "hiking",
-            marks=pytest.mark.xfail(strict=True, reason=RETRAINED.format(
-                "a coming-round at 0.59, under NEW_MIN_P (0.63 before)"))),
+        ("never been one for hiking but I'm hooked on it these days", "like", "hiking"),
         ("I'm a reformed sushi sceptic, eat it every week now", "like", "sushi"),
         ("密室逃脱以前周周去，现在一想就头疼", "dislike", "密室逃脱"),
     ],
