@@ -42,3 +42,21 @@ def test_a_yet_that_ends_a_clause_is_no_conjunction() -> None:
     assert clauses("Getting tempted by Arc but haven't left Safari yet") == [
         "Getting tempted by Arc", "haven't left Safari yet"]
     assert clauses("It's pricey, yet I love this cafe") == ["It's pricey", "I love this cafe"]
+
+
+@pytest.mark.parametrize("text", [
+    "Haven't missed an episode of Bake Off since it started",
+    "I haven't skipped a single leg day since January",
+    "瑜伽我每周三次，两年没断过",
+])
+def test_a_habit_never_broken_is_no_quit(text: str, reader: ClauseReader) -> None:
+    """"Haven't missed an episode of Bake Off since it started" was stored as *has given up
+    episode*: not once missing a thing is keeping it (``negation.kept``)."""
+    assert [c.content for c in extract_preferences(text, reader=reader)
+            if c.polarity == "dislike"] == []
+
+
+def test_not_missing_a_thing_one_left_is_still_a_quit(reader: ClauseReader) -> None:
+    """Look-alike: missing *it* is longing, not a streak."""
+    found = extract_preferences("I ditched Snapchat and haven't missed it one bit", reader=reader)
+    assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["snapchat"])]

@@ -507,3 +507,64 @@ def test_a_comma_a_call_or_not_once_is_no_part_of_the_object(text: str, obj: str
 def test_a_chinese_thing_named_only_in_the_time_before_the_clause_is_its_object() -> None:
     """The clause after ``自从…`` is looked in first, then the whole."""
     assert pull_object_zh("自从去年第一次吃了云南菌子火锅，每年夏天都要去一次") == "云南菌子火锅"
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("Haven't spent a winter without my electric blanket since 2018", "electric blanket"),
+    ("Not once have I ordered a pumpkin spice latte", "pumpkin spice latte"),
+    ("Never in my life have I owned a Crocs pair", "Crocs pair"),
+    ("Stuck with Firefox since 2012", "Firefox"),
+    ("The last time I ate a Big Mac was 2015", "Big Mac"),
+    ("I never travel without my Kindle", "Kindle"),  # look-alike: found before too
+])
+def test_what_the_user_is_never_without_or_did_last_is_the_object(text: str, obj: str) -> None:
+    """"Haven't gone a night without my weighted blanket in 4 years" stored *likes night*,
+    "Not once in my life have I eaten a hot dog" *dislikes once*, "The last time I drank whisky
+    was 2017" *has given up last time*."""
+    assert pull_object_en(text) == obj
+
+
+def test_a_chinese_since_after_the_topic_is_no_place_for_the_object() -> None:
+    """``烧烤自从查出尿酸高就断了`` stored ``不想吃尿酸``."""
+    assert pull_object_zh("烧烤自从查出尿酸高就断了") == "烧烤"
+
+
+@pytest.mark.parametrize(("text", "shown", "keywords"), [
+    ("Ben & Jerry's Phish Food is my weakness", "Ben & Jerry's", ["ben jerry phish food"]),
+    ("我最爱吃乐高积木自打小时候起", "乐高积木", ["乐高积木"]),
+    ("我不吃夜宵自从减肥以后", "夜宵", ["夜宵"]),
+])
+def test_an_ampersand_joins_a_name_and_since_when_ends_a_chinese_object(
+    text: str, shown: str, keywords: list[str], reader: ClauseReader
+) -> None:
+    """"Ben & Jerry's" was shown as "Ben Jerry's" (split in two in a list), and
+    ``不吃夜宵自从减肥以后`` kept its time in the object."""
+    found = extract_preferences(text, reader=reader)
+    assert [c.keywords for c in found] == [keywords]
+    assert shown in found[0].content and "自" not in found[0].content
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("我没喝过喜茶", "喜茶"),  # 过喜茶: the aspect glued to a name
+    ("我好久没吃烤鸭了", "烤鸭"),  # 好久没/i: no topic
+    ("我最爱坐过山车", "过山车"),  # look-alike: a word of the dictionary
+])
+def test_a_chinese_aspect_or_how_long_glued_to_the_object_is_no_part_of_it(
+    text: str, obj: str
+) -> None:
+    """``我没喝过瑞幸`` stored ``戒了过瑞幸`` and ``我好久没吃火锅了`` ``戒了好久没``: the segmenter
+    glues the aspect to a name it guesses, and reads 好久没 as one set phrase."""
+    assert pull_object_zh(text) == obj
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("Since we moved to Denver, green chile has become my thing", "green chile"),
+    ("After last winter, thermal socks are a must", "thermal socks"),
+    ("Since 2019, Pegasus has been my running shoe", "Pegasus"),
+])
+def test_a_time_before_a_comma_opens_the_clause_only_as_a_clause_or_a_short_phrase(
+    text: str, obj: str
+) -> None:
+    """A clause that opens with "since"/"after" and a comma: what follows it holds the object
+    when the opening is a clause of its own or a few words."""
+    assert pull_object_en(text) == obj

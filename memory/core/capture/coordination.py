@@ -11,9 +11,11 @@ from .lexicons import AND_COMPOUNDS
 from .objects import Object
 from .segment import words as zh_words
 
-_COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
+_COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
+"""Where items of a list part. Not ``&``, which joins the words of one name (``Ben & Jerry's``,
+``Marks & Spencer``, ``mac & cheese``)."""
 _COORDINATION_SPLIT_RE = re.compile(f"({_COORDINATION_RE.pattern})", re.IGNORECASE)
-_CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor|&)\s", re.IGNORECASE)
+_CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor)\s", re.IGNORECASE)
 _EN_LEADING_CORRELATIVE_RE = re.compile(r"^(?:both|either|neither)\s+", re.IGNORECASE)
 _ZH_COORDINATION_RE = re.compile(r"、|以及|或者|还有|和|跟|与|及|或")
 _NEGATED_RELATIVE_RE = re.compile(

@@ -84,7 +84,8 @@ _EN_REACTIONS = frozenset(
     "wow great cool awesome thanks thank perfect amazing nice sure yes no sorry lovely "
     "brilliant fantastic excellent wonderful".split()
 )
-_EN_TOKEN_RE = re.compile(r"[A-Za-z][\w'&.-]*|\d+")
+_EN_TOKEN_RE = re.compile(r"[A-Za-z][\w'&.-]*|\d+|&(?=\s*[A-Za-z])")
+"""Words, numbers, and an ``&`` that joins the words of one name (``Marks & Spencer``)."""
 
 
 _EN_OBJECT_PRONOUNS = frozenset("me my us our".split())
@@ -106,10 +107,12 @@ _EN_TIME_RE = re.compile(
     r"\b(?:last|this|next)\s+(?:week|month|year|spring|summer|autumn|fall|winter|season)\b|"
     r"\bany\s+day\b|\bright\s+now\b|\bfor\s+(?:life|good)\b|\bgrowing\s+up\b|"
     r"\ball\s+(?:day|night|week|year)(?:\s+long)?\b|\bages\s+ago\b|(?-i:\ball\s+the\s+way\b)|"
-    r"\b\w+\s+times\s+out\s+of\s+\w+\b",
+    r"\b\w+\s+times\s+out\s+of\s+\w+\b|\b(?:the\s+)?last\s+time\b|"
+    r"\bin\s+(?:all\s+)?my\s+(?:whole\s+|entire\s+)?life\b|\bmy\s+(?:whole|entire)\s+life\b",
     re.IGNORECASE,
 )
-"""How often or when, not what: ``…over the beach every single time``, ``…last spring``."""
+"""How often or when, not what: ``…over the beach every single time``, ``…last spring``,
+``The last time I drank whisky…``, ``Never in my life have I…``."""
 _EN_JUDGED_RE = re.compile(
     r"\b(?:find|finds|found|consider|considered)\s+(?:it|them|this|that|these|those)\b", re.I
 )
@@ -133,7 +136,9 @@ _EN_REFUSAL_RE = re.compile(
 """How the user refuses ("Licorice? Hard no.", "so I steer clear") or what a thing does to them
 ("I break out in hives"): read as a bare "no", no object ("hard cider", "clear broth" are)."""
 _EN_SINCE_LEAD_RE = re.compile(
-    r"^\W*(?:(?:ever\s+)?since|after)\s+[^,;]{1,60}?(?:[,;]|(?=\s+(?:i|i've|i'm|i'd|we|we've)\b))",
+    r"^\W*(?:(?:ever\s+)?since|after)\s+(?:"
+    r"[^,;]{1,60}?(?:[,;]\s*|\s+)(?=(?:i|i've|i'm|i'd|we|we've|we're|my|our)\b)|"
+    r"(?:i|we)\b[^,;]{0,60}?[,;]\s*|(?:[^\s,;]+\s+){0,3}[^\s,;]+[,;]\s*)",
     re.IGNORECASE,
 )
 """A clause that opens with when or after what (``Since 2020 I've only used Linux``, ``Ever
@@ -158,6 +163,17 @@ _EN_SET_FOOT_RE = re.compile(r"\bset\s+foot\s+(?:in|inside|into|on)\b", re.IGNOR
 """``haven't set foot in a Starbucks``: the words of going name no object."""
 _EN_STILL_BEFORE_VERB = frozenset("once ever".split())
 """After a negation, these leave the next word the verb (``I've not once opened Tinder``)."""
+_EN_STUCK_WITH_RE = re.compile(r"\b(?:stuck|stick|sticks|sticking)\s+(?:with|to)\b", re.I)
+"""``Stuck with Notion since 2019``: keeping to a thing, the words name no object."""
+_EN_NEVER_WITHOUT_RE = re.compile(
+    r"^.*?(?:n't|\b(?:not|never|no))\b(?:(?!\b(?:like|likes|love|loves|hate|hates|enjoy|"
+    r"enjoys|want|wants|mind|stand|bear|prefer)\b)[^,.;!?])*?\bwithout\s+(?=\w)",
+    re.IGNORECASE,
+)
+"""``Haven't gone a night without my weighted blanket in 4 years``: what the user is never
+without is the object, not what they are never without it for."""
+_EN_NOT_ONCE_RE = re.compile(r"\b(?:not|never)\s+(?:even\s+)?once\b", re.IGNORECASE)
+"""``Not once in my life have I…``: never, no object."""
 _EN_PERFECT_NEXT = frozenset("not never".split())
 """After ``have``, ``has`` or ``had``, one of these makes it the auxiliary of a verb
 (``I have never eaten sushi``), not the verb (``I have cats``)."""
@@ -300,6 +316,18 @@ def _plural_then_verb(run: list[str]) -> bool:
     return plural and verb.isalpha() and not verb.endswith("s") and not verb[:1].isupper()
 
 
+_EN_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_EN_TIME_RE, " then "), (_EN_FAN_RE, " then "), (_EN_COLD_TURKEY_RE, " then "),
+    (_EN_REFUSAL_RE, " no "), (_EN_PARTED_RE, " quit "), (_EN_SINCE_LEAD_RE, ""),
+    (_EN_SET_FOOT_RE, " then "), (_EN_SINCE_TAIL_RE, ""), (_EN_PERSON_TYPE_RE, r" \g<what> "),
+    (_EN_BREAK_RE, " then "), (_EN_GONE_FULL_RE, r"\1 "), (_EN_STUCK_WITH_RE, " then "),
+    (_EN_NOT_ONCE_RE, " never "), (_EN_NEVER_WITHOUT_RE, " then "),
+)
+"""What :func:`pull_object_en` rewrites in a clause before it looks for the object, in order:
+words of time, frequency and refusal, idioms of leaving or keeping, what opens or closes the
+clause around it (``since…``), and what stands for a comma (``then``)."""
+
+
 def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     """The noun phrase of an English clause once stance, time and degree words are out.
 
@@ -314,13 +342,9 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     runs: list[list[str]] = [[]]
     if (judged := _EN_JUDGED_RE.search(clause)) is not None:
         clause = clause[: judged.start()]  # "…I find them loud": a verdict on what *them* names
-    clause = _EN_TIME_RE.sub(" then ", clause.replace("’", "'"))
-    clause = _EN_COLD_TURKEY_RE.sub(" then ", _EN_FAN_RE.sub(" then ", clause))
-    clause = _EN_PARTED_RE.sub(" quit ", _EN_REFUSAL_RE.sub(" no ", clause))
-    clause = _EN_SET_FOOT_RE.sub(" then ", _EN_SINCE_LEAD_RE.sub("", clause))
-    clause = _EN_SINCE_TAIL_RE.sub("", clause)
-    clause = _EN_BREAK_RE.sub(" then ", _EN_PERSON_TYPE_RE.sub(r" \g<what> ", clause))
-    clause = _EN_GONE_FULL_RE.sub(r"\1 ", clause)
+    clause = clause.replace("’", "'")
+    for pattern, replacement in _EN_REWRITES:
+        clause = pattern.sub(replacement, clause)
     tokens = _EN_TOKEN_RE.findall(clause.replace(",", " then "))  # no object runs over a comma
     starts, after = [0], ""
     if len(tokens) > 1 and len(tokens[0]) > 4 and tokens[0].lower().endswith("ed") and (

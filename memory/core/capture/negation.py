@@ -73,6 +73,15 @@ _EN_BACK_RE = re.compile(
     re.IGNORECASE,
 )
 _ZH_KEPT_RE = re.compile(ZH_KEPT)
+_EN_UNBROKEN_RE = re.compile(
+    r"(?:n't|\bnot|\bnever)\s+(?:once\s+|ever\s+|really\s+|even\s+)?(?:(?:missed|skipped)\s+"
+    r"(?:a|an|one|any|a\s+single)\s|"
+    r"(?:gone|went|had|spent|let)\s+(?:a|one|an)\s+[\w-]+\s+(?:go\s+by\s+|pass\s+)?without)\b",
+    re.IGNORECASE,
+)
+_ZH_UNBROKEN_RE = re.compile(
+    r"(?:从来?)?没(?:有)?(?:断过|停过|落下过?|缺过|间断过?)|一(?:天|次|顿|回)都?没(?:断|停|落下|缺)"
+)
 _EN_ONLY_OPENING_RE = re.compile(
     r"^\W*(?:(?:and|so|now|but|yeah)\s+)*only\s+(?!(?:once|twice|\d+|one|two|when|if|on|at|in|"
     r"after|before|because|since|for|to|just|recently|now|yesterday|today|tried|had|ate|went|ever|"
@@ -87,13 +96,15 @@ def kept(clause: str) -> bool:
     """Whether a clause says the user keeps something: a quit that does not happen ("still
     can't quit my Switch", "I'll never give up pizza", :data:`~.rules_en_kept.EN_UNQUIT`) or a
     choice come back to (``最后还是回到了黑轴``, :data:`~.rules_zh.ZH_KEPT`), or what alone the user
-    has ("Only Kirkland olive oil in my kitchen since last year"): a like, never a
-    change away (the statement head, reading the quitting or leaving words, put "I could never
-    quit sugar" at quit, and ``回到了黑轴`` at 戒了)."""
+    has ("Only Kirkland olive oil in my kitchen since last year"), or a habit never broken
+    ("haven't missed an episode of Bake Off since it started", "Haven't gone a night without
+    my weighted blanket", ``几年没断过``): a like, never a change away (the statement head,
+    reading the quitting or leaving words, put "I could never quit sugar" at quit, and
+    ``回到了黑轴`` at 戒了)."""
     if has_cjk(clause):
-        return bool(_ZH_KEPT_RE.search(clause))
+        return bool(_ZH_KEPT_RE.search(clause) or _ZH_UNBROKEN_RE.search(clause))
     return bool(_EN_UNQUIT_RE.search(clause) or _EN_BACK_RE.search(clause)
-                or _EN_ONLY_OPENING_RE.match(clause))
+                or _EN_ONLY_OPENING_RE.match(clause) or _EN_UNBROKEN_RE.search(clause))
 
 
 _EN_NOT_YET_RE = re.compile(r"(?:n't|\bnot|\bnever)\b[^.!?;,]*\byet\b", re.IGNORECASE)

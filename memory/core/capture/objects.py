@@ -122,7 +122,8 @@ _EN_NOT_TO_RE = re.compile(
 )
 
 _ZH_STOP_RE = re.compile(
-    r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且|毕竟|反正|\s+(?=[\u4e00-\u9fff])"
+    r"[，,。.！!？?；;：:…~]|因为|所以|如果|因此|虽然|但是|不过|可是|而且|毕竟|反正|自从|自打|打从|"
+    r"\s+(?=[\u4e00-\u9fff])"
 )
 _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过|多于)(?P<rest>.*)$")
 _ZH_TRAILING_RE = re.compile(

@@ -21,13 +21,13 @@ _ZH_FILLER_RE = re.compile(
     r"没想到|想不到|没料到|这个?人|(?i:and|but|so|also|plus|or|then)\s|"
     r"[，,、\s])+"
 )
-_ZH_SINCE_RES = (
-    re.compile(r"^(?:自从|自打|打从)[^，,。！？]{1,20}?(?:以后|之后|以来|后|起)[，,]?"),
-    re.compile(r"^(?:自从|自打|打从)[^，,。！？]{1,20}?[，,]"),
-    re.compile(r"^(?:自从|自打|打从)[^，,。！？]{1,20}?(?=我|就)"),
+_ZH_SINCE_RES = tuple(
+    re.compile(r"^(?P<topic>[^，,。！？\s]{0,8}?)(?:自从|自打|打从)[^，,。！？]{1,20}?" + end)
+    for end in (r"(?:以后|之后|以来|后|起)[，,]?", r"[，,]", r"(?=我|就)")
 )
-"""Since when, before the main clause (``自从去年体检后我就没喝过可乐``, ``自从生了孩子我就…``):
-tried in turn, the ending word first, then a comma, then where the user or ``就`` begins it."""
+"""Since when, before the main clause (``自从去年体检后我就没喝过可乐``, ``自从生了孩子我就…``),
+after a topic or not (``烧烤自从查出尿酸高就断了``): tried in turn, the ending word first, then a
+comma, then where the user or ``就`` begins the main clause."""
 _ZH_TOPIC_RE = re.compile(r"^(?P<obj>[^我，。！？,!?\s]{1,12}?)(?:我|对我|已经|早就|现在)")
 _ZH_STANCE_RE = re.compile(
     r"我|已经|早就|再也|不再|一点也|一点都|越来越|现在|最近|如今|开始|慢慢|终于|彻底|完全|根本|"
@@ -51,6 +51,19 @@ _ZH_STANCE_SPLIT_RE = re.compile(f"({_ZH_STANCE_RE.pattern})")
 """:data:`_ZH_STANCE_RE` as a split that keeps the stance words (odd items)."""
 _ZH_CONSUMED_BY = frozenset("吃 喝 看 玩 用 听 穿 读 逛".split())
 """Verbs of use: what follows one (up to the next stance word) is the object."""
+
+
+_ZH_USED_BEFORE_RE = re.compile(r"^[吃喝看玩用听穿读逛抽坐打碰买试](?:过|了)(?=..)")
+"""A verb of use and its aspect glued to what follows (``三年没抽过烟``: 抽过/v): no part of the
+object."""
+
+
+def _aspect_led(run: str) -> str:
+    """A noun run without the aspect particle the segmenter glued to its front (``没喝过瑞幸``:
+    过瑞幸/nr), unless the whole run is a word of the dictionary (``过山车``, ``过桥米线``)."""
+    if len(run) > 2 and run[0] in "过了着" and len(dictionary_tag(run)) > 1:
+        return run[1:]
+    return run
 
 
 def _names_more(run: str) -> bool:
@@ -92,7 +105,8 @@ def _leading_topic_zh(text: str) -> str | None:
             not ZH_ASPECT_HEAD_RE.fullmatch(after))
         if (word in _ZH_COMMENT_WORDS or flag.startswith(_ZH_COMMENT_TAGS)) and not whose:
             break
-        set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v"
+        set_phrase = flag in ("l", "i") and i == 0 and len(word) <= 4 and after_flag[0] != "v" and (
+            "没" not in word and "不" not in word)  # 好久没/i 吃火锅: no topic
         if _nominal(flag) or set_phrase or whose:
             found += word
         elif not found and flag.startswith(("v", "a")) and word not in _ZH_STANCE_VERBS and (
@@ -143,7 +157,7 @@ def _opening_zh(clause: str, since: bool = True) -> str:
     text = _ZH_FILLER_RE.sub("", clause).strip()
     for since_re in _ZH_SINCE_RES if since else ():
         if (found := since_re.match(text)) is not None and found.end() < len(text):
-            return _ZH_FILLER_RE.sub("", text[found.end() :]).strip()
+            return found["topic"] + _ZH_FILLER_RE.sub("", text[found.end() :]).strip()
     return text
 
 
@@ -155,7 +169,7 @@ def _pull_object_zh(clause: str, since: bool = True) -> str | None:
     the words of stance, time and degree are taken out; ``since``: as :func:`_opening_zh`."""
     text = _opening_zh(clause, since)
     nouns = [
-        run for run in noun_runs(text)
+        run for run in map(_aspect_led, noun_runs(text))
         if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
         and not ZH_PAST_RE.fullmatch(run)  # 小时候嫌弃苦瓜: a time, not the object
     ]  # fmt: skip
@@ -185,7 +199,7 @@ def _pull_object_zh(clause: str, since: bool = True) -> str | None:
     parts = [p for p in pieces[::2] if p]
     if not parts:
         return None
-    best = max(parts, key=len)
+    best = _ZH_USED_BEFORE_RE.sub("", max(parts, key=len))
     if len(best) < 2 or len(best) > 12 or len(text) <= len(best) + 1 or best in _ZH_REACTIONS:
         return None
     if all(flag.startswith((*FUNCTION_TAGS, "r", "a")) for _, flag in tag(best)):
