@@ -1,4 +1,4 @@
-"""What has not happened yet is no quitting and no dislike (issue 17).
+"""What has not happened yet, and a habit never broken, is no quitting and no dislike (issue 17).
 
 "Getting tempted by Arc but haven't left Safari yet" was stored as *has given up Safari*: the
 clause splitter took the closing "yet" for a conjunction and cut it off, and the statement head
@@ -60,3 +60,4 @@ def test_not_missing_a_thing_one_left_is_still_a_quit(reader: ClauseReader) -> N
     """Look-alike: missing *it* is longing, not a streak."""
     found = extract_preferences("I ditched Snapchat and haven't missed it one bit", reader=reader)
     assert [(c.polarity, c.keywords) for c in found] == [("dislike", ["snapchat"])]
+

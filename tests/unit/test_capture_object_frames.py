@@ -568,3 +568,17 @@ def test_a_time_before_a_comma_opens_the_clause_only_as_a_clause_or_a_short_phra
     """A clause that opens with "since"/"after" and a comma: what follows it holds the object
     when the opening is a clause of its own or a few words."""
     assert pull_object_en(text) == obj
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("Grab me a sandwich, no mayonnaise", "mayonnaise"),
+    ("order me a poke bowl, no seaweed", "seaweed"),
+    ("Get me the chicken wrap, no tomatoes", "tomato"),
+])
+def test_what_a_request_leaves_out_is_the_dislike_not_what_it_asks_for(
+    text: str, keyword: str, reader: ClauseReader
+) -> None:
+    """"Order me a pizza, no anchovies" was stored as *dislikes pizza*: the statement head reads
+    a dislike in the clause, and its object is what the request leaves out."""
+    found = extract_preferences(text, reader=reader)
+    assert [c.keywords for c in found if c.polarity == "dislike"] == [[keyword]]

@@ -128,6 +128,28 @@ def contrasted(sentence: str, parts: list[str]) -> set[int]:
             if i and (_CONTRAST_RE.search(gap) or _CONTRAST_RE.search(part))}
 
 
+_EN_ORDER_RE = re.compile(
+    r"^\W*(?:(?:please|pls|can|could|would)\s+(?:you\s+)?)?(?:order|get|grab|bring|make|find|buy|"
+    r"fetch|book|pick\s+up|i'll\s+have|i'd\s+like|i\s+want|can\s+i\s+(?:get|have))"
+    r"(?:\s+(?:me|us))?\s+(?:a|an|the|some|my|our|one|two|\d+)\b",
+    re.IGNORECASE,
+)
+"""A request for a thing, to a shop or an assistant: what it leaves out is what is disliked."""
+_EN_LEFT_OUT_RE = re.compile(
+    r"(?:,\s*|\s+(?:with\s+)?)(?:no|without|hold\s+the|minus|skip\s+the)\s+(?P<what>[^,.;!?]+)",
+    re.IGNORECASE,
+)
+
+
+def _left_out(clause: str) -> str | None:
+    """What a request leaves out ("Order me a pizza, no anchovies", "get me a burrito without
+    beans"): the dislike's object, where the statement head reads one; None in any other
+    clause."""
+    if not _EN_ORDER_RE.match(clause) or (found := _EN_LEFT_OUT_RE.search(clause)) is None:
+        return None
+    return pull_object_en(found["what"], alone=True)
+
+
 def _against_clause_before(context: Context, polarity: Polarity, kind: str, topic: Object) -> bool:
     """Whether a clause that names no object would turn what the clause just before it in the
     same sentence read of that object, with no word of contrast or change (:func:`contrasted`):
@@ -161,6 +183,8 @@ def kind_stance(
         return None  # (or "…and not a single hive": a symptom absent is no taste)
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
+    if raw and polarity == "dislike" and not zh and (left_out := _left_out(clause)):
+        raw = left_out  # "Order me a pizza, no anchovies": the anchovies, not the pizza
     if raw and topic is not None and topic == context.antecedent and not (
         zh or context.in_sentence
     ) and _EN_POINTS_BACK_RE.search(clause):
