@@ -507,6 +507,7 @@ def test_a_comma_a_call_or_not_once_is_no_part_of_the_object(text: str, obj: str
 def test_a_chinese_thing_named_only_in_the_time_before_the_clause_is_its_object() -> None:
     """The clause after ``自从…`` is looked in first, then the whole."""
     assert pull_object_zh("自从去年第一次吃了云南菌子火锅，每年夏天都要去一次") == "云南菌子火锅"
+    assert pull_object_zh("自从用了小米手环就再也没换过") != "换过"  # a verb and its aspect
 
 
 @pytest.mark.parametrize(("text", "obj"), [
@@ -582,3 +583,25 @@ def test_what_a_request_leaves_out_is_the_dislike_not_what_it_asks_for(
     a dislike in the clause, and its object is what the request leaves out."""
     found = extract_preferences(text, reader=reader)
     assert [c.keywords for c in found if c.polarity == "dislike"] == [[keyword]]
+
+
+@pytest.mark.parametrize(("text", "keywords"), [
+    ("I'm allergic to walnuts & sesame", ["sesame", "walnut"]),
+    ("I can't stand slugs & snails", ["slug", "snail"]),
+])
+def test_an_ampersand_between_plain_nouns_still_parts_a_list(
+    text: str, keywords: list[str], reader: ClauseReader
+) -> None:
+    """A breaker's finding: with ``&`` kept inside names, "I hate spiders & snakes" was one
+    object; only an ``&`` between two names (``Marks & Spencer``) joins them."""
+    found = {k for c in extract_preferences(text, reader=reader) if len(c.keywords) == 1
+             for k in c.keywords}
+    assert set(keywords) <= found
+
+
+@pytest.mark.parametrize("text", ["Fetch me a coffee, no rush", "Order me a taxi, no pressure"])
+def test_a_request_that_leaves_out_no_thing_stores_no_dislike(
+    text: str, reader: ClauseReader
+) -> None:
+    assert [c.content for c in extract_preferences(text, reader=reader)
+            if c.polarity == "dislike"] == []

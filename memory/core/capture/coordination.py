@@ -11,11 +11,13 @@ from .lexicons import AND_COMPOUNDS
 from .objects import Object
 from .segment import words as zh_words
 
-_COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor)\s+", re.IGNORECASE)
-"""Where items of a list part. Not ``&``, which joins the words of one name (``Ben & Jerry's``,
-``Marks & Spencer``, ``mac & cheese``)."""
+_COORDINATION_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|&)\s+", re.IGNORECASE)
+"""Where items of a list part; an ``&`` between two names is none (:data:`_NAMED_AMPERSAND_RE`)."""
+_NAMED_AMPERSAND_RE = re.compile(r"\b([A-Z][\w'.-]*)\s+&\s+(?=[A-Z])")
+"""An ``&`` that joins the words of one name (``Ben & Jerry's``, ``Marks & Spencer``), not the
+items of a list (``spiders & snakes``)."""
 _COORDINATION_SPLIT_RE = re.compile(f"({_COORDINATION_RE.pattern})", re.IGNORECASE)
-_CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor)\s", re.IGNORECASE)
+_CONJUNCTION_RE = re.compile(r"\s(?:and|or|nor|&)\s", re.IGNORECASE)
 _EN_LEADING_CORRELATIVE_RE = re.compile(r"^(?:both|either|neither)\s+", re.IGNORECASE)
 _ZH_COORDINATION_RE = re.compile(r"、|以及|或者|还有|和|跟|与|及|或")
 _NEGATED_RELATIVE_RE = re.compile(
@@ -29,7 +31,10 @@ _CLAUSE_VERBS = frozenset(
     "allows let lets come comes need needs do does don't doesn't".split()
 )
 _ADJECTIVE_RE = re.compile(r"(?:ive|ous|ful|less|ed|able|ible|ary|ory|ent|-[a-z]+)$", re.I)
-_AND_COMPOUND_RE = re.compile("|".join(map(re.escape, AND_COMPOUNDS)), re.IGNORECASE)
+_AND_COMPOUND_RE = re.compile(
+    "|".join(re.escape(c).replace(r"\ and\ ", r"\s+(?:and|&)\s+") for c in AND_COMPOUNDS),
+    re.IGNORECASE,
+)
 
 
 def items(obj: Object) -> list[str]:
@@ -52,6 +57,7 @@ def items(obj: Object) -> list[str]:
         parts = [p for p in [*parts, current] if p.strip()]
         return parts if len(parts) > 1 else [obj.display]
     text = _AND_COMPOUND_RE.sub(lambda m: m.group(0).replace(" ", "\x00"), obj.display)
+    text = _NAMED_AMPERSAND_RE.sub("\\1\x00&\x00", text)
     found = _NEGATED_RELATIVE_RE.search(text)
     head, relative = (text[: found.start()], text[found.start() :]) if found else (text, "")
     if not _CONJUNCTION_RE.search(head):

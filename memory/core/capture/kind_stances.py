@@ -136,17 +136,29 @@ _EN_ORDER_RE = re.compile(
 )
 """A request for a thing, to a shop or an assistant: what it leaves out is what is disliked."""
 _EN_LEFT_OUT_RE = re.compile(
-    r"(?:,\s*|\s+(?:with\s+)?)(?:no|without|hold\s+the|minus|skip\s+the)\s+(?P<what>[^,.;!?]+)",
+    r"(?:,\s*|\s+(?:with\s+)?)(?:no|without|hold\s+the|minus|skip\s+the)\s+"
+    r"(?P<what>[^,.;!?]+)",
     re.IGNORECASE,
 )
 
 
+_EN_NO_THING_RE = re.compile(
+    r"(?:rush|hurry|pressure|stress|worries|worry|problems?|need|later|earlier|sooner|more|"
+    r"less|fuss|biggie|big\s+deal|preference|idea|questions?)\b",
+    re.IGNORECASE,
+)
+"""What follows "no" in a request without naming a thing (``no rush``, ``no later than 8``)."""
+
+
 def _left_out(clause: str) -> str | None:
     """What a request leaves out ("Order me a pizza, no anchovies", "get me a burrito without
-    beans"): the dislike's object, where the statement head reads one; None in any other
+    beans"): the dislike's object, where the statement head reads one; ``""`` where what it
+    leaves out is no thing ("Fetch me a beer, no rush": no dislike at all); None in any other
     clause."""
     if not _EN_ORDER_RE.match(clause) or (found := _EN_LEFT_OUT_RE.search(clause)) is None:
         return None
+    if _EN_NO_THING_RE.match(found["what"]):
+        return ""
     return pull_object_en(found["what"], alone=True)
 
 
@@ -183,8 +195,10 @@ def kind_stance(
         return None  # (or "…and not a single hive": a symptom absent is no taste)
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
-    if raw and polarity == "dislike" and not zh and (left_out := _left_out(clause)):
-        raw = left_out  # "Order me a pizza, no anchovies": the anchovies, not the pizza
+    if raw and polarity == "dislike" and not zh and (left_out := _left_out(clause)) is not None:
+        raw = left_out or None  # "Order me a pizza, no anchovies": the anchovies, not the pizza
+        if raw is None:
+            return None  # "Fetch me a beer, no rush"
     if raw and topic is not None and topic == context.antecedent and not (
         zh or context.in_sentence
     ) and _EN_POINTS_BACK_RE.search(clause):

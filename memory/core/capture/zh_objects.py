@@ -202,8 +202,10 @@ def _pull_object_zh(clause: str, since: bool = True) -> str | None:
     best = _ZH_USED_BEFORE_RE.sub("", max(parts, key=len))
     if len(best) < 2 or len(best) > 12 or len(text) <= len(best) + 1 or best in _ZH_REACTIONS:
         return None
-    if all(flag.startswith((*FUNCTION_TAGS, "r", "a")) for _, flag in tag(best)):
-        return None  # adverbs, pronouns, particles left over ("反而", "以前那么", "得少")
+    if all(flag.startswith((*FUNCTION_TAGS, "r", "a")) for _, flag in tag(best)) or (
+        len(best) == 2 and best[1] in "过了着"
+    ):  # adverbs, pronouns, particles left over ("反而", "以前那么", "得少"), a verb and its
+        return None  # aspect (就再也没换过: 换过)
     return best
 
 
