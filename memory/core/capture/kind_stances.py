@@ -196,9 +196,9 @@ def kind_stance(
     zh = has_cjk(clause)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     if raw and polarity == "dislike" and not zh and (left_out := _left_out(clause)) is not None:
-        raw = left_out or None  # "Order me a pizza, no anchovies": the anchovies, not the pizza
-        if raw is None:
+        if not left_out:
             return None  # "Fetch me a beer, no rush"
+        raw = left_out  # "Order me a pizza, no anchovies": the anchovies, not the pizza
     if raw and topic is not None and topic == context.antecedent and not (
         zh or context.in_sentence
     ) and _EN_POINTS_BACK_RE.search(clause):

@@ -357,10 +357,11 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
         adverb = is_ly_adverb(word) and not named
+        following = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
         predicate = not runs[-1] and bool(after) and word not in EN_BEFORE_VERB and not adverb and (
-            after == "verb" or (tokens[i + 1 :] or [""])[0].lower() in EN_STANCE_PREPOSITIONS)
-        perfect = base in ("have", "has", "had") and (word != base or (
-            (tokens[i + 1 :] or [""])[0].lower() in _EN_PERFECT_NEXT))  # "haven't touched"
+            after == "verb" or following in EN_STANCE_PREPOSITIONS)
+        perfect = base in ("have", "has", "had") and (
+            word != base or following in _EN_PERFECT_NEXT)  # "haven't touched"
         after = _EN_PREDICATE_NEXT.get(word) or ("verb" if perfect else "") or (
             after if word in EN_BEFORE_VERB or adverb or word in _EN_STILL_BEFORE_VERB else "")
         chat = token in _EN_CHAT_LETTERS

@@ -161,13 +161,13 @@ def _opening_zh(clause: str, since: bool = True) -> str:
     return text
 
 
-def _pull_object_zh(clause: str, since: bool = True) -> str | None:
-    """The object of a Chinese clause: the topic it opens with (:func:`_leading_topic_zh`),
-    when the segmenter's first noun phrase does not open it; else that first noun phrase
-    of two characters or more (``红烧肉百吃不厌`` → ``红烧肉``, ``芹菜那个味儿我一闻就想吐``
-    → ``芹菜``); else the fronted topic (``武侠小说我已经不看了``), else what is left when
-    the words of stance, time and degree are taken out; ``since``: as :func:`_opening_zh`."""
-    text = _opening_zh(clause, since)
+def _pull_object_zh(text: str) -> str | None:
+    """The object of a Chinese clause, ``text`` as :func:`_opening_zh` leaves it: the topic it
+    opens with (:func:`_leading_topic_zh`), when the segmenter's first noun phrase does not
+    open it; else that first noun phrase of two characters or more (``红烧肉百吃不厌`` →
+    ``红烧肉``, ``芹菜那个味儿我一闻就想吐`` → ``芹菜``); else the fronted topic
+    (``武侠小说我已经不看了``), else what is left when the words of stance, time and degree are
+    taken out."""
     nouns = [
         run for run in map(_aspect_led, noun_runs(text))
         if 2 <= len(run) <= 12 and run not in _ZH_REACTIONS and _names_more(run)
@@ -229,10 +229,11 @@ def pull_object_zh(clause: str) -> str | None:
     compound when the segmenter cut it off (``螺蛳粉真香了`` → ``螺蛳粉``, not ``螺蛳``). The
     clause after a time it opens with is looked in first, then the whole (``自从第一次吃了潮汕
     牛肉火锅，每个月必去一次``: the thing is named only in the time)."""
-    since = bool(obj := _pull_object_zh(clause))
-    if not obj and not (obj := _pull_object_zh(clause, since=False)):
+    text = _opening_zh(clause)
+    if not (obj := _pull_object_zh(text)) and (whole := _opening_zh(clause, since=False)) != text:
+        text, obj = whole, _pull_object_zh(whole)
+    if not obj:
         return obj
-    text = _opening_zh(clause, since)
     at = text.find(obj)
     end = at + len(obj)
     if at < 0 or end >= len(text) or text[end] not in ZH_BOUND_HEADS:
