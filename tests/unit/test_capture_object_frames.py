@@ -575,12 +575,19 @@ def test_a_time_before_a_comma_opens_the_clause_only_as_a_clause_or_a_short_phra
     ("Grab me a sandwich, no mayonnaise", "mayonnaise"),
     ("order me a poke bowl, no seaweed", "seaweed"),
     ("Get me the chicken wrap, no tomatoes", "tomato"),
+    ("Order me sushi, no wasabi", "wasabi"),
+    ("Can I get a cheeseburger, hold the onions", "onion"),
+    ("Could you make me a sandwich, hold the mayo?", "mayo"),
+    ("I'll have the caesar salad without croutons please", "crouton"),
+    ("One large pepperoni, no olives", "olive"),
+    ("Book me a flight with no layovers", "layover"),
 ])
 def test_what_a_request_leaves_out_is_the_dislike_not_what_it_asks_for(
     text: str, keyword: str, reader: ClauseReader
 ) -> None:
-    """"Order me a pizza, no anchovies" was stored as *dislikes pizza*: the statement head reads
-    a dislike in the clause, and its object is what the request leaves out."""
+    """"Order me a pizza, no anchovies" was stored as *dislikes pizza* (the statement head reads
+    a dislike in the clause), and "Can I get a cheeseburger, hold the onions" as nothing (a
+    question): what a request leaves out is a clause of its own, and a dislike."""
     found = extract_preferences(text, reader=reader)
     assert [c.keywords for c in found if c.polarity == "dislike"] == [[keyword]]
 
@@ -599,7 +606,10 @@ def test_an_ampersand_between_plain_nouns_still_parts_a_list(
     assert set(keywords) <= found
 
 
-@pytest.mark.parametrize("text", ["Fetch me a coffee, no rush", "Order me a taxi, no pressure"])
+@pytest.mark.parametrize("text", [
+    "Fetch me a coffee, no rush", "Order me a taxi, no pressure",
+    "Book me a table for two, no later than 8", "Get me a coffee, no need to hurry",
+])
 def test_a_request_that_leaves_out_no_thing_stores_no_dislike(
     text: str, reader: ClauseReader
 ) -> None:

@@ -30,6 +30,7 @@ from .clauses import (
     misread_speaker,
     own_prefix,
     reason_clauses,
+    requested,
     sentences,
     zh_prefix_speaker,
 )
@@ -70,7 +71,7 @@ from .structuring import structured
 from .tagged_sides import exception_sides, structure_sides
 from .temporary import lasting
 from .zh_objects import named_alone_zh, pull_object_zh
-from .zh_subjects import topic_before_speaker
+from .zh_subjects import holds_its_object, topic_before_speaker
 
 Reader = Callable[[list[str]], list[Kind]]
 """Reads the kind of each clause of a message in one batch
@@ -199,12 +200,21 @@ def _stance(clause: str, context: Context) -> Stance | None:
         split = re.split(r"([，,])", fronted.group("rest"), maxsplit=1)
         rest, comma, after = (split + ["", ""])[:3]
         rest = ZH_DURATION_RE.sub("", re.sub(r"[了的啦呢]+$", "", rest))  # not 戒了三个月
-        moved = f"{rest}{fronted.group('topic')}{comma}{after}"
-        for match, rule in ZH_TABLE.matches(moved):
-            stance = _read_match(match, rule, moved, context, True)
-            if stance is not None and not stance.old and stance.speaker != "other":
-                return stance
+        topic = fronted.group("topic")
+        if (stance := _first_zh(f"{rest}{topic}{comma}{after}", context)) is not None:
+            if holds_its_object(stance.obj.display, stance.words["verb"], topic):
+                return _first_zh(f"{rest}{comma}{after}", context) or stance
+            return stance
     return found
+
+
+def _first_zh(text: str, context: Context) -> Stance | None:
+    """The first stance of the user's, and no switch, the Chinese rules read in ``text``."""
+    for match, rule in ZH_TABLE.matches(text):
+        stance = _read_match(match, rule, text, context, True)
+        if stance is not None and not stance.old and stance.speaker != "other":
+            return stance
+    return None
 
 
 def _format(label: str, stance: Stance, obj: str, old: str = "") -> str:
@@ -287,16 +297,6 @@ def candidates(stance: Stance) -> list[PreferenceCandidate]:
     return [c for c in found if c is not None]
 
 
-_EN_WANT_RE = re.compile(
-    r"^(?:(?:and|but|so|oh|well|also|just|please)\s+)*i(?:\s+|(?='))(?:(?:really|just|also|only|"
-    r"usually|always)\s+)?(?:want|need|'d\s+like|would\s+like|'ll\s+have|'ll\s+take|"
-    r"will\s+have|will\s+take|(?:'d|would)\s+(?:rather|prefer)|order)\b",
-    re.IGNORECASE,
-)
-"""``I want tea``: a request names what the user wants, so ``but no sugar`` is a dislike.
-
-Plain "I have / I get" state a situation ("I have a dog but no cat"), not a want.
-"""
 def _overturned(stance: Stance, kind: Kind | None, clause: str) -> Stance:
     """The rules' stance with the polarity a confident kind puts in its place (and content
     that reads as it); a switch, comparison or exception keeps the rules' structure, and a
@@ -362,7 +362,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         if named is None and speaker != "other" and said is None:
             named = topic  # "Running? ugh, count me out": a filler keeps the topic
         context.topic = named if speaker != "other" else None
-        context.wants = not has_cjk(clause) and bool(_EN_WANT_RE.match(clause))
+        context.wants = not has_cjk(clause) and requested(clause)
         context.mentioned = said or context.mentioned
         said_with, thing = done_with(clause)  # the nearest thing, before an older one
         if said_with and context.reach != "older":

@@ -18,7 +18,7 @@ import re
 from ...model import Polarity, has_cjk
 from .allergies import mentions_allergy, states_no_symptom
 from .changes import ZH_PRESENT
-from .clauses import Speaker, clause_speaker, located
+from .clauses import Speaker, clause_speaker, located, requested
 from .kinds import (
     labels_for,
     polar_mass,
@@ -128,38 +128,8 @@ def contrasted(sentence: str, parts: list[str]) -> set[int]:
             if i and (_CONTRAST_RE.search(gap) or _CONTRAST_RE.search(part))}
 
 
-_EN_ORDER_RE = re.compile(
-    r"^\W*(?:(?:please|pls|can|could|would)\s+(?:you\s+)?)?(?:order|get|grab|bring|make|find|buy|"
-    r"fetch|book|pick\s+up|i'll\s+have|i'd\s+like|i\s+want|can\s+i\s+(?:get|have))"
-    r"(?:\s+(?:me|us))?\s+(?:a|an|the|some|my|our|one|two|\d+)\b",
-    re.IGNORECASE,
-)
-"""A request for a thing, to a shop or an assistant: what it leaves out is what is disliked."""
-_EN_LEFT_OUT_RE = re.compile(
-    r"(?:,\s*|\s+(?:with\s+)?)(?:no|without|hold\s+the|minus|skip\s+the)\s+"
-    r"(?P<what>[^,.;!?]+)",
-    re.IGNORECASE,
-)
-
-
-_EN_NO_THING_RE = re.compile(
-    r"(?:rush|hurry|pressure|stress|worries|worry|problems?|need|later|earlier|sooner|more|"
-    r"less|fuss|biggie|big\s+deal|preference|idea|questions?)\b",
-    re.IGNORECASE,
-)
-"""What follows "no" in a request without naming a thing (``no rush``, ``no later than 8``)."""
-
-
-def _left_out(clause: str) -> str | None:
-    """What a request leaves out ("Order me a pizza, no anchovies", "get me a burrito without
-    beans"): the dislike's object, where the statement head reads one; ``""`` where what it
-    leaves out is no thing ("Fetch me a beer, no rush": no dislike at all); None in any other
-    clause."""
-    if not _EN_ORDER_RE.match(clause) or (found := _EN_LEFT_OUT_RE.search(clause)) is None:
-        return None
-    if _EN_NO_THING_RE.match(found["what"]):
-        return ""
-    return pull_object_en(found["what"], alone=True)
+_EN_I_RE = re.compile(r"^\W*(?:(?:and|but|so|oh|well|also|just)\s+)*i\b", re.IGNORECASE)
+"""A clause the user opens ("I want…", "so I'd like…"): a want of theirs may be a like."""
 
 
 def _against_clause_before(context: Context, polarity: Polarity, kind: str, topic: Object) -> bool:
@@ -194,11 +164,9 @@ def kind_stance(
     if polarity in not_meant(clause) or states_no_symptom(clause):
         return None  # (or "…and not a single hive": a symptom absent is no taste)
     zh = has_cjk(clause)
+    if not zh and requested(clause) and (polarity == "dislike" or not _EN_I_RE.match(clause)):
+        return None  # "Fetch me a coffee": an order, no taste (the head read it as a dislike)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
-    if raw and polarity == "dislike" and not zh and (left_out := _left_out(clause)) is not None:
-        if not left_out:
-            return None  # "Fetch me a beer, no rush"
-        raw = left_out  # "Order me a pizza, no anchovies": the anchovies, not the pizza
     if raw and topic is not None and topic == context.antecedent and not (
         zh or context.in_sentence
     ) and _EN_POINTS_BACK_RE.search(clause):

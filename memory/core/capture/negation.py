@@ -1,7 +1,8 @@
 """Negation scope: ``no plastic cups`` after the user's like or want is a dislike.
 
-A negator before a noun phrase, coordinated to or contrasted with the user's stance in the
-same sentence (``I like tea but no sugar``, ``I want tea and no sugar``), turns the user away
+A negator before a noun phrase, coordinated to or contrasted with the user's stance or request
+in the same sentence (``I like tea but no sugar``, ``Order me a pizza, no anchovies``,
+``…, hold the onions``), turns the user away
 from that noun phrase; the words after the negator decide whether they name an object at all
 (``no doubt``, ``not really``, ``not every day``, ``never go there`` name none).
 """
@@ -19,7 +20,8 @@ from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
 _EN_NEGATED_RE = re.compile(
-    r"^(?:(?:and|but|or)\s+)?(?P<neg>no|not|never|without)\s+(?P<obj>\S.*)$", re.I
+    r"^(?:(?:and|but|or)\s+)?(?P<neg>no|not|never|without|with\s+no|hold\s+the|skip\s+the|minus)"
+    r"\s+(?P<obj>\S.*)$", re.I
 )
 """A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
 _EN_NEGATED_REJECT = frozenset(
@@ -30,7 +32,8 @@ _EN_NEGATED_REJECT = frozenset(
     "about after before during until while since where why how what who bad big offense "
     "offence kidding joke wonder question questions rush hurry pressure chance "
     "exception biggie lately tonight tomorrow yesterday here there everything everyone "
-    "everybody everywhere nothing nobody anyone anybody anywhere else enough".split()
+    "everybody everywhere nothing nobody anyone anybody anywhere else enough stress fuss need "
+    "preference later earlier sooner".split()
 )
 _EN_COMMON_VERBS = frozenset(
     "drink drinking eat eating go going use using buy buying wear wearing take taking have "

@@ -72,7 +72,8 @@ _EN_TRAILING_RE = re.compile(
     r"from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|right\s+now|ever\s+again|ever|"
     r"any\s+longer|no\s+more|(?:almost\s+|nearly\s+)?(?:completely|"
     r"entirely|altogether)|almost|nearly|permanently|for\s+good|"
-    r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|"
+    r"any\s+day|every\s+time|hands\s+down|any\s*time|for\s+sure|every\s+(?:\d+|few|couple\s+of)\s+"
+    r"(?:sec(?:ond)?s?|min(?:ute)?s?|hours?|days?)|"
     r"cold[-\s]turkey|forever|(?:pretty\s+much\s+)?always|usually|to\s+be\s+(?:honest|fair)|"
     r"(?:this|last|next)\s+(?:year|month|week|summer|winter|spring|autumn|fall|time)|"
     r"(?:(?:about|around|almost|nearly|roughly|over|just\s+over)\s+)?"
@@ -126,8 +127,8 @@ _ZH_STOP_RE = re.compile(
     r"\s+(?=[\u4e00-\u9fff])"
 )
 _ZH_COMPARATIVE_RE = re.compile(r"(?P<word>而不是|而非|胜过|多过|超过|多于)(?P<rest>.*)$")
-_ZH_TRAILING_RE = re.compile(
-    rf"(?:{ZH_TRAILING_PARTICLE}|\s|[\U0001F300-\U0001FAFF\u2600-\u27BF])+$"  # 青岛啤酒🍺
+_ZH_TRAILING_RE = re.compile(  # 青岛啤酒🍺, 别放儿歌就行
+    rf"(?:{ZH_TRAILING_PARTICLE}|\s|[\U0001F300-\U0001FAFF\u2600-\u27BF]|就(?:行|好|可以)|即可)+$"
 )
 ZH_DURATION_RE = re.compile(
     r"(?:已经|都|快|有|好)?(?:(?:[一二三四五六七八九十两几半\d]+|好几|大半)(?:个)?(?:多)?"

@@ -134,4 +134,15 @@ def topic_before_speaker(clause: str) -> re.Match[str] | None:
     return fronted if len(topic) > 1 or tag(topic)[0][1].startswith("n") else None
 
 
-__all__ = ["fronted_topic", "names_someone", "person_word", "topic_before_speaker"]
+def holds_its_object(display: str, verb: str, topic: str) -> bool:
+    """Whether a topic put back after the verb (:func:`topic_before_speaker`) holds the object
+    ``display`` rather than naming its kind: what goes in it (``咖啡我不加糖``, ``牛排我不放黑胡椒``
+    : 糖, not 糖咖啡), or a kind the object already names (``面我只吃拉面``: 拉面, not 拉面面);
+    ``咖啡我只喝美式`` is 美式咖啡."""
+    inner = display.removesuffix(topic)
+    return inner not in ("", display) and (inner.endswith(topic[-1]) or verb.endswith(("加", "放")))
+
+
+__all__ = [
+    "fronted_topic", "holds_its_object", "names_someone", "person_word", "topic_before_speaker",
+]

@@ -1,0 +1,58 @@
+"""What an order leaves out, in Chinese (issue 17).
+
+- ``别放X``, ``不加X``, ``不要放X`` after an order (or alone) is a dislike of X: ``别放洋葱``,
+  ``一杯美式，不加奶`` stored nothing, and ``给我来碗面，别放葱`` a dislike of *碗面*.
+- Not where 放/加 is another word (``不放心``, ``别放弃``, ``不加班``), a place (``别放进购物车``),
+  a kind of dish (``不放辣椒的火锅``), or what a dish is nothing without (``吃牛肉面不加香菜都
+  觉得少点啥``: a like).
+- A topic put before the user holds what goes in it: ``牛排我不放黑胡椒`` is 黑胡椒, and ``面我
+  只吃拉面`` is 拉面 (it was *拉面面*); ``咖啡我只喝美式`` stays 美式咖啡.
+
+The sentences are new, written for this test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+Stored = Callable[[str], set[tuple[str, str]]]
+"""The ``stored`` fixture (``tests/conftest.py``)."""
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("别放洋葱", {("dislike", "洋葱")}),
+    ("给我来碗面，别放葱", {("dislike", "葱")}),
+    ("一杯美式，不加奶", {("dislike", "奶")}),
+    ("帮我点个披萨，不要放橄榄", {("dislike", "橄榄")}),
+    ("炒饭不要放葱花，谢谢", {("dislike", "葱花")}),
+    ("放点歌吧，别放儿歌就行", {("dislike", "儿歌")}),
+])
+def test_what_a_chinese_order_leaves_out_is_a_dislike(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("我不放心", set()),
+    ("别放弃", set()),
+    ("我从来不加班", set()),
+    ("我已经不喝碳酸饮料了，别放进购物车", {("dislike", "碳酸饮料")}),
+    ("以前对香菜避之不及，现在吃牛肉面不加香菜都觉得少点啥", {("like", "香菜")}),
+])
+def test_other_words_with_fang_and_jia_leave_nothing_out(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("牛排我不放黑胡椒", {("dislike", "黑胡椒")}),
+    ("面我只吃拉面", {("like", "拉面")}),
+    ("咖啡我只喝美式", {("like", "美式咖啡")}),
+])
+def test_a_fronted_topic_that_holds_the_object_is_not_joined_to_it(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    assert stored(text) == want
