@@ -615,3 +615,31 @@ def test_a_request_that_leaves_out_no_thing_stores_no_dislike(
 ) -> None:
     assert [c.content for c in extract_preferences(text, reader=reader)
             if c.polarity == "dislike"] == []
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("Once I tried kimchi I was hooked", "kimchi"),
+    ("The moment I tried oat milk I switched", "oat milk"),
+    ("When I was a kid I hated broccoli", "broccoli"),
+])
+def test_a_clause_opening_with_when_holds_its_object_after_the_conjunction(
+    text: str, obj: str
+) -> None:
+    """"Once I tried kimchi I was hooked" was stored as *now likes Once*: *once*, *when*, *the
+    moment* opening a clause are conjunctions; a time the user was in (*when I was a kid*) is
+    no object at all."""
+    assert pull_object_en(text) == obj
+
+
+@pytest.mark.parametrize(("text", "keyword"), [
+    ("I love padel, it's my happy place", "padel"),
+    ("Still wearing my Barbour jacket from 2005, it's my everyday coat", "barbour jacket"),
+    ("Minimalist interiors are so calming, that's my whole aesthetic", "minimalist interior"),
+])
+def test_a_role_given_to_what_a_pronoun_stands_for_is_no_object(
+    text: str, keyword: str, reader: ClauseReader
+) -> None:
+    """"…, it's my happy place" had stored *likes happy place* and "…, that's my whole
+    aesthetic" *likes aesthetic*: the role names no object; the thing is the clause before's."""
+    found = [k for c in extract_preferences(text, reader=reader) for k in c.keywords]
+    assert found == [keyword]

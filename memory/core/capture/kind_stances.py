@@ -20,6 +20,7 @@ from .allergies import mentions_allergy, states_no_symptom
 from .changes import ZH_PRESENT
 from .clauses import Speaker, clause_speaker, located, requested
 from .kinds import (
+    gives_a_role,
     labels_for,
     polar_mass,
     polarity_of,
@@ -167,6 +168,8 @@ def kind_stance(
     if not zh and requested(clause) and (polarity == "dislike" or not _EN_I_RE.match(clause)):
         return None  # "Fetch me a coffee": an order, no taste (the head read it as a dislike)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
+    if raw is None and topic is None and context.previous and not zh and gives_a_role(clause):
+        raw = pull_object_en(context.previous)  # "I tried padel, it's my new obsession"
     if raw and topic is not None and topic == context.antecedent and not (
         zh or context.in_sentence
     ) and _EN_POINTS_BACK_RE.search(clause):

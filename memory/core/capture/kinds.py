@@ -136,13 +136,21 @@ _EN_REFUSAL_RE = re.compile(
 """How the user refuses ("Licorice? Hard no.", "so I steer clear") or what a thing does to them
 ("I break out in hives"): read as a bare "no", no object ("hard cider", "clear broth" are)."""
 _EN_SINCE_LEAD_RE = re.compile(
-    r"^\W*(?:(?:ever\s+)?since|after)\s+(?:"
+    r"^\W*(?:(?:ever\s+)?since|after|when(?=\s+(?:i|we)\s+(?:was|were)\b))\s+(?:"
     r"[^,;]{1,60}?(?:[,;]\s*|\s+)(?=(?:i|i've|i'm|i'd|we|we've|we're|my|our)\b)|"
     r"(?:i|we)\b[^,;]{0,60}?[,;]\s*|(?:[^\s,;]+\s+){0,3}[^\s,;]+[,;]\s*)",
     re.IGNORECASE,
 )
 """A clause that opens with when or after what (``Since 2020 I've only used Linux``, ``Ever
-since the food poisoning I can't eat oysters``): the object is in what follows."""
+since the food poisoning I can't eat oysters``, ``When I was a kid I hated…``): the object is
+in what follows."""
+_EN_WHEN_LEAD_RE = re.compile(
+    r"^\W*(?:once|when|whenever|the\s+(?:moment|minute|first\s+time)|as\s+soon\s+as)\s+"
+    r"(?=(?:i|i've|i'd|we|we've|you)\b)(?!(?:i|we)\s+(?:was|were)\b)",
+    re.IGNORECASE,
+)
+"""A clause that opens with when the user came to a thing (``Once I tried kimchi I was
+hooked``): the word is a conjunction, no object; the thing is in the when-clause."""
 _EN_SINCE_TAIL_RE = re.compile(r"(?<=\w)\s+(?:ever\s+)?since\b.*$", re.IGNORECASE | re.DOTALL)
 """Since when, after what the clause is about (``Haven't touched one since my daughter was
 born``): no object is in it."""
@@ -316,9 +324,26 @@ def _plural_then_verb(run: list[str]) -> bool:
     return plural and verb.isalpha() and not verb.endswith("s") and not verb[:1].isupper()
 
 
+_EN_PRONOUN_ROLE_RE = re.compile(
+    r"^\W*(?:(?:and|but|so|honestly|still)\s+)*(?:(?:it|that|this|they)(?:'s|'re|\s+is|\s+are|"
+    r"\s+was|\s+has\s+been|'s\s+been|\s+remains?)\s+(?:\w+ly\s+|still\s+|always\s+)?(?:my|our|the|a)"
+    r"|i'm\s+(?:still\s+)?(?:its|their)|i\s+am\s+(?:still\s+)?(?:its|their))\b",
+    re.IGNORECASE,
+)
+"""A clause that gives a pronoun's thing a role (``…, it's my happy place``, ``…, and I'm its
+biggest fan``): the role names no object; the thing is the one the pronoun stands for."""
+
+
+def gives_a_role(clause: str) -> bool:
+    """Whether an English clause only gives what a pronoun stands for a role
+    (:data:`_EN_PRONOUN_ROLE_RE`): its object is the clause before's."""
+    return bool(_EN_PRONOUN_ROLE_RE.match(clause))
+
+
 _EN_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (_EN_TIME_RE, " then "), (_EN_FAN_RE, " then "), (_EN_COLD_TURKEY_RE, " then "),
     (_EN_REFUSAL_RE, " no "), (_EN_PARTED_RE, " quit "), (_EN_SINCE_LEAD_RE, ""),
+    (_EN_WHEN_LEAD_RE, ""),
     (_EN_SET_FOOT_RE, " then "), (_EN_SINCE_TAIL_RE, ""), (_EN_PERSON_TYPE_RE, r" \g<what> "),
     (_EN_BREAK_RE, " then "), (_EN_GONE_FULL_RE, r"\1 "), (_EN_STUCK_WITH_RE, " then "),
     (_EN_NOT_ONCE_RE, " never "), (_EN_NEVER_WITHOUT_RE, " then "),
@@ -340,6 +365,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
     ``alone``, a clause that is only the object (a part of a switch or comparison) is one.
     """
     runs: list[list[str]] = [[]]
+    if gives_a_role(clause):
+        return None  # "…, it's my happy place": what *it* names, not the place
     if (judged := _EN_JUDGED_RE.search(clause)) is not None:
         clause = clause[: judged.start()]  # "…I find them loud": a verdict on what *them* names
     clause = clause.replace("’", "'")
@@ -474,6 +501,6 @@ def is_limit(kind: Kind | None) -> bool:
 
 
 __all__ = [
-    "EN_LABELS", "POLAR_KINDS", "ZH_LABELS", "is_limit", "labels_for", "overturns", "polar_mass",
-    "polarity_of", "polarity_reader", "pull_object_en", "strongest_kind",
+    "EN_LABELS", "POLAR_KINDS", "ZH_LABELS", "gives_a_role", "is_limit", "labels_for", "overturns",
+    "polar_mass", "polarity_of", "polarity_reader", "pull_object_en", "strongest_kind",
 ]
