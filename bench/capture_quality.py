@@ -556,6 +556,16 @@ pulled the trigger" and "haven't picked a team" as quitting. Half 0 is learned a
 0, en likes 17 -> 18 of 43, dislikes 9 -> 9 of 19, quits 24 -> 25 of 45, look-alikes 109 ->
 117 of 131; zh 20 -> 25 of 44, 14 -> 14 of 18, 32 -> 31 of 41, 130 -> 132 of 141."""
 ABSENCE_GROUPS = ("like", "dislike", "quit", "none")
+ORDERS_BLIND = REPO_ROOT / "bench" / "data" / "statements_orders_blind.jsonl"
+"""600 messages (en 300, zh 300) by two more helpers who saw no file of the repository, on
+what an order leaves out: per language 80 orders that leave out what the user dislikes ("Can
+I get a cheeseburger, hold the onions", ``来一份酸辣粉，不要香菜``), 40 standing instructions to
+leave it out ("whenever you order for me, no mushrooms", ``以后我的奶茶都不要珍珠``), and 180
+look-alikes: plain orders, "no …" that names no thing ("no rush", ``不用打包``), orders for
+someone else, questions, and the same words in other senses ("hold the door", ``别放弃``).
+Written after the rules for orders (:func:`~penchant.memory.core.capture.clauses.requested`)
+were; half 0 may be read, half 1 is held out, counts only."""
+ORDERS_GROUPS = ("left_out", "standing", "none")
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -659,6 +669,8 @@ def _print_kinds(
                         "half 1 only, held out, counts only", "|half1"),
         "absence": (" (time and absence: quits, habits, refusals, not yet, never tried)",
                     "half 1 only, held out, counts only", "|half1"),
+        "orders": (" (what an order leaves out, standing orders, look-alikes)",
+                   "half 1 only, held out, counts only", "|half1"),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -803,7 +815,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (IDIOMS_BLIND, "idioms", IDIOMS_GROUPS), (PAST_BLIND, "past", PAST_GROUPS),
             (JUDGED_BLIND, "judged", JUDGED_GROUPS), (HABITS_BLIND, "habits", HABITS_GROUPS),
             (EVALUATIONS_BLIND, "evaluations", EVALUATIONS_GROUPS),
-            (ABSENCE_BLIND, "absence", ABSENCE_GROUPS)]  # fmt: skip
+            (ABSENCE_BLIND, "absence", ABSENCE_GROUPS),
+            (ORDERS_BLIND, "orders", ORDERS_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
