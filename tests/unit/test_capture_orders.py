@@ -56,3 +56,52 @@ def test_a_fronted_topic_that_holds_the_object_is_not_joined_to_it(
     text: str, want: set[tuple[str, str]], stored: Stored
 ) -> None:
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("来杯柠檬茶，去冰", {("dislike", "冰")}),
+    ("牛肉粉免葱，谢谢", {("dislike", "葱")}),
+    ("这家店免运费吗", set()),
+    ("为了避免麻烦，我先下单了", set()),
+    ("周末别放我鸽子", set()),
+    ("别加戏，好好说", set()),
+])
+def test_an_order_may_leave_out_with_mian_and_a_drink_with_qu(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """``免葱``, ``去冰`` are how an order leaves a thing out; 免费, 避免, 放鸽子 (to stand
+    someone up) and 加戏 are other words."""
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Shawarma wrap, skip the pickled turnips", {("dislike", "pickled turnip")}),
+    ("flat white pls, no sugar", {("dislike", "sugar")}),
+    ("Can I have the pho w/o cilantro", {("dislike", "cilantro")}),
+    ("pls get me a bagel no cream cheese", {("dislike", "cream cheese")}),
+    ("I'd like the club sandwich, leave off the tomato", {("dislike", "tomato")}),
+    ("whenever you order lunch for me, skip the mushrooms", {("dislike", "mushroom")}),
+    ("As a rule, leave the olives off my pizza", {("dislike", "olive")}),
+])
+def test_what_an_english_order_leaves_out_in_other_words_is_a_dislike(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """Orders said without a verb of asking ("flat white pls"), words only an order leaves out
+    with ("skip the", "w/o", "leave off", "leave … off"), and standing orders ("whenever you
+    order lunch for me"): each stored nothing or the wrong thing."""
+    assert {pair for pair in stored(text) if pair[0] == "dislike"} == want
+
+
+@pytest.mark.parametrize("text", [
+    "get my brother a burrito, no beans",
+    "order a latte for Sam, hold the foam",
+    "for my wife: pad thai, no peanuts",
+    "Book a cab for 8, no later than that please",
+    "Find me a jacket, no more than $80",
+    "please process the return without delay",
+    "Sunny afternoon, no clouds at all",
+])
+def test_an_order_for_someone_else_or_of_no_thing_stores_nothing(
+    text: str, stored: Stored
+) -> None:
+    assert stored(text) == set()

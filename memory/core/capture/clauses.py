@@ -16,6 +16,7 @@ from typing import Literal
 
 from ...model import has_cjk
 from .lexicons import EN_BETTER, EN_PEOPLE_RE
+from .orders import for_someone_else, split_left_out
 from .rules import Rule
 from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
 from .segment import FUNCTION_TAGS, tag
@@ -231,6 +232,8 @@ def clause_speaker(clause: str) -> Speaker:
         return "unknown"
     if tokens[0] == "i":
         return "user"
+    if for_someone_else(clause):
+        return "other"  # "for my girlfriend: sushi, no wasabi"
     return "other" if tokens[0] in EN_OTHER_SUBJECTS else "unknown"
 
 
@@ -408,48 +411,6 @@ def located(sentence: str, parts: list[str]) -> Iterator[tuple[int, str, int, st
         at = start + len(part) if start >= 0 else at
 
 
-_EN_REQUEST_RE = re.compile(
-    r"^\W*(?:(?:and|but|so|oh|well|also|just|ok(?:ay)?|hi|hey)\s*,?\s+)*"
-    r"(?:i(?:\s+|(?='))(?:(?:really|just|also|only|usually|always)\s+)?(?:want|need|'d\s+like|"
-    r"would\s+like|'ll\s+have|'ll\s+take|will\s+have|will\s+take|(?:'d|would)\s+(?:rather|prefer)|"
-    r"order)\b(?!\s+(?:to|nothing|none|no\s+part)\b)"
-    r"|(?:(?:please|pls|(?:can|could|would|will)\s+you(?:\s+please)?)\s+)?(?:order|get|grab|bring|"
-    r"make|fetch|buy|find|book|pick\s+up|send)\s+(?:me|us)\b(?!\s+(?:out|started|wrong|down|going)\b)"
-    r"|(?:please|pls|(?:can|could|would|will)\s+you(?:\s+please)?)\s+(?:order|book|grab|buy)\b"
-    r"|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|order)\b"
-    r"|(?:(?:a|an)(?:\s+[\w'-]+){1,4}\s+please|(?:one|two|three|\d+)(?:\s+[\w'-]+){1,4}"
-    r"(?:\s+please)?)\W*$)",
-    re.IGNORECASE,
-)
-"""A request for a thing ("I want tea", "Order me a pizza", "Can I get a burrito", "One large
-pepperoni"): what it names the user wants, and what it leaves out ("…, no anchovies") the user
-does not. Plain "I have / I get" state a situation ("I have a dog but no cat"), not a want."""
-_EN_LEFT_OUT_SPLIT_RE = re.compile(
-    r",\s*(?=(?:and\s+|but\s+)?(?:no|without|hold\s+the|minus|skip\s+the)\s+\w)"
-    r"|\s+(?=(?:with\s+no|without|minus|hold\s+the)\s+\w)",
-    re.IGNORECASE,
-)
-
-
-def requested(clause: str) -> bool:
-    """Whether an English clause asks for a thing (:data:`_EN_REQUEST_RE`)."""
-    return bool(_EN_REQUEST_RE.match(clause))
-
-
-def _left_out(part: str) -> list[str]:
-    """A request and what it leaves out, as clauses ("One large pepperoni", "no olives"); the
-    part alone where it is no request or leaves nothing out."""
-    pieces = [p.strip() for p in _EN_LEFT_OUT_SPLIT_RE.split(part) if p.strip()]
-    return pieces if len(pieces) > 1 and requested(pieces[0]) else [part]
-
-
-def leaves_out(sentence: str) -> bool:
-    """Whether an English sentence asks for a thing and leaves something out ("Can I get a
-    cheeseburger, hold the onions?"): put as a question, it still says what the user does not
-    want."""
-    return not has_cjk(sentence) and len(_left_out(sentence.rstrip(" ?"))) > 1
-
-
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence, each a candidate for one stance. What a request leaves out
     is a clause of its own ("Order me sushi", "no wasabi"): a dislike, read after the want
@@ -459,7 +420,7 @@ def clauses(sentence: str) -> list[str]:
     sentence = _EN_MIND_CHANGED_RE.sub(" ", _EN_DISCOURSE_RE.sub(" ", sentence))
     sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", sentence)
     parts = [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
-    return [piece for part in parts for piece in _left_out(part)]
+    return [piece for part in parts for piece in split_left_out(part)]
 
 
 def _bare_someone(part: str) -> bool:
@@ -514,10 +475,8 @@ __all__ = [
     "clauses",
     "en_prefix_speaker",
     "is_ly_adverb",
-    "leaves_out",
     "located",
     "reason_clauses",
-    "requested",
     "sentences",
     "zh_prefix_speaker",
 ]

@@ -30,12 +30,11 @@ from .clauses import (
     misread_speaker,
     own_prefix,
     reason_clauses,
-    requested,
     sentences,
     zh_prefix_speaker,
 )
 from .coordination import items
-from .holders import answered, contested, reported_by_another, someone_else
+from .holders import reported, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
 from .kind_stances import contrasted, elliptic_stance, kind_stance, not_meant
@@ -56,6 +55,7 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
+from .orders import opens_left_out, requested
 from .past import past_stretch, told_over_two, turned_after
 from .prepare import MAX_CAPTURE_CHARS, prepare
 from .questions import is_question_or_hypothetical, stated_before_question
@@ -344,7 +344,8 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         stance = _overturned(stance, kind, clause)
     elif (again := elliptic_stance(clause, context)) is not None:
         stance = again
-    elif (from_kind := kind_stance(clause, context, kind, topic)) is not None and not (
+    elif not (wants and opens_left_out(clause)) and (  # "…, hold the onions": read below
+            from_kind := kind_stance(clause, context, kind, topic)) is not None and not (
         context.reason and from_kind.obj == context.antecedent  # "I love X, as it…"
     ):
         stance = from_kind
@@ -376,6 +377,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
     if speaker == "unknown":
         speaker = context.speaker if context.speaker != "stale" else "user"
     context.speaker = speaker
+    context.wants = requested(clause)  # "I'd like a sofa without tufting", read as a wish
     if stance.rule.topic:
         return
     context.last_polarity = stance.polarity
@@ -402,24 +404,6 @@ def _whole_sentence(
     found = candidates(stance) if stance is not None else []
     context.found.extend(found)
     return found
-
-
-def _reported(sentence: str, candidate: PreferenceCandidate) -> bool:
-    """Whether a candidate is another person's word about the user ("My sister says I hate
-    jazz", "My mom thinks I love spicy food", ``我老公说我对猫过敏``): the clause splitter
-    takes the reporting verb for a boundary, and the rest read as the user's own statement.
-    Asked only of a sentence that names someone else (the caller checks
-    :func:`~.holders.someone_else` once per sentence), so "Doctor says I'm allergic to
-    penicillin" stays the user's news (:func:`~.holders.reported_by_another`); a reported
-    allergy only when the sentence contests it (:func:`~.holders.contested`): a missed
-    allergy costs more than one the user takes back."""
-    lowered = sentence.lower()
-    found = [i for k in candidate.keywords if (i := lowered.rfind(k.lower())) >= 0]
-    if not found or not reported_by_another(sentence, at := max(found)):
-        return False
-    if candidate.protected:
-        return contested(sentence, at)
-    return not answered(sentence, at)
 
 
 def extract_preferences(text: str, *, reader: Reader | None = None) -> list[PreferenceCandidate]:
@@ -518,7 +502,7 @@ def extract_preferences(text: str, *, reader: Reader | None = None) -> list[Pref
         own = lasting(sentence, context.found[start:])  # not "no coffee this week"
         own = [] if turned_after(sentence, after) else own  # "Loved X. Now I…": which way?
         if own and someone_else(sentence):
-            own = [c for c in own if not _reported(sentence, c)]
+            own = [c for c in own if not reported(sentence, c)]
         context.found[start:] = [c.model_copy(update={"said": said[index]}) for c in own]
     context.found.extend(stated_allergies(every, context.found, RULE_CONFIDENCE))
     found = latest_per_object(context.found)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from ...model import has_cjk
+from ...model import PreferenceCandidate, has_cjk
 from .clauses import close_person_zh
 
 _EN_SOMEONE_ELSE_RE = re.compile(
@@ -150,4 +150,24 @@ def answered(sentence: str, start: int) -> bool:
     return found is not None
 
 
-__all__ = ["answered", "contested", "disputed", "reported_by_another", "someone_else"]
+def reported(sentence: str, candidate: PreferenceCandidate) -> bool:
+    """Whether a candidate is another person's word about the user ("My sister says I hate
+    jazz", "My mom thinks I love spicy food", ``我老公说我对猫过敏``): the clause splitter
+    takes the reporting verb for a boundary, and the rest read as the user's own statement.
+    Asked only of a sentence that names someone else (the caller checks
+    :func:`someone_else` once per sentence), so "Doctor says I'm allergic to
+    penicillin" stays the user's news (:func:`reported_by_another`); a reported
+    allergy only when the sentence contests it (:func:`contested`): a missed
+    allergy costs more than one the user takes back."""
+    lowered = sentence.lower()
+    found = [i for k in candidate.keywords if (i := lowered.rfind(k.lower())) >= 0]
+    if not found or not reported_by_another(sentence, at := max(found)):
+        return False
+    if candidate.protected:
+        return contested(sentence, at)
+    return not answered(sentence, at)
+
+
+__all__ = [
+    "answered", "contested", "disputed", "reported", "reported_by_another", "someone_else",
+]

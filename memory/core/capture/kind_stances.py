@@ -18,7 +18,7 @@ import re
 from ...model import Polarity, has_cjk
 from .allergies import mentions_allergy, states_no_symptom
 from .changes import ZH_PRESENT
-from .clauses import Speaker, clause_speaker, located, requested
+from .clauses import Speaker, clause_speaker, located
 from .kinds import (
     gives_a_role,
     labels_for,
@@ -29,6 +29,7 @@ from .kinds import (
 )
 from .negation import kept, negated_aversion, not_yet
 from .objects import Cut, Object, is_pronoun, lower_sentence_start, resolve
+from .orders import asks_for
 from .past import left_behind, past_stretch
 from .rules import Rule
 from .rules_en_past import past_verdict
@@ -165,7 +166,7 @@ def kind_stance(
     if polarity in not_meant(clause) or states_no_symptom(clause):
         return None  # (or "…and not a single hive": a symptom absent is no taste)
     zh = has_cjk(clause)
-    if not zh and requested(clause) and (polarity == "dislike" or not _EN_I_RE.match(clause)):
+    if not zh and asks_for(clause) and (polarity == "dislike" or not _EN_I_RE.match(clause)):
         return None  # "Fetch me a coffee": an order, no taste (the head read it as a dislike)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     if raw is None and topic is None and context.previous and not zh and gives_a_role(clause):

@@ -363,7 +363,7 @@ EN_OBJECT_STOP = frozenset(
     started start starting finally slowly surprisingly suddenly kind anyhow anyway well oh yeah
     yes hey hmm um uh btw fyi tbh lol haha period whole entire completely entirely fully
     definitely absolutely officially basically literally works work know enough along please
-    pls thanks thx instead
+    pls thanks thx instead skip leave minus preferring favouring favoring
     ngl imo imho fr rn af lowkey highkey legit ugh ew eww yuck meh nah nope yay
     omg lmao welp whoa ooh him avoid avoids avoiding avoided dislike dislikes disliked detest loathe
     ago year years month months week weeks one two three four five six seven eight nine ten

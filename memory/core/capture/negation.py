@@ -13,6 +13,7 @@ import re
 
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
+from .orders import after_a_name, for_someone_else
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
 from .rules_en_kept import EN_BACK_FOR_GOOD, EN_KEEP_COMING_BACK, EN_UNQUIT
@@ -20,8 +21,8 @@ from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
 _EN_NEGATED_RE = re.compile(
-    r"^(?:(?:and|but|or)\s+)?(?P<neg>no|not|never|without|with\s+no|hold\s+the|skip\s+the|minus)"
-    r"\s+(?P<obj>\S.*)$", re.I
+    r"^(?:(?:and|but|or|also|just|please|pls)\s+)?(?P<neg>no|not|never|(?:without|w/o|minus)(?:\s+the)?|"
+    r"with\s+no|w/?\s*no|(?:hold|skip)\s+the|leave\s+off(?:\s+the)?)\s+(?P<obj>\S.*)$", re.I
 )
 """A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
 _EN_NEGATED_REJECT = frozenset(
@@ -33,7 +34,8 @@ _EN_NEGATED_REJECT = frozenset(
     "offence kidding joke wonder question questions rush hurry pressure chance "
     "exception biggie lately tonight tomorrow yesterday here there everything everyone "
     "everybody everywhere nothing nobody anyone anybody anywhere else enough stress fuss need "
-    "preference later earlier sooner".split()
+    "preference later earlier sooner delay waiting wait particular strong issue issues specific "
+    "excuses regrets complaints sweat cap".split()
 )
 _EN_COMMON_VERBS = frozenset(
     "drink drinking eat eating go going use using buy buying wear wearing take taking have "
@@ -48,6 +50,23 @@ _EN_MANNER_WORDS = frozenset(
 )
 """After "not" these say how, when or how much ("not every day", "not alone", "not loud"),
 not what the user turns away from."""
+_EN_LEFT_OUT_TAIL_RE = re.compile(
+    r"(?:\s*,.*|\s+(?:in|on|from|for|with|at|to)\s+(?:my|our|the|your|this|that|any|all|it|them)\b.*|"
+    r"\s+(?:please|pls|thx|thanks|lol|ever)\b.*)$",
+    re.IGNORECASE,
+)
+_ONE_OCCASION_RE = re.compile(
+    r"\b(?:this\s+(?:time|order|once|morning|evening|week)|today|tonight|in\s+mine|for\s+now)\b",
+    re.IGNORECASE,
+)
+_EN_LEAVE_OUT_RE = re.compile(
+    r"^\W*(?:(?:and|but|also|just|please|pls|always)\s+)*(?P<neg>leave)\s+(?P<obj>(?:(?!\b(?:off|out)\b)"
+    r"[^,;.!?])+?)\s+(?:off|out)\b",
+    re.IGNORECASE,
+)
+"""``leave the pickles off my burgers``, ``leave the garlic out of my meals``: left out."""
+"""Where or when an order leaves a thing out ("without the peas in my fried rice", "no raisins
+this morning"): no part of the thing."""
 _NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
 
 _EN_NEGATED_AVERSION_RE = re.compile(
@@ -129,12 +148,21 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     away from that noun phrase. Idioms ("no doubt", "not really", "no problem")
     and phrases that are no object ("not when…", "not too sweet") yield nothing.
     """
-    if not after_like or has_cjk(clause):
+    if has_cjk(clause) or not (after_like or after_a_name(clause, context.previous)):
         return None
-    match = _EN_NEGATED_RE.match(clause) or negated_tail(clause)
+    match = _EN_NEGATED_RE.match(clause) or _EN_LEAVE_OUT_RE.match(clause) or negated_tail(clause)
     if match is None:
         return None
     raw = repeated_stance(match.group("obj"))
+    if for_someone_else(context.previous) or context.speaker == "other" and not re.match(
+            r"\W*i\b", context.previous, re.I):  # not "I'd like X", which the rules misread
+        return None  # "for my girlfriend: sushi, no wasabi", "get my son a burger, no pickles"
+    if _ONE_OCCASION_RE.search(raw):
+        return None  # "I'll skip the cake this time", "no onions in mine today": one order
+    neg = match.group("neg").lower()
+    if neg not in ("not", "never"):  # what an order leaves out: "without a connection"
+        raw = _EN_LEFT_OUT_TAIL_RE.sub("", raw if neg == "no" else re.sub(
+            r"^(?:an?|any|the|all)\s+", "", raw, flags=re.I))
     if re.match(r"(?:more|less|fewer)\s+than\b", raw, re.I):
         return None  # an amount limit ("just no more than one a week"), not an object
     first = re.findall(r"[a-z']+", raw.lower())[:1]

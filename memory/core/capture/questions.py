@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from ...model import HAN_CHARS, has_cjk
-from .clauses import EN_OTHER_SUBJECTS, FIRST_PERSON_RE, leaves_out
+from .clauses import EN_OTHER_SUBJECTS, FIRST_PERSON_RE
+from .orders import leaves_out
 
 _EN_WH_WORDS = frozenset("what why how who whom whose where when which".split())
 _EN_QUESTION_WORDS = frozenset(
@@ -67,7 +68,7 @@ does not (:mod:`.rules_wishes`)."""
 def is_question_or_hypothetical(sentence: str) -> bool:
     """Questions, and sentences that only imagine a preference, state nothing; a request to
     stop put as a question (:data:`_ASKED_TO_STOP_RE`) is no question, nor is a request that
-    leaves something out (:func:`~.clauses.leaves_out`: "Can I get a burger, no onions?")."""
+    leaves something out (:func:`~.orders.leaves_out`: "Can I get a burger, no onions?")."""
     if _ASKED_TO_STOP_RE.search(sentence) or leaves_out(sentence):
         return False
     if sentence.rstrip().endswith(("?", "？")):

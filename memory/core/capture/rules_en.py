@@ -235,7 +235,9 @@ _DISLIKES: tuple[Rule, ...] = (
         "avoids {obj}",
     ),
     en(
-        r"^(?:(?:and|but|oh|just|so|please)\s+)*(?:no|nothing)\s+(?P<obj>[^,;]{1,60}?)\s*,?\s+"
+        r"^(?:(?:and|but|oh|just|so|please)\s+)*(?:no|nothing)\s+"
+        r"(?!(?:more|less|later|earlier|sooner|rush|hurry|worries|problem|pressure|need)\b)"
+        r"(?P<obj>[^,;]{1,60}?)\s*,?\s+"
         r"(?:for\s+me|please)\b",
         "dislike",
         "doesn't want {obj}",
@@ -267,7 +269,7 @@ _DISLIKES: tuple[Rule, ...] = (
         "finds it {adj} to {verb} {obj}",
         no_possessive=True,
     ),
-    en(r"\bno\s+more\b", "dislike", "doesn't want {obj}"),
+    en(r"\bno\s+more\b(?!\s+than\b)", "dislike", "doesn't want {obj}"),
     en(
         r"\b(?:'d|would)\s+rather\s+not\s+(?:have|eat|drink|use|get|wear|see|buy)\b",
         "dislike",

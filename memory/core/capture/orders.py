@@ -1,0 +1,178 @@
+"""Orders: a request for a thing, and what it leaves out (issue 17).
+
+A user who orders from a shop or an assistant names what they want ("Order me a pizza", "Can
+I get a cheeseburger", "chai latte pls", "whenever you order for me, …") and often what they
+do not ("…, no anchovies", "hold the onions", "without croutons", "leave off the pickles"). The
+order itself states no lasting taste: the statement head's stance on it is not taken. What it
+leaves out is a clause of its own (:func:`split_left_out`), which
+:func:`~.negation.negated_stance` reads as a dislike after the want. An order for someone else
+("for my girlfriend: sushi, no wasabi", "Dad's order: …") states nothing of the user's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...model import has_cjk
+from .lexicons import EN_PEOPLE_RE
+
+_LEAD = r"^\W*(?:(?:and|but|so|oh|well|also|just|ok(?:ay)?|hi|hey|hello|yo|um|always)\b\W*)*"
+_EN_ASK_RE = re.compile(
+    _LEAD + r"(?:i(?:\s+|(?='))(?:(?:really|just|also|only|usually|always)\s+)?(?:want|need|"
+    r"'d\s+like|would\s+like|'ll\s+have|'ll\s+take|will\s+have|will\s+take|(?:'d|would)\s+(?:rather|prefer)|"
+    r"order)\b(?!\s+(?:to(?!\s+order)|nothing|none|no\s+part)\b)"
+    r"|(?:(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?)\s+)?(?:order(?:ing)?|"
+    r"get|grab|bring|make|fetch|buy|find|book|pick\s+up|send|set\s+up|reserve)"
+    r"\s+(?:me|us|my|our|a|an|the|some|one|two|three|\d+)\b"
+    r"(?!\s+(?:out|started|wrong|down|going|sure|it|this|that)\b)|(?:recommend|suggest)\s+(?:me|us)\b"
+    r"|(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?)\s+(?:order|book|grab|"
+    r"buy|make|do|get|find)\b"
+    r"|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|order|grab)\b)",
+    re.IGNORECASE,
+)
+"""A request for a thing, said as one ("I want tea", "Order me a pizza", "Could you make the fried
+rice…", "Can I get a burrito"). Plain "I have / I get" state a situation ("I have a dog but no
+cat"), not a want."""
+_EN_STANDING_RE = re.compile(
+    _LEAD + r"(?:(?:whenever|every\s+time|any\s*time|each\s+time)\s+(?:you|u|i|we)\s+"
+    r"(?:\w+\s+){0,4}?(?:order|get|grab|buy|book|make|pick)\w*\b[^,.;:!?—–]*"
+    r"|(?:for|on)\s+(?:all|any|every)\s+(?:(?:of\s+)?my|our|future)\b[^,.;:!?—–]*"
+    r"|any\s+[\w-]+(?:\s+[\w-]+)?\s+(?:you|u)\s+(?:get|order|book|buy|pick)\s+(?:me|us)\b"
+    r"|(?:for\s+future\s+reference|from\s+(?:now|here)\s+on(?:\s+out)?|going\s+forward|"
+    r"moving\s+forward|as\s+a\s+rule|in\s+(?:the\s+)?future|by\s+default)\b)",
+    re.IGNORECASE,
+)
+"""What frames a standing order ("whenever you order food for me, …", "for all my coffee
+orders, …", "any rental car you get me, …", "from now on …"): what follows leaves out for
+good."""
+_EN_SIZES = (
+    r"small|medium|large|regular|tall|grande|venti|double|single|triple|extra[\s-]large|xl|"
+    r"mini|half|full|family[\s-]size|to\s+go|for\s+here|iced|hot"
+)
+_EN_NOT_IN_NAME = frozenset(
+    """
+    i i'm i've i'd me my you your he she it it's we they them his her our their is are was were
+    be been am do does did have has had not no never can could will would should like love
+    hate want need this that these those there here what who how why when where if so but and
+    or because just really very too also still now day days night week time i'll we'll you'll
+    let's please pls plz thanks thx ok okay yes yeah oh well then to of for at in on with by from
+    up out about as used first last next every again
+    """.split()
+)
+"""Words no ordered noun phrase holds (the name of a dish or a product)."""
+_EN_NAME_RE = re.compile(
+    r"^\W*(?:(?:a|an|the|one|two|three|\d+)\s+)?([\w'&-]+(?:\s+[\w'&-]+){0,4}?)"
+    rf"(?:\s*,?\s*(?:{_EN_SIZES}|please|pls|plz|thx|thanks))*\W*$",
+    re.IGNORECASE,
+)
+_EN_CUE_RE = re.compile(
+    rf"\b(?:{_EN_SIZES}|please|pls|plz|thx|thanks)\b|^\W*(?:one|two|three|\d+)\s", re.IGNORECASE
+)
+_MARK = (r"hold\s+the|skip\s+the|leave\s+off|minus|w/o|w/?\s*no|without|with\s+no|no")
+_EN_LEFT_OUT_SPLIT_RE = re.compile(
+    rf"(?:,|\s+[—–-])\s*(?=(?:and\s+|but\s+|also\s+)?(?:{_MARK})\s+\w)"
+    rf"|\s+(?=(?:hold\s+the|skip\s+the|leave\s+off|minus|w/o|w/?\s*no|without|with\s+no)\s+\w)",
+    re.IGNORECASE,
+)
+_EN_OPENS_LEFT_OUT_RE = re.compile(rf"^\W*(?:(?:and|but|also|just|please|pls)\s+)?(?:{_MARK})\s",
+                                   re.IGNORECASE)
+_EN_BARE_NO_RE = re.compile(r"\s+(?=no\s+(?!(?:part|more|longer|one|way|idea|matter|going)\b)\w)",
+                            re.IGNORECASE)
+_EN_STRONG_MARK_RE = re.compile(r"^(?:hold\s+the|skip\s+the|leave\s+off|minus)\s", re.IGNORECASE)
+"""Words only an order leaves out with ("hold the", "skip the", "w/o"): after a dish's name
+alone ("Falafel plate, skip the tahini") as after a request."""
+_EN_FOR_SOMEONE_RE = re.compile(
+    r"^\W*(?:(?:this\s+is\s+|it's\s+)?for\s+(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?"
+    r"|(?:my\s+)?[\w'-]+(?:'s|s')\s+order)\W*$",
+    re.IGNORECASE,
+)
+_EN_BENEFICIARY_RE = re.compile(
+    r"\b(?:(?:order|get|grab|bring|make|fetch|buy|find|book|pick\s+up|send|reserve)\s+|for\s+)"
+    r"(?:(?:my|our)\s+(?P<kin>[\w'-]+(?:\s+[\w'-]+)?)|(?P<them>him|her|them)\b"
+    r"|(?-i:(?P<name>[A-Z][a-z]+))\b(?=\s+(?:a|an|the|some|one|two)\b|\s*(?:[,;:.!?]|$)))",
+    re.IGNORECASE,
+)
+"""Whom an order is for, when it names someone: "get my son a kids meal", "book my mom a room",
+"get Alex the quesadilla", "order a salad for Priya" (not "order Thai, …": a name is someone
+only before what is ordered, or alone)."""
+
+
+def asks_for(clause: str) -> bool:
+    """Whether an English clause asks for a thing (:data:`_EN_ASK_RE`) or frames a standing
+    order (:data:`_EN_STANDING_RE`): a want, no taste; the statement head's stance on it is not
+    taken ("Fetch me a coffee" had stored a dislike of coffee)."""
+    frame = _EN_STANDING_RE.match(clause)
+    return bool(_EN_ASK_RE.match(clause)) or frame is not None and not clause[frame.end():].strip(
+        " ,.:;!?")  # not "As a rule I buy Vitamix": the user's own statement after the frame
+
+
+def _named(clause: str, strong: bool) -> bool:
+    """Whether a clause is only the name of what is ordered ("chai latte pls", "cheese pizza,
+    large"): with a cue of ordering in it (a size, a count, *please*), or before words only an
+    order leaves out with (``strong``)."""
+    found = _EN_NAME_RE.match(clause)
+    if found is None or any(w.lower() in _EN_NOT_IN_NAME for w in found[1].split()):
+        return False
+    return strong or bool(_EN_CUE_RE.search(clause))
+
+
+def requested(clause: str) -> bool:
+    """Whether an English clause asks for a thing or frames a standing order (:func:`asks_for`),
+    or names what is ordered with a cue of ordering ("One large pepperoni", "a hot chocolate,
+    thx"): what it leaves out, the user does not want."""
+    return asks_for(clause) or _named(clause, strong=False)
+
+
+def split_left_out(part: str) -> list[str]:
+    """An order and what it leaves out, as clauses ("Order me sushi", "no wasabi"; "from now
+    on", "hold the celery in my soups"); the part alone where it is no order or leaves nothing
+    out."""
+    if (frame := _EN_STANDING_RE.match(part)) is not None and frame.end() < len(part):
+        rest = part[frame.end():].strip(" ,:")
+        if re.match(rf"(?:{_MARK}|never|leave|always\s+(?:hold|skip|leave))\s", rest, re.I):
+            return [part[: frame.end()].strip(), rest]
+    pieces = [p.strip() for p in _EN_LEFT_OUT_SPLIT_RE.split(part) if p.strip()]
+    if len(pieces) < 2 and (ask := _EN_ASK_RE.match(part)) is not None and (
+        bare := _EN_BARE_NO_RE.search(part, ask.end())
+    ) and re.fullmatch(r"[^,;:]*\w[^,;:]*", part[ask.end() : bare.start()]):  # "…a bowl no seaweed"
+        pieces = [part[: bare.start()].strip(), part[bare.end() :].strip()]
+    if len(pieces) < 2:
+        return [part]
+    strong = bool(_EN_STRONG_MARK_RE.match(pieces[1]))
+    return pieces if requested(pieces[0]) or _named(pieces[0], strong) else [part]
+
+
+def opens_left_out(clause: str) -> bool:
+    """Whether an English clause opens with what an order leaves out ("hold the onions", "no
+    wasabi"): after a want, :func:`~.negation.negated_stance` reads it, not the head."""
+    return bool(_EN_OPENS_LEFT_OUT_RE.match(clause))
+
+
+def after_a_name(clause: str, previous: str) -> bool:
+    """Whether a clause leaves out with words only an order uses ("skip the tahini") right
+    after the name of what is ordered ("Falafel plate"): a want, though no verb says so."""
+    return bool(_EN_STRONG_MARK_RE.match(clause.strip())) and _named(previous, strong=True)
+
+
+def leaves_out(sentence: str) -> bool:
+    """Whether an English sentence asks for a thing and leaves something out ("Can I get a
+    cheeseburger, hold the onions?"): put as a question, it still says what the user does not
+    want."""
+    return not has_cjk(sentence) and len(split_left_out(sentence.rstrip(" ?"))) > 1
+
+
+def for_someone_else(clause: str) -> bool:
+    """Whether an English clause says an order is for someone else ("for my girlfriend", "Dad's
+    order", "get my son a kids meal", "order a salad for Priya"): what it and the rest of the
+    sentence leave out is not the user's."""
+    if _EN_FOR_SOMEONE_RE.match(clause):
+        return bool(EN_PEOPLE_RE.search(clause))
+    if not asks_for(clause) or (found := _EN_BENEFICIARY_RE.search(clause)) is None:
+        return False
+    return bool(found["them"] or found["name"] or EN_PEOPLE_RE.search(found["kin"]))
+
+
+__all__ = [
+    "after_a_name", "asks_for", "for_someone_else", "leaves_out", "opens_left_out", "requested",
+    "split_left_out",
+]
