@@ -563,7 +563,7 @@ I get a cheeseburger, hold the onions", ``来一份酸辣粉，不要香菜``), 
 leave it out ("whenever you order for me, no mushrooms", ``以后我的奶茶都不要珍珠``), and 180
 look-alikes: plain orders, "no …" that names no thing ("no rush", ``不用打包``), orders for
 someone else, questions, and the same words in other senses ("hold the door", ``别放弃``).
-Written after the rules for orders (:func:`~penchant.memory.core.capture.clauses.requested`)
+Written after the rules for orders (:func:`~penchant.memory.core.capture.orders.requested`)
 were; half 0 may be read, half 1 is held out, counts only."""
 ORDERS_GROUPS = ("left_out", "standing", "none")
 
