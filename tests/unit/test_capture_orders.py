@@ -105,3 +105,20 @@ def test_an_order_for_someone_else_or_of_no_thing_stores_nothing(
     text: str, stored: Stored
 ) -> None:
     assert stored(text) == set()
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("给我老公点份牛肉面，别放香菜", set()),
+    ("帮室友带杯奶茶，去冰", set()),
+    ("Get the kids some burgers, no onions", set()),
+    ("Grab me a coffee, hold the receipt for me", set()),
+    ("去冰箱拿个鸡蛋", set()),
+    ("来杯杨枝甘露，去冰去糖", {("dislike", "冰"), ("dislike", "糖")}),
+    ("这汤不放盐也挺好喝", set()),
+    ("我煮面从来不放味精", {("dislike", "味精")}),
+])
+def test_a_breakers_orders(text: str, want: set[tuple[str, str]], stored: Stored) -> None:
+    """A breaker's findings: orders for someone else had stored the user's dislike, words that
+    hold 去冰 or 别放 read as orders, the user's own way with a meal (``我做饭不放味精``) was read
+    as another's, and two things left out ran into one object (``冰去糖``)."""
+    assert stored(text) == want

@@ -143,9 +143,16 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
 
 
+_ZH_MY_MEALS_RE = re.compile(
+    r"我(?:[吃喝做煮炒泡烤煎炖拌冲][^\W\d我你他她]{1,2})(?:从来|一般|平时|一直|向来|基本|都|也|就)*"
+)
+
+
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the words before the verb (``我这个人``: 我)."""
     prefix = prefix.replace("我这个人", "我").replace("我这人", "我")
+    if _ZH_MY_MEALS_RE.fullmatch(prefix):
+        return "user"  # ``我吃面从来不放醋``, ``我做饭不放味精``: the user's way with a meal
     if _ZH_OTHER_SUBJECT_RE.search(prefix):
         return "other"
     stale = bool(ZH_PAST_RE.search(prefix))
@@ -223,7 +230,8 @@ def close_person_zh(text: str, *, anywhere: bool = False) -> bool:
 def clause_speaker(clause: str) -> Speaker:
     """Speaker of a clause with no stance in it (``my wife cooks``, ``我朋友``, ``我表姐``)."""
     if has_cjk(clause):
-        if _ZH_OTHER_SUBJECT_RE.search(clause) or close_person_zh(clause):
+        if _ZH_OTHER_SUBJECT_RE.search(clause) or close_person_zh(clause) or for_someone_else(
+                clause):  # fmt: skip
             return "other"
         return "user" if clause.lstrip().startswith("我") else "unknown"
     text = _EN_PREFIX_PHRASES.sub(" ", clause.lower())  # "just so you know, …" is no "you"
@@ -349,6 +357,8 @@ _ZH_CLAUSE_SPLIT_RE = re.compile(
     r"[，,；;：:]|但是|可是|不过(?!敏)|然而|而且|并且|但(?!是)|(?<=[^，,])(?=现在|如今|目前|后来)"
     r"|(?<=[生夫妈爸师友他她们])说(?=我)"
     r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=[\u4e00-\u9fff])"  # 青岛啤酒🍺 精酿…
+    # ``去冰少糖``, ``免葱免蒜``: two things an order leaves out, one after the other
+    r"|(?<=[冰糖辣葱蒜菜])(?=(?:去|免|少|多|半)(?:冰|糖|辣|葱|蒜|香菜)|[三五七半全无]分?糖)"
 )
 _ZH_JOINED_LEADS_RE = re.compile(
     r"^(?:说实话|老实说|对了|跟你说|其实|嗯|哦|好吧)?我?(?:比起|相比|除了|宁愿|宁可)"

@@ -166,7 +166,7 @@ def kind_stance(
     if polarity in not_meant(clause) or states_no_symptom(clause):
         return None  # (or "…and not a single hive": a symptom absent is no taste)
     zh = has_cjk(clause)
-    if not zh and asks_for(clause) and (polarity == "dislike" or not _EN_I_RE.match(clause)):
+    if asks_for(clause) and (polarity == "dislike" or not _EN_I_RE.match(clause)):
         return None  # "Fetch me a coffee": an order, no taste (the head read it as a dislike)
     raw = pull_object_zh(clause) if zh else pull_object_en(clause)
     if raw is None and topic is None and context.previous and not zh and gives_a_role(clause):

@@ -157,7 +157,8 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     if for_someone_else(context.previous) or context.speaker == "other" and not re.match(
             r"\W*i\b", context.previous, re.I):  # not "I'd like X", which the rules misread
         return None  # "for my girlfriend: sushi, no wasabi", "get my son a burger, no pickles"
-    if _ONE_OCCASION_RE.search(raw):
+    if _ONE_OCCASION_RE.search(raw) or match.group("neg").lower() == "hold the" and re.search(
+            r"\bfor\s+(?:me|us|later)\b", raw, re.I):  # "hold the receipt for me": keep it
         return None  # "I'll skip the cake this time", "no onions in mine today": one order
     neg = match.group("neg").lower()
     if neg not in ("not", "never"):  # what an order leaves out: "without a connection"

@@ -88,7 +88,7 @@ _EN_FOR_SOMEONE_RE = re.compile(
 )
 _EN_BENEFICIARY_RE = re.compile(
     r"\b(?:(?:order|get|grab|bring|make|fetch|buy|find|book|pick\s+up|send|reserve)\s+|for\s+)"
-    r"(?:(?:my|our)\s+(?P<kin>[\w'-]+(?:\s+[\w'-]+)?)|(?P<them>him|her|them)\b"
+    r"(?:(?:my|our|the)\s+(?P<kin>[\w'-]+(?:\s+[\w'-]+)?)|(?P<them>him|her|them)\b"
     r"|(?-i:(?P<name>[A-Z][a-z]+))\b(?=\s+(?:a|an|the|some|one|two)\b|\s*(?:[,;:.!?]|$)))",
     re.IGNORECASE,
 )
@@ -97,10 +97,19 @@ _EN_BENEFICIARY_RE = re.compile(
 only before what is ordered, or alone)."""
 
 
+_ZH_ASK_RE = re.compile(
+    r"^\W*(?:老板|麻烦|请)?[，,\s]*(?:你)?(?:帮我|给我)?(?:来|点|买|订|下单|拿)(?:一|两|三|几)?"
+    r"(?:个|份|杯|碗|盒|瓶|张|件|双|箱|斤|打|串|碟|盘|笼|块)"
+)
+"""``来杯杨枝甘露``, ``帮我点一份黄焖鸡``: an order, no taste."""
+
+
 def asks_for(clause: str) -> bool:
     """Whether an English clause asks for a thing (:data:`_EN_ASK_RE`) or frames a standing
     order (:data:`_EN_STANDING_RE`): a want, no taste; the statement head's stance on it is not
     taken ("Fetch me a coffee" had stored a dislike of coffee)."""
+    if has_cjk(clause):
+        return bool(_ZH_ASK_RE.match(clause))
     frame = _EN_STANDING_RE.match(clause)
     return bool(_EN_ASK_RE.match(clause)) or frame is not None and not clause[frame.end():].strip(
         " ,.:;!?")  # not "As a rule I buy Vitamix": the user's own statement after the frame
@@ -161,10 +170,21 @@ def leaves_out(sentence: str) -> bool:
     return not has_cjk(sentence) and len(split_left_out(sentence.rstrip(" ?"))) > 1
 
 
+_ZH_FOR_SOMEONE_RE = re.compile(
+    r"^\W*(?:麻烦|请)?(?:你)?(?:给|帮|替)(?!我(?!的?(?:老[公婆妈爸板师]|妈|爸|儿|女|孩|娃|朋友|同事|"
+    r"室友|家人|男朋友|女朋友|哥|姐|弟|妹|奶奶|爷爷|外婆|外公|闺蜜|宝宝|领导)))"
+    r"(?:我的?)?[^，,。！!？?\s我]{1,5}?(?:点|买|订|带|叫|拿|做|下单|选|挑|找)(?![^，,。！!？?]*我)"
+)
+"""``给我老婆点份酸辣粉``, ``帮同事点份盖饭``: an order for someone else (not ``帮我点``,
+``帮我囤点``, nor ``给娃做辅食我做上瘾了``, where the user speaks)."""
+
+
 def for_someone_else(clause: str) -> bool:
     """Whether an English clause says an order is for someone else ("for my girlfriend", "Dad's
     order", "get my son a kids meal", "order a salad for Priya"): what it and the rest of the
     sentence leave out is not the user's."""
+    if has_cjk(clause):
+        return bool(_ZH_FOR_SOMEONE_RE.match(clause))
     if _EN_FOR_SOMEONE_RE.match(clause):
         return bool(EN_PEOPLE_RE.search(clause))
     if not asks_for(clause) or (found := _EN_BENEFICIARY_RE.search(clause)) is None:
