@@ -122,3 +122,19 @@ def test_a_breakers_orders(text: str, want: set[tuple[str, str]], stored: Stored
     hold 去冰 or 别放 read as orders, the user's own way with a meal (``我做饭不放味精``) was read
     as another's, and two things left out ran into one object (``冰去糖``)."""
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("以后我的豆浆都不要加糖", {("dislike", "糖")}),
+    ("每次帮我点饺子都别放香菜", {("dislike", "香菜")}),
+    ("我的老公不吃香菜", set()),
+    ("我的猫只吃三文鱼", set()),
+    ("给我做个减肥打卡表", set()),
+])
+def test_a_chinese_standing_order_is_the_users(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """``以后我的奶茶都不要珍珠``, ``每次帮我点咖啡都不加糖`` stored nothing: the words before the
+    verb read as another's subject. A thing of the user's (not a person, not a pet) and the frame
+    of a standing order are the user speaking."""
+    assert stored(text) == want

@@ -143,16 +143,29 @@ def en_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     return "stale" if stale else ("user" if subject or rule.first_person else "unknown")
 
 
-_ZH_MY_MEALS_RE = re.compile(
-    r"我(?:[吃喝做煮炒泡烤煎炖拌冲][^\W\d我你他她]{1,2})(?:从来|一般|平时|一直|向来|基本|都|也|就)*"
+_ZH_HOW = r"(?:从来|一般|平时|一直|向来|基本|永远|一律|统统|全都|都|也|就|只)*"
+_ZH_FROM_NOW = r"(?:以后|往后|今后|从今往后|从今以后|每次|每回)?"
+_ZH_MY_MEALS_RE = re.compile(rf"我(?:[吃喝做煮炒泡烤煎炖拌冲][^\W\d我你他她]{{1,2}}){_ZH_HOW}")
+"""The user's way with a meal before the verb (``我吃面从来``, ``我做饭``): the user speaks."""
+_ZH_MY_ORDERS_RE = re.compile(
+    rf"{_ZH_FROM_NOW}(?:帮我|给我)(?:点|买|订|叫|带|拿|做)[^\W\d我你他她]{{1,4}}(?:的时候)?"
+    r"(?:都|也|一律|永远|统统|全都)+"
 )
+"""A standing order's frame (``每次帮我点咖啡都``, ``以后给我点外卖都``): the user's order."""
+_ZH_MY_THING_RE = re.compile(
+    rf"{_ZH_FROM_NOW}我的(?!猫|狗|宠物|鸟|兔|鱼|龟|仓鼠|鹦鹉)([^\W\d我你他她的]{{1,4}}?){_ZH_HOW}"
+)
+"""A thing of the user's before the verb (``以后我的奶茶都``, ``我的咖啡永远``): the user's
+taste in it, unless the thing is a person (``我的老婆``) or a pet (``我的猫``)."""
 
 
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the words before the verb (``我这个人``: 我)."""
     prefix = prefix.replace("我这个人", "我").replace("我这人", "我")
-    if _ZH_MY_MEALS_RE.fullmatch(prefix):
-        return "user"  # ``我吃面从来不放醋``, ``我做饭不放味精``: the user's way with a meal
+    if _ZH_MY_MEALS_RE.fullmatch(prefix) or _ZH_MY_ORDERS_RE.fullmatch(prefix) or (
+        (mine := _ZH_MY_THING_RE.fullmatch(prefix)) and not close_person_zh(f"我的{mine[1]}")
+    ):  # ``我吃面从来不放醋``, ``以后我的奶茶都不要珍珠``, ``每次帮我点咖啡都不加糖``
+        return "user"
     if _ZH_OTHER_SUBJECT_RE.search(prefix):
         return "other"
     stale = bool(ZH_PAST_RE.search(prefix))
