@@ -55,18 +55,19 @@ _EN_LEFT_OUT_TAIL_RE = re.compile(
     r"\s+(?:please|pls|thx|thanks|lol|ever)\b.*)$",
     re.IGNORECASE,
 )
+"""Where an order leaves a thing out, and what follows it ("without the peas in my fried rice",
+"no carpet please", "no bamboo shoots, and a coke"): no part of the thing."""
 _ONE_OCCASION_RE = re.compile(
     r"\b(?:this\s+(?:time|order|once|morning|evening|week)|today|tonight|in\s+mine|for\s+now)\b",
     re.IGNORECASE,
 )
+"""One order, not a lasting dislike ("I'll skip the cake this time", "no onions in mine")."""
 _EN_LEAVE_OUT_RE = re.compile(
     r"^\W*(?:(?:and|but|also|just|please|pls|always)\s+)*(?P<neg>leave)\s+(?P<obj>(?:(?!\b(?:off|out)\b)"
     r"[^,;.!?])+?)\s+(?:off|out)\b",
     re.IGNORECASE,
 )
 """``leave the pickles off my burgers``, ``leave the garlic out of my meals``: left out."""
-"""Where or when an order leaves a thing out ("without the peas in my fried rice", "no raisins
-this morning"): no part of the thing."""
 _NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
 
 _EN_NEGATED_AVERSION_RE = re.compile(
