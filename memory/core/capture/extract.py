@@ -363,7 +363,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         if named is None and speaker != "other" and said is None:
             named = topic  # "Running? ugh, count me out": a filler keeps the topic
         context.topic = named if speaker != "other" else None
-        context.wants = not has_cjk(clause) and requested(clause)
+        context.wants = requested(clause)
         context.mentioned = said or context.mentioned
         said_with, thing = done_with(clause)  # the nearest thing, before an older one
         if said_with and context.reach != "older":

@@ -13,7 +13,7 @@ import re
 
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
-from .orders import after_a_name, for_someone_else
+from .orders import EN_LEFT_OUT, after_a_name, for_someone_else
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
 from .rules_en_kept import EN_BACK_FOR_GOOD, EN_KEEP_COMING_BACK, EN_UNQUIT
@@ -21,8 +21,8 @@ from .rules_zh import ZH_KEPT
 from .stance import Context, Stance, negated_tail, repeated_stance
 
 _EN_NEGATED_RE = re.compile(
-    r"^(?:(?:and|but|or|also|just|please|pls)\s+)?(?P<neg>no|not|never|(?:without|w/o|minus)(?:\s+the)?|"
-    r"with\s+no|w/?\s*no|(?:hold|skip)\s+the|leave\s+off(?:\s+the)?)\s+(?P<obj>\S.*)$", re.I
+    rf"^(?:(?:and|but|or|also|just|please|pls)\s+)?(?P<neg>no|not|never|{EN_LEFT_OUT})\s+"
+    r"(?P<obj>\S.*)$", re.I
 )
 """A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
 _EN_NEGATED_REJECT = frozenset(

@@ -68,10 +68,15 @@ _EN_NAME_RE = re.compile(
 _EN_CUE_RE = re.compile(
     rf"\b(?:{_EN_SIZES}|please|pls|plz|thx|thanks)\b|^\W*(?:one|two|three|\d+)\s", re.IGNORECASE
 )
-_MARK = (r"hold\s+the|skip\s+the|leave\s+off|minus|w/o|w/?\s*no|without|with\s+no|no")
+EN_LEFT_OUT = (
+    r"(?:without|w/o|minus)(?:\s+the)?|with\s+no|w/?\s*no|(?:hold|skip)\s+the|leave\s+off(?:\s+the)?"
+)
+"""The words an order leaves a thing out with, besides a bare "no" ("hold the", "w/o", "leave
+off the"): one pattern for where an order is cut (:func:`split_left_out`) and for what
+:func:`~.negation.negated_stance` reads after them."""
+_MARK = rf"{EN_LEFT_OUT}|no"
 _EN_LEFT_OUT_SPLIT_RE = re.compile(
-    rf"(?:,|\s+[—–-])\s*(?=(?:and\s+|but\s+|also\s+)?(?:{_MARK})\s+\w)"
-    rf"|\s+(?=(?:hold\s+the|skip\s+the|leave\s+off|minus|w/o|w/?\s*no|without|with\s+no)\s+\w)",
+    rf"(?:,|\s+[—–-])\s*(?=(?:and\s+|but\s+|also\s+)?(?:{_MARK})\s+\w)|\s+(?=(?:{EN_LEFT_OUT})\s+\w)",
     re.IGNORECASE,
 )
 _EN_OPENS_LEFT_OUT_RE = re.compile(rf"^\W*(?:(?:and|but|also|just|please|pls)\s+)?(?:{_MARK})\s",
@@ -128,8 +133,9 @@ def _named(clause: str, strong: bool) -> bool:
 def requested(clause: str) -> bool:
     """Whether an English clause asks for a thing or frames a standing order (:func:`asks_for`),
     or names what is ordered with a cue of ordering ("One large pepperoni", "a hot chocolate,
-    thx"): what it leaves out, the user does not want."""
-    return asks_for(clause) or _named(clause, strong=False)
+    thx"): what it leaves out, the user does not want. False for a Chinese clause: what a
+    Chinese order leaves out is read by the Chinese rules (``别放葱``), not after a want."""
+    return not has_cjk(clause) and (asks_for(clause) or _named(clause, strong=False))
 
 
 def split_left_out(part: str) -> list[str]:
@@ -193,6 +199,7 @@ def for_someone_else(clause: str) -> bool:
 
 
 __all__ = [
+    "EN_LEFT_OUT",
     "after_a_name", "asks_for", "for_someone_else", "leaves_out", "opens_left_out", "requested",
     "split_left_out",
 ]
