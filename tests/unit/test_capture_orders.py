@@ -138,3 +138,45 @@ def test_a_chinese_standing_order_is_the_users(
     verb read as another's subject. A thing of the user's (not a person, not a pet) and the frame
     of a standing order are the user speaking."""
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("订酒店的时候别订无窗房", {("dislike", "无窗房")}),
+    ("导航回家，别走隧道", {("dislike", "隧道")}),
+    ("以后买零食别买薯片", {("dislike", "薯片")}),
+    ("帮我叫辆车，别叫顺风车", {("dislike", "顺风车")}),
+    ("以后给我推荐游戏都别推手游", {("dislike", "手游")}),
+    ("我每次订外卖都不要一次性餐具", {("dislike", "一次性"), ("dislike", "餐具")}),
+    ("从今往后租房都不要顶楼", {("dislike", "顶楼")}),
+    ("火车票不要上铺", {("dislike", "上铺")}),
+    ("我同事买鞋都不要白色的", set()),
+    ("别走，等等我", set()),
+    ("别叫我老王", set()),
+    ("别买了，家里还有", set()),
+    ("这家店特别靠谱", set()),
+])
+def test_what_a_chinese_order_is_not_to_choose_is_a_dislike(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """``别选转机的``, ``打车别叫拼车``, ``以后买水果别买榴莲`` stored nothing: only 别放/别加
+    left a thing out. A verb of choosing after 别/不要 does too, and the frame of a standing order
+    (``以后给我推荐电影都``, ``我订房一直``, ``从今往后买鞋都``) is the user's, as a thing named
+    before 不要 (``高铁票不要过道的位置``) is what is left out of; not 别 that ends a word
+    (``特别靠谱``), nor a verb with no thing after it (``别走``, ``别买了``)."""
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("不用等我，你们先吃", set()),
+    ("不用找零了", set()),
+    ("不用那么麻烦，随便弄点就行", set()),
+    ("我不用电子烟", {("dislike", "电子烟")}),
+    ("不要酸菜", {("dislike", "酸菜")}),
+])
+def test_no_need_to_do_a_thing_is_no_dislike(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """``不用送上楼``, ``不要迟到``, ``不用帮我选了`` stored a dislike of what followed: 不用/不要
+    before a verb (with the statement head reading no stance) tells how to do a thing; before a
+    noun it still goes without one."""
+    assert stored(text) == want

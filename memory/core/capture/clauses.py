@@ -148,10 +148,14 @@ _ZH_FROM_NOW = r"(?:以后|往后|今后|从今往后|从今以后|每次|每回
 _ZH_MY_MEALS_RE = re.compile(rf"我(?:[吃喝做煮炒泡烤煎炖拌冲][^\W\d我你他她]{{1,2}}){_ZH_HOW}")
 """The user's way with a meal before the verb (``我吃面从来``, ``我做饭``): the user speaks."""
 _ZH_MY_ORDERS_RE = re.compile(
-    rf"{_ZH_FROM_NOW}(?:帮我|给我)(?:点|买|订|叫|带|拿|做)[^\W\d我你他她]{{1,4}}(?:的时候)?"
-    r"(?:都|也|一律|永远|统统|全都)+"
+    rf"{_ZH_FROM_NOW}我?(?:每次|每回|平时)?(?:帮我|给我)?"
+    r"(?:点|买|订|叫|带|拿|做|选|挑|找|租|推荐|推|放|配|导航)[^\W\d我你他她]{0,4}?"
+    r"(?:(?:的时候|时)|(?=都|也|一律|永远|统统|全都|一直|从来|默认|就))"
+    r"(?:都|也|一律|永远|统统|全都|一直|从来|默认|就)*"
 )
-"""A standing order's frame (``每次帮我点咖啡都``, ``以后给我点外卖都``): the user's order."""
+"""A standing order's frame (``每次帮我点咖啡都``, ``以后给我推荐电影都``, ``我订房一直``,
+``从今往后买鞋都``, ``以后导航默认``, ``订酒店的时候``): the user's order, whoever is asked to
+carry it out."""
 _ZH_MY_THING_RE = re.compile(
     rf"{_ZH_FROM_NOW}我的(?!猫|狗|宠物|鸟|兔|鱼|龟|仓鼠|鹦鹉)([^\W\d我你他她的]{{1,4}}?){_ZH_HOW}"
 )
@@ -162,7 +166,10 @@ taste in it, unless the thing is a person (``我的老婆``) or a pet (``我的�
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the words before the verb (``我这个人``: 我)."""
     prefix = prefix.replace("我这个人", "我").replace("我这人", "我")
-    if _ZH_MY_MEALS_RE.fullmatch(prefix) or _ZH_MY_ORDERS_RE.fullmatch(prefix) or (
+    ordered = _ZH_MY_ORDERS_RE.fullmatch(prefix) is not None and (
+        rule.polarity == "dislike" or not prefix.endswith(("时", "时候"))  # 点菜的时候把…换成了
+    )
+    if _ZH_MY_MEALS_RE.fullmatch(prefix) or ordered or (
         (mine := _ZH_MY_THING_RE.fullmatch(prefix)) and not close_person_zh(f"我的{mine[1]}")
     ):  # ``我吃面从来不放醋``, ``以后我的奶茶都不要珍珠``, ``每次帮我点咖啡都不加糖``
         return "user"

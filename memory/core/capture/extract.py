@@ -55,7 +55,7 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
-from .orders import opens_left_out, requested
+from .orders import instructs_zh, opens_left_out, requested
 from .past import past_stretch, told_over_two, turned_after
 from .prepare import MAX_CAPTURE_CHARS, prepare
 from .questions import is_question_or_hypothetical, stated_before_question
@@ -337,6 +337,9 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
     ):
         # The clause's kind reads it, if it reads a stance.
         stance = kind_stance(clause, context, kind, topic) or stance
+    if stance is not None and stance.obj.zh and kind is not None and kind.kind == "none" and (
+            instructs_zh(clause, stance.words["match"])):
+        stance = None  # 不用送上楼, 不要迟到: how to do it, no thing gone without
     if is_limit(kind) and (stance is None or stance.polarity == "dislike"):
         context.wants = wants  # "I like doughnuts, just no more than one a week": no dislike
         return

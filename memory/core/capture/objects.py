@@ -261,7 +261,7 @@ def object_span(raw: str) -> str:
 def cut_zh(raw: str, comparative: bool = False) -> Cut:
     """The Chinese object at the start of ``raw`` (cut at punctuation and conjunctions)."""
     text = _ZH_STOP_RE.split(raw[:OBJECT_WINDOW], maxsplit=1)[0]
-    text = re.sub(r"^(?:很|都|太|那么|这么|再|也|还|就)+", "", text.strip())
+    text = re.sub(r"^(?:很|都|太|那么|这么|再|也|还|就|一下(?!子))+", "", text.strip())  # 避开一下
     contrast = word = ""
     if comparative and (found := _ZH_COMPARATIVE_RE.search(text)):
         contrast, word = _ZH_TRAILING_RE.sub("", found.group("rest")).strip(), found.group("word")

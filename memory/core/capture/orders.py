@@ -15,6 +15,7 @@ import re
 
 from ...model import has_cjk
 from .lexicons import EN_PEOPLE_RE
+from .segment import tag
 
 _LEAD = r"^\W*(?:(?:and|but|so|oh|well|also|just|ok(?:ay)?|hi|hey|hello|yo|um|always)\b\W*)*"
 _EN_ASK_RE = re.compile(
@@ -185,6 +186,39 @@ _ZH_FOR_SOMEONE_RE = re.compile(
 ``帮我囤点``, nor ``给娃做辅食我做上瘾了``, where the user speaks)."""
 
 
+_ZH_NO_NEED = frozenset("不用 不要 别 不必 无需 不需要".split())
+_ZH_DEGREE = frozenset("那么 这么 那样 这样 太 很".split())
+
+
+def instructs_zh(clause: str, match: str) -> bool:
+    """Whether a Chinese 不用/不要/别 (the rule's ``match``) tells how a thing is to be done
+    rather than names one to go without: a verb follows it (``不用送上楼``: no need to take it
+    up, ``不要迟到``, ``不用帮我选了``) or an amount (``不用那么多``), not a noun (``不用机械键盘``,
+    ``不要香菜``). A verb can open a compound noun (``打车软件``, ``充电宝``), so the statement
+    head's reading decides with it (:func:`~.extract.extract_preferences`).
+
+    Args:
+        clause: A Chinese clause.
+        match: The words a dislike rule matched in it, ending in the negation.
+
+    Returns:
+        True when the words after the negation (past adverbs such as 再, 每次) open with a
+        verb (a POS tag ``v…`` other than a verbal noun ``vn``) or a word of degree, and
+        no 的 makes them describe a thing.
+    """
+    at = clause.find(match)
+    rest = clause[at + len(match):]
+    if at < 0 or not any(match.endswith(word) for word in _ZH_NO_NEED) or "的" in rest:
+        return False  # 不要过道的位置, 不用排队的店: a thing the words describe
+    for word, flag in tag(rest):
+        if word in _ZH_DEGREE:
+            return True
+        if flag.startswith(("d", "r")) and word not in ("我", "你"):
+            continue  # 再, 每次
+        return flag.startswith("v") and flag != "vn"
+    return False
+
+
 def for_someone_else(clause: str) -> bool:
     """Whether an English clause says an order is for someone else ("for my girlfriend", "Dad's
     order", "get my son a kids meal", "order a salad for Priya"): what it and the rest of the
@@ -200,6 +234,6 @@ def for_someone_else(clause: str) -> bool:
 
 __all__ = [
     "EN_LEFT_OUT",
-    "after_a_name", "asks_for", "for_someone_else", "leaves_out", "opens_left_out", "requested",
-    "split_left_out",
+    "after_a_name", "asks_for", "for_someone_else", "instructs_zh", "leaves_out", "opens_left_out",
+    "requested", "split_left_out",
 ]

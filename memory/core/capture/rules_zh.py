@@ -112,6 +112,9 @@ _ZH_MISSED = (
 )
 """How the user feels without it for a spell: the thing is one they cannot go without."""
 
+_ZH_DONT = r"(?<![特分性级派区识告差鉴辨类个离送道作永惜临])别"
+"""别 of "don't", not the end of a word (``特别``, ``分别``, ``区别``, ``告别``)."""
+
 ZH_RULES: tuple[Rule, ...] = (
     zh(  # "我最喜欢的颜色不是红色": what the slot is not says nothing about liking it
         rf"我?最喜欢的{_SLOT_NOUN}(?:已经|早就|现在|也)?(?:不再|不|并不|没有?)(?:再)?是(?P<obj>.+)",
@@ -311,15 +314,24 @@ ZH_RULES: tuple[Rule, ...] = (
     zh(rf"^(?P<obj>(?![他她你它]|现在|如今|最近|目前|后来|以前)[^，,。！!？?我]{{1,10}}?)我?{_ZH_SPELL}(?:不|没)"
        rf"(?:{_ZH_WITHOUT_VERBS}){_ZH_MISSED}", "like", "离不开{obj}"),
     *ZH_WISH_RULES,
-    zh(rf"(?:不要|不吃|不喝|不穿|不用|不买|不碰|不看|不听|不抽|不点(?!赞|头))(?!{_ZH_MISSED})",
+    zh(rf"(?:不吃|不喝|不穿|不用|不买|不碰|不看|不听|不抽|不点(?!赞|头))(?!{_ZH_MISSED})",
        "dislike"),
+    # what the user wants left out of a thing named first (``高铁票不要过道的位置``,
+    # ``手机可不要曲面屏``, ``外卖备注一下不要香油``)
+    zh(rf"不要(?!{_ZH_MISSED})", "dislike", fronted_topic=True),
     # what an order leaves out (``给我来碗面，别放葱``, ``一杯美式，不加奶``): not 不放心, 别放弃,
     # 不加班, 不加油, 别放进购物车 (where), 不放辣椒的火锅 (a kind of dish), nor what the dish is
     # nothing without (``吃牛肉面不加香菜都觉得少点啥``, ``不加糖不加奶才是灵魂``)
-    zh(r"(?:不要|别|不)(?:放|加)(?![心弃过假松手开下班油入上速以强大快慢长学薪分进到在戏思屁狗炮电]|"
+    zh(rf"(?:不要|{_ZH_DONT}|不)(?:放|加)(?![心弃过假松手开下班油入上速以强大快慢长学薪分进到在戏思屁狗炮电]|"
        r"[^，,。]*(?:鸽子|狠话|风筝|烟花|鞭炮))"
        r"(?![^，,。！!？?；;]*(?:的|里|里面|上面|不行|少点|少了|没(?:有)?(?:灵魂|味|那味|内味)|"
        r"莫得|不香|不对味|不得劲|不习惯|不够味|差点意思|才(?:是|有|好|对|香)|也(?:挺|很|行|可以|好)|了))",
+       "dislike", "不要{obj}", fronted_topic=True),
+    # what an order or a booking is not to choose (``别选转机的``, ``订机票的时候别订红眼航班``,
+    # ``打车别叫拼车``, ``导航去公司，别走高速``, ``以后买水果别买榴莲``): not 别走 alone (don't
+    # go), 别叫我 (a name), 别买了 (no object), 别点赞
+    zh(rf"(?:{_ZH_DONT}|不要)(?:再)?(?:给我|帮我)?(?:选|订|叫|走|买|点|坐|推|靠|安排)"
+       r"(?![了啊吧呀呢啦嘛我你他她它人赞头错神路心过]|$)",
        "dislike", "不要{obj}", fronted_topic=True),
     # ``凉面免蒜``, ``一杯杨枝甘露，去冰``: an order's 免 (not 免费, 免税, 避免…) and a drink's 去
     zh(r"(?<![避难以未减豁赦罢幸不])免(?![费税密单检疫责运息谈得不职试除签邮了吧啦礼])"
