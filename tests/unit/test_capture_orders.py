@@ -180,3 +180,45 @@ def test_no_need_to_do_a_thing_is_no_dislike(
     before a verb (with the statement head reading no stance) tells how to do a thing; before a
     noun it still goes without one."""
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Order ramen, no scallions", {("dislike", "scallion")}),
+    ("Whenever I order Korean, no kimchi please", {("dislike", "kimchi")}),
+    ("When you book me a car, no minivans", {("dislike", "minivan")}),
+    ("Make my porridge without honey this morning", {("dislike", "honey")}),
+    ("Bring me a mocha tonight, hold the whipped cream", {("dislike", "whipped cream")}),
+    ("Please order a bagel for pickup at 7:30 — hold the capers", {("dislike", "caper")}),
+    ("Grab me a smoothie, no banana this time", set()),
+    ("Get Maya the pasta, no mushrooms", set()),
+    ("Book a table for Ruth, no patio seats", set()),
+])
+def test_an_english_order_bare_or_for_a_day_leaves_out_a_dislike(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """"Every time I order Thai, no fish sauce" stored a like of fish sauce: a name after
+    *order* read as the person it is for, and the tagger put the order's thing in place of what
+    was left out; "Order sushi, no wasabi" (a thing without a determiner) was no request;
+    an order for a day ("…this morning", "…6:15 tonight —") lost what it left out as a
+    temporary state, and a time of day split the clause. Only this once ("this time") is no
+    dislike; an order for someone named is theirs."""
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Default to no ice in my drinks from now on", {("dislike", "ice")}),
+    ("By default, no aisle seats for me going forward", {("dislike", "aisle seat")}),
+    ("never book me on a budget airline", {("dislike", "budget airline")}),
+    ("Don't ever order me anchovies", {("dislike", "anchovy")}),
+    ("Remember that I want my burritos without beans", {("dislike", "bean")}),
+    ("Don't book me anything yet", set()),
+    ("going forward I have no idea what to cook", set()),
+])
+def test_an_english_standing_order_leaves_out_a_dislike_wherever_its_words_stand(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """"Default to no whipped cream on my drinks from here on" stored *dislikes whipped* and
+    "never book me on red-eye flights" *dislikes flights*: words that make an order standing
+    anywhere in the clause make what it leaves out a dislike, and *never/don't book (get, order,
+    seat…) me X* is a standing order against X."""
+    assert stored(text) == want

@@ -321,7 +321,7 @@ _EN_AND_VERBS = (
     r"no\s+going\s+back|(?:went|came)\s+(?:(?:right|straight|crawling|running)\s+)?back"
 )
 _EN_CLAUSE_SPLIT_RE = re.compile(
-    r"\s*[;:]\s*"
+    r"\s*(?:;|(?<!\d):|:(?!\d))\s*"  # not a time of day (6:15)
     r"|(?<!\bnothing)(?<!\bnone),?\s+(?:but|however|whereas|although|though|"
     r"yet(?=\s+(?!(?:but|and|or|so)\b)\w)|(?<!\ba\s)while)\b,?\s*"
     r"|,\s*(?=(?:and\s+)?(?:i|i'm|i've|i\s+am|now|these\s+days|nowadays|lately|no\s+more)\b)"

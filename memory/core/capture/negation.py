@@ -13,7 +13,7 @@ import re
 
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
-from .orders import EN_LEFT_OUT, after_a_name, for_someone_else
+from .orders import EN_LEFT_OUT, THIS_ONCE_RE, after_a_name, for_someone_else
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
 from .rules_en_kept import EN_BACK_FOR_GOOD, EN_KEEP_COMING_BACK, EN_UNQUIT
@@ -52,16 +52,14 @@ _EN_MANNER_WORDS = frozenset(
 not what the user turns away from."""
 _EN_LEFT_OUT_TAIL_RE = re.compile(
     r"(?:\s*,.*|\s+(?:in|on|from|for|with|at|to)\s+(?:my|our|the|your|this|that|any|all|it|them)\b.*|"
-    r"\s+(?:please|pls|thx|thanks|lol|ever)\b.*)$",
+    r"\s+(?:please|pls|thx|thanks|lol|ever|today|tonight|tomorrow|this\s+(?:morning|afternoon|"
+    r"evening|week|weekend)|going\s+forward|moving\s+forward|from\s+(?:now|here)\s+on|"
+    r"by\s+default|in\s+(?:the\s+)?future|always|ever\s+again)\b.*)$",
     re.IGNORECASE,
 )
 """Where an order leaves a thing out, and what follows it ("without the peas in my fried rice",
-"no carpet please", "no bamboo shoots, and a coke"): no part of the thing."""
-_ONE_OCCASION_RE = re.compile(
-    r"\b(?:this\s+(?:time|order|once|morning|evening|week)|today|tonight|in\s+mine|for\s+now)\b",
-    re.IGNORECASE,
-)
-"""One order, not a lasting dislike ("I'll skip the cake this time", "no onions in mine")."""
+"no carpet please", "no bamboo shoots, and a coke", "without raisins this morning"): no part
+of the thing."""
 _EN_LEAVE_OUT_RE = re.compile(
     r"^\W*(?:(?:and|but|also|just|please|pls|always)\s+)*(?P<neg>leave)\s+(?P<obj>(?:(?!\b(?:off|out)\b)"
     r"[^,;.!?])+?)\s+(?:off|out)\b",
@@ -158,7 +156,7 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     if for_someone_else(context.previous) or context.speaker == "other" and not re.match(
             r"\W*i\b", context.previous, re.I):  # not "I'd like X", which the rules misread
         return None  # "for my girlfriend: sushi, no wasabi", "get my son a burger, no pickles"
-    if _ONE_OCCASION_RE.search(raw) or match.group("neg").lower() == "hold the" and re.search(
+    if THIS_ONCE_RE.search(raw) or match.group("neg").lower() == "hold the" and re.search(
             r"\bfor\s+(?:me|us|later)\b", raw, re.I):  # "hold the receipt for me": keep it
         return None  # "I'll skip the cake this time", "no onions in mine today": one order
     neg = match.group("neg").lower()

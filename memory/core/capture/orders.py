@@ -17,7 +17,10 @@ from ...model import has_cjk
 from .lexicons import EN_PEOPLE_RE
 from .segment import tag
 
-_LEAD = r"^\W*(?:(?:and|but|so|oh|well|also|just|ok(?:ay)?|hi|hey|hello|yo|um|always)\b\W*)*"
+_LEAD = (
+    r"^\W*(?:(?:and|but|so|oh|well|also|just|ok(?:ay)?|hi|hey|hello|yo|um|always|fyi|"
+    r"(?:remember|note|keep\s+in\s+mind)(?:\s+that)?)\b\W*)*"
+)
 _EN_ASK_RE = re.compile(
     _LEAD + r"(?:i(?:\s+|(?='))(?:(?:really|just|also|only|usually|always)\s+)?(?:want|need|"
     r"'d\s+like|would\s+like|'ll\s+have|'ll\s+take|will\s+have|will\s+take|(?:'d|would)\s+(?:rather|prefer)|"
@@ -28,14 +31,17 @@ _EN_ASK_RE = re.compile(
     r"(?!\s+(?:out|started|wrong|down|going|sure|it|this|that)\b)|(?:recommend|suggest)\s+(?:me|us)\b"
     r"|(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?)\s+(?:order|book|grab|"
     r"buy|make|do|get|find)\b"
-    r"|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|order|grab)\b)",
+    r"|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|order|grab)\b"
+    r"|(?:order|grab|fetch|book|reserve)\s+(?!(?:it|this|that|them|him|her|you|up|out|off|in|on|"
+    r"back|over|to|into|for|of|by|now|later|soon|again|more|less|online|ahead|early)\b)"
+    r"(?-i:[a-zA-Z])[\w'-]*)",  # "Order sushi, no wasabi", "book Marriott": the thing bare
     re.IGNORECASE,
 )
 """A request for a thing, said as one ("I want tea", "Order me a pizza", "Could you make the fried
 rice…", "Can I get a burrito"). Plain "I have / I get" state a situation ("I have a dog but no
 cat"), not a want."""
 _EN_STANDING_RE = re.compile(
-    _LEAD + r"(?:(?:whenever|every\s+time|any\s*time|each\s+time)\s+(?:you|u|i|we)\s+"
+    _LEAD + r"(?:(?:whenever|when|if|every\s+time|any\s*time|each\s+time)\s+(?:you|u|i|we)\s+"
     r"(?:\w+\s+){0,4}?(?:order|get|grab|buy|book|make|pick)\w*\b[^,.;:!?—–]*"
     r"|(?:for|on)\s+(?:all|any|every)\s+(?:(?:of\s+)?my|our|future)\b[^,.;:!?—–]*"
     r"|any\s+[\w-]+(?:\s+[\w-]+)?\s+(?:you|u)\s+(?:get|order|book|buy|pick)\s+(?:me|us)\b"
@@ -46,6 +52,15 @@ _EN_STANDING_RE = re.compile(
 """What frames a standing order ("whenever you order food for me, …", "for all my coffee
 orders, …", "any rental car you get me, …", "from now on …"): what follows leaves out for
 good."""
+_EN_STANDING_WITHIN_RE = re.compile(
+    r"\b(?:from\s+(?:now|here|today)\s+on(?:\s+out)?|going\s+forward|moving\s+forward|"
+    r"by\s+default|default\s+to|in\s+(?:the\s+)?future|for\s+(?:all\s+|any\s+)?future)\b",
+    re.IGNORECASE,
+)
+"""Words anywhere in a clause that make what it leaves out standing ("Default to no whipped
+cream on my drinks from here on", "no country music going forward")."""
+_EN_WITHIN_MARK_RE = re.compile(r"(?<![\w'])(?:no|without|w/o|hold\s+the|skip\s+the)\s+(?=\w)",
+                                re.IGNORECASE)
 _EN_SIZES = (
     r"small|medium|large|regular|tall|grande|venti|double|single|triple|extra[\s-]large|xl|"
     r"mini|half|full|family[\s-]size|to\s+go|for\s+here|iced|hot"
@@ -75,6 +90,14 @@ EN_LEFT_OUT = (
 """The words an order leaves a thing out with, besides a bare "no" ("hold the", "w/o", "leave
 off the"): one pattern for where an order is cut (:func:`split_left_out`) and for what
 :func:`~.negation.negated_stance` reads after them."""
+THIS_ONCE_RE = re.compile(
+    r"\b(?:this\s+(?:time|order|once)|in\s+mine|for\s+(?:now|once)|"
+    r"just\s+(?:this|today|tonight|for\s+(?:now|today|tonight))|only\s+(?:today|tonight|this))\b",
+    re.IGNORECASE,
+)
+"""What an order leaves out only this once ("I'll skip the cake this time", "no ice in mine",
+"hold the sauce just for tonight"); an order for a day ("make my oatmeal without raisins this
+morning") still leaves out what the user does not want."""
 _MARK = rf"{EN_LEFT_OUT}|no"
 _EN_LEFT_OUT_SPLIT_RE = re.compile(
     rf"(?:,|\s+[—–-])\s*(?=(?:and\s+|but\s+|also\s+)?(?:{_MARK})\s+\w)|\s+(?=(?:{EN_LEFT_OUT})\s+\w)",
@@ -95,12 +118,15 @@ _EN_FOR_SOMEONE_RE = re.compile(
 _EN_BENEFICIARY_RE = re.compile(
     r"\b(?:(?:order|get|grab|bring|make|fetch|buy|find|book|pick\s+up|send|reserve)\s+|for\s+)"
     r"(?:(?:my|our|the)\s+(?P<kin>[\w'-]+(?:\s+[\w'-]+)?)|(?P<them>him|her|them)\b"
-    r"|(?-i:(?P<name>[A-Z][a-z]+))\b(?=\s+(?:a|an|the|some|one|two)\b|\s*(?:[,;:.!?]|$)))",
+    r"|(?-i:(?P<name>[A-Z][a-z]+))\b(?=\s+(?:a|an|the|some|one|two)\b)"
+    r"|(?<=for\s)(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december|christmas|easter|thanksgiving)"
+    r"(?-i:(?P<alone>[A-Z][a-z]+))\b(?=\s*(?:[,;:.!?]|$)))",
     re.IGNORECASE,
 )
 """Whom an order is for, when it names someone: "get my son a kids meal", "book my mom a room",
-"get Alex the quesadilla", "order a salad for Priya" (not "order Thai, …": a name is someone
-only before what is ordered, or alone)."""
+"get Alex the quesadilla", "order a salad for Priya" (not "every time I order Thai, …": a name
+is someone only before what is ordered, or alone after *for*)."""
 
 
 _ZH_ASK_RE = re.compile(
@@ -164,6 +190,18 @@ def opens_left_out(clause: str) -> bool:
     return bool(_EN_OPENS_LEFT_OUT_RE.match(clause))
 
 
+def standing_left_out(clause: str) -> str | None:
+    """What a standing order leaves out inside an English clause, from its word of leaving out
+    on ("no whipped cream on my drinks from here on" in "Default to no whipped cream on my
+    drinks from here on"); None where nothing makes the clause standing
+    (:data:`_EN_STANDING_WITHIN_RE`) or nothing is left out. :func:`~.negation.
+    negated_stance` reads what it returns."""
+    if has_cjk(clause) or not _EN_STANDING_WITHIN_RE.search(clause):
+        return None
+    mark = _EN_WITHIN_MARK_RE.search(clause)
+    return None if mark is None else clause[mark.start():]
+
+
 def after_a_name(clause: str, previous: str) -> bool:
     """Whether a clause leaves out with words only an order uses ("skip the tahini") right
     after the name of what is ordered ("Falafel plate"): a want, though no verb says so."""
@@ -219,6 +257,15 @@ def instructs_zh(clause: str, match: str) -> bool:
     return False
 
 
+_EN_ASK_FOR_NAME_RE = re.compile(
+    _LEAD + r"(?:please\s+)?(?:order|get|grab|bring|make|fetch|buy|book|pick\s+up|send)\s+"
+    r"(?-i:[A-Z][a-z]+)\s+(?:a|an|the|some|one|two)\b",
+    re.IGNORECASE,
+)
+"""An order that opens with whom it is for ("get Alex the quesadilla"): a request, though
+:data:`_EN_ASK_RE` asks for *me* or a thing after the verb."""
+
+
 def for_someone_else(clause: str) -> bool:
     """Whether an English clause says an order is for someone else ("for my girlfriend", "Dad's
     order", "get my son a kids meal", "order a salad for Priya"): what it and the rest of the
@@ -227,13 +274,15 @@ def for_someone_else(clause: str) -> bool:
         return bool(_ZH_FOR_SOMEONE_RE.match(clause))
     if _EN_FOR_SOMEONE_RE.match(clause):
         return bool(EN_PEOPLE_RE.search(clause))
-    if not asks_for(clause) or (found := _EN_BENEFICIARY_RE.search(clause)) is None:
+    if (found := _EN_BENEFICIARY_RE.search(clause)) is None or not (
+            asks_for(clause) or _EN_ASK_FOR_NAME_RE.match(clause)):
         return False
-    return bool(found["them"] or found["name"] or EN_PEOPLE_RE.search(found["kin"]))
+    return bool(found["them"] or found["name"] or found["alone"] or (
+        found["kin"] and EN_PEOPLE_RE.search(found["kin"])))
 
 
 __all__ = [
-    "EN_LEFT_OUT",
+    "EN_LEFT_OUT", "THIS_ONCE_RE",
     "after_a_name", "asks_for", "for_someone_else", "instructs_zh", "leaves_out", "opens_left_out",
-    "requested", "split_left_out",
+    "requested", "split_left_out", "standing_left_out",
 ]

@@ -60,6 +60,15 @@ EN_WISH_RULES: tuple[Rule, ...] = (
        rf"{_EN_PERSON}\b|\b{_EN_ASKED}(?:stop|quit)\s+(?:putting|including|adding|listing)\b|"
        rf"\b{_EN_ASKED}(?:leave|leaving)\s+out\b",
        "dislike", "doesn't want {obj}"),
+    # "never book me on red-eye flights", "don't ever order me anchovies", "please never seat
+    # me near the kitchen": a standing order not to get a thing (not "don't get me wrong",
+    # "don't get me started")
+    en(rf"\b{_EN_ASKED}(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:order|book|get|buy|seat|serve|"
+       r"schedule|reserve|pour)\s+(?:me|us)\s+(?!(?:wrong|started|going|down|out|up|laugh|"
+       r"cry|mad|angry|sick|feel|think|wait|say|do|go|pay|sign|anything|something|everything|"
+       r"nothing|yet|now|again|just)\b)"
+       r"(?:(?:on|in|into|at|near|with|by|a|an|any|the|some)\s+)?",
+       "dislike", "doesn't want {obj}"),
     # "drop the energy drink suggestions": what the suggestions are of
     en(rf"\b{_EN_ASKED}(?:drop|dropping|ditch|ditching|skip|skipping|lose)\s+the\s+"
        r"(?P<obj>[^,.;!?]{1,30}?)\s+(?:suggestions|recommendations|recs|ads|offers)\b",

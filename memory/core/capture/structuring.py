@@ -26,6 +26,7 @@ from .allergy_statements import read_allergy
 from .changes import then_and_now
 from .clauses import EN_PEOPLE_RE, clause_speaker, is_ly_adverb
 from .holders import someone_else
+from .orders import leaves_out
 from .returns import left_for, undone, went_back
 from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
@@ -384,13 +385,16 @@ def switched_by_another(sentence: str) -> bool:
     return False
 
 
-def left_to_the_rules(sentence: str) -> bool:
+def left_to_the_rules(sentence: str, found: list[PreferenceCandidate]) -> bool:
     """Whether the object tagger's readers (:func:`~.retagging.retagged`,
-    :func:`~.tagged_sides.structure_sides`) leave a sentence to what was read before them: a
-    switch undone, which :mod:`.returns` read ("Switched to Android for a month and went back
-    to my iPhone"), or someone else's switch ("The city replaced the diesel buses with
-    electric ones")."""
-    return went_back(sentence) is not None or switched_by_another(sentence)
+    :func:`~.tagged_sides.structure_sides`) leave a sentence to what was read before them
+    (``found``): a switch undone, which :mod:`.returns` read ("Switched to Android for a month
+    and went back to my iPhone"), someone else's switch ("The city replaced the diesel buses
+    with electric ones"), and an order that leaves a thing out where the rules read it
+    (:mod:`.orders`: "Order sushi, no wasabi" had stored a dislike of sushi, "from here on out
+    hold the celery" a like of celery)."""
+    return went_back(sentence) is not None or switched_by_another(sentence) or bool(
+        found and leaves_out(sentence))
 
 
 ONE_OCCASION_RE = re.compile(

@@ -103,7 +103,7 @@ def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
     switch), an allergy, a switch undone."""
     both = {c.polarity for c in found} == {"like", "dislike"}
     return both or _another_person(sentence) or mentions_allergy(sentence) or (
-        left_to_the_rules(sentence))
+        left_to_the_rules(sentence, found))
 
 
 def own_clauses(sentence: str) -> tuple[list[str], list[str]] | None:

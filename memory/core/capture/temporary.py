@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate
+from .orders import THIS_ONCE_RE, leaves_out
 from .rules_en_past import PAST_RULES
 
 _EN_NUMBER = (
@@ -141,7 +142,10 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
     bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there) or
     gives a verdict on a moment (:func:`_a_moment`), no
     dislike in a sentence of a near day or week ("restless tonight, can't focus", ``今天斋戒，
-    不吃肉``); an allergy always (it is no abstention, and its readers have their own vetoes).
+    不吃肉``); an allergy always (it is no abstention, and its readers have their own vetoes),
+    and what an order for a near day leaves out ("make my oatmeal without raisins this
+    morning": the order is for a day, the dislike is not), unless only this once ("no ice this
+    time": :data:`THIS_ONCE_RE`).
 
     Args:
         sentence: The sentence as read (without a question after it: "I'd take trains over
@@ -153,10 +157,11 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
         ``found`` without the candidates of a temporary state, in order.
     """
     near = bool(_EN_NEAR_RE.search(sentence) or _ZH_NEAR_RE.search(sentence))
+    ordered = leaves_out(sentence) and not THIS_ONCE_RE.search(sentence)
     kept = []
     for candidate in found:
         clause = _clause_of(sentence, candidate)
-        if not candidate.protected and (
+        if not candidate.protected and not (ordered and candidate.polarity == "dislike") and (
             _a_moment(clause, candidate)
             or is_time_bound(clause, sentence.lower())
             or (near and candidate.polarity == "dislike")
