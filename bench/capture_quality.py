@@ -566,6 +566,17 @@ someone else, questions, and the same words in other senses ("hold the door", ``
 Written after the rules for orders (:func:`~penchant.memory.core.capture.orders.requested`)
 were; half 0 may be read, half 1 is held out, counts only."""
 ORDERS_GROUPS = ("left_out", "standing", "none")
+ORDERS_BLIND2 = REPO_ROOT / "bench" / "data" / "statements_orders_blind2.jsonl"
+"""398 messages (en 200, zh 198) by a helper who saw no file of the repository, written after
+the first rounds of rules for orders (d93ae2c) to measure them afresh: per language 60 orders
+that leave out what the user dislikes, wider in wording and shape (chatty messages with the
+order in the middle, an order for a day), 30 standing instructions with the standing words
+anywhere, and 110 look-alikes (plain orders, orders for someone else, "no rush" and
+``不用谢``, how to do a thing, only this once, questions, complaints; two Chinese ones, also in
+:data:`ORDERS_BLIND`, left out). Half 0 may be read,
+half 1 is held out, counts only. Before -> after the day's rules (79ec60c -> d93ae2c), half 1:
+en left out 10 -> 10 of 26, standing 10 -> 12 of 19, look-alikes 43 -> 43 of 47; zh 10 -> 14
+of 32, 2 -> 8 of 13, 50 -> 51 of 52."""
 
 
 def judged_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -671,6 +682,8 @@ def _print_kinds(
                     "half 1 only, held out, counts only", "|half1"),
         "orders": (" (what an order leaves out, standing orders, look-alikes)",
                    "half 1 only, held out, counts only", "|half1"),
+        "orders2": (" (orders afresh: wider wording, standing words anywhere)",
+                    "half 1 only, held out, counts only", "|half1"),
     }[prefix]
     print(f"\nKinds{label} ({figures[f'{prefix}_turns']} messages, written blind; {trained}): "
           "share right")
@@ -816,7 +829,8 @@ def kinds_sets() -> list[tuple[Path, str, Sequence[str]]]:
             (JUDGED_BLIND, "judged", JUDGED_GROUPS), (HABITS_BLIND, "habits", HABITS_GROUPS),
             (EVALUATIONS_BLIND, "evaluations", EVALUATIONS_GROUPS),
             (ABSENCE_BLIND, "absence", ABSENCE_GROUPS),
-            (ORDERS_BLIND, "orders", ORDERS_GROUPS)]  # fmt: skip
+            (ORDERS_BLIND, "orders", ORDERS_GROUPS),
+            (ORDERS_BLIND2, "orders2", ORDERS_GROUPS)]  # fmt: skip
 
 
 def kinds_figures(extractors: dict[str, Extract]) -> dict[str, Any]:
