@@ -222,3 +222,27 @@ def test_an_english_standing_order_leaves_out_a_dislike_wherever_its_words_stand
     anywhere in the clause make what it leaves out a dislike, and *never/don't book (get, order,
     seat…) me X* is a standing order against X."""
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("牛肉面一碗，香菜不要", {("dislike", "香菜")}),
+    ("订个双人间，靠马路的房间别订", {("dislike", "靠马路"), ("dislike", "房间")}),
+    ("奶茶三分糖，珍珠别加", {("dislike", "珍珠")}),
+    ("不管买什么牌子的酸奶，含蔗糖的一律不要", {("dislike", "含蔗糖")}),
+    ("后天早上帮我订个早餐，豆浆不要", {("dislike", "豆浆")}),
+    ("这次先不要辣，嗓子疼", set()),
+    ("我儿子胡萝卜一口都不要", set()),
+    ("这个不要", set()),
+    ("发票不用了，谢谢", set()),
+    ("不管你怎么劝，我都不吃肥肉", {("dislike", "肥肉")}),
+    ("不管你怎么说我都讨厌香菜", {("dislike", "香菜")}),
+])
+def test_a_thing_put_before_a_chinese_refusal_is_what_an_order_leaves_out(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """``螺蛳粉一份，酸笋不要``, ``过道座位别选`` stored nothing: a refusal that ends its clause
+    named no object after it. The thing put before an order's refusal (不要, 别选, 不加; not
+    不用, nor a verdict) is what it leaves out, not someone (``我儿子…``) nor a pronoun; an
+    order for a near day (``后天早上``) still leaves it out, unless only this once (``这次``);
+    ``不管…哪`` concedes, it asks nothing."""
+    assert stored(text) == want

@@ -166,6 +166,7 @@ taste in it, unless the thing is a person (``我的老婆``) or a pet (``我的�
 def zh_prefix_speaker(prefix: str, rule: Rule) -> Speaker:
     """Who is speaking in Chinese, judged from the words before the verb (``我这个人``: 我)."""
     prefix = prefix.replace("我这个人", "我").replace("我这人", "我")
+    prefix = re.sub(r"^(?:不管|无论|不论)[^我]*(?=我)", "", prefix)  # 不管你怎么说我都: conceded
     ordered = _ZH_MY_ORDERS_RE.fullmatch(prefix) is not None and (
         rule.polarity == "dislike" or not prefix.endswith(("时", "时候"))  # 点菜的时候把…换成了
     )

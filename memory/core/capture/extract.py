@@ -70,7 +70,7 @@ from .statements import Kind
 from .structuring import structured
 from .tagged_sides import exception_sides, structure_sides
 from .temporary import lasting
-from .zh_objects import named_alone_zh, pull_object_zh
+from .zh_objects import fronted_refusal_zh, named_alone_zh, pull_object_zh
 from .zh_subjects import holds_its_object, topic_before_speaker
 
 Reader = Callable[[list[str]], list[Kind]]
@@ -130,7 +130,7 @@ def _read_match(
     match: re.Match[str], rule: Rule, clause: str, context: Context, zh: bool
 ) -> Stance | None:
     cut, initial = _cut(match, rule, clause, zh)
-    polarity = rule.polarity
+    polarity, front = rule.polarity, None
     if rule.elliptic:
         if cut.display:
             return None
@@ -147,12 +147,16 @@ def _read_match(
             rule = replace(rule, label="avoids {obj}", comparative=False)
         if rule.pronoun_only and not is_pronoun(cut.display):
             return None
-        if zh and not cut.display and pull_object_zh(clause[: match.start()]):
+        if zh and not cut.display and polarity == "dislike" and (
+                front := fronted_refusal_zh(clause, match.start(), match.end())):
+            cut = Cut(front)  # 酸笋不要, 过道座位别选: the thing is put first
+        elif zh and not cut.display and pull_object_zh(clause[: match.start()]):
             return None  # 甜饮料全戒了: its own fronted object, not the last sentence's
         obj = resolve(cut.display, zh, context.antecedent, initial)
     if obj is None or (rule.no_possessive and obj.display.lower().startswith("my ")):
         return None
     prefix = own_prefix(clause[: match.start()], match.group(0), rule, zh)
+    prefix = prefix.replace(cut.display, "", 1) if zh and front else prefix
     speaker = zh_prefix_speaker(prefix, rule) if zh else en_prefix_speaker(prefix, rule)
     if rule.third_person or (zh and _close_person_leads(match, clause)):
         speaker = "other"

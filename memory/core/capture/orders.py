@@ -190,6 +190,23 @@ def opens_left_out(clause: str) -> bool:
     return bool(_EN_OPENS_LEFT_OUT_RE.match(clause))
 
 
+_ZH_ORDERING_RE = re.compile(
+    r"(?:帮我|给我|麻烦你?|请你?)(?:订|点|买|约|叫|来|选|找|预约|预订|下单)"
+    r"|^\W*(?:来|点|订|买)(?:一|两|三|几)?(?:个|份|杯|碗|张|间|辆|盒|瓶)"
+)
+_ZH_THIS_ONCE_RE = re.compile(r"这次|这回|这趟|这一次|今天先|先不|暂时|临时")
+
+
+def for_a_day(sentence: str) -> bool:
+    """Whether a sentence orders a thing and leaves something out, whatever day it is for
+    ("make my oatmeal without raisins this morning", ``明天中午帮我订个外卖，不要青椒``): what
+    it leaves out is a dislike that outlasts the day, unless only this once ("no ice this
+    time", ``这次先不要辣``)."""
+    if has_cjk(sentence):
+        return bool(_ZH_ORDERING_RE.search(sentence)) and not _ZH_THIS_ONCE_RE.search(sentence)
+    return leaves_out(sentence) and not THIS_ONCE_RE.search(sentence)
+
+
 def standing_left_out(clause: str) -> str | None:
     """What a standing order leaves out inside an English clause, from its word of leaving out
     on ("no whipped cream on my drinks from here on" in "Default to no whipped cream on my
@@ -283,6 +300,6 @@ def for_someone_else(clause: str) -> bool:
 
 __all__ = [
     "EN_LEFT_OUT", "THIS_ONCE_RE",
-    "after_a_name", "asks_for", "for_someone_else", "instructs_zh", "leaves_out", "opens_left_out",
-    "requested", "split_left_out", "standing_left_out",
+    "after_a_name", "asks_for", "for_a_day", "for_someone_else", "instructs_zh", "leaves_out",
+    "opens_left_out", "requested", "split_left_out", "standing_left_out",
 ]

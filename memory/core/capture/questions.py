@@ -46,6 +46,8 @@ _ZH_QUESTION_RE = re.compile(
     r"哪(?![儿里]?(?:都|也))(?![个种家款样部][^，。！？,.!?]{0,5}?[都也])|谁(?![都也])|"
     r"多少(?![^，。！？]{0,4}?[都也])|如何|是否|有没有|是不是|" f"([{HAN_CHARS}])不\\1"
 )
+_ZH_NO_MATTER_RE = re.compile(r"(?:不管|无论|不论)[^，,。！!？?；;]*")
+"""A concession (``不管订哪的酒店``, ``无论去哪``): its 哪 or 什么 asks nothing."""
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|要是|假如|假设|万一|倘若|如若|假使|的话|设想|想象一下")
 
 
@@ -74,6 +76,7 @@ def is_question_or_hypothetical(sentence: str) -> bool:
     if sentence.rstrip().endswith(("?", "？")):
         return True
     if has_cjk(sentence):
+        sentence = _ZH_NO_MATTER_RE.sub("", sentence)  # 不管订哪的酒店: whichever, no question
         return bool(_ZH_QUESTION_RE.search(sentence) or _ZH_HYPOTHETICAL_RE.search(sentence))
     tokens = re.findall(r"[a-z']+", sentence.lower())
     while tokens and tokens[0] in _EN_LEAD_FILLERS:

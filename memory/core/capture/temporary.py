@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ...model import PreferenceCandidate
-from .orders import THIS_ONCE_RE, leaves_out
+from .orders import for_a_day
 from .rules_en_past import PAST_RULES
 
 _EN_NUMBER = (
@@ -145,7 +145,7 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
     不吃肉``); an allergy always (it is no abstention, and its readers have their own vetoes),
     and what an order for a near day leaves out ("make my oatmeal without raisins this
     morning": the order is for a day, the dislike is not), unless only this once ("no ice this
-    time": :data:`THIS_ONCE_RE`).
+    time": :func:`~.orders.for_a_day`).
 
     Args:
         sentence: The sentence as read (without a question after it: "I'd take trains over
@@ -157,7 +157,7 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
         ``found`` without the candidates of a temporary state, in order.
     """
     near = bool(_EN_NEAR_RE.search(sentence) or _ZH_NEAR_RE.search(sentence))
-    ordered = leaves_out(sentence) and not THIS_ONCE_RE.search(sentence)
+    ordered = for_a_day(sentence)
     kept = []
     for candidate in found:
         clause = _clause_of(sentence, candidate)

@@ -268,4 +268,34 @@ def named_alone_zh(clause: str) -> str | None:
     return text if named and len(text) <= 12 else None
 
 
-__all__ = ["named_alone_zh", "pull_object_zh"]
+_ZH_ENDS_RE = re.compile(r"[了的啊哦呀吧啦哈嘛呢哟～~。！!，,\s]*(?:谢谢|谢啦|多谢)?[～~。！!\s]*")
+"""What may follow a refusal that ends its clause: particles, punctuation, thanks."""
+
+
+_ZH_REFUSAL_RE = re.compile(r"(?:再)?(?:不要|别(?:再)?(?:给我|帮我)?[放加选订叫要撒用]?|不[放加])")
+"""What an order refuses with (``不要``, ``别选``, ``不加``): not a verdict (``受不了``) nor a
+quit (``戒了``), whose fronted objects the statement head reads, nor 不用 (``小票不用了``: not
+needed this time)."""
+
+
+_ZH_ORDER_VERBS = frozenset("点 买 订 叫 选 要 吃 喝 用 穿 来 做".split())
+
+
+def fronted_refusal_zh(clause: str, start: int, end: int) -> str | None:
+    """The object a Chinese clause puts before an order's refusal that ends it (``酸笋不要``,
+    ``过道座位别选``, ``吸烟楼层一律不要``): the words before the refusal (``clause[start:end]``
+    is what the rule matched, :data:`_ZH_REFUSAL_RE`), or None where more follows it, the
+    refusal is no order's, or nothing (no one) is named before it."""
+    if not _ZH_ENDS_RE.fullmatch(clause[end:]) or not _ZH_REFUSAL_RE.fullmatch(clause[start:end]):
+        return None
+    before = re.sub(r"(?:都|也|一律|统统|全都|全|就|可|千万|一概|通通|统一)+$", "", clause[:start])
+    words = tag(before)
+    if any(person_word(word, flag) or flag == "r" for word, flag in words) or (
+            words and words[0][0] in _ZH_ORDER_VERBS):
+        return None  # someone's (我儿子青菜都不要), a pronoun (这个不要), a frame (点奶茶从来不加)
+    if 2 <= len(before) <= 8 and words and (words[-1][1].startswith("n") or before.endswith("的")):
+        return before  # 吸烟楼层, 过道座位, 没电梯的: the whole phrase, though a verb opens it
+    return named_alone_zh(before) or pull_object_zh(before)
+
+
+__all__ = ["fronted_refusal_zh", "named_alone_zh", "pull_object_zh"]

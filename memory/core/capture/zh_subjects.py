@@ -110,9 +110,9 @@ def fronted_topic(text: str) -> bool:
     return named
 
 
-_ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$)")
+_ZH_PERSON_TOPIC_RE = re.compile(r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$|不管|无论|不论)")
 """A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
-``这个是我最喜欢的``): no object to put back."""
+``这个是我最喜欢的``), or a concession (``不管你怎么说我都…``): no object to put back."""
 _ZH_TOPIC_FRONTED_RE = re.compile(
     r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])"  # not 它会让|我过敏
     r"(?P<aid>帮)?(?P<rest>我.+)$"
