@@ -246,3 +246,24 @@ def test_a_thing_put_before_a_chinese_refusal_is_what_an_order_leaves_out(
     order for a near day (``后天早上``) still leaves it out, unless only this once (``这次``);
     ``不管…哪`` concedes, it asks nothing."""
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Mocha with no whipped cream", {("dislike", "whipped cream")}),
+    ("Pad thai, shrimp, extra lime, no peanuts", {("dislike", "peanut")}),
+    ("Veggie burger for pickup, hold the pickles", {("dislike", "pickle")}),
+    ("Hold the cilantro on my tacos please", {("dislike", "cilantro")}),
+    ("Hold the elevator for me", set()),
+    ("The gym requires towels, no exceptions", set()),
+    ("Hikes with no map are the most fun", {("like", "hike")}),
+])
+def test_the_bare_name_of_a_thing_one_buys_orders_it(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """"Latte with no foam" stored a dislike of latte, and "Breakfast sandwich, bacon egg and
+    cheese, no ketchup" of the sandwich: a name of a thing one buys (a category of the
+    lexicon), a list of them, or one with how it is to come ("for pickup"), followed by what
+    it leaves out and nothing more, is an order; a message opening with "hold the X" leaves out
+    X when X is such a thing. Not a statement about the thing ("…with no map are the most
+    fun"), nor words that hold a verb ("The gym requires towels")."""
+    assert stored(text) == want

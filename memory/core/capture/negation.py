@@ -13,7 +13,14 @@ import re
 
 from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
-from .orders import EN_LEFT_OUT, THIS_ONCE_RE, after_a_name, for_someone_else
+from .orders import (
+    EN_LEFT_OUT,
+    THIS_ONCE_RE,
+    after_a_name,
+    for_someone_else,
+    opens_with_left_out,
+    sold,
+)
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
 from .rules_en_kept import EN_BACK_FOR_GOOD, EN_KEEP_COMING_BACK, EN_UNQUIT
@@ -27,6 +34,7 @@ _EN_NEGATED_RE = re.compile(
 """A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
 _EN_NEGATED_REJECT = frozenset(
     "a an the one doubt problem problems idea clue thanks thank way matter worries worry "
+    "exceptions excuses "
     "really at all sure quite very too so that this these those it them me him her us you "
     "only just even always often ever again anymore any anything much many more longer "
     "necessarily exactly now today yet then when if because as in on at for to with by from "
@@ -147,7 +155,8 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     away from that noun phrase. Idioms ("no doubt", "not really", "no problem")
     and phrases that are no object ("not when…", "not too sweet") yield nothing.
     """
-    if has_cjk(clause) or not (after_like or after_a_name(clause, context.previous)):
+    opening = not after_like and opens_with_left_out(clause, context.previous)
+    if has_cjk(clause) or not (after_like or opening or after_a_name(clause, context.previous)):
         return None
     match = _EN_NEGATED_RE.match(clause) or _EN_LEAVE_OUT_RE.match(clause) or negated_tail(clause)
     if match is None:
@@ -175,8 +184,8 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     if first[0].endswith("ed") and match.group("neg").lower() == "never":
         return None  # a past verb ("switched to Linux and never looked back"), not a thing
     cut = cut_en(raw)
-    if not cut.display or is_pronoun(cut.display):
-        return None
+    if not cut.display or is_pronoun(cut.display) or opening and not sold(cut.display):
+        return None  # "Hold the door": no thing one buys
     obj = resolve(cut.display, False, context.antecedent)
     if obj is None:
         return None

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 
 from ...model import has_cjk
+from .categories import category_for
+from .keywords import object_keywords
 from .lexicons import EN_PEOPLE_RE
 from .segment import tag
 
@@ -147,14 +149,54 @@ def asks_for(clause: str) -> bool:
         " ,.:;!?")  # not "As a rule I buy Vitamix": the user's own statement after the frame
 
 
-def _named(clause: str, strong: bool) -> bool:
+_EN_ORDER_TAIL_RE = re.compile(
+    r"\s+(?:for\s+(?:delivery|pick-?up|takeout|take-?away|here|tonight|today|tomorrow|lunch|"
+    r"dinner|breakfast|brunch|one|two|three|four)|to\s+go|size\s+\w+)\b[^,]*", re.IGNORECASE
+)
+"""How an order is to come, after what is ordered ("…for delivery", "…to go", "…size 10")."""
+_EN_NAME_JOINS = frozenset("and with or of".split())
+"""Words a dish's name may hold after its first word ("fish and chips", "poke bowl with
+salmon")."""
+
+
+_EN_LEFT_OUT_WORDS = frozenset(
+    "no with without the a an and or of on in at for to please pls thanks thx".split()
+)
+
+
+def _bare(piece: str) -> bool:
+    """Whether what follows a thing's bare name only leaves something out ("no ketchup", "with
+    no foam"), with no predicate of its own ("with no plan are the best kind of holiday", "no
+    nonsense — my daily fuel": a statement about the thing, not an order of it)."""
+    return not any(word in _EN_NOT_IN_NAME and word not in _EN_LEFT_OUT_WORDS
+                   for word in re.findall(r"[a-z']+", piece.lower()))
+
+
+_EN_VERB_LIKE_RE = re.compile(r"^\W*\w+\s+(?:\w+\s+)*?(?!(?:and|or|with|of)\b)\w+[^s\W]s\s+\w")
+"""A word ending in *s* in the middle of a name, where a verb stands ("The pool requires swim
+caps"): without a verb's tag, no name of a thing one buys."""
+
+
+def _named(clause: str, strong: bool, goods: bool = False) -> bool:
     """Whether a clause is only the name of what is ordered ("chai latte pls", "cheese pizza,
-    large"): with a cue of ordering in it (a size, a count, *please*), or before words only an
-    order leaves out with (``strong``)."""
-    found = _EN_NAME_RE.match(clause)
-    if found is None or any(w.lower() in _EN_NOT_IN_NAME for w in found[1].split()):
+    large", "Burrito bowl, chicken, brown rice", "Large pepperoni pizza for delivery"): a list
+    of names, with a cue of ordering in it (a size, a count, *please*), before words only an
+    order leaves out with (``strong``), or, with ``goods``, one name of a thing one buys
+    (:func:`sold`: "Latte", "Breakfast sandwich"; not "Sunny afternoon")."""
+    text = _EN_ORDER_TAIL_RE.sub("", clause.strip(" .!"))
+    chunks = [chunk.strip() for chunk in text.split(",") if chunk.strip()]
+    if not 1 <= len(chunks) <= 5:
         return False
-    return strong or bool(_EN_CUE_RE.search(clause))
+    for chunk in chunks:
+        found = _EN_NAME_RE.match(chunk)
+        words = found[1].lower().split() if found else []
+        if not words or words[0] in _EN_NOT_IN_NAME or any(
+                w in _EN_NOT_IN_NAME and w not in _EN_NAME_JOINS for w in words[1:]):
+            return False
+    if strong or _EN_CUE_RE.search(clause):
+        return True
+    return goods and any(sold(chunk) for chunk in chunks) and not any(
+        _EN_VERB_LIKE_RE.search(chunk) for chunk in chunks)
 
 
 def requested(clause: str) -> bool:
@@ -181,7 +223,10 @@ def split_left_out(part: str) -> list[str]:
     if len(pieces) < 2:
         return [part]
     strong = bool(_EN_STRONG_MARK_RE.match(pieces[1]))
-    return pieces if requested(pieces[0]) or _named(pieces[0], strong) else [part]
+    if requested(pieces[0]) or _named(pieces[0], strong):
+        return pieces
+    return pieces if _named(pieces[0], False, goods=True) and all(
+        map(_bare, pieces[1:])) else [part]
 
 
 def opens_left_out(clause: str) -> bool:
@@ -221,8 +266,25 @@ def standing_left_out(clause: str) -> str | None:
 
 def after_a_name(clause: str, previous: str) -> bool:
     """Whether a clause leaves out with words only an order uses ("skip the tahini") right
-    after the name of what is ordered ("Falafel plate"): a want, though no verb says so."""
-    return bool(_EN_STRONG_MARK_RE.match(clause.strip())) and _named(previous, strong=True)
+    after the name of what is ordered ("Falafel plate"), or with any ("no ketchup", "with no
+    foam") after the name of a thing one buys ("Breakfast sandwich", "Latte"): a want, though
+    no verb says so."""
+    if _EN_STRONG_MARK_RE.match(clause.strip()):
+        return _named(previous, strong=True)
+    return opens_left_out(clause) and _bare(clause) and _named(previous, False, goods=True)
+
+
+def opens_with_left_out(clause: str, previous: str) -> bool:
+    """Whether a message opens with what an order leaves out, in words only an order uses
+    ("Hold the onions on the cheeseburger please"): a want, when what it leaves out is a thing
+    one buys (:func:`sold`; not "Hold the door", "Skip the intro")."""
+    return not previous.strip() and bool(_EN_STRONG_MARK_RE.match(clause.strip()))
+
+
+def sold(name: str) -> bool:
+    """Whether an English name is of a thing one buys: a category of the lexicon (food,
+    drink, clothes, travel…), not ``other``."""
+    return category_for(object_keywords(name)) != "other"
 
 
 def leaves_out(sentence: str) -> bool:
@@ -301,5 +363,6 @@ def for_someone_else(clause: str) -> bool:
 __all__ = [
     "EN_LEFT_OUT", "THIS_ONCE_RE",
     "after_a_name", "asks_for", "for_a_day", "for_someone_else", "instructs_zh", "leaves_out",
-    "opens_left_out", "requested", "split_left_out", "standing_left_out",
+    "opens_left_out", "opens_with_left_out", "requested", "sold", "split_left_out",
+    "standing_left_out",
 ]
