@@ -267,3 +267,63 @@ def test_the_bare_name_of_a_thing_one_buys_orders_it(
     X when X is such a thing. Not a statement about the thing ("…with no map are the most
     fun"), nor words that hold a verb ("The gym requires towels")."""
     assert stored(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Order the ramen for tonight, make sure there's no egg in it", {("dislike", "egg")}),
+    ("A dozen cupcakes, and don't add any with coconut", {("dislike", "coconut")}),
+    ("For my grocery orders, don't substitute oat milk", {("dislike", "oat milk")}),
+    ("Somewhere without loud music would be ideal", {("dislike", "loud music")}),
+    ("the service was anything but quick", set()),
+    ("don't put all your eggs in one basket", set()),
+    ("Don't get me a window seat this time", set()),
+])
+def test_what_an_order_is_told_to_leave_out_is_a_dislike(
+    text: str, want: set[tuple[str, str]], stored: Stored
+) -> None:
+    """"make sure there's no peanuts in it", "don't add any with sprinkles", "don't sub in soy
+    milk", "somewhere without live music" stored nothing or junk: what an order is told to
+    leave out is a dislike of it (rules_wishes); not "anything but" (a degree here), an idiom,
+    nor what is left out only this time."""
+    assert stored(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "Order arrived, no fork.",
+    "Book club was fun, no spoilers though.",
+    "Hold the wine, I need to tell you something.",
+    "Order dinner for tonight, no wine, I'm driving.",
+    "If I order before noon, no shipping charge.",
+    "Order a salad for Maya, no croutons.",
+    "Order flowers for mom, no lilies.",
+    "Please don't get me involved.",
+    "别叫醒我",
+    "别推辞了",
+    "别靠近那条狗",
+    "别坐飞机了，坐高铁吧",
+    "别走那条路，在修",
+    "价格不要太贵",
+    "旧衣服都不要了",
+    "别叫我小王",
+    "今天胃不舒服，帮我点个粥，不要辣",
+])
+def test_a_breakers_look_alikes_of_orders_store_nothing(text: str, stored: Stored) -> None:
+    """A breaker's findings against the first rules of this kind: 'Order'/'Book' as nouns, a
+    thing's name followed by a verdict on it, an idiom opening with "hold the", a reason of the
+    day, a condition, someone else's order (Maya, mom), compound verbs after 别 (叫醒, 推辞,
+    靠近), one-off choices (…了, 那条路), a degree (不要太贵), throwing out (不要了), a name (别叫
+    我…) and a state the day's order is for stored a dislike."""
+    assert stored(text) == set()
+
+
+@pytest.mark.parametrize(("text", "kept_out"), [
+    ("Airbnb with no kitchen, total waste.", "kitchen"),
+    ("Cappuccino with no sugar, it's perfect.", "sugar"),
+])
+def test_a_verdict_after_a_things_name_is_no_order(
+    text: str, kept_out: str, stored: Stored
+) -> None:
+    """A thing's bare name and "with no X" orders only where nothing follows: a verdict after it
+    ("total waste", "it's perfect") is about the thing, and X is no dislike (a breaker found
+    both stored one)."""
+    assert ("dislike", kept_out) not in stored(text)

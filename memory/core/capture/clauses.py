@@ -50,6 +50,7 @@ _EN_PREFIX_PHRASES = re.compile(
     r"(?:it\s+)?turns?\s+out|turned\s+out|after\s+all|"
     r"^(?:for|when|while|on|at|during|around|(?:ever\s+)?since|after|in|because\s+of|thanks\s+to)\s+"
     r"[a-z' ]{1,40}?(?=\s+i(?:\s|$))|"
+    r"going\s+forward|moving\s+forward|from\s+(?:now|here)\s+on(?:\s+out)?|in\s+(?:the\s+)?future|"
     r"(?:this|last)\s+(?:year|month|week|summer|winter)|for\s+(?:ethical|health|medical|"
     r"religious|environmental|personal)\s+reasons|(?:ever\s+)?since\s+(?:then|childhood))\b",
     re.IGNORECASE,
@@ -451,7 +452,8 @@ def clauses(sentence: str) -> list[str]:
     sentence = _EN_MIND_CHANGED_RE.sub(" ", _EN_DISCOURSE_RE.sub(" ", sentence))
     sentence = _EN_EVERYTHING_BUT_RE.sub(r"\1 except", sentence)
     parts = [c.strip() for c in _EN_CLAUSE_SPLIT_RE.split(sentence) if c and c.strip()]
-    return [piece for part in parts for piece in split_left_out(part)]
+    return [piece for i, part in enumerate(parts)
+            for piece in split_left_out(part, last=i == len(parts) - 1)]
 
 
 def _bare_someone(part: str) -> bool:

@@ -55,7 +55,13 @@ from .objects import (
     resolve,
     strip_zh_subject,
 )
-from .orders import instructs_zh, opens_left_out, requested, standing_left_out
+from .orders import (
+    after_a_name,
+    instructs_zh,
+    opens_left_out,
+    requested,
+    standing_left_out,
+)
 from .past import past_stretch, told_over_two, turned_after
 from .prepare import MAX_CAPTURE_CHARS, prepare
 from .questions import is_question_or_hypothetical, stated_before_question
@@ -354,7 +360,7 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
     elif (left := standing_left_out(clause)) and (
             standing := negated_stance(left, context, True)) is not None:
         stance = standing  # "Default to no whipped cream on my drinks from here on"
-    elif not (wants and opens_left_out(clause)) and (  # "…, hold the onions": read below
+    elif not ((wants or after_a_name(clause, context.previous)) and opens_left_out(clause)) and (
             from_kind := kind_stance(clause, context, kind, topic)) is not None and not (
         context.reason and from_kind.obj == context.antecedent  # "I love X, as it…"
     ):

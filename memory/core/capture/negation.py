@@ -15,11 +15,12 @@ from ...model import has_cjk
 from .objects import Cut, cut_en, is_pronoun, resolve
 from .orders import (
     EN_LEFT_OUT,
+    EN_PREDICATE_RE,
     THIS_ONCE_RE,
     after_a_name,
+    eaten,
     for_someone_else,
     opens_with_left_out,
-    sold,
 )
 from .rules import Rule
 from .rules_en_evaluations import ME_NOT_DISLIKE
@@ -34,7 +35,7 @@ _EN_NEGATED_RE = re.compile(
 """A clause that is only a negated object: ``no plastic cups`` (after "but", "and")."""
 _EN_NEGATED_REJECT = frozenset(
     "a an the one doubt problem problems idea clue thanks thank way matter worries worry "
-    "exceptions excuses "
+    "exceptions excuses regrets judgment judgement contest sweat shame comment comments "
     "really at all sure quite very too so that this these those it them me him her us you "
     "only just even always often ever again anymore any anything much many more longer "
     "necessarily exactly now today yet then when if because as in on at for to with by from "
@@ -172,6 +173,8 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     if neg not in ("not", "never"):  # what an order leaves out: "without a connection"
         raw = _EN_LEFT_OUT_TAIL_RE.sub("", raw if neg == "no" else re.sub(
             r"^(?:an?|any|the|all)\s+", "", raw, flags=re.I))
+    if EN_PREDICATE_RE.search(raw):
+        return None  # "no returns is a dealbreaker": a statement about it, no order
     if re.match(r"(?:more|less|fewer)\s+than\b", raw, re.I):
         return None  # an amount limit ("just no more than one a week"), not an object
     first = re.findall(r"[a-z']+", raw.lower())[:1]
@@ -184,7 +187,7 @@ def negated_stance(clause: str, context: Context, after_like: bool) -> Stance | 
     if first[0].endswith("ed") and match.group("neg").lower() == "never":
         return None  # a past verb ("switched to Linux and never looked back"), not a thing
     cut = cut_en(raw)
-    if not cut.display or is_pronoun(cut.display) or opening and not sold(cut.display):
+    if not cut.display or is_pronoun(cut.display) or opening and not eaten(cut.display):
         return None  # "Hold the door": no thing one buys
     obj = resolve(cut.display, False, context.antecedent)
     if obj is None:

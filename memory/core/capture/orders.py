@@ -34,16 +34,19 @@ _EN_ASK_RE = re.compile(
     r"|(?:please|pls|plz|(?:can|could|would|will)\s+(?:you|u)(?:\s+please)?)\s+(?:order|book|grab|"
     r"buy|make|do|get|find)\b"
     r"|(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|order|grab)\b"
-    r"|(?:order|grab|fetch|book|reserve)\s+(?!(?:it|this|that|them|him|her|you|up|out|off|in|on|"
-    r"back|over|to|into|for|of|by|now|later|soon|again|more|less|online|ahead|early)\b)"
-    r"(?-i:[a-zA-Z])[\w'-]*)",  # "Order sushi, no wasabi", "book Marriott": the thing bare
+    r"|(?:order|grab|fetch)\s+(?!(?:it|this|that|them|him|her|you|up|out|off|in|on|"
+    r"back|over|to|into|for|of|by|now|later|soon|again|more|less|online|ahead|early|number|history|"
+    r"status|details|total|summary|form|page|list|bag|confirmed|was|is|has|had|came|went|got|"
+    r"shows|says|will|\w+ed)\b)"
+    r"(?-i:[a-zA-Z])[\w'-]*)",  # "Order sushi, no wasabi": the thing bare (not "Order arrived")
     re.IGNORECASE,
 )
 """A request for a thing, said as one ("I want tea", "Order me a pizza", "Could you make the fried
 rice…", "Can I get a burrito"). Plain "I have / I get" state a situation ("I have a dog but no
 cat"), not a want."""
 _EN_STANDING_RE = re.compile(
-    _LEAD + r"(?:(?:whenever|when|if|every\s+time|any\s*time|each\s+time)\s+(?:you|u|i|we)\s+"
+    _LEAD + r"(?:(?:(?:whenever|when|every\s+time|any\s*time|each\s+time)\s+(?:you|u|i|we)|"
+    r"if\s+(?:you|u))\s+"
     r"(?:\w+\s+){0,4}?(?:order|get|grab|buy|book|make|pick)\w*\b[^,.;:!?—–]*"
     r"|(?:for|on)\s+(?:all|any|every)\s+(?:(?:of\s+)?my|our|future)\b[^,.;:!?—–]*"
     r"|any\s+[\w-]+(?:\s+[\w-]+)?\s+(?:you|u)\s+(?:get|order|book|buy|pick)\s+(?:me|us)\b"
@@ -93,13 +96,13 @@ EN_LEFT_OUT = (
 off the"): one pattern for where an order is cut (:func:`split_left_out`) and for what
 :func:`~.negation.negated_stance` reads after them."""
 THIS_ONCE_RE = re.compile(
-    r"\b(?:this\s+(?:time|order|once)|in\s+mine|for\s+(?:now|once)|"
+    r"(?<!not\s)\b(?:this\s+(?:time|order|once)|in\s+mine|for\s+(?:now|once)|"
     r"just\s+(?:this|today|tonight|for\s+(?:now|today|tonight))|only\s+(?:today|tonight|this))\b",
     re.IGNORECASE,
 )
 """What an order leaves out only this once ("I'll skip the cake this time", "no ice in mine",
-"hold the sauce just for tonight"); an order for a day ("make my oatmeal without raisins this
-morning") still leaves out what the user does not want."""
+"hold the sauce just for tonight"; not "…, not just today"); an order for a day ("make my
+oatmeal without raisins this morning") still leaves out what the user does not want."""
 _MARK = rf"{EN_LEFT_OUT}|no"
 _EN_LEFT_OUT_SPLIT_RE = re.compile(
     rf"(?:,|\s+[—–-])\s*(?=(?:and\s+|but\s+|also\s+)?(?:{_MARK})\s+\w)|\s+(?=(?:{EN_LEFT_OUT})\s+\w)",
@@ -121,9 +124,9 @@ _EN_BENEFICIARY_RE = re.compile(
     r"\b(?:(?:order|get|grab|bring|make|fetch|buy|find|book|pick\s+up|send|reserve)\s+|for\s+)"
     r"(?:(?:my|our|the)\s+(?P<kin>[\w'-]+(?:\s+[\w'-]+)?)|(?P<them>him|her|them)\b"
     r"|(?-i:(?P<name>[A-Z][a-z]+))\b(?=\s+(?:a|an|the|some|one|two)\b)"
-    r"|(?<=for\s)(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|"
-    r"may|june|july|august|september|october|november|december|christmas|easter|thanksgiving)"
-    r"(?-i:(?P<alone>[A-Z][a-z]+))\b(?=\s*(?:[,;:.!?]|$)))",
+    r"|(?<=for\s)(?!(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december|christmas|easter|thanksgiving)\b)"
+    r"(?-i:(?P<alone>[A-Z][a-z]+))\b(?=\s*(?:[,;:.!?]|$))|(?<=for\s)(?P<bare>[\w'-]+)\b)",
     re.IGNORECASE,
 )
 """Whom an order is for, when it names someone: "get my son a kids meal", "book my mom a room",
@@ -159,6 +162,9 @@ _EN_NAME_JOINS = frozenset("and with or of".split())
 salmon")."""
 
 
+EN_PREDICATE_RE = re.compile(r"\s(?:is|are|was|were|makes?|made|means?|sucks?)\b", re.I)
+"""A verb that makes what follows a mark of leaving out a statement ("no returns is a
+dealbreaker"), not what an order leaves out."""
 _EN_LEFT_OUT_WORDS = frozenset(
     "no with without the a an and or of on in at for to please pls thanks thx".split()
 )
@@ -207,13 +213,15 @@ def requested(clause: str) -> bool:
     return not has_cjk(clause) and (asks_for(clause) or _named(clause, strong=False))
 
 
-def split_left_out(part: str) -> list[str]:
+def split_left_out(part: str, last: bool = True) -> list[str]:
     """An order and what it leaves out, as clauses ("Order me sushi", "no wasabi"; "from now
     on", "hold the celery in my soups"); the part alone where it is no order or leaves nothing
-    out."""
+    out. A thing's bare name (:func:`sold`) orders only in a sentence's ``last`` part ("Latte
+    with no foam", not "Cappuccino with no sugar, it's perfect")."""
     if (frame := _EN_STANDING_RE.match(part)) is not None and frame.end() < len(part):
         rest = part[frame.end():].strip(" ,:")
-        if re.match(rf"(?:{_MARK}|never|leave|always\s+(?:hold|skip|leave))\s", rest, re.I):
+        if re.match(rf"(?:{_MARK}|never|leave|always\s+(?:hold|skip|leave))\s", rest, re.I) and (
+                not EN_PREDICATE_RE.search(rest)):  # not "When I buy shoes, no returns is a…"
             return [part[: frame.end()].strip(), rest]
     pieces = [p.strip() for p in _EN_LEFT_OUT_SPLIT_RE.split(part) if p.strip()]
     if len(pieces) < 2 and (ask := _EN_ASK_RE.match(part)) is not None and (
@@ -225,8 +233,8 @@ def split_left_out(part: str) -> list[str]:
     strong = bool(_EN_STRONG_MARK_RE.match(pieces[1]))
     if requested(pieces[0]) or _named(pieces[0], strong):
         return pieces
-    return pieces if _named(pieces[0], False, goods=True) and all(
-        map(_bare, pieces[1:])) else [part]
+    return pieces if last and _named(pieces[0], False, goods=True) and all(
+        _bare(piece) and "," not in piece for piece in pieces[1:]) else [part]
 
 
 def opens_left_out(clause: str) -> bool:
@@ -240,16 +248,31 @@ _ZH_ORDERING_RE = re.compile(
     r"|^\W*(?:来|点|订|买)(?:一|两|三|几)?(?:个|份|杯|碗|张|间|辆|盒|瓶)"
 )
 _ZH_THIS_ONCE_RE = re.compile(r"这次|这回|这趟|这一次|今天先|先不|暂时|临时")
+_ZH_FOR_NOW_RE = re.compile(
+    r"舒服|疼|痛|减肥|斋戒|感冒|生病|上火|发炎|开车|忌口|吃素|嗓子|胃|牙|来例假"
+)
+"""A state the day's order is for (``今天胃不舒服，帮我点个粥，不要辣``): what it leaves out is
+for now."""
+_EN_FOR_NOW_RE = re.compile(
+    r"[,;—–.!]\s*(?:(?:and|but|because|since|as|cause|cuz|coz)\s+)?(?:i|i'm|i've|i'll|we|we're|"
+    r"we've|my|our|it's|they|they're|the\s+kids|kids)\b",
+    re.IGNORECASE,
+)
+"""A clause after the order that gives its reason ("…no wine, I'm driving", "…without raisins
+this morning, we ran out"): what it leaves out is for the day."""
 
 
 def for_a_day(sentence: str) -> bool:
     """Whether a sentence orders a thing and leaves something out, whatever day it is for
     ("make my oatmeal without raisins this morning", ``明天中午帮我订个外卖，不要青椒``): what
     it leaves out is a dislike that outlasts the day, unless only this once ("no ice this
-    time", ``这次先不要辣``)."""
+    time", ``这次先不要辣``) or for a reason of the day ("…, I'm driving", ``胃不舒服``)."""
     if has_cjk(sentence):
-        return bool(_ZH_ORDERING_RE.search(sentence)) and not _ZH_THIS_ONCE_RE.search(sentence)
-    return leaves_out(sentence) and not THIS_ONCE_RE.search(sentence)
+        return bool(_ZH_ORDERING_RE.search(sentence)) and not (
+            _ZH_THIS_ONCE_RE.search(sentence) or _ZH_FOR_NOW_RE.search(sentence))
+    first = re.split(r"[,;:—–]", sentence, maxsplit=1)[0]
+    return (leaves_out(sentence) or asks_for(first) or _named(first, False, goods=True)) and not (
+        THIS_ONCE_RE.search(sentence) or _EN_FOR_NOW_RE.search(sentence))
 
 
 def standing_left_out(clause: str) -> str | None:
@@ -271,14 +294,31 @@ def after_a_name(clause: str, previous: str) -> bool:
     no verb says so."""
     if _EN_STRONG_MARK_RE.match(clause.strip()):
         return _named(previous, strong=True)
-    return opens_left_out(clause) and _bare(clause) and _named(previous, False, goods=True)
+    return opens_left_out(clause) and _bare(clause) and "," not in clause and _named(
+        previous, False, goods=True)
+
+
+_EN_OFF_A_DISH_RE = re.compile(
+    r"\s(?:on|in|from|off|of)\s+(?:my|the|our|that|this|a|an)\s+\w+|\s(?:please|pls|plz)\W*$",
+    re.IGNORECASE,
+)
+"""What says a message opening with "hold the X" orders: what X is held from ("…on the
+cheeseburger"), or *please*."""
 
 
 def opens_with_left_out(clause: str, previous: str) -> bool:
     """Whether a message opens with what an order leaves out, in words only an order uses
     ("Hold the onions on the cheeseburger please"): a want, when what it leaves out is a thing
     one buys (:func:`sold`; not "Hold the door", "Skip the intro")."""
-    return not previous.strip() and bool(_EN_STRONG_MARK_RE.match(clause.strip()))
+    return not previous.strip() and bool(_EN_STRONG_MARK_RE.match(clause.strip())) and bool(
+        _EN_OFF_A_DISH_RE.search(clause))  # not "Hold the wine, I need to tell you…"
+
+
+def eaten(name: str) -> bool:
+    """Whether an English name is of food or drink (the lexicon's ``food``): what "hold the…"
+    at a message's start leaves out of an order ("Hold the onions on the cheeseburger"; not
+    "Hold the train")."""
+    return category_for(object_keywords(name)) == "food"
 
 
 def sold(name: str) -> bool:
@@ -290,8 +330,12 @@ def sold(name: str) -> bool:
 def leaves_out(sentence: str) -> bool:
     """Whether an English sentence asks for a thing and leaves something out ("Can I get a
     cheeseburger, hold the onions?"): put as a question, it still says what the user does not
-    want."""
-    return not has_cjk(sentence) and len(split_left_out(sentence.rstrip(" ?"))) > 1
+    want (not a thing's bare name: "Coffee with no caffeine? What's the point")."""
+    if has_cjk(sentence):
+        return False
+    pieces = split_left_out(sentence.rstrip(" ?"))
+    return len(pieces) > 1 and not (sentence.rstrip().endswith("?") and not (
+        requested(pieces[0]) or _named(pieces[0], bool(_EN_STRONG_MARK_RE.match(pieces[1])))))
 
 
 _ZH_FOR_SOMEONE_RE = re.compile(
@@ -356,13 +400,14 @@ def for_someone_else(clause: str) -> bool:
     if (found := _EN_BENEFICIARY_RE.search(clause)) is None or not (
             asks_for(clause) or _EN_ASK_FOR_NAME_RE.match(clause)):
         return False
-    return bool(found["them"] or found["name"] or found["alone"] or (
-        found["kin"] and EN_PEOPLE_RE.search(found["kin"])))
+    kin = found["kin"] or found["bare"]
+    return bool(found["them"] or found["name"] or found["alone"] or (kin and EN_PEOPLE_RE.search(
+        kin)))
 
 
 __all__ = [
-    "EN_LEFT_OUT", "THIS_ONCE_RE",
+    "EN_LEFT_OUT", "EN_PREDICATE_RE", "THIS_ONCE_RE",
     "after_a_name", "asks_for", "for_a_day", "for_someone_else", "instructs_zh", "leaves_out",
-    "opens_left_out", "opens_with_left_out", "requested", "sold", "split_left_out",
+    "eaten", "opens_left_out", "opens_with_left_out", "requested", "sold", "split_left_out",
     "standing_left_out",
 ]

@@ -66,9 +66,26 @@ EN_WISH_RULES: tuple[Rule, ...] = (
     en(rf"\b{_EN_ASKED}(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:order|book|get|buy|seat|serve|"
        r"schedule|reserve|pour)\s+(?:me|us)\s+(?!(?:wrong|started|going|down|out|up|laugh|"
        r"cry|mad|angry|sick|feel|think|wait|say|do|go|pay|sign|anything|something|everything|"
-       r"nothing|yet|now|again|just)\b)"
-       r"(?:(?:on|in|into|at|near|with|by|a|an|any|the|some)\s+)?",
+       r"nothing|yet|now|again|just|involved|one|two|three|more|less|before|after|until|the\s+same)\b)"
+       r"(?![^,.;!?]*\b(?:this\s+time|again|this\s+year|tonight|today)\b)"  # once, not standing
+       r"(?:(?:on|in|into|at|near|with|by)\s+)?(?:(?:a|an|any|the|some)\s+)?",
        "dislike", "doesn't want {obj}"),
+    # what an order is told to leave out: "please don't put mushrooms on it", "don't add any with
+    # sprinkles", "don't sub in soy milk", "make sure there's no peanuts in it", "somewhere
+    # without live music" (not "don't put me on hold", "don't put all your eggs in one basket",
+    # "somewhere without near…": a place, not a thing). "Anything but X" is left to the readers
+    # of exceptions: as an order's words, it read held-out look-alikes as dislikes
+    en(rf"(?:[,;:—–]\s*|^\W*)(?:(?:and|but|also|just|so|oh|please|pls)\s+)*"
+       rf"(?:{_EN_ASKED}(?:please\s+)?(?:never|don'?t|do\s+not)\s+(?:ever\s+)?(?:add|put|include|"
+       r"pack|sub(?:stitute)?(?:\s+in)?|swap\s+in|throw\s+in|toss\s+in)\s+(?!(?:me|us|him|her|them|"
+       r"it)\b)(?:any(?:thing)?\s+(?:with|that\s+has|containing)\s+|any\s+)?"
+       r"|make\s+sure\s+(?:there'?s|there\s+is|there\s+are|it\s+has|it'?s\s+got)\s+no\s+"
+       r"|(?:something|somewhere|anywhere|anything|one)\s+(?:without|with\s+no)\s+)"
+       r"(?!(?:all\s+)?(?:your|his|her|their|our|near|in|at|on|by|around|close|far|next|too|so|"
+       r"very)\b)(?P<obj>[^,.;!?—–]{1,40}?)(?=\s+(?:on|in|into|onto|to|for|from|with)\s+(?:it|them|my|"
+       r"the|this|that|mine|there)\b|\s+(?:would|will|is|are|please|pls|when|if|because|as|since|"
+       r"though|thanks)\b|\s*[,.;!?—–]|$)",
+       "dislike", "doesn't want {obj}", no_possessive=True, first_person=True),
     # "drop the energy drink suggestions": what the suggestions are of
     en(rf"\b{_EN_ASKED}(?:drop|dropping|ditch|ditching|skip|skipping|lose)\s+the\s+"
        r"(?P<obj>[^,.;!?]{1,30}?)\s+(?:suggestions|recommendations|recs|ads|offers)\b",

@@ -112,6 +112,13 @@ _ZH_MISSED = (
 )
 """How the user feels without it for a spell: the thing is one they cannot go without."""
 
+_ZH_CHOOSE = "选|订|叫|走|买|点|坐|推|靠|安排"
+"""Verbs an order or a booking chooses with."""
+_ZH_NOT_CHOSEN = (
+    r"[了啊吧呀呢啦嘛我你他她它人赞头错神路心过开醒苦名火丢远辞脱卸边近账荐太满多少]|[那这](?!种|类|些)"
+)
+"""What after such a verb makes no thing chosen: a particle, a person, a compound verb
+(叫醒, 推辞, 靠近), a degree, a demonstrative of one occasion (那条路; not 那种, a kind)."""
 _ZH_DONT = r"(?<![特分性级派区识告差鉴辨类个离送道作永惜临])别"
 """别 of "don't", not the end of a word (``特别``, ``分别``, ``区别``, ``告别``)."""
 
@@ -318,7 +325,8 @@ ZH_RULES: tuple[Rule, ...] = (
        "dislike"),
     # what the user wants left out of a thing named first (``高铁票不要过道的位置``,
     # ``手机可不要曲面屏``, ``外卖备注一下不要香油``)
-    zh(rf"不要(?!{_ZH_MISSED})", "dislike", fronted_topic=True),
+    zh(rf"不要(?!{_ZH_MISSED}|太|那么|这么|过于|很)", "dislike", fronted_topic=True),
+    zh(r"不要(?:太|那么|这么|过于|很)", "dislike", topic=True),  # 价格不要太贵: how much, no thing
     # what an order leaves out (``给我来碗面，别放葱``, ``一杯美式，不加奶``): not 不放心, 别放弃,
     # 不加班, 不加油, 别放进购物车 (where), 不放辣椒的火锅 (a kind of dish), nor what the dish is
     # nothing without (``吃牛肉面不加香菜都觉得少点啥``, ``不加糖不加奶才是灵魂``)
@@ -329,10 +337,13 @@ ZH_RULES: tuple[Rule, ...] = (
        "dislike", "不要{obj}", fronted_topic=True),
     # what an order or a booking is not to choose (``别选转机的``, ``订机票的时候别订红眼航班``,
     # ``打车别叫拼车``, ``导航去公司，别走高速``, ``以后买水果别买榴莲``): not 别走 alone (don't
-    # go), 别叫我 (a name), 别买了 (no object), 别点赞
-    zh(rf"(?:{_ZH_DONT}|不要)(?:再)?(?:给我|帮我)?(?:选|订|叫|走|买|点|坐|推|靠|安排)"
-       r"(?![了啊吧呀呢啦嘛我你他她它人赞头错神路心过开])",
-       "dislike", "不要{obj}", fronted_topic=True),
+    # go), 别叫我 (a name), 别买了 (no object), 别点赞, a compound verb (别叫醒, 别推辞, 别靠近),
+    # nor a one-off (``别坐飞机了，坐高铁吧``, ``别走那条路``) unless it is for good (以后…了)
+    zh(rf"(?:以后|往后|今后|从今往后|从今以后)[^，,。！!？?；;]{{0,12}}?(?:{_ZH_DONT}|不要)"
+       rf"(?:再)?(?:给我|帮我)?(?:{_ZH_CHOOSE})(?!{_ZH_NOT_CHOSEN})", "dislike", "不要{obj}",
+       fronted_topic=True),
+    zh(rf"(?:{_ZH_DONT}|不要)(?:再)?(?:给我|帮我)?(?:{_ZH_CHOOSE})(?!{_ZH_NOT_CHOSEN})"
+       r"(?![^，,。！!？?；;]*了)", "dislike", "不要{obj}", fronted_topic=True),
     # ``凉面免蒜``, ``一杯杨枝甘露，去冰``: an order's 免 (not 免费, 免税, 避免…) and a drink's 去
     zh(r"(?<![避难以未减豁赦罢幸不])免(?![费税密单检疫责运息谈得不职试除签邮了吧啦礼])"
        r"|(?:^|(?<=[，,、\s]))去(?=(?:冰|糖|奶盖|奶油)(?:$|[，,。！!～~\s、)）少多半三五七正常去免]))",

@@ -161,7 +161,8 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
     kept = []
     for candidate in found:
         clause = _clause_of(sentence, candidate)
-        if not candidate.protected and not (ordered and candidate.polarity == "dislike") and (
+        if not candidate.protected and not (ordered and candidate.content.startswith(
+                ("doesn't want", "不要"))) and (
             _a_moment(clause, candidate)
             or is_time_bound(clause, sentence.lower())
             or (near and candidate.polarity == "dislike")

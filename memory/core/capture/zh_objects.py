@@ -268,8 +268,9 @@ def named_alone_zh(clause: str) -> str | None:
     return text if named and len(text) <= 12 else None
 
 
-_ZH_ENDS_RE = re.compile(r"[了的啊哦呀吧啦哈嘛呢哟～~。！!，,\s]*(?:谢谢|谢啦|多谢)?[～~。！!\s]*")
-"""What may follow a refusal that ends its clause: particles, punctuation, thanks."""
+_ZH_ENDS_RE = re.compile(r"[的啊哦呀吧啦哈嘛呢哟～~。！!，,\s]*(?:谢谢|谢啦|多谢)?[～~。！!\s]*")
+"""What may follow a refusal that ends its clause: particles, punctuation, thanks; not 了
+(``旧衣服都不要了``: thrown out; ``脸都不要了``)."""
 
 
 _ZH_REFUSAL_RE = re.compile(r"(?:再)?(?:不要|别(?:再)?(?:给我|帮我)?[放加选订叫要撒用]?|不[放加])")
