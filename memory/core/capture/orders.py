@@ -247,7 +247,10 @@ _ZH_ORDERING_RE = re.compile(
     r"(?:帮我|给我|麻烦你?|请你?)(?:订|点|买|约|叫|来|选|找|预约|预订|下单)"
     r"|^\W*(?:来|点|订|买)(?:一|两|三|几)?(?:个|份|杯|碗|张|间|辆|盒|瓶)"
 )
+"""A Chinese order anywhere in a sentence (``明天中午帮我订个外卖``, ``来份螺蛳粉``); wider than
+:data:`_ZH_ASK_RE`, which must open the clause."""
 _ZH_THIS_ONCE_RE = re.compile(r"这次|这回|这趟|这一次|今天先|先不|暂时|临时")
+"""Only this once (``这次先不要辣``)."""
 _ZH_FOR_NOW_RE = re.compile(
     r"舒服|疼|痛|减肥|斋戒|感冒|生病|上火|发炎|开车|忌口|吃素|嗓子|胃|牙|来例假"
 )
