@@ -311,34 +311,35 @@ cheeseburger"), or *please*."""
 
 def opens_with_left_out(clause: str, previous: str) -> bool:
     """Whether a message opens with what an order leaves out, in words only an order uses
-    ("Hold the onions on the cheeseburger please"): a want, when what it leaves out is a thing
-    one buys (:func:`sold`; not "Hold the door", "Skip the intro")."""
+    ("Hold the onions on the cheeseburger please"): a want, when what it leaves out is food
+    (:func:`eaten`, which :func:`~.negation.negated_stance` asks; not "Hold the door")."""
     return not previous.strip() and bool(_EN_STRONG_MARK_RE.match(clause.strip())) and bool(
         _EN_OFF_A_DISH_RE.search(clause))  # not "Hold the wine, I need to tell you…"
+
+
+def _category(name: str) -> str:
+    return category_for(object_keywords(name))
 
 
 def eaten(name: str) -> bool:
     """Whether an English name is of food or drink (the lexicon's ``food``): what "hold the…"
     at a message's start leaves out of an order ("Hold the onions on the cheeseburger"; not
     "Hold the train")."""
-    return category_for(object_keywords(name)) == "food"
+    return _category(name) == "food"
 
 
 def sold(name: str) -> bool:
     """Whether an English name is of a thing one buys: a category of the lexicon (food,
     drink, clothes, travel…), not ``other``."""
-    return category_for(object_keywords(name)) != "other"
+    return _category(name) != "other"
 
 
 def leaves_out(sentence: str) -> bool:
     """Whether an English sentence asks for a thing and leaves something out ("Can I get a
     cheeseburger, hold the onions?"): put as a question, it still says what the user does not
     want (not a thing's bare name: "Coffee with no caffeine? What's the point")."""
-    if has_cjk(sentence):
-        return False
-    pieces = split_left_out(sentence.rstrip(" ?"))
-    return len(pieces) > 1 and not (sentence.rstrip().endswith("?") and not (
-        requested(pieces[0]) or _named(pieces[0], bool(_EN_STRONG_MARK_RE.match(pieces[1])))))
+    asked = sentence.rstrip().endswith("?")
+    return not has_cjk(sentence) and len(split_left_out(sentence.rstrip(" ?"), last=not asked)) > 1
 
 
 _ZH_FOR_SOMEONE_RE = re.compile(
@@ -351,7 +352,9 @@ _ZH_FOR_SOMEONE_RE = re.compile(
 
 
 _ZH_NO_NEED = frozenset("不用 不要 别 不必 无需 不需要".split())
+"""What a Chinese instruction not to do a thing ends in (:func:`instructs_zh`)."""
 _ZH_DEGREE = frozenset("那么 这么 那样 这样 太 很".split())
+"""Words of degree after such a negation: an amount, no thing (``不用那么多``)."""
 
 
 def instructs_zh(clause: str, match: str) -> bool:
@@ -371,8 +374,10 @@ def instructs_zh(clause: str, match: str) -> bool:
         no 的 makes them describe a thing.
     """
     at = clause.find(match)
+    if at < 0 or not any(match.endswith(word) for word in _ZH_NO_NEED):
+        return False
     rest = clause[at + len(match):]
-    if at < 0 or not any(match.endswith(word) for word in _ZH_NO_NEED) or "的" in rest:
+    if "的" in rest:
         return False  # 不要过道的位置, 不用排队的店: a thing the words describe
     for word, flag in tag(rest):
         if word in _ZH_DEGREE:

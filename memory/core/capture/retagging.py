@@ -128,7 +128,7 @@ def retagged(
     if mentions_allergy(sentence):
         return None  # an allergy only as its readers read it, with vetoes
     if left_to_the_rules(sentence, found):
-        return None  # a switch undone (:mod:`.returns`) or someone else's switch
+        return None  # a switch undone, someone else's switch, an order the rules read
     if (own := own_clauses(sentence)) is not None and not own[0]:
         return None  # another person's
     reading = default_tagger().read(sentence)

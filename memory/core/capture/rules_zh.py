@@ -121,6 +121,8 @@ _ZH_NOT_CHOSEN = (
 (叫醒, 推辞, 靠近), a degree, a demonstrative of one occasion (那条路; not 那种, a kind)."""
 _ZH_DONT = r"(?<![特分性级派区识告差鉴辨类个离送道作永惜临])别"
 """别 of "don't", not the end of a word (``特别``, ``分别``, ``区别``, ``告别``)."""
+_ZH_NOT_TO_CHOOSE = rf"(?:{_ZH_DONT}|不要)(?:再)?(?:给我|帮我)?(?:{_ZH_CHOOSE})(?!{_ZH_NOT_CHOSEN})"
+"""An order not to choose (``别选``, ``不要给我订``)."""
 
 ZH_RULES: tuple[Rule, ...] = (
     zh(  # "我最喜欢的颜色不是红色": what the slot is not says nothing about liking it
@@ -339,11 +341,9 @@ ZH_RULES: tuple[Rule, ...] = (
     # ``打车别叫拼车``, ``导航去公司，别走高速``, ``以后买水果别买榴莲``): not 别走 alone (don't
     # go), 别叫我 (a name), 别买了 (no object), 别点赞, a compound verb (别叫醒, 别推辞, 别靠近),
     # nor a one-off (``别坐飞机了，坐高铁吧``, ``别走那条路``) unless it is for good (以后…了)
-    zh(rf"(?:以后|往后|今后|从今往后|从今以后)[^，,。！!？?；;]{{0,12}}?(?:{_ZH_DONT}|不要)"
-       rf"(?:再)?(?:给我|帮我)?(?:{_ZH_CHOOSE})(?!{_ZH_NOT_CHOSEN})", "dislike", "不要{obj}",
-       fronted_topic=True),
-    zh(rf"(?:{_ZH_DONT}|不要)(?:再)?(?:给我|帮我)?(?:{_ZH_CHOOSE})(?!{_ZH_NOT_CHOSEN})"
-       r"(?![^，,。！!？?；;]*了)", "dislike", "不要{obj}", fronted_topic=True),
+    zh(rf"(?:以后|往后|今后|从今往后|从今以后)[^，,。！!？?；;]{{0,12}}?{_ZH_NOT_TO_CHOOSE}",
+       "dislike", "不要{obj}", fronted_topic=True),
+    zh(rf"{_ZH_NOT_TO_CHOOSE}(?![^，,。！!？?；;]*了)", "dislike", "不要{obj}", fronted_topic=True),
     # ``凉面免蒜``, ``一杯杨枝甘露，去冰``: an order's 免 (not 免费, 免税, 避免…) and a drink's 去
     zh(r"(?<![避难以未减豁赦罢幸不])免(?![费税密单检疫责运息谈得不职试除签邮了吧啦礼])"
        r"|(?:^|(?<=[，,、\s]))去(?=(?:冰|糖|奶盖|奶油)(?:$|[，,。！!～~\s、)）少多半三五七正常去免]))",

@@ -137,6 +137,11 @@ def _a_moment(clause: str, candidate: PreferenceCandidate) -> bool:
     return False
 
 
+_LEFT_OUT_LABELS = ("doesn't want", "不要")
+"""How the content of what an order leaves out opens (the labels of :mod:`.negation`'s and the
+order rules' dislikes)."""
+
+
 def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """The candidates of one sentence that state a lasting preference: none whose clause is
     bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there) or
@@ -157,12 +162,12 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
         ``found`` without the candidates of a temporary state, in order.
     """
     near = bool(_EN_NEAR_RE.search(sentence) or _ZH_NEAR_RE.search(sentence))
-    ordered = for_a_day(sentence)
+    left_out = [c.content.startswith(_LEFT_OUT_LABELS) for c in found]
+    ordered = any(left_out) and for_a_day(sentence)  # the order's reading only where it counts
     kept = []
-    for candidate in found:
+    for candidate, is_left_out in zip(found, left_out, strict=True):
         clause = _clause_of(sentence, candidate)
-        if not candidate.protected and not (ordered and candidate.content.startswith(
-                ("doesn't want", "不要"))) and (
+        if not candidate.protected and not (ordered and is_left_out) and (
             _a_moment(clause, candidate)
             or is_time_bound(clause, sentence.lower())
             or (near and candidate.polarity == "dislike")

@@ -280,6 +280,7 @@ needed this time)."""
 
 
 _ZH_ORDER_VERBS = frozenset("点 买 订 叫 选 要 吃 喝 用 穿 来 做".split())
+"""Verbs that open an order's frame before a refusal (``点奶茶从来不加``), not its object."""
 
 
 def fronted_refusal_zh(clause: str, start: int, end: int) -> str | None:

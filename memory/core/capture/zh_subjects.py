@@ -113,11 +113,12 @@ def fronted_topic(text: str) -> bool:
 _ZH_PERSON_TOPIC_RE = re.compile(
     r"^(?:[他她它]|(?:这|那)(?:个|些)?是?$|不管|无论|不论|别|不要)"
 )
-_ZH_TO_ME = frozenset("给 替 为 跟 和 对 叫".split())
-"""A word that makes the user the indirect object (``以后给我…``), ending a "topic"."""
 """A fronted "topic" that is a person or a bare demonstrative (``他是我最讨厌的人``,
-``这个是我最喜欢的``), a concession (``不管你怎么说我都…``), a request (``别叫我小王``) or what
-makes the user its indirect object (``以后给我…``): no object to put back."""
+``这个是我最喜欢的``), a concession (``不管你怎么说我都…``) or a request (``别叫我小王``): no
+object to put back."""
+_ZH_TO_ME = frozenset("给 替 为 跟 和 对 叫".split())
+"""A word that makes the user the indirect object (``以后给我…``), ending a "topic": no object
+to put back either."""
 _ZH_TOPIC_FRONTED_RE = re.compile(
     r"^(?P<topic>[^我，。！？,!?\s]{1,16}?)(?<![让使令])"  # not 它会让|我过敏
     r"(?P<aid>帮)?(?P<rest>我.+)$"
