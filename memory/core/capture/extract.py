@@ -37,7 +37,7 @@ from .coordination import items
 from .holders import reported, someone_else
 from .joint import user_shares
 from .keywords import object_keywords
-from .kind_stances import contrasted, elliptic_stance, kind_stance, not_meant
+from .kind_stances import contrasted, elliptic_stance, excepted_stance, kind_stance, not_meant
 from .kinds import EN_LABELS, ZH_LABELS, is_limit, labels_for, overturns, polarity_reader
 from .negation import negated_stance
 from .objects import (
@@ -355,8 +355,8 @@ def _read_clause(clause: str, context: Context, kind: Kind | None = None) -> Non
         return
     if stance is not None:
         stance = _overturned(stance, kind, clause)
-    elif (again := elliptic_stance(clause, context)) is not None:
-        stance = again
+    elif (again := elliptic_stance(clause, context) or excepted_stance(clause, context)):
+        stance = again  # "…, but I do now"; "I don't eat pork anymore, but bacon is fine"
     elif (left := standing_left_out(clause)) and (
             standing := negated_stance(left, context, True)) is not None:
         stance = standing  # "Default to no whipped cream on my drinks from here on"

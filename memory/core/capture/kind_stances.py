@@ -198,6 +198,41 @@ def kind_stance(
     return labelled_stance(obj, display, polarity, label_kind, clause, "unknown")
 
 
+_EN_ALLOWED_RE = re.compile(
+    r"^\W*(?:(?:but|though|although|still)\s+)?(?P<obj>(?!(?:it|that|this|they|these|those|the|"
+    r"i|everything|anything)\b)[^,;]+?)\s+(?:is|are|'s|'re)\s+(?:still\s+)?(?:(?:totally|perfectly|"
+    r"just|absolutely|actually)\s+)?(?:fine|ok|okay|alright|all\s+right|allowed)"
+    r"(?:\s+(?:by|with|for)\s+me)?\W*$",
+    re.IGNORECASE,
+)
+_ZH_ALLOWED_RE = re.compile(
+    r"^(?:不过|但是?|可是|只是)?(?!现在|如今)(?P<obj>[^，,。！!？?我都也完全]{1,10}?)(?:倒是|倒|还是)?"
+    r"(?:还行|可以|没问题|没事|"
+    r"能吃|能喝|照吃|照喝)(?:的|吧|啦|哈)?[。！!～~]*$"
+)
+"""A thing the clause says is all right: "bacon is fine", ``培根还行`` (not a particular one: "the
+weather is fine"; nor all there is now: ``现在整个蛋都能吃啦`` names what an allergy no longer
+forbids)."""
+
+
+def excepted_stance(clause: str, context: Context) -> Stance | None:
+    """``I don't eat pork anymore, but bacon is fine`` / ``猪肉我不吃了，不过培根还行``: a thing set
+    against a dislike of the same sentence as all right is its exception, liked. Alone, "X is
+    fine" states nothing ("the weather is fine"); after the user's own dislike and a word of
+    contrast, it says where that dislike stops."""
+    if not (context.in_sentence and context.contrast and context.last_polarity == "dislike"
+            and context.speaker == "user"):
+        return None
+    zh = has_cjk(clause)
+    if (m := (_ZH_ALLOWED_RE if zh else _EN_ALLOWED_RE).match(clause.strip())) is None:
+        return None
+    raw = m["obj"].strip() if zh else pull_object_en(m["obj"], alone=True)
+    if not raw or is_pronoun(raw) or (context.antecedent is not None
+                                      and raw == context.antecedent.display):
+        return None
+    return labelled_stance(Object(raw, zh), raw, "like", "like", clause)
+
+
 def elliptic_stance(clause: str, context: Context) -> Stance | None:
     """``…, but I do now`` / ``…, not anymore``: the previous clause's object, turned;
     ``…, and I still do``: the previous clause's stance, held now (:func:`~.stance.persists`;
@@ -219,6 +254,7 @@ def elliptic_stance(clause: str, context: Context) -> Stance | None:
 
 __all__ = [
     "AGREED_MARGIN", "AGREED_MIN_P", "AGREED_TAG_MIN_P", "contrasted", "elliptic_stance",
+    "excepted_stance",
     "kind_stance",
     "labelled_stance", "leaning", "not_meant",
 ]

@@ -169,8 +169,9 @@ _EN_BREAK_RE = re.compile(r"\s[-–—]+\s|[–—]|\bc[ao]me?\s+full\s+circle\b
 across it."""
 _EN_SET_FOOT_RE = re.compile(r"\bset\s+foot\s+(?:in|inside|into|on)\b", re.IGNORECASE)
 """``haven't set foot in a Starbucks``: the words of going name no object."""
-_EN_STILL_BEFORE_VERB = frozenset("once ever".split())
-"""After a negation, these leave the next word the verb (``I've not once opened Tinder``)."""
+_EN_STILL_BEFORE_VERB = frozenset("once ever now".split())
+"""These leave the next word the verb: after a negation (``I've not once opened Tinder``), and
+a time between the user and the verb ("I now book Airbnbs")."""
 _EN_STUCK_WITH_RE = re.compile(r"\b(?:stuck|stick|sticks|sticking)\s+(?:with|to)\b", re.I)
 """``Stuck with Notion since 2019``: keeping to a thing, the words name no object."""
 _EN_NEVER_WITHOUT_RE = re.compile(

@@ -78,7 +78,8 @@ _EN_LEAVE_OUT_RE = re.compile(
 _NEGATED_RULE = Rule(re.compile(r"^"), "dislike", "doesn't want {obj}")
 
 _EN_NEGATED_AVERSION_RE = re.compile(
-    r"\b(?:don't|do\s+not|doesn't|didn't|never|not|won't|wouldn't)\s+(?:really\s+|actually\s+|"
+    r"\b(?:don't|do\s+not|doesn't|didn't|never|not|won't|wouldn't|no\s+longer)\s+(?:really\s+|"
+    r"actually\s+|"
     r"even\s+|particularly\s+|totally\s+)?(?:hate|dislike|mind|detest|loathe|despise|object\s+to|"
     r"resent)\b|\bnot\s+(?:against|opposed\s+to|averse\s+to|bothered\s+by)\b|"
     rf"\b(?:{ME_NOT_DISLIKE})\b",

@@ -377,10 +377,10 @@ _LIKES: tuple[Rule, ...] = (
         "like",
         "sticks with {obj}",
     ),
-    en(  # a flip of an older dislike: "I don't mind spicy food anymore" (without the marker,
-        # "I don't mind plastic" is indifference, not a preference)
-        rf"\bdo{_NT}\s+(?:really\s+|even\s+)?mind\b(?!\s+(?:if|when|that|whether|me)\b)"
-        r"(?=.*\b(?:any\s?more|now|these\s+days|nowadays)\b)",
+    en(  # a flip of an older dislike: "I don't mind spicy food anymore", "I no longer mind…"
+        # (without the marker, "I don't mind plastic" is indifference, not a preference)
+        rf"\b(?:do{_NT}\s+(?:really\s+|even\s+)?mind\b(?=.*\b(?:any\s?more|now|these\s+days|"
+        r"nowadays)\b)|no\s+longer\s+minds?\b)(?!\s+(?:if|when|that|whether|me)\b)",
         "like",
         "doesn't mind {obj}",
     ),

@@ -21,6 +21,8 @@ from .lexicons import ZH_MET_BY
 from .rules_en_kept import EN_SOONER_DIE
 from .slots import slot_key, zh_slot_reading
 from .switches import (
+    EN_FRONTED_INSTEAD,
+    EN_INSTEAD,
     EN_SWITCH,
     EN_SWITCH_TO,
     EN_SWITCH_VERB_RE,
@@ -61,6 +63,18 @@ _EN_EXCEPT_STRICT = re.compile(
 )
 """The exception connectors that name an exception alone, for a sentence the head does not read
 as one: "but" and "not" also join two plain clauses ("bizarre but fun")."""
+_EN_FRONTED_EXCEPT = (r"^(?:except(?:\s+for)?|apart\s+from|other\s+than|aside\s+from|excluding|"
+                      r"with\s+the\s+exception\s+of|save\s+for{})\s+(?P<m>[^,;]+?)"
+                      r"(?:\s*[,;]\s*|\s+(?=i\b))(?P<c>(?![\s,;])(?!(?:it|that|this|they|he|she)\b).+)")
+_EN_EXCEPT_FRONTED = re.compile(_EN_FRONTED_EXCEPT.format("|besides"), re.I)
+_EN_EXCEPT_FRONTED_STRICT = re.compile(_EN_FRONTED_EXCEPT.format(""), re.I)
+"""The exception put first, the class after it: "Apart from blue cheese, I love all cheeses",
+"Excluding seafood, I'm happy with any cuisine" ("besides" opens a plain clause as often:
+"Besides, I like it"); a clause on the exception itself is no class ("Except The Great British
+Bake Off, that's sacred")."""
+_EN_UNIVERSAL_RE = re.compile(r"\b(?:anything|everything|whatever)\b", re.I)
+"""A class of everything ("Anything but country music"): its exception is the one disliked,
+or, with the class negated ("nothing but jazz"), the one liked."""
 _EN_CLASS_NEGATED_RE = re.compile(
     r"\b(?:never|not|no|nothing|hate|hates|dislike|avoid|rarely|seldom|hardly|can't\s+stand)\b|"
     r"n't\b",
@@ -96,6 +110,11 @@ _EN_DEFAULT = (
     r"preferred|current|new)"
 )
 _EN_CHOICE_WORD_RE = re.compile(rf"\b(?:{_EN_NOW}|{_EN_DEFAULT}|{_EN_SLOT_WORDS})\b", re.I)
+_EN_CHOICE_WORDS_ONLY_RE = re.compile(
+    rf"(?:(?:{_EN_NOW}|{_EN_DEFAULT}|{_EN_SLOT_WORDS})\s*)+", re.I
+)
+"""A slot named by words of choice alone ("My favorite is X", "Signal is my go-to now"): no
+slot of a kind of thing."""
 _EN_SLOT_WIDE = [
     # "Favourite band right now is X", "current comfort show: X", "go-to wine = X"
     re.compile(
@@ -268,6 +287,21 @@ def _en_obj(text: str) -> str:
     return pull_object_en(text, alone=True) or ""
 
 
+_EN_MEANS_RE = re.compile(
+    r".*\b(?:from|at|by|with|on|via|through)\s+(?!(?:\w+days?|weekends?|the\s+weekends?|nights?|"
+    r"mornings?|evenings?|the\s+(?:moment|way|go|side))\b)(?P<obj>.+)$",
+    re.I,
+)
+
+
+def _en_chosen(clause: str) -> str:
+    """The side chosen in a clause set against the side left ("I get my news from podcasts now
+    rather than TV"): where or how the user does it (the object of its last "from", "at",
+    "by", "with"…: podcasts, not news), else the clause's object ("I take the train")."""
+    m = _EN_MEANS_RE.match(clause)
+    return (_en_obj(m["obj"]) if m else "") or _en_obj(clause)
+
+
 _EN_CANT_STAND_RE = re.compile(r"\b(?:can'?t|cannot|could\s*n'?t)\s+stand\b", re.I)
 
 def _en_class(text: str) -> str:
@@ -339,6 +373,10 @@ def _exception_parts(
     if zh:
         parts = [Part("dislike", member, f"不喜欢{member}（{c or '别的'}都行）")]
         return ([Part("like", c, f"喜欢{c}")] if c else []) + parts
+    if not c and _EN_UNIVERSAL_RE.search(class_clause):  # "Anything but country music"
+        if negated:
+            return [Part("like", member, f"likes only {member}")]
+        return [Part("dislike", member, f"dislikes {member} (anything else is fine)")]
     if not c:  # "I'm not really a cat person, but my sister's ragdoll is the exception"
         return []  # an English exception to no class is a misreading of the connector
     return [Part("like", c, f"likes {c}"),
@@ -363,9 +401,10 @@ def read_structure(
             if strict and pattern is EN_SWITCH[0] and not EN_SWITCH_VERB_RE.search(text):
                 continue  # "I read everything from sci-fi to romance": a range, no switch
             if m := pattern.search(text):
+                side = _en_chosen if pattern in (EN_INSTEAD, EN_FRONTED_INSTEAD) else _en_obj
                 old, new = (
                     (_zh_obj if zh else _en_obj)(m["old"]),
-                    (_zh_obj if zh else _en_obj)(m["new"]),
+                    (_zh_obj if zh else side)(m["new"]),
                 )
                 if old and new and old != new:
                     if zh:
@@ -400,7 +439,8 @@ def read_structure(
                         Part("dislike", b, f"less keen on {b} than {a}"),
                     ]
     elif kind == "exception":
-        patterns = [_EN_EXCEPT_STRICT if strict else _EN_EXCEPT]
+        patterns = [_EN_EXCEPT_FRONTED_STRICT, _EN_EXCEPT_STRICT] if strict else [
+            _EN_EXCEPT_FRONTED, _EN_EXCEPT]
         if zh:
             patterns = [p for p in _ZH_EXCEPT if not strict or p is not _ZH_EXCEPT_ANY_VERB]
         for pattern in patterns:
@@ -429,6 +469,8 @@ def read_structure(
                 if zh and (said := zh_slot_reading(text[m.start() : m.start("s")], slot, value, (
                         text[m.end("s") : m.start("v")] if pattern is _ZH_SLOT_HABIT else None))):
                     return [Part("like", value, *said)]
+                if value and slot and not zh and _EN_CHOICE_WORDS_ONLY_RE.fullmatch(slot):
+                    return [Part("like", value, f"likes {value}")]  # "My go-to is X now"
                 if value and slot and not zh:
                     return [Part("like", value, f"favourite {slot} is {value}", f"favorite {slot}")]
     return None

@@ -447,6 +447,8 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
         probs = {name: kind.of(name) for name in STRUCTURAL_KINDS}
         if kind.kind in STRUCTURAL_KINDS and kind.p >= STRUCTURE_MIN_P:
             mass[kind.kind] = max(mass.get(kind.kind, 0.0), kind.p)
+            for name, p in probs.items():  # another relation, where only its own words fit
+                weak[name] = max(weak.get(name, 0.0), p)
         elif kind.kind in STRUCTURAL_KINDS and sum(probs.values()) >= STRUCTURE_MIN_P:
             for name, p in probs.items():
                 if name != "comparative":  # "aversion to X", "more than": too loose alone

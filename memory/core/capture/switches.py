@@ -15,6 +15,17 @@ EN_SWITCHED_FROM = (
 )
 """What was dropped, after "ditched", "dropped"…: not past the idiom "for good", nor into a new
 clause ("…, I'm too old for it"); over a list ("Coke, Pepsi and Sprite for water")."""
+EN_FRONTED_INSTEAD = re.compile(
+    r"^(?:instead\s+of|rather\s+than)\s+(?P<old>[^,;]+?)(?:\s*[,;]\s*|\s+(?=(?:i|we)\b))"
+    r"(?![\s,;])(?!(?:let'?s|let\s+us|maybe|perhaps|why|how|can|could|should|would|please|you)\b)"
+    r"(?P<new>[^,;]+)",
+    re.I,
+)
+"""The side left, put first: "Instead of Netflix I mostly watch YouTube now", "Rather than
+cash, I pay by card these days" (the side chosen is the object of the clause after it; a
+suggestion is no switch: "Rather than argue, let's just order Thai")."""
+EN_INSTEAD = re.compile(r"(?P<new>.+?)\s+(?:instead\s+of|rather\s+than)\s+(?P<old>.+)", re.I)
+"""The side chosen, then the side left: "I now shop at Aldi rather than Tesco"."""
 EN_SWITCH = [
     re.compile(r"\bfrom\s+(?P<old>.+?)\s+(?:to|for|over\s+to)\s+(?P<new>.+)", re.I),
     re.compile(r"(?P<old>.+?)\s*(?:→|->|=>)\s*(?P<new>[^,;]+)", re.I),
@@ -36,7 +47,8 @@ EN_SWITCH = [
         r"(?P<old>.+)",
         re.I,
     ),
-    re.compile(r"(?P<new>.+?)\s+instead\s+of\s+(?P<old>.+)", re.I),
+    EN_INSTEAD,
+    EN_FRONTED_INSTEAD,
     re.compile(
         r"(?P<new>.+?)\s+(?:has|have)\s+(?:now\s+)?(?:replaced|taken\s+over\s+from|"
         r"taken\s+the\s+place\s+of)\s+(?P<old>.+?)(?:\s+for\s+me)?\W*$",
@@ -94,6 +106,8 @@ FROM_NOW_ON_RE = re.compile(r"\bfrom\s+now\s+on\b\s*,?", re.I)
 
 
 __all__ = [
+    "EN_FRONTED_INSTEAD",
+    "EN_INSTEAD",
     "EN_SWITCHED_FROM",
     "EN_SWITCH",
     "EN_SWITCH_TO",

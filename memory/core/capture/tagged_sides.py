@@ -96,6 +96,9 @@ def _own_thing(sentence: str) -> bool:
 
 
 _ONLY_BUT_RE = re.compile(ZH_ONLY_BUT)
+_EN_ALL_BUT_RE = re.compile(r"\b(?:anything|everything|whatever|nothing)\s+(?:but|except)\b", re.I)
+"""An exception to everything ("Anything but country music"): the connectors' reading
+(:mod:`.structures`); the tagger, reading no negation, marked the one excepted as liked."""
 
 
 def _not_for_sides(sentence: str, found: list[PreferenceCandidate]) -> bool:
@@ -293,7 +296,8 @@ def exception_sides(
         return None
     if kind.of("none") >= WEAK_MAX_NONE or ONE_OCCASION_RE.search(sentence):
         return None
-    if _another_person(sentence) or mentions_allergy(sentence) or _ONLY_BUT_RE.search(sentence):
+    if _another_person(sentence) or mentions_allergy(sentence) or _ONLY_BUT_RE.search(sentence) or (
+            _EN_ALL_BUT_RE.search(sentence)):
         return None  # ``除了游泳别的运动我都不喜欢``: the rules' like of the one (ZH_ONLY_BUT)
     reading = default_tagger().read(sentence)
     sides = [o for o in reading.objects if o.p >= SIDE_MIN_P]

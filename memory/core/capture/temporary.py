@@ -57,6 +57,13 @@ _EN_NEAR_RE = re.compile(
 """A near day or week, or this very moment: bounds an abstention ("no coffee for me this
 week", "right now I can't even look at chocolate"), not a liking ("I love this week's
 playlist")."""
+_EN_CRAVING_RE = re.compile(
+    r"\b(?:i'?d|i\s+would|i\s+could)\s+(?:(?:really|so|totally|honestly|seriously)\s+)?(?:love|"
+    r"kill\s+for|go\s+for|murder|do\s+with|use)\b|\b(?:craving|in\s+the\s+mood\s+for)\b",
+    re.IGNORECASE,
+)
+"""A want of the moment ("I'd love a coffee right now", "could go for pizza tonight"): with a
+near day or this very moment, an appetite, not a liking."""
 _ZH_BOUND_RE = re.compile(
     r"暂时|先不|先别|[一两三四五六七八九十半\d]+(?:个)?(?:天|周|星期|礼拜|月)(?:之?内)|"
     r"术后|这(?:两|几)天"
@@ -145,12 +152,12 @@ order rules' dislikes)."""
 def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceCandidate]:
     """The candidates of one sentence that state a lasting preference: none whose clause is
     bounded in time (:func:`is_time_bound`; a bound in another clause bounds a plan there) or
-    gives a verdict on a moment (:func:`_a_moment`), no
-    dislike in a sentence of a near day or week ("restless tonight, can't focus", ``今天斋戒，
-    不吃肉``); an allergy always (it is no abstention, and its readers have their own vetoes),
-    and what an order for a near day leaves out ("make my oatmeal without raisins this
-    morning": the order is for a day, the dislike is not), unless only this once ("no ice this
-    time": :func:`~.orders.for_a_day`).
+    gives a verdict on a moment (:func:`_a_moment`), no dislike in a sentence of a near day or
+    week ("restless tonight, can't focus", ``今天斋戒，不吃肉``) nor a want of the moment
+    there ("I'd love a coffee right now"); an allergy always (it is no abstention, and its
+    readers have their own vetoes), and what an order for a near day leaves out ("make my
+    oatmeal without raisins this morning": the order is for a day, the dislike is not), unless
+    only this once ("no ice this time": :func:`~.orders.for_a_day`).
 
     Args:
         sentence: The sentence as read (without a question after it: "I'd take trains over
@@ -170,7 +177,7 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
         if not candidate.protected and not (ordered and is_left_out) and (
             _a_moment(clause, candidate)
             or is_time_bound(clause, sentence.lower())
-            or (near and candidate.polarity == "dislike")
+            or (near and (candidate.polarity == "dislike" or _EN_CRAVING_RE.search(clause)))
             or (_ONLY_RE.match(candidate.content) and _near_by(sentence, clause))
         ):
             continue
