@@ -59,6 +59,8 @@ EN_COMPARE = [
 """Every comparative connector, for a sentence the head reads as a comparison: the strict ones
 first, which cut their sides more closely ("I'd rather take the stairs than the lift": not
 ``take``; "Dogs > cats, not even close")."""
+_ZH_V_OR_RIDE = ZH_V.replace("(?:", "(?:坐|", 1)
+"""A verb of having or doing, or of riding (``与其坐飞机，我宁愿坐高铁``)."""
 ZH_COMPARE = [
     re.compile(
         r"(?:比起|相比于?|相较于?|跟|和)(?P<b>[^，,。]{1,14}?)(?:比|相比)?[，,]?\s*我?(?:还是)?更"
@@ -69,15 +71,13 @@ ZH_COMPARE = [
         r"我?(?:选|挑|要|会选|宁愿选|更喜欢)(?P<c>[^，,。！]+)"
     ),
     re.compile(
-        r"与其"
-        + ZH_V
-        + r"?(?P<b>[^，,。]{1,14}?)[，,]?\s*(?:还)?不如"
-        + ZH_V
-        + r"?(?P<a>[^，,。！]+)"
+        rf"与其{_ZH_V_OR_RIDE}?(?P<b>[^，,。]{{1,14}}?)[，,]?\s*我?(?:还|倒)?(?:不如|宁愿|宁可|更愿意)"
+        rf"{_ZH_V_OR_RIDE}?(?P<a>[^，,。！]+)"
     ),
     re.compile(
         r"(?P<a>[^，,。]{1,14}?)(?<![不没])(?:比(?!不上|不过)|胜过|强过|好过)(?P<b>[^，,。]{1,14}?)(?:好|强|棒|"
-        r"香|更|合我|适合我|舒服|靠谱|顺手|爽|方便|实用|划算|带劲|过瘾|高一档|有(?:感觉|意思|"
+        r"香|更|合我|适合我|舒服|靠谱|顺手|爽|方便|实用|划算|带劲|过瘾|高一档|可爱|好看|好吃|好喝|好玩|"
+        r"好听|干净|安静|便宜|健康|有(?:感觉|意思|"
         r"味道?|劲|质感|档次)|$)"
     ),  # 什么面膜都比不上敷尔佳: the one after 比不上 is better
     re.compile(r"(?P<b>[^，,。]{1,14}?)(?:比不上|比不过)(?P<a>[^，,。！]{1,14})"),

@@ -79,7 +79,8 @@ def reported_by_another(sentence: str, start: int) -> bool:
 
     Returns:
         True when the clause before ``start`` holds a reporting verb whose subject is not
-        the user (not "I", nor 我 alone or before an adverb or 跟/和 someone).
+        the user (not "I", nor an auxiliary with "I" dropped, nor 我 alone or before an adverb
+        or 跟/和 someone).
     """
     before = sentence[:start]
     zh = has_cjk(sentence)
@@ -92,7 +93,16 @@ def reported_by_another(sentence: str, start: int) -> bool:
     if zh:
         user = subject.startswith("我") and not subject.startswith("我们")
         return not (user and not close_person_zh(subject))
-    return not re.match(r"i\b", subject, re.I)
+    return not re.match(r"i\b", subject, re.I) and not _EN_DROPPED_I_RE.fullmatch(subject)
+
+
+_EN_DROPPED_I_RE = re.compile(
+    r"(?:(?:still|honestly|really|just|seriously|literally|genuinely|so|also)\s+)*"
+    r"(?:can'?t|cannot|couldn'?t|don'?t|didn'?t|never|do|did)(?:\s+even)?",
+    re.I,
+)
+"""A reporting verb after an auxiliary alone: the user, their "I" dropped ("Can't believe I used
+to hate Brussels sprouts")."""
 
 
 _EN_DISPUTED_RE = re.compile(

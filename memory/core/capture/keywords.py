@@ -39,7 +39,8 @@ _EN_WITHOUT_RE = re.compile(
 _EN_SPACED_FREE_RE = re.compile(r"\b([a-z]+)\s+free\b")
 _EN_FRAME_RE = re.compile(
     r"^(?:(?:the|a|an|some|any|all|every|each|most|many|various|different|my|those|these|"
-    rf"that|this)\s+)*(?:{FRAME_NOUNS})\s+of\s+"
+    rf"that|this)\s+)*(?:(?:cold|hot|warm|big|small|large|little|nice|good|fresh|single|double)"
+    rf"\s+)?(?:{FRAME_NOUNS})\s+of\s+"
 )
 _EN_GENERIC_WITH_RE = re.compile(
     r"^(?:(?:the|a|an|any|some|all)\s+)?(?:(?:any|some|every)thing|stuff|things?|products?|"
@@ -98,11 +99,13 @@ ZH_BAD_OBJECT_RE = re.compile(
     r"^(?:你|您|他|她|自己(?![\u4e00-\u9fff]{2})|别人|客气|担心|着急|打扰|生气|害怕|"
     r"(?:紧|忘|说(?!唱)|讲|问|管|走(?!路)|怕|急|骗|等)(?!(?!一下|一会|我|你|他|她)[\u4e00-\u9fff]{2})|"
     r"这样|那样|谢谢|麻烦|烦(?!人)|吵(?!闹)|回答|解释|重复|"
-    r"(?:这个|那个|这些|那些|你的|您的|这|那)?(?:建议|主意|想法|推荐|方案|提议|答案|点子|选项|计划|安排))"
+    r"(?:这个|那个|这些|那些|你的|您的|这|那)?(?:建议|主意|想法|推荐|方案|提议|答案|点子|选项|计划|安排)|"
+    r"(?:之?前|以前|当时|那次|上次|去年|之?后|以后)的?$)"
 )
 """Words a Chinese object never opens with: a person (``自己`` alone or with one character,
 ``自己人``; before a verb phrase it is the user doing the thing themself, ``我喜欢自己做饭``,
-which stored nothing), a courtesy, a feeling, or the assistant's suggestion."""
+which stored nothing), a courtesy, a feeling, or the assistant's suggestion; nor is a time
+alone one (``之前的过敏是误诊``: when, not what)."""
 
 
 def en_singular(word: str) -> str:
@@ -125,12 +128,18 @@ def _is_modifier(word: str) -> bool:
     )
 
 
+_WHOLE_FOODS = frozenset("milk grain grains wheat food foods bean beans nut nuts".split())
+"""What "whole" names a kind of ("whole milk", "whole grains"), not the entirety of."""
+
+
 def _en_words(segment: str) -> list[str]:
     words = []
-    for word in _EN_WORD_RE.findall(segment):
+    found = _EN_WORD_RE.findall(segment)
+    for at, word in enumerate(found):
         word = word.removesuffix("'s")
         word = MODIFIER_ALIASES.get(word, word)
-        if word not in STOP_WORDS:
+        following = found[at + 1] if at + 1 < len(found) else ""
+        if word not in STOP_WORDS or (word == "whole" and following in _WHOLE_FOODS):
             words.append(word)
     return words
 
@@ -194,7 +203,17 @@ def _with_qualifier(keywords: list[str], qualifier: str) -> list[str]:
     return [*keywords[:-1], f"{keywords[-1]} with {qualified}"]
 
 
+_EN_TITLE_OF_RE = re.compile(
+    r"(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*\s+of\s+(?:the\s+)?[A-Z][\w'’-]*"
+    r"(?:\s+[A-Z][\w'’-]*)*"
+)
+"""A title or a name with "of" between capitalised words ("Game of Thrones", "Bank of America"):
+one name, not a head ("game") and its complement."""
+
+
 def _en_keywords(phrase: str) -> list[str]:
+    if _EN_TITLE_OF_RE.fullmatch(phrase.strip()):
+        return [" ".join(_EN_WORD_RE.findall(re.sub(r"^the\s+", "", phrase.strip().lower())))]
     text = " ".join(phrase.lower().replace("’", "'").split())
     text = _EN_MADE_OF_RE.sub(r"\g<material> \g<head>", text)
     free = [f"{en_singular(m.group('x'))}-free" for m in _EN_WITHOUT_RE.finditer(text)]

@@ -384,8 +384,8 @@ def pull_object_en(clause: str, *, alone: bool = False) -> str | None:
         word = token.lower().rstrip(".")
         base = re.sub(r"(?:'s|'re|'ve|'m|'d|'ll|n't)$", "", word)
         named = token[:1].isupper() and i > 0  # "Monopoly" mid-sentence is a name
-        adverb = is_ly_adverb(word) and not named
         following = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        adverb = is_ly_adverb(word, following) and not named
         predicate = not runs[-1] and bool(after) and word not in EN_BEFORE_VERB and not adverb and (
             after == "verb" or following in EN_STANCE_PREPOSITIONS)
         perfect = base in ("have", "has", "had") and (

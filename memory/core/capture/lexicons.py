@@ -119,7 +119,8 @@ STOP_WORDS: frozenset[str] = frozenset(
 FRAME_NOUNS = (
     "smell|scent|aroma|odou?r|taste|flavou?r|sound|texture|feel|look|sight|idea|thought|"
     "concept|kinds?|sorts?|types?|lots?|bunch|cups?|glass(?:es)?|mugs?|bowls?|pieces?|bits?|"
-    "pairs?|bottles?|cans?|slices?|plates?|variety|anything|things|stuff|products|items|"
+    "pairs?|bottles?|cans?|slices?|plates?|pints?|shots?|scoops?|servings?|portions?|jars?|"
+    "packets?|handfuls?|spoonfuls?|variety|anything|things|stuff|products|items|"
     "brands?|styles?|forms?|amounts?|levels?|degrees?|use|usage|presence|inclusion"
 )
 """Nouns that frame the real object: ``the smell of lavender``, ``any form of horror``."""

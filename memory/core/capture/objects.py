@@ -306,11 +306,12 @@ _ZH_PARTICLES = "的了啊呀吧呢哦嘛啦"
 """Sentence-final particles: a clause that names nothing else names no object."""
 _EN_ALL_OF_IT_RE = re.compile(
     r"^(?:every\s+(?:single\s+)?(?:minute|second|bit|moment|page|bite)\s+of\s+(?P<thing>.+)|"
-    r"all\s+of\s+(?P<it>it|them))$",
+    r"all\s+of\s+(?P<it>it|them)|(?:an?|the|some|one)\s+(?:[\w-]+\s+)?(?:glass|cup|bowl|slice|"
+    r"piece|bite|pint|plate|bottle|can|mug|shot|scoop)(?:es|s)?\s+of\s+(?P<some>it|them))$",
     re.IGNORECASE,
 )
-"""The whole of a thing ("loved every minute of it", "hated every minute of the crowds"): the
-thing (the pronoun, "the crowds")."""
+"""The whole of a thing ("loved every minute of it", "hated every minute of the crowds") or a
+measure of it ("a good glass of it"): the thing (the pronoun, "the crowds")."""
 
 
 def resolve(
@@ -328,7 +329,7 @@ def resolve(
         if ZH_BAD_OBJECT_RE.match(display):
             return None
         return Object(display, zh=True)
-    display = _EN_ALL_OF_IT_RE.sub(lambda m: m["thing"] or m["it"], display)  # "every bit of it"
+    display = _EN_ALL_OF_IT_RE.sub(lambda m: m["thing"] or m["it"] or m["some"], display)
     if display.lower() in _EN_PRONOUN_OBJECTS:
         if antecedent is not None and antecedent.subject:
             return replace(antecedent, subject=False) if display.lower() in _THEY else None

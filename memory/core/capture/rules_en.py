@@ -19,7 +19,7 @@ from .rules_en_evaluations import EVALUATION_RULES
 from .rules_en_kept import KEPT_RULES
 from .rules_en_past import PAST_RULES
 from .rules_wishes import EN_WISH_RULES
-from .switches import EN_SWITCHED_FROM
+from .switches import EN_NOT_A_TRIAL, EN_SWITCHED_FROM
 
 _NT = r"(?:n'?t|\s+not)"  # don't / dont / do not
 _CANT = r"can(?:'?t|not|\s+not)"
@@ -214,6 +214,7 @@ _DISLIKES: tuple[Rule, ...] = (
         copula="ok",
     ),
     en(r"\bagainst\b", "dislike", "is against {obj}", copula="required"),
+    en(r"\b(?:turned|turning|turn)\s+against\b", "dislike", "has turned against {obj}"),
     en(
         r"\b(?:(?:not|never)\s+(?:very\s+|really\s+|at\s+all\s+|entirely\s+|totally\s+)?"
         r"comfortable|uncomfortable)(?:\s+(?:with|around|about|near|by))?\b",
@@ -324,7 +325,7 @@ _SWITCHES: tuple[Rule, ...] = (
         "switched to {obj}",
     ),
     en(
-        r"\b(?:switched|converted|transitioned|migrated)\s+(?:over\s+)?to\b",
+        rf"\b(?:switched|converted|transitioned|migrated)\s+(?:over\s+)?to\b{EN_NOT_A_TRIAL}",
         "like",
         "switched to {obj}",
     ),
@@ -487,8 +488,10 @@ _LIKES: tuple[Rule, ...] = (
         "like",
         "only {obj}",
     ),
-    en(  # "nothing beats whole milk"
-        r"\bnothing\s+(?:beats|tops|compares\s+to|comes\s+close\s+to)\s+(?P<obj>[^,.;!?]{1,40})",
+    en(  # "nothing beats whole milk", "nothing has beaten Nando's for me yet"
+        r"\bnothing\s+(?:(?:has|have|had|can|could|will|ever)\s+)*(?:beats|beaten|beat|tops|topped|"
+        r"top|compares\s+to|compared\s+to|compare\s+to|comes\s+close\s+to|come\s+close\s+to)\s+"
+        r"(?P<obj>[^,.;!?]{1,40})",
         "like",
         "likes {obj}",
     ),

@@ -167,8 +167,9 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         first_person=True,
     ),
     en(
-        rf"{_SUBJECT}\s+(?:is|are|'s|'re)\s+(?:(?:definitely|probably|totally|really|just|"
-        r"simply|always)\s+)?(?:my\s+(?:thing|jam|go-to)|right\s+up\s+my\s+(?:alley|street))\b",
+        rf"{_UNNEGATED_SUBJECT}\s+(?:is|are|'s|'re|remains?)\s+(?:(?:definitely|probably|totally|"
+        r"really|just|"
+        r"simply|always|still)\s+)*(?:my\s+(?:thing|jam|go-to)|right\s+up\s+my\s+(?:alley|street))\b",
         "like",
         "likes {obj}",
         first_person=True,

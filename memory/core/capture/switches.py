@@ -80,8 +80,9 @@ ZH_SWITCH = [
     re.compile(r"用(?P<new>[^，,。]{1,14}?)(?:代替|取代|替代|替换)了?(?P<old>[^，,。！]+)"),
     re.compile(r"弃(?P<old>[^，,。]{1,10}?)投(?P<new>[^，,。！]+)"),
     re.compile(
-        rf"(?:不再?{ZH_V}?|放弃了?|戒了?|以前{ZH_V}?)(?P<old>[^，,。]{{1,14}}?)了?[，,]\s*"
-        rf"(?:现在|如今)?(?:改|换|转)(?:成|为|到|{ZH_V})?了?(?P<new>[^，,。！]+)"
+        rf"(?:不再?{ZH_V}?|放弃了?|戒了?|以前{ZH_V}?)(?P<old>[^，,。]{{1,14}}?)了?(?:[，,]\s*"
+        rf"(?:现在|如今)?(?:改|换|转)(?:成|为|到|{ZH_V})?|(?:改|换|转)(?:成|为|到|{ZH_V}))了?"
+        r"(?P<new>(?!回)[^，,。！]+)"
     ),
     re.compile(r"(?P<old>[^，,。→]{1,14}?)\s*(?:→|->)\s*(?P<new>[^，,。！]+)"),
 ]
@@ -91,10 +92,18 @@ ZH_SWITCH_TO = re.compile(
 )
 """A switch that names only what the user turned to (``手机壳都换成磁吸的了``,
 ``换了电动牙刷之后手动的就再没用过``): the new object is liked."""
-EN_SWITCH_TO = re.compile(
-    r"\b(?:switched|shifted|converted|migrated|changed)\s+(?:over\s+)?to\s+(?P<new>[^,;.!]+)", re.I
+EN_NOT_A_TRIAL = (
+    r"(?![^,;.!]*\bfor\s+(?:a\s+(?:while|bit|spell|short\s+time)|a\s+(?:few\s+|couple\s+"
+    r"(?:of\s+)?)?(?:days?|weeks?|months?|years?)|\d+\s+(?:days?|weeks?|months?|years?))\b)"
 )
-"""Its English form: "I switched to Valorant for good"."""
+"""Not a switch bounded to a stretch lived ("Switched to tea for a while but…"): a trial."""
+EN_SWITCH_TO = re.compile(
+    rf"\b(?:switched|shifted|converted|migrated|changed)\s+(?:over\s+)?to\s+{EN_NOT_A_TRIAL}"
+    r"(?P<new>[^,;.!]+)",
+    re.I,
+)
+"""Its English form: "I switched to Valorant for good"; not a trial lived ("Switched to tea for
+a while but honestly coffee is still my thing")."""
 EN_SWITCH_VERB_RE = re.compile(
     r"\b(?:switch\w*|mov\w+|went|gone|go|chang\w+|convert\w*|migrat\w+|shift\w*|swap\w*|"
     r"trad\w+|upgrad\w+|downgrad\w+|transition\w*|jump\w*|ditch\w*)\b",
@@ -108,6 +117,7 @@ FROM_NOW_ON_RE = re.compile(r"\bfrom\s+now\s+on\b\s*,?", re.I)
 __all__ = [
     "EN_FRONTED_INSTEAD",
     "EN_INSTEAD",
+    "EN_NOT_A_TRIAL",
     "EN_SWITCHED_FROM",
     "EN_SWITCH",
     "EN_SWITCH_TO",
