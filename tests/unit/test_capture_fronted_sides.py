@@ -96,6 +96,37 @@ def test_no_longer_minding_a_thing_is_a_like_of_it(stored: Stored) -> None:
     "Instead of the train I took a taxi today",  # one occasion
     "Apart from my sister, everyone in my family loves dogs",  # other people's
     "My dad no longer minds the neighbours' dog",  # another person
+    # a breaker's: one past act or a plan set against another, a class of other people
+    "Instead of sugar, I used honey in this recipe",
+    "Rather than wine, I'll bring beer to the party",
+    "I ended up paying by card rather than cash",
+    "Rather than buying a new phone, I fixed my old one",
+    "Except for my cousin, my whole family loves karaoke",
 ])
 def test_look_alikes_store_nothing(text: str, stored: Stored) -> None:
     assert stored(text) == set()
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Besides tea, I love coffee", ("like", "coffee")),  # "besides" adds
+    ("Aside from the price, I love living in Lisbon", ("like", "living")),
+    ("I'm in the mood for tacos tonight, I love tacos", ("like", "taco")),
+    ("Instead of Netflix, I watch YouTube with my kids", ("like", "youtube")),
+])
+def test_a_breakers_look_alikes_keep_what_is_said_and_add_no_other_side(
+    text: str, kept: tuple[str, str], stored: Stored
+) -> None:
+    found = stored(text)
+    assert kept in found
+    assert not {("dislike", "tea"), ("dislike", "price"), ("like", "kid")} & found
+
+
+@pytest.mark.parametrize("text", [
+    "I don't like queues, but my gym is fine",
+    "我不喜欢开会，不过今天的会还行",
+    "我不爱吃辣，不过这家店可以",
+])
+def test_a_particular_thing_all_right_after_a_dislike_is_no_like(
+    text: str, stored: Stored
+) -> None:
+    assert not any(p == "like" for p, _ in stored(text))

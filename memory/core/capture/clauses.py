@@ -16,7 +16,7 @@ from typing import Literal
 
 from ...model import has_cjk
 from ..lexical import ENGLISH_STOP_WORDS
-from .lexicons import EN_BETTER, EN_PEOPLE_RE
+from .lexicons import EN_BETTER, EN_LY_BEFORE_NOUN, EN_PARTICIPLES, EN_PEOPLE_RE
 from .orders import for_someone_else, split_left_out
 from .rules import Rule
 from .rules_en_evaluations import LET_DOWN, NEVER_TOOK
@@ -40,7 +40,7 @@ _EN_FILLERS = frozenset(
 )
 _EN_PREFIX_PHRASES = re.compile(
     r"\b(?:just\s+so\s+you\s+know|you\s+know|to\s+be\s+honest|for\s+the\s+record|"
-    r"(?:i\s+)?(?:still\s+)?(?:can'?t|cannot)\s+believe(?:\s+that)?|"
+    r"(?:i\s+)?(?:still\s+)?(?:can'?t|cannot)\s+believe(?:\s+that)?(?=\s+i\b)|"
     r"by\s+the\s+way|as\s+you\s+know|as\s+i\s+(?:said|mentioned)|like\s+i\s+said|"
     r"i\s+told\s+you|i\s+(?:must|have\s+to|gotta|got\s+to)\s+say|i'll\s+be\s+honest|"
     r"(?:please\s+)?(?:remember|note|keep\s+in\s+mind)(?:\s+that)?|"
@@ -118,18 +118,16 @@ _EN_LY_NOUNS = frozenset(
 )
 """Words in -ly that name things or people, or what kind of thing (``my family``, ``Molly``,
 "ugly sweaters"), not manners."""
-_EN_LY_BEFORE_NOUN = frozenset("early daily weekly monthly yearly nightly hourly".split())
-"""Words in -ly that say what kind of thing before a noun ("early flights", "daily standups")
-and how often or when after a verb ("I run daily", "get up early")."""
 
 
 def is_ly_adverb(word: str, following: str = "") -> bool:
     """Whether a lower-case word is an adverb in -ly (``finally``, ``honestly``): no part of an
     object, and before a verb it names no one (``I finally quit…``). One of
-    :data:`_EN_LY_BEFORE_NOUN` is an adverb unless the word ``following`` it (lower case) is a
+    :data:`EN_LY_BEFORE_NOUN` is an adverb unless the word ``following`` it (lower case) is a
     content word ("early flights"; not "daily since 2020")."""
-    if word in _EN_LY_BEFORE_NOUN:
-        return not following.isalpha() or following in ENGLISH_STOP_WORDS
+    if word in EN_LY_BEFORE_NOUN:  # not before a verb's participle ("daily using Dove soap")
+        return not following.isalpha() or following in ENGLISH_STOP_WORDS or (
+            following in EN_PARTICIPLES)
     return bool(_EN_LY_RE.fullmatch(word)) and word not in _EN_LY_NOUNS
 
 

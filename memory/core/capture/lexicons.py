@@ -374,3 +374,8 @@ EN_OBJECT_STOP = frozenset(
 )
 """Words no object of a clause read by its kind holds (:func:`~.kinds.pull_object_en`): pronouns,
 auxiliaries, stance, time and degree words, verbs of use and chat fillers."""
+EN_LY_BEFORE_NOUN = frozenset("early daily weekly monthly yearly nightly hourly".split())
+"""Words in -ly that say what kind of thing before a noun ("early flights", "daily standups")
+and how often or when after a verb ("I run daily", "get up early")."""
+EN_PARTICIPLES = frozenset("using doing going having getting taking making eating drinking".split())
+"""Participles that follow an adverb ("I shower daily using Dove soap"): no noun it modifies."""

@@ -237,8 +237,8 @@ _DISLIKES: tuple[Rule, ...] = (
     ),
     en(
         r"^(?:(?:and|but|oh|just|so|please)\s+)*(?:no|nothing)\s+"
-        r"(?!(?:more|less|later|earlier|sooner|rush|hurry|worries|problem|pressure|need)\b)"
-        r"(?P<obj>[^,;]{1,60}?)\s*,?\s+"
+        r"(?!(?:more|less|later|earlier|sooner|rush|hurry|worries|problem|pressure|need|beats|tops|"
+        r"compares|comes|can|could|will|has|have|ever)\b)(?P<obj>[^,;]{1,60}?)\s*,?\s+"
         r"(?:for\s+me|please)\b",
         "dislike",
         "doesn't want {obj}",
@@ -489,9 +489,9 @@ _LIKES: tuple[Rule, ...] = (
         "only {obj}",
     ),
     en(  # "nothing beats whole milk", "nothing has beaten Nando's for me yet"
-        r"\bnothing\s+(?:(?:has|have|had|can|could|will|ever)\s+)*(?:beats|beaten|beat|tops|topped|"
-        r"top|compares\s+to|compared\s+to|compare\s+to|comes\s+close\s+to|come\s+close\s+to)\s+"
-        r"(?P<obj>[^,.;!?]{1,40})",
+        r"\bnothing\s+(?:(?:can|could|will)\s+(?:ever\s+)?(?:beat|top|compare\s+to|come\s+close\s+to)|"
+        r"(?:has|have)\s+(?:ever\s+)?(?:beaten|topped|come\s+close\s+to)|(?:ever\s+)?(?:beats|tops|"
+        r"compares\s+to|comes\s+close\s+to))\s+(?P<obj>[^,.;!?]{1,40})",
         "like",
         "likes {obj}",
     ),

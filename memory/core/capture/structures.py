@@ -17,12 +17,13 @@ from .categories import category_for, object_category
 from .comparisons import EN_COMPARE, EN_COMPARE_STRICT, ZH_COMPARE
 from .keywords import object_keywords
 from .kinds import pull_object_en
-from .lexicons import ZH_MET_BY
+from .lexicons import EN_PEOPLE_RE, ZH_MET_BY
 from .rules_en_kept import EN_SOONER_DIE
 from .slots import slot_key, zh_slot_reading
 from .switches import (
     EN_FRONTED_INSTEAD,
     EN_INSTEAD,
+    EN_ONE_OFF_CLAUSE_RE,
     EN_SWITCH,
     EN_SWITCH_TO,
     EN_SWITCH_VERB_RE,
@@ -31,6 +32,7 @@ from .switches import (
     ZH_SWITCH_TO,
     ZH_V,
 )
+from .temporary import ONE_OCCASION_RE
 from .zh_edges import without_edge_words_zh
 
 PolarityReader = Callable[[str], "Polarity | None"]
@@ -63,15 +65,20 @@ _EN_EXCEPT_STRICT = re.compile(
 )
 """The exception connectors that name an exception alone, for a sentence the head does not read
 as one: "but" and "not" also join two plain clauses ("bizarre but fun")."""
-_EN_FRONTED_EXCEPT = (r"^(?:except(?:\s+for)?|apart\s+from|other\s+than|aside\s+from|excluding|"
-                      r"with\s+the\s+exception\s+of|save\s+for{})\s+(?P<m>[^,;]+?)"
-                      r"(?:\s*[,;]\s*|\s+(?=i\b))(?P<c>(?![\s,;])(?!(?:it|that|this|they|he|she)\b).+)")
-_EN_EXCEPT_FRONTED = re.compile(_EN_FRONTED_EXCEPT.format("|besides"), re.I)
-_EN_EXCEPT_FRONTED_STRICT = re.compile(_EN_FRONTED_EXCEPT.format(""), re.I)
-"""The exception put first, the class after it: "Apart from blue cheese, I love all cheeses",
-"Excluding seafood, I'm happy with any cuisine" ("besides" opens a plain clause as often:
-"Besides, I like it"); a clause on the exception itself is no class ("Except The Great British
-Bake Off, that's sacred")."""
+_EN_EXCEPT_FRONTED = re.compile(
+    r"^(?:except(?:\s+for)?|apart\s+from|other\s+than|aside\s+from|excluding|"
+    r"with\s+the\s+exception\s+of|save\s+for)\s+(?!(?:the\s+)?(?:fact|cost|price|first|second|"
+    r"third|last|occasional|odd)\b)(?P<m>[^,;]+?)\s*[,;]?\s+(?P<c>i(?:'m|'ll|'d|'ve)?\b.+)",
+    re.I,
+)
+"""The exception put first, the class after it in the user's own clause: "Apart from blue cheese,
+I love all cheeses", "Excluding seafood, I'm happy with any cuisine". Not "besides" (it adds as
+often: "Besides coffee, I love tea"), not a class of other people ("Apart from my sister,
+everyone in my family loves dogs"), nor a member that is a circumstance or an ordinal ("Aside
+from the cost, I love living in London", "Apart from the first one, …")."""
+_EN_PARTICULAR_RE = re.compile(
+    r"\s*(?:my|our|your|this|that|today'?s|tonight'?s)\b[^,;]*\s(?:is|are)\s", re.I)
+"""A member said of a particular thing ("my gym is fine"), not a kind in a class."""
 _EN_UNIVERSAL_RE = re.compile(r"\b(?:anything|everything|whatever)\b", re.I)
 """A class of everything ("Anything but country music"): its exception is the one disliked,
 or, with the class negated ("nothing but jazz"), the one liked."""
@@ -287,18 +294,23 @@ def _en_obj(text: str) -> str:
     return pull_object_en(text, alone=True) or ""
 
 
-_EN_MEANS_RE = re.compile(
-    r".*\b(?:from|at|by|with|on|via|through)\s+(?!(?:\w+days?|weekends?|the\s+weekends?|nights?|"
-    r"mornings?|evenings?|the\s+(?:moment|way|go|side))\b)(?P<obj>.+)$",
+_EN_OWN_THING_RE = re.compile(
+    r"^(?:i|we)\b[^,;]*?\b(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:from|at|by|with|on|via|through)\s+"
+    r"(?P<obj>.+)$",
     re.I,
 )
+"""The user's own thing, then where or how they get it ("I get my news from podcasts"): the
+side chosen is the where or how."""
 
 
 def _en_chosen(clause: str) -> str:
     """The side chosen in a clause set against the side left ("I get my news from podcasts now
-    rather than TV"): where or how the user does it (the object of its last "from", "at",
-    "by", "with"…: podcasts, not news), else the clause's object ("I take the train")."""
-    m = _EN_MEANS_RE.match(clause)
+    rather than TV"): where or how the user gets a thing of theirs (the object of "from",
+    "at", "by", "with"… after "my X": podcasts, not news), else the clause's object ("I watch
+    YouTube with my kids": YouTube). Empty for a side told as one past act or a plan."""
+    if EN_ONE_OFF_CLAUSE_RE.match(clause.strip()):
+        return ""
+    m = _EN_OWN_THING_RE.match(clause.strip())
     return (_en_obj(m["obj"]) if m else "") or _en_obj(clause)
 
 
@@ -402,6 +414,8 @@ def read_structure(
                 continue  # "I read everything from sci-fi to romance": a range, no switch
             if m := pattern.search(text):
                 side = _en_chosen if pattern in (EN_INSTEAD, EN_FRONTED_INSTEAD) else _en_obj
+                if side is _en_chosen and ONE_OCCASION_RE.search(text):
+                    continue  # "Instead of beef I used tofu in the chili last night"
                 old, new = (
                     (_zh_obj if zh else _en_obj)(m["old"]),
                     (_zh_obj if zh else side)(m["new"]),
@@ -439,8 +453,7 @@ def read_structure(
                         Part("dislike", b, f"less keen on {b} than {a}"),
                     ]
     elif kind == "exception":
-        patterns = [_EN_EXCEPT_FRONTED_STRICT, _EN_EXCEPT_STRICT] if strict else [
-            _EN_EXCEPT_FRONTED, _EN_EXCEPT]
+        patterns = [_EN_EXCEPT_FRONTED, _EN_EXCEPT_STRICT if strict else _EN_EXCEPT]
         if zh:
             patterns = [p for p in _ZH_EXCEPT if not strict or p is not _ZH_EXCEPT_ANY_VERB]
         for pattern in patterns:
@@ -449,6 +462,11 @@ def read_structure(
                 member = _zh_obj(m["m"]) if zh else _en_obj(m["m"])
                 if zh and c and _ZH_COMMENT_LEAD_RE.match(c):
                     continue  # ``生蚝我吃不惯``: 吃 + 不惯 is no class; another connector may fit
+                if pattern is _EN_EXCEPT_FRONTED and (EN_PEOPLE_RE.search(m["m"]) or re.search(
+                        r"allerg|intoleran", m["m"], re.I)):
+                    continue  # "Except for my brother, …", "Apart from the shellfish allergy, …"
+                if not zh and _EN_PARTICULAR_RE.match(m["m"]):
+                    continue  # "…, but my gym is fine" (not "…apart from my winter beanie")
                 if not zh and read and _EN_I_RE.match(m["m"]) and read(m["m"]) != "dislike":
                     continue  # "Tea is okay but I love coffee": the user's own clause, no member
                 if member and member != c and (

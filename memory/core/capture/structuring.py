@@ -31,6 +31,7 @@ from .returns import left_for, undone, went_back
 from .slots import ZH_SLOT_QUALIFIERS
 from .statements import Kind
 from .structures import Part, PolarityReader, part_candidate, read_structure
+from .temporary import ONE_OCCASION_RE
 from .zh_subjects import names_someone
 
 STRUCTURE_MIN_P = 0.5
@@ -397,20 +398,6 @@ def left_to_the_rules(sentence: str, found: list[PreferenceCandidate]) -> bool:
         found and leaves_out(sentence))
 
 
-ONE_OCCASION_RE = re.compile(
-    r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
-    r"last\s+(?:night|time|week|weekend)|"
-    r"on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|meaning\s+to|thinking\s+(?:of|about)|"
-    r"planning\s+(?:to|on)|going\s+to\s+try|want\s+to\s+try|might|maybe|should|tomorrow|"
-    r"next\s+(?:week|month|time)|only\s+when)\b|"
-    r"今天|今晚|昨天|明天|下周|这次|这一次|上次|打算|准备|想试试|考虑|计划|也许|可能|应该",
-    re.I,
-)
-"""One occasion or a plan, not a standing preference ("Took the train instead of driving
-today", ``打算把键盘换成静电容``): a sentence the head does not read as a structural kind is
-not structured when it says so."""
-
-
 def _with_whole(order: list[tuple[str, bool]], whole: Kind | None) -> list[tuple[str, bool]]:
     """``order`` with the structural kind the head reads in the whole sentence first, with
     every connector, where it reads one at :data:`STRUCTURE_MIN_P` or more: a relation said
@@ -465,6 +452,6 @@ def _structural_reading(sentence: str, kinds: list[Kind | None]) -> list[tuple[s
 
 
 __all__ = [
-    "ONE_OCCASION_RE", "STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured",
+    "STATEMENT_MAX_NONE", "STRUCTURAL_KINDS", "STRUCTURE_MIN_P", "structured",
     "left_to_the_rules", "switched_by_another",
 ]

@@ -26,6 +26,15 @@ cash, I pay by card these days" (the side chosen is the object of the clause aft
 suggestion is no switch: "Rather than argue, let's just order Thai")."""
 EN_INSTEAD = re.compile(r"(?P<new>.+?)\s+(?:instead\s+of|rather\s+than)\s+(?P<old>.+)", re.I)
 """The side chosen, then the side left: "I now shop at Aldi rather than Tesco"."""
+EN_ONE_OFF_CLAUSE_RE = re.compile(
+    r"^(?:i|we)(?:'ll|'d|\s+(?:will|would|shall|am\s+going\s+to)|'m\s+going\s+to)\b|"
+    r"^(?:i|we)\s+(?:(?:just|then|finally|actually|also|ended\s+up)\s+)*(?:(?!(?:switched|moved|"
+    r"changed|converted|migrated)\b)[a-z]+ed|took|bought|brought|went|had|drove|made|got|gave|ate|"
+    r"drank|wore|ran|rode|flew|sold|came|chose|paid|spent|sent|found|did|fixed)\b",
+    re.I,
+)
+"""A side chosen told as one past act or a plan ("I took the subway to the airport", "I'll bring
+beer"): set against another with "instead of" or "rather than" it is no switch."""
 EN_SWITCH = [
     re.compile(r"\bfrom\s+(?P<old>.+?)\s+(?:to|for|over\s+to)\s+(?P<new>.+)", re.I),
     re.compile(r"(?P<old>.+?)\s*(?:→|->|=>)\s*(?P<new>[^,;]+)", re.I),
@@ -55,7 +64,9 @@ EN_SWITCH = [
         re.I,
     ),
     re.compile(r"\bout\s+with\s+(?P<old>.+?)\s*[,;]?\s+in\s+with\s+(?P<new>.+)", re.I),
-    re.compile(r"(?P<old>.+?)\s+is\s+out\s*[,;]\s*(?P<new>.+?)\s+is\s+in\b", re.I),
+    re.compile(r"(?P<old>.+?)(?:\s+is|'s|\s+are|'re)\s+out\s*[,;]\s*(?P<new>.+?)(?:\s+is|'s|\s+are|"
+               r"'re)\s+(?:back\s+)?in\b", re.I),
+    re.compile(r"(?P<new>.+?)\s+(?:has|have)\s+taken\s+(?P<old>.+?)(?:'s|s')\s+place\b", re.I),
     re.compile(r"\b(?:good)?bye\s+(?P<old>.+?)\s*[,;]\s*hello\s+(?P<new>.+)", re.I),
     re.compile(r"\b(?:gave\s+up|given\s+up|dropped|left)\s+(?P<old>.+?)\s+(?:in\s+favou?r\s+of|"
                r"behind\s+for)\s+(?P<new>.+)", re.I),
@@ -93,10 +104,11 @@ ZH_SWITCH_TO = re.compile(
 """A switch that names only what the user turned to (``手机壳都换成磁吸的了``,
 ``换了电动牙刷之后手动的就再没用过``): the new object is liked."""
 EN_NOT_A_TRIAL = (
-    r"(?![^,;.!]*\bfor\s+(?:a\s+(?:while|bit|spell|short\s+time)|a\s+(?:few\s+|couple\s+"
+    r"(?!(?:(?!\band\b)[^,;.!])*\bfor\s+(?:a\s+(?:while|bit|spell|short\s+time)|a\s+(?:few\s+|couple\s+"
     r"(?:of\s+)?)?(?:days?|weeks?|months?|years?)|\d+\s+(?:days?|weeks?|months?|years?))\b)"
 )
-"""Not a switch bounded to a stretch lived ("Switched to tea for a while but…"): a trial."""
+"""Not a switch bounded to a stretch lived ("Switched to tea for a while but…"): a trial; a
+stretch in the next clause is how long it has held ("…and haven't looked back for 2 years")."""
 EN_SWITCH_TO = re.compile(
     rf"\b(?:switched|shifted|converted|migrated|changed)\s+(?:over\s+)?to\s+{EN_NOT_A_TRIAL}"
     r"(?P<new>[^,;.!]+)",
@@ -118,6 +130,7 @@ __all__ = [
     "EN_FRONTED_INSTEAD",
     "EN_INSTEAD",
     "EN_NOT_A_TRIAL",
+    "EN_ONE_OFF_CLAUSE_RE",
     "EN_SWITCHED_FROM",
     "EN_SWITCH",
     "EN_SWITCH_TO",

@@ -33,7 +33,8 @@ from .rules_en import EN_TABLE
 from .rules_zh import ZH_ONLY_BUT, ZH_TABLE
 from .stance import Stance
 from .statements import Kind
-from .structuring import ONE_OCCASION_RE, left_to_the_rules
+from .structuring import left_to_the_rules
+from .temporary import ONE_OCCASION_RE
 
 OUTSIDE_MIN_P = 0.9
 """The tagger reads words as naming no object where it reads them outside any object at
@@ -167,7 +168,7 @@ polarity at this mean probability or more: the other side of the switch ("I've m
 permanently, caffeine and me are done" was stored as having given up decaf)."""
 WEAK_SWITCH_P = 0.5
 """Under this probability of a switch, a sentence of one occasion or a plan
-(:data:`~.structuring.ONE_OCCASION_RE`), or one the statement head reads as no statement at
+(:data:`~.temporary.ONE_OCCASION_RE`), or one the statement head reads as no statement at
 :data:`WEAK_MAX_NONE` or more, is not read for sides: weak evidence of a switch does not
 outweigh either. Set beside :data:`~.structuring.STRUCTURE_MIN_P` and
 :data:`~.retagging.TAGGED_MAX_NONE`, not tuned (the development set moved by neither)."""

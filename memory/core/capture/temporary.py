@@ -20,6 +20,18 @@ from ...model import PreferenceCandidate
 from .orders import for_a_day
 from .rules_en_past import PAST_RULES
 
+ONE_OCCASION_RE = re.compile(
+    r"\b(?:today|tonight|yesterday|this\s+(?:time|once|one|morning|afternoon|evening|weekend)|"
+    r"last\s+(?:night|time|week|weekend)|"
+    r"on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|meaning\s+to|thinking\s+(?:of|about)|"
+    r"planning\s+(?:to|on)|going\s+to\s+try|want\s+to\s+try|might|maybe|should|tomorrow|"
+    r"next\s+(?:week|month|time)|only\s+when)\b|"
+    r"今天|今晚|昨天|明天|下周|这次|这一次|上次|打算|准备|想试试|考虑|计划|也许|可能|应该",
+    re.I,
+)
+"""One occasion or a plan, not a standing preference ("Took the train instead of driving
+today", ``打算把键盘换成静电容``): a sentence the head does not read as a structural kind is
+not structured when it says so."""
 _EN_NUMBER = (
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
     r"a\s+couple(?:\s+of)?|several)"
@@ -120,6 +132,16 @@ def _clause_of(sentence: str, candidate: PreferenceCandidate) -> str:
     return lowered
 
 
+def _only_wanted_now(sentence: str, candidate: PreferenceCandidate) -> bool:
+    """Whether every clause that names the candidate's object wants it for the moment ("I'd love
+    a coffee right now"; not "…, coffee is my favourite thing in the world")."""
+    lowered = sentence.lower()
+    naming = [c for c in _CLAUSE_SPLIT_RE.split(lowered)
+              if any(k.lower() in c for k in candidate.keywords)]
+    return bool(naming) and all(
+        _EN_CRAVING_RE.search(c) and _EN_NEAR_RE.search(c) for c in naming)
+
+
 def _near_by(sentence: str, clause: str) -> bool:
     """Whether a near day or week is said in ``clause`` or before it (``这周在减脂期，晚饭只吃
     沙拉``; not "I only drink oat milk now, today I bought some")."""
@@ -177,7 +199,8 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
         if not candidate.protected and not (ordered and is_left_out) and (
             _a_moment(clause, candidate)
             or is_time_bound(clause, sentence.lower())
-            or (near and (candidate.polarity == "dislike" or _EN_CRAVING_RE.search(clause)))
+            or (near and candidate.polarity == "dislike")
+            or _only_wanted_now(sentence, candidate)
             or (_ONLY_RE.match(candidate.content) and _near_by(sentence, clause))
         ):
             continue
@@ -185,4 +208,4 @@ def lasting(sentence: str, found: list[PreferenceCandidate]) -> list[PreferenceC
     return kept
 
 
-__all__ = ["is_time_bound", "lasting"]
+__all__ = ["ONE_OCCASION_RE", "is_time_bound", "lasting"]
