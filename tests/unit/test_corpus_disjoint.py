@@ -63,9 +63,10 @@ def test_every_training_message_has_its_kind(path: Path) -> None:
 
 HALVED = [REPO / "bench" / "data" / f"statements_{name}_blind.jsonl"
           for name in ("habits", "evaluations", "absence", "orders")] + [
-    REPO / "bench" / "data" / "statements_orders_blind2.jsonl"]
+    REPO / "bench" / "data" / "statements_orders_blind2.jsonl",
+    REPO / "bench" / "data" / "statements_changes_blind.jsonl"]
 """Sets whose half 0 the statement head learns (``bench/train_statements.py``) or the team may
-read (the orders sets), and whose half 1 is held out: a text of theirs in another evaluation set
+read (orders, changes), and whose half 1 is held out: a text of theirs in another evaluation set
 would be learned or read in its half 0."""
 
 
