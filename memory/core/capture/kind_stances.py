@@ -200,15 +200,16 @@ def kind_stance(
 
 _EN_ALLOWED_RE = re.compile(
     r"^\W*(?:(?:but|though|although|still)\s+)?(?P<obj>(?!(?:it|that|this|they|these|those|the|"
-    r"i|everything|anything|whatever|whichever|my|our|your|his|her|their|today'?s|tonight'?s)\b)[^,;]+?)\s+(?:is|are|'s|'re)\s+(?:still\s+)?(?:(?:totally|perfectly|"
+    r"i|everything|anything|whatever|whichever|my|our|your|his|her|their|today'?s|tonight'?s)"
+    r"\b)[^,;]+?)\s+(?:is|are|'s|'re)\s+(?:still\s+)?(?:(?:totally|perfectly|"
     r"just|absolutely|actually)\s+)?(?:fine|ok|okay|alright|all\s+right|allowed)"
     r"(?:\s+(?:by|with|for)\s+me)?\W*$",
     re.IGNORECASE,
 )
 _ZH_ALLOWED_RE = re.compile(
-    r"^(?:不过|但是?|可是|只是)?(?!现在|如今|今天|明天|昨天|周末|这|那|你)(?P<obj>[^，,。！!？?我都也完全]{1,10}?)(?:倒是|倒|还是)?"
-    r"(?:还行|可以|没问题|没事|"
-    r"能吃|能喝|照吃|照喝)(?:的|吧|啦|哈)?[。！!～~]*$"
+    r"^(?:不过|但是?|可是|只是)?(?!现在|如今|今天|明天|昨天|周末|这|那|你)"
+    r"(?P<obj>[^，,。！!？?我都也完全]{1,10}?)(?:倒是|倒|还是)?"
+    r"(?:还行|可以|没问题|没事|能吃|能喝|照吃|照喝)(?:的|吧|啦|哈)?[。！!～~]*$"
 )
 """A thing the clause says is all right: "bacon is fine", ``培根还行``; not a particular one ("the
 weather is fine", "my hotel is fine", ``今天的会还行``, ``这部还行``), nor all there is now

@@ -489,9 +489,9 @@ _LIKES: tuple[Rule, ...] = (
         "only {obj}",
     ),
     en(  # "nothing beats whole milk", "nothing has beaten Nando's for me yet"
-        r"\bnothing\s+(?:(?:can|could|will)\s+(?:ever\s+)?(?:beat|top|compare\s+to|come\s+close\s+to)|"
-        r"(?:has|have)\s+(?:ever\s+)?(?:beaten|topped|come\s+close\s+to)|(?:ever\s+)?(?:beats|tops|"
-        r"compares\s+to|comes\s+close\s+to))\s+(?P<obj>[^,.;!?]{1,40})",
+        r"\bnothing\s+(?:(?:can|could|will)\s+(?:ever\s+)?(?:beat|top|compare\s+to|come\s+close\s+"
+        r"to)|(?:has|have)\s+(?:ever\s+)?(?:beaten|topped|come\s+close\s+to)|(?:ever\s+)?(?:beats|"
+        r"tops|compares\s+to|comes\s+close\s+to))\s+(?P<obj>[^,.;!?]{1,40})",
         "like",
         "likes {obj}",
     ),

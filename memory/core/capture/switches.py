@@ -104,8 +104,9 @@ ZH_SWITCH_TO = re.compile(
 """A switch that names only what the user turned to (``手机壳都换成磁吸的了``,
 ``换了电动牙刷之后手动的就再没用过``): the new object is liked."""
 EN_NOT_A_TRIAL = (
-    r"(?!(?:(?!\band\b)[^,;.!])*\bfor\s+(?:a\s+(?:while|bit|spell|short\s+time)|a\s+(?:few\s+|couple\s+"
-    r"(?:of\s+)?)?(?:days?|weeks?|months?|years?)|\d+\s+(?:days?|weeks?|months?|years?))\b)"
+    r"(?!(?:(?!\band\b)[^,;.!])*\bfor\s+(?:a\s+(?:while|bit|spell|short\s+time)|"
+    r"a\s+(?:few\s+|couple\s+(?:of\s+)?)?(?:days?|weeks?|months?|years?)|"
+    r"\d+\s+(?:days?|weeks?|months?|years?))\b)"
 )
 """Not a switch bounded to a stretch lived ("Switched to tea for a while but…"): a trial; a
 stretch in the next clause is how long it has held ("…and haven't looked back for 2 years")."""

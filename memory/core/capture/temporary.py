@@ -30,8 +30,9 @@ ONE_OCCASION_RE = re.compile(
     re.I,
 )
 """One occasion or a plan, not a standing preference ("Took the train instead of driving
-today", ``打算把键盘换成静电容``): a sentence the head does not read as a structural kind is
-not structured when it says so."""
+today", ``打算把键盘换成静电容``): a sentence that says so is not structured where the head does
+not read a structural kind (:mod:`.structuring`), nor read for a side chosen "instead of" another
+(:mod:`.structures`) or for the tagger's sides (:mod:`.tagged_sides`)."""
 _EN_NUMBER = (
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|"
     r"a\s+couple(?:\s+of)?|several)"
