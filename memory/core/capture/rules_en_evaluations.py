@@ -270,21 +270,6 @@ EVALUATION_RULES: tuple[Rule, ...] = (
         first_person=True,
         no_possessive=True,
     ),
-    en(  # kept as the everyday one: "green tea is still my daily drink", "Go remains my favourite
-        # language", "Twitter is still where I post" (not "it's my favourite protein": no "still")
-        rf"{_KEPT_SUBJECT}\s+(?:(?:is|are|'s|'re)\s+(?:(?:still|always)\s+)+|remains?\s+(?:still\s+)?)"
-        r"(?:my\s+(?:daily|main|usual|everyday|regular|default|favou?rite)\s+[a-z]+|(?:where|how|"
-        r"what)\s+i\s+(?!(?:was|were|did|had|grew|met|used)\b)[a-z]+)\b",
-        "like",
-        "likes {obj}",
-        first_person=True,
-    ),
-    en(  # "I'm firmly team cats now": on the side of a thing
-        r"\b(?:i'?m|i\s+am)\s+(?:(?:firmly|totally|so|definitely|now|still|always|forever|"
-        r"officially)\s+)*team\b(?=\s+[a-z])",
-        "like",
-        "likes {obj}",
-    ),
     en(  # "jazz is growing on me", "olives have really grown on me"
         rf"{_SUBJECT}\s+(?:is|are|'s|'re|has|have)\s+(?:been\s+)?(?:really\s+|slowly\s+|"
         r"kind\s+of\s+|finally\s+)?(?:growing|grown|grew)\s+on\s+me\b",

@@ -29,7 +29,7 @@ EN_INSTEAD = re.compile(r"(?P<new>.+?)\s+(?:instead\s+of|rather\s+than)\s+(?P<ol
 EN_ONE_OFF_CLAUSE_RE = re.compile(
     r"^(?:i|we)(?:'ll|'d|\s+(?:will|would|shall|am\s+going\s+to)|'m\s+going\s+to)\b|"
     r"^(?:i|we)\s+(?:(?:just|then|finally|actually|also|ended\s+up)\s+)*(?:(?!(?:switched|moved|"
-    r"changed|converted|migrated)\b)[a-z]+ed|took|bought|brought|went|had|drove|made|got|gave|ate|"
+    r"changed|converted|migrated|started|learned|learnt)\b)[a-z]+ed|took|bought|brought|went|had|drove|made|got|gave|ate|"
     r"drank|wore|ran|rode|flew|sold|came|chose|paid|spent|sent|found|did|fixed)\b",
     re.I,
 )
