@@ -122,23 +122,23 @@ def is_time_bound(clause: str, sentence: str = "") -> bool:
     return False
 
 
+def _naming(sentence: str, candidate: PreferenceCandidate) -> list[str]:
+    """The clauses of ``sentence``, lower case, that name the candidate's object."""
+    return [c for c in _CLAUSE_SPLIT_RE.split(sentence.lower())
+            if any(k.lower() in c for k in candidate.keywords)]
+
+
 def _clause_of(sentence: str, candidate: PreferenceCandidate) -> str:
     """The clause of ``sentence`` that names the candidate's object (the sentence where none
     does): a bound in another clause ("…, so for my trip next month what are my options?",
     ``最常去的书店是西西弗，这周想去逛逛``) bounds a plan, not this stance."""
-    lowered = sentence.lower()
-    for clause in _CLAUSE_SPLIT_RE.split(lowered):
-        if any(k.lower() in clause for k in candidate.keywords):
-            return clause
-    return lowered
+    return next(iter(_naming(sentence, candidate)), sentence.lower())
 
 
 def _only_wanted_now(sentence: str, candidate: PreferenceCandidate) -> bool:
     """Whether every clause that names the candidate's object wants it for the moment ("I'd love
     a coffee right now"; not "…, coffee is my favourite thing in the world")."""
-    lowered = sentence.lower()
-    naming = [c for c in _CLAUSE_SPLIT_RE.split(lowered)
-              if any(k.lower() in c for k in candidate.keywords)]
+    naming = _naming(sentence, candidate)
     return bool(naming) and all(
         _EN_CRAVING_RE.search(c) and _EN_NEAR_RE.search(c) for c in naming)
 
